@@ -1,0 +1,22 @@
+/*
+ * cost.h -- the Chalk cost library: include this one header.
+ *
+ *   base.h      units, precisions, COST_ASSERT
+ *   hw.h        accelerator presets (FLOP/s, HBM, scale-up and scale-out links, price)
+ *   model.h     model presets and shape arithmetic (parameters, FLOPs, KV bytes)
+ *   roofline.h  time = max(FLOPs / peak, bytes / bandwidth)
+ *   numeric.h   bisection, monotone integer search, relative comparison
+ *
+ * The library knows no chapter: chapter math lives in exercises/NN-topic/topic.h.
+ * Pure functions, no allocation, no globals but const presets, no exit().
+ */
+#ifndef COST_COST_H
+#define COST_COST_H
+
+#include "base.h"
+#include "hw.h"
+#include "model.h"
+#include "numeric.h"
+#include "roofline.h"
+
+#endif /* COST_COST_H */

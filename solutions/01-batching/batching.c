@@ -1,0 +1,214 @@
+/*
+ * batching.c -- Chapter 1 reference solution: batch size, step time, cost per token.
+ *
+ * Contract and equations: exercises/01-batching/batching.h. Every function is a
+ * closed form; the only subtlety is reporting "no such batch" plainly when the
+ * roofline says there is none.
+ */
+#include "batching.h"
+
+#include <math.h>
+
+/* ---- per-sequence slopes and the constant ---------------------------------- */
+
+/* region: slopes */
+/* Seconds of compute each extra sequence adds to a step. */
+static double compute_slope_s(const batching_deploy *d)
+{
+    return COST_FLOPS_PER_MAC * d->params_active / (d->chips * d->flops_per_s);
+}
+
+/* Seconds of KV fetch each extra sequence adds to a step. */
+static double kv_slope_s(const batching_deploy *d, double context_tokens)
+{
+    return context_tokens * d->kv_bytes_per_token / (d->chips * d->hbm_bytes_per_s);
+}
+/* endregion: slopes */
+
+/* ---- Exercise 1.1 ------------------------------------------------------------ */
+
+/* region: roofline-terms */
+double batching_compute_s(const batching_deploy *d, double batch)
+{
+    COST_ASSERT(batch >= 0.0 && d->chips >= 1 && "need batch >= 0 and a chip");
+    return batch * compute_slope_s(d);
+}
+
+double batching_weights_s(const batching_deploy *d)
+{
+    double bytes = d->params_total * d->bytes_per_param;
+    return cost_transfer_s(bytes, d->chips * d->hbm_bytes_per_s);
+}
+
+double batching_kv_s(const batching_deploy *d, double batch, double context_tokens)
+{
+    COST_ASSERT(batch >= 0.0 && context_tokens >= 0.0 && "need non-negative inputs");
+    return batch * kv_slope_s(d, context_tokens);
+}
+/* endregion: roofline-terms */
+
+/* ---- Exercise 1.2 ------------------------------------------------------------ */
+
+/* region: step */
+batching_step batching_step_at(const batching_deploy *d, double batch,
+                               double context_tokens)
+{
+    batching_step s;
+    s.compute_s = batching_compute_s(d, batch);
+    s.weights_s = batching_weights_s(d);
+    s.kv_s = batching_kv_s(d, batch, context_tokens);
+    s.memory_s = s.weights_s + s.kv_s;
+    s.bound = cost_bound_of(s.compute_s, s.memory_s);
+    s.step_s = fmax(s.compute_s, s.memory_s);
+    return s;
+}
+/* endregion: step */
+
+double batching_latency_floor_s(const batching_deploy *d)
+{
+    return batching_weights_s(d); /* compute and KV vanish with the batch */
+}
+
+/* ---- Exercise 1.3 ------------------------------------------------------------ */
+
+double batching_tokens_per_s(const batching_deploy *d, double batch,
+                             double context_tokens)
+{
+    return batch / batching_step_at(d, batch, context_tokens).step_s;
+}
+
+/* region: cost */
+double batching_usd_per_mtok(const batching_deploy *d, double batch,
+                             double context_tokens)
+{
+    COST_ASSERT(batch > 0.0 && "a step must produce tokens");
+    double step_s = batching_step_at(d, batch, context_tokens).step_s;
+    double usd_per_step = d->chips * d->usd_per_chip_hour * step_s / COST_HOUR_S;
+    return usd_per_step / batch * 1e6;
+}
+/* endregion: cost */
+
+/* ---- Exercise 1.4 ------------------------------------------------------------ */
+
+/* region: hw-ratio */
+double batching_hw_ratio(double flops_per_s, double hbm_bytes_per_s,
+                         double bytes_per_param)
+{
+    double multiplies_per_s = flops_per_s / COST_FLOPS_PER_MAC;
+    return multiplies_per_s * bytes_per_param / hbm_bytes_per_s;
+}
+/* endregion: hw-ratio */
+
+double batching_balance_batch_approx(double hw_ratio, double sparsity)
+{
+    return hw_ratio * sparsity;
+}
+
+/* ---- Exercise 1.5 ------------------------------------------------------------ */
+
+/* region: balance */
+batching_balance batching_balance_batch(const batching_deploy *d,
+                                        double context_tokens)
+{
+    batching_balance b = {.exists = false, .batch = 0.0};
+    /* batch * c = W + batch * k  =>  batch = W / (c - k), when c > k */
+    double net_slope_s = compute_slope_s(d) - kv_slope_s(d, context_tokens);
+    if (net_slope_s <= 0.0)
+        return b; /* KV grows at least as fast as compute: memory-bound forever */
+    b.exists = true;
+    b.batch = batching_weights_s(d) / net_slope_s;
+    return b;
+}
+/* endregion: balance */
+
+double batching_max_balanced_context_tokens(const batching_deploy *d)
+{
+    COST_ASSERT(d->kv_bytes_per_token > 0.0 && "need a KV cache");
+    /* compute slope == kv slope:  2 N_a / F = T kv / BW */
+    return COST_FLOPS_PER_MAC * d->params_active * d->hbm_bytes_per_s /
+           (d->flops_per_s * d->kv_bytes_per_token);
+}
+
+/* ---- Exercise 1.6 ------------------------------------------------------------ */
+
+/* region: departures */
+batching_departures batching_train_departures(double hbm_bytes,
+                                              double hbm_bytes_per_s)
+{
+    COST_ASSERT(hbm_bytes > 0.0 && hbm_bytes_per_s > 0.0 && "need HBM");
+    batching_departures t;
+    t.step_s = hbm_bytes / hbm_bytes_per_s;
+    t.worst_wait_s = t.step_s;
+    t.mean_wait_s = t.step_s / 2.0;
+    t.worst_latency_s = t.worst_wait_s + t.step_s;
+    t.mean_latency_s = t.mean_wait_s + t.step_s;
+    return t;
+}
+/* endregion: departures */
+
+/* ---- Exercise 1.7 ------------------------------------------------------------ */
+
+/* floor() that forgives the last-bit rounding of a quotient meant to be whole. */
+static long whole_floor(double x)
+{
+    return (long)floor(x * (1.0 + 1e-12));
+}
+
+static batching_limit limit_of(double largest)
+{
+    batching_limit l = {.exists = false, .batch = 0};
+    long n = whole_floor(largest);
+    if (n >= 1) {
+        l.exists = true;
+        l.batch = n;
+    }
+    return l;
+}
+
+/* region: limits */
+batching_limit batching_max_batch_hbm(const batching_deploy *d, double context_tokens)
+{
+    COST_ASSERT(context_tokens > 0.0 && d->kv_bytes_per_token > 0.0 && "need a KV");
+    double free_bytes = d->chips * d->hbm_bytes - d->params_total * d->bytes_per_param;
+    if (free_bytes <= 0.0)
+        return limit_of(0.0); /* the weights alone do not fit */
+    return limit_of(free_bytes / (context_tokens * d->kv_bytes_per_token));
+}
+
+batching_limit batching_max_batch_latency(const batching_deploy *d,
+                                          double context_tokens, double target_step_s)
+{
+    COST_ASSERT(target_step_s > 0.0 && "need a positive target");
+    double w = batching_weights_s(d);
+    if (target_step_s < w)
+        return limit_of(0.0); /* below the latency floor */
+    double by_compute = target_step_s / compute_slope_s(d);
+    double k = kv_slope_s(d, context_tokens);
+    double by_memory = k > 0.0 ? (target_step_s - w) / k : INFINITY;
+    return limit_of(fmin(by_compute, by_memory));
+}
+/* endregion: limits */
+
+/* ---- Exercise 1.8 ------------------------------------------------------------ */
+
+/* region: fast-mode */
+batching_fast batching_fast_mode(const batching_deploy *d, double context_tokens,
+                                 double normal_batch, double speedup)
+{
+    COST_ASSERT(normal_batch > 0.0 && speedup >= 1.0 && "need batch > 0, speedup >= 1");
+    batching_fast f = {.possible = false};
+    double normal_step_s = batching_step_at(d, normal_batch, context_tokens).step_s;
+    double target_s = normal_step_s / speedup;
+    /* the largest batch with max(B c, W + B k) <= target, solved per branch */
+    double w = batching_weights_s(d), k = kv_slope_s(d, context_tokens);
+    double by_compute = target_s / compute_slope_s(d);
+    double by_memory = k > 0.0 ? (target_s - w) / k : INFINITY;
+    if (target_s < w || fmin(by_compute, by_memory) < 1.0)
+        return f; /* faster than the floor allows, even for one sequence */
+    f.possible = true;
+    f.batch = fmin(by_compute, by_memory);
+    f.step_s = batching_step_at(d, f.batch, context_tokens).step_s;
+    f.cost_ratio = (f.step_s / f.batch) / (normal_step_s / normal_batch);
+    return f;
+}
+/* endregion: fast-mode */

@@ -1,0 +1,429 @@
+/*
+ * test_batching.c -- Chapter 1 tests: batch size, step time, cost per token.
+ *
+ * Built twice: against exercises/01-batching/batching.c (yours) and against
+ * solutions/01-batching/batching.c (the reference). Each test states one fact;
+ * the comment above it names where the expected value comes from. Expected values
+ * are written as the closed form with published inputs, never copied from output.
+ *
+ * Published inputs used below:
+ *   DeepSeek-V3   671e9 total, 37e9 active parameters (DeepSeek-V3 README);
+ *                 MLA cache 70,272 bytes/token in bf16 (config_671B.json:
+ *                 61 layers x (512 + 64) x 2 bytes)
+ *   Llama 3 70B   70.6e9 parameters; KV 2 x 80 layers x 8 heads x 128 x 2 bytes
+ *                 = 327,680 bytes/token in bf16 (config.json)
+ *   GB200 NVL72   72 GPUs, 10e15 dense fp4 FLOP/s, 8e12 B/s, 186e9 B per GPU (NVIDIA)
+ *   H100 SXM      989e12 bf16 FLOP/s, 3.35e12 B/s, 80e9 B (scaling-book gpus.md)
+ *   B200          9e15 fp4 FLOP/s, 8e12 B/s (scaling-book gpus.md)
+ *   A100 SXM      312e12 bf16 FLOP/s, 2.039e12 B/s (NVIDIA A100 datasheet)
+ *   Rubin         288e9 B HBM at 20e12 B/s, the lecture's round figures
+ */
+#include "../test_util.h"
+
+#include "batching.h"
+
+#define TIGHT 1e-9 /* closed forms: only rounding differs */
+
+/* DeepSeek-V3 served in fp4 on a GB200 NVL72 rack, at the lecture's $2/GPU-hour. */
+static batching_deploy deepseek_on_nvl72(void)
+{
+    batching_deploy d = {
+        .params_total = 671e9, .params_active = 37e9, .bytes_per_param = 0.5,
+        .kv_bytes_per_token = 70272.0, .chips = 72, .flops_per_s = 10e15,
+        .hbm_bytes_per_s = 8e12, .hbm_bytes = 186e9, .usd_per_chip_hour = 2.0,
+    };
+    return d;
+}
+
+/* Llama 3 70B in bf16 on one 8-GPU H100 node. */
+static batching_deploy llama70b_on_h100x8(void)
+{
+    batching_deploy d = {
+        .params_total = 70.6e9, .params_active = 70.6e9, .bytes_per_param = 2.0,
+        .kv_bytes_per_token = 2.0 * 80 * 8 * 128 * 2, .chips = 8,
+        .flops_per_s = 989e12, .hbm_bytes_per_s = 3.35e12, .hbm_bytes = 80e9,
+        .usd_per_chip_hour = 4.25,
+    };
+    return d;
+}
+
+/* Per-sequence compute and KV slopes and the weight term, written out. */
+static double compute_slope(const batching_deploy *d)
+{
+    return 2.0 * d->params_active / (d->chips * d->flops_per_s);
+}
+static double kv_slope(const batching_deploy *d, double ctx)
+{
+    return ctx * d->kv_bytes_per_token / (d->chips * d->hbm_bytes_per_s);
+}
+static double weights_term(const batching_deploy *d)
+{
+    return d->params_total * d->bytes_per_param / (d->chips * d->hbm_bytes_per_s);
+}
+
+/* ---- 1.1 roofline_terms ---------------------------------------------------- */
+
+/* Closed form: B x 2 N_active / (chips x F), 2 FLOPs per multiply-accumulate. */
+static void compute_time_is_batch_times_two_flops_per_active_param(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    assert_close(batching_compute_s(&d, 2400), 2400 * 2.0 * 37e9 / (72 * 10e15), TIGHT,
+                 "s");
+    assert_close(batching_compute_s(&d, 1), 2.0 * 37e9 / (72 * 10e15), TIGHT, "s");
+}
+
+/* Closed form: N_total x bytes / (chips x BW); total, not active, parameters. */
+static void weight_fetch_reads_every_parameter_not_just_active_ones(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    assert_close(batching_weights_s(&d), 671e9 * 0.5 / (72 * 8e12), TIGHT, "s");
+    d.params_active = 1e9; /* fewer active parameters fetch no fewer weights */
+    assert_close(batching_weights_s(&d), 671e9 * 0.5 / (72 * 8e12), TIGHT, "s");
+}
+
+/* Closed form: B x context x kv_bytes / (chips x BW). */
+static void kv_fetch_grows_with_batch_and_with_context(void **state)
+{
+    (void)state;
+    batching_deploy d = llama70b_on_h100x8();
+    double one = 327680.0 / (8 * 3.35e12); /* one token of context, one sequence */
+    assert_close(batching_kv_s(&d, 64, 8192), 64 * 8192 * one, TIGHT, "s");
+    assert_close(batching_kv_s(&d, 128, 8192), 2 * 64 * 8192 * one, TIGHT, "s");
+    assert_close(batching_kv_s(&d, 64, 32768), 4 * 64 * 8192 * one, TIGHT, "s");
+}
+
+/* ---- 1.2 step_time --------------------------------------------------------- */
+
+/* Lecture §1.3: at tiny batch the weight fetch dominates. */
+static void decode_at_batch_1_is_memory_bound(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    batching_step s = batching_step_at(&d, 1, 4096);
+    assert_int_equal(s.bound, COST_BOUND_MEMORY);
+    assert_close(s.step_s, weights_term(&d) + kv_slope(&d, 4096), TIGHT, "s");
+    assert_close(s.memory_s, s.weights_s + s.kv_s, TIGHT, "s");
+}
+
+/* Lecture §1.3: past the balance point compute dominates (short context). */
+static void decode_at_large_batch_and_short_context_is_compute_bound(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    batching_step s = batching_step_at(&d, 20000, 256);
+    assert_int_equal(s.bound, COST_BOUND_COMPUTE);
+    assert_close(s.step_s, 20000 * compute_slope(&d), TIGHT, "s");
+}
+
+/* Lecture §1.2: the engines overlap, so the step is the max, not the sum. */
+static void step_time_is_the_max_of_compute_and_memory_not_their_sum(void **state)
+{
+    (void)state;
+    batching_deploy d = llama70b_on_h100x8();
+    for (double b = 1; b <= 4096; b *= 4) {
+        batching_step s = batching_step_at(&d, b, 2048);
+        double c = b * compute_slope(&d), m = weights_term(&d) + b * kv_slope(&d, 2048);
+        assert_close(s.compute_s, c, TIGHT, "s");
+        assert_close(s.step_s, fmax(c, m), TIGHT, "s");
+    }
+}
+
+/* Lecture §1.3: the floor is streaming all weights once; for Llama 3 70B in bf16 on
+ * 8 H100s that is 70.6e9 x 2 / (8 x 3.35e12) = 5.27 ms. */
+static void latency_floor_is_one_read_of_all_weights(void **state)
+{
+    (void)state;
+    batching_deploy d = llama70b_on_h100x8();
+    assert_close(batching_latency_floor_s(&d), 70.6e9 * 2 / (8 * 3.35e12), TIGHT, "s");
+    for (double b = 1; b <= 1 << 14; b *= 2)
+        assert_true(batching_step_at(&d, b, 1000).step_s >= batching_latency_floor_s(&d));
+}
+
+/* ---- 1.3 throughput_cost --------------------------------------------------- */
+
+/* Lecture §1.7: a system makes batch / step tokens per second. */
+static void tokens_per_second_is_batch_over_step_time(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    double step = fmax(2000 * compute_slope(&d), weights_term(&d) + 2000 * kv_slope(&d, 8192));
+    assert_close(batching_tokens_per_s(&d, 2000, 8192), 2000 / step, TIGHT, "tokens/s");
+}
+
+/* Lecture §1.4: cost per token = chips x USD/hour x step / 3600 / batch. */
+static void cost_per_million_tokens_is_rent_per_step_over_tokens(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    double step = fmax(3000 * compute_slope(&d), weights_term(&d) + 3000 * kv_slope(&d, 8192));
+    double expected = 72 * 2.0 * step / 3600.0 / 3000 * 1e6;
+    assert_close(batching_usd_per_mtok(&d, 3000, 8192), expected, TIGHT, "USD/Mtok");
+}
+
+/* Lecture §1.4: once compute-bound, cost per token stops falling (the floor). */
+static void cost_per_token_flattens_once_compute_bound(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    double floor = 72 * 2.0 * compute_slope(&d) / 3600.0 * 1e6;
+    assert_close(batching_usd_per_mtok(&d, 40000, 0), floor, TIGHT, "USD/Mtok");
+    assert_close(batching_usd_per_mtok(&d, 80000, 0), floor, TIGHT, "USD/Mtok");
+    assert_true(batching_usd_per_mtok(&d, 100, 0) > 10 * floor);
+}
+
+/* Lecture §1.4 ("about 1000x worse"): at batch 1 and no context, cost over the floor
+ * is (weights_s) / (compute slope), which is the balance batch itself. */
+static void unbatched_cost_over_floor_equals_the_balance_batch(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    double ratio = batching_usd_per_mtok(&d, 1, 0) / batching_usd_per_mtok(&d, 1e6, 0);
+    assert_close(ratio, weights_term(&d) / compute_slope(&d), TIGHT, "x");
+}
+
+/* ---- 1.4 hardware_ratio ---------------------------------------------------- */
+
+/* Scaling book gpus.md: H100 critical intensity 990e12 / 3.35e12 = 295 in bf16. */
+static void h100_bf16_ratio_is_about_295(void **state)
+{
+    (void)state;
+    assert_close(batching_hw_ratio(989e12, 3.35e12, 2.0), 295.0, 0.005, "");
+}
+
+/* Lecture §1.5 check (notes): B200 fp4 4.5e15 MAC/s x 0.5 B / 8e12 B/s = 281;
+ * GB200's 10e15 FLOP/s gives 312.5. */
+static void blackwell_fp4_ratio_is_about_300(void **state)
+{
+    (void)state;
+    assert_close(batching_hw_ratio(9e15, 8e12, 0.5), 9e15 / 2 * 0.5 / 8e12, TIGHT, "");
+    assert_close(batching_hw_ratio(10e15, 8e12, 0.5), 312.5, TIGHT, "");
+}
+
+/* Lecture open point 4: A100 in bf16 gives ~153, the outlier of "stable ~300". */
+static void a100_bf16_ratio_is_about_half_of_300(void **state)
+{
+    (void)state;
+    assert_close(batching_hw_ratio(312e12, 2.039e12, 2.0), 153.0, 0.005, "");
+}
+
+/* Lecture §1.5: DeepSeek "32 of 256 experts", sparsity 8: 300 x 8 = 2,400. */
+static void deepseek_balance_batch_is_300_times_8(void **state)
+{
+    (void)state;
+    assert_close(batching_balance_batch_approx(300, 256.0 / 32), 2400, TIGHT, "sequences");
+    assert_close(batching_balance_batch_approx(300, 671e9 / 37e9), 300 * 671e9 / 37e9,
+                 TIGHT, "sequences");
+}
+
+/* ---- 1.5 balance_batch ----------------------------------------------------- */
+
+/* Closed form: with no context the exact balance batch is ratio x sparsity. */
+static void balance_batch_without_kv_is_ratio_times_sparsity(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    batching_balance b = batching_balance_batch(&d, 0);
+    assert_true(b.exists);
+    assert_close(b.batch, 312.5 * 671e9 / 37e9, TIGHT, "sequences");
+}
+
+/* Lecture §1.5: adding KV back raises the balance batch; closed form
+ * W / (compute slope - KV slope). */
+static void kv_traffic_raises_the_balance_batch(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    batching_balance b = batching_balance_batch(&d, 256);
+    assert_true(b.exists);
+    assert_close(b.batch, weights_term(&d) / (compute_slope(&d) - kv_slope(&d, 256)),
+                 TIGHT, "sequences");
+    assert_true(b.batch > 312.5 * 671e9 / 37e9);
+}
+
+/* Lecture §1.3: past some context the KV slope beats the compute slope, and no batch
+ * is compute-bound. Llama 3 70B on H100: 2 x 70.6e9 x 3.35e12 / (989e12 x 327,680)
+ * = 1,459 tokens. */
+static void no_balance_batch_when_kv_slope_exceeds_compute_slope(void **state)
+{
+    (void)state;
+    batching_deploy d = llama70b_on_h100x8();
+    assert_true(batching_balance_batch(&d, 1000).exists);
+    batching_balance b = batching_balance_batch(&d, 4000);
+    assert_false(b.exists);
+}
+
+/* Closed form: the slopes meet at 2 N_active BW / (F kv_bytes) tokens. */
+static void max_balanced_context_is_where_the_slopes_meet(void **state)
+{
+    (void)state;
+    batching_deploy d = llama70b_on_h100x8();
+    double t = 2 * 70.6e9 * 3.35e12 / (989e12 * 327680.0);
+    assert_close(batching_max_balanced_context_tokens(&d), t, TIGHT, "tokens");
+    assert_true(batching_balance_batch(&d, 0.99 * t).exists);
+    assert_false(batching_balance_batch(&d, 1.01 * t).exists);
+}
+
+/* ---- 1.6 train_departures -------------------------------------------------- */
+
+/* Lecture §1.6: Rubin, 288 GB / 20 TB/s = 14.4 ms (the lecture says "about 15"). */
+static void rubin_drain_time_is_14_4_ms(void **state)
+{
+    (void)state;
+    assert_close(batching_train_departures(288e9, 20e12).step_s, 14.4e-3, TIGHT, "s");
+}
+
+/* Scaling-book specs: H100 80 GB / 3.35 TB/s = 23.9 ms; B200 192 GB / 8 TB/s = 24 ms. */
+static void hopper_and_blackwell_drain_in_about_24_ms(void **state)
+{
+    (void)state;
+    assert_close(batching_train_departures(80e9, 3.35e12).step_s, 23.88e-3, 0.001, "s");
+    assert_close(batching_train_departures(192e9, 8e12).step_s, 24e-3, TIGHT, "s");
+}
+
+/* Lecture §1.6: with 20 ms trains, the worst case is 40 ms: wait one, ride one. */
+static void worst_case_latency_is_two_steps(void **state)
+{
+    (void)state;
+    batching_departures t = batching_train_departures(160e9, 8e12); /* 20 ms */
+    assert_close(t.worst_wait_s, 20e-3, TIGHT, "s");
+    assert_close(t.worst_latency_s, 40e-3, TIGHT, "s");
+}
+
+/* Uniform arrivals wait half a step on average, then ride a whole one. */
+static void mean_latency_is_one_and_a_half_steps(void **state)
+{
+    (void)state;
+    batching_departures t = batching_train_departures(160e9, 8e12);
+    assert_close(t.mean_wait_s, 10e-3, TIGHT, "s");
+    assert_close(t.mean_latency_s, 30e-3, TIGHT, "s");
+}
+
+/* ---- 1.7 batch_limits ------------------------------------------------------ */
+
+/* Closed form: floor((chips x HBM - weights) / (context x kv)).
+ * Llama 3 70B, 8 x 80 GB, 8k context: (640e9 - 141.2e9) / (8192 x 327,680) = 185.8. */
+static void hbm_capacity_limits_the_batch_after_the_weights(void **state)
+{
+    (void)state;
+    batching_deploy d = llama70b_on_h100x8();
+    batching_limit l = batching_max_batch_hbm(&d, 8192);
+    assert_true(l.exists);
+    assert_int_equal(l.batch, (long)floor((640e9 - 70.6e9 * 2) / (8192 * 327680.0)));
+    assert_int_equal(l.batch, 185);
+}
+
+/* Llama 3.1 405B in bf16 (811 GB) cannot fit on one H100, whatever the batch. */
+static void no_batch_fits_when_the_weights_alone_overflow_hbm(void **state)
+{
+    (void)state;
+    batching_deploy d = llama70b_on_h100x8();
+    d.params_total = d.params_active = 405e9;
+    d.chips = 1;
+    assert_false(batching_max_batch_hbm(&d, 1024).exists);
+    d.chips = 16;
+    assert_true(batching_max_batch_hbm(&d, 1024).exists);
+}
+
+/* Definition: the largest B with step(B) <= target, so step(B + 1) > target. */
+static void latency_target_admits_the_largest_batch_under_it(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    double target = 15e-3;
+    batching_limit l = batching_max_batch_latency(&d, 4096, target);
+    assert_true(l.exists);
+    assert_true(batching_step_at(&d, (double)l.batch, 4096).step_s <= target);
+    assert_true(batching_step_at(&d, (double)l.batch + 1, 4096).step_s > target);
+    double w = weights_term(&d), c = compute_slope(&d), k = kv_slope(&d, 4096);
+    assert_int_equal(l.batch, (long)floor(fmin(target / c, (target - w) / k)));
+}
+
+/* Lecture §1.3: no batch, not even 1, steps faster than the latency floor. */
+static void latency_target_below_the_floor_admits_no_batch(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    assert_false(batching_max_batch_latency(&d, 4096, 0.5 * weights_term(&d)).exists);
+    assert_true(batching_max_batch_latency(&d, 4096, 2.0 * weights_term(&d)).exists);
+}
+
+/* ---- 1.8 fast_mode --------------------------------------------------------- */
+
+/* Lecture notes §1.9: on an ideal roofline with no KV, serving at 2.5 x B* and
+ * speeding up 2.5x lands exactly on B*: same cost per token. */
+static void fast_mode_on_an_ideal_roofline_costs_nothing_extra(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    double b_star = weights_term(&d) / compute_slope(&d);
+    batching_fast f = batching_fast_mode(&d, 0, 2.5 * b_star, 2.5);
+    assert_true(f.possible);
+    assert_close(f.batch, b_star, 1e-9, "sequences");
+    assert_close(f.cost_ratio, 1.0, 1e-9, "x");
+}
+
+/* Closed form: with KV the fast batch is min(T / c, (T - W) / k) for T = step / 2.5,
+ * and a token costs (T / B_f) / (step / B_n) times as much. */
+static void fast_mode_with_kv_shrinks_the_batch_and_raises_cost(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    double ctx = 32768, bn = 8000;
+    double w = weights_term(&d), c = compute_slope(&d), k = kv_slope(&d, ctx);
+    double step_n = fmax(bn * c, w + bn * k), t = step_n / 2.5;
+    double bf = fmin(t / c, (t - w) / k);
+    batching_fast f = batching_fast_mode(&d, ctx, bn, 2.5);
+    assert_true(f.possible);
+    assert_close(f.batch, bf, 1e-9, "sequences");
+    assert_close(f.step_s, t, 1e-9, "s");
+    assert_close(f.cost_ratio, (t / bf) / (step_n / bn), 1e-9, "x");
+    assert_true(f.cost_ratio > 1.0);
+}
+
+/* Lecture §1.3: a 2.5x faster step than one already at the floor does not exist. */
+static void fast_mode_below_the_floor_is_impossible(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    assert_false(batching_fast_mode(&d, 4096, 1, 2.5).possible);
+    assert_true(batching_fast_mode(&d, 4096, 20000, 2.5).possible);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        CHALK_TEST(roofline_terms, compute_time_is_batch_times_two_flops_per_active_param),
+        CHALK_TEST(roofline_terms, weight_fetch_reads_every_parameter_not_just_active_ones),
+        CHALK_TEST(roofline_terms, kv_fetch_grows_with_batch_and_with_context),
+        CHALK_TEST(step_time, decode_at_batch_1_is_memory_bound),
+        CHALK_TEST(step_time, decode_at_large_batch_and_short_context_is_compute_bound),
+        CHALK_TEST(step_time, step_time_is_the_max_of_compute_and_memory_not_their_sum),
+        CHALK_TEST(step_time, latency_floor_is_one_read_of_all_weights),
+        CHALK_TEST(throughput_cost, tokens_per_second_is_batch_over_step_time),
+        CHALK_TEST(throughput_cost, cost_per_million_tokens_is_rent_per_step_over_tokens),
+        CHALK_TEST(throughput_cost, cost_per_token_flattens_once_compute_bound),
+        CHALK_TEST(throughput_cost, unbatched_cost_over_floor_equals_the_balance_batch),
+        CHALK_TEST(hardware_ratio, h100_bf16_ratio_is_about_295),
+        CHALK_TEST(hardware_ratio, blackwell_fp4_ratio_is_about_300),
+        CHALK_TEST(hardware_ratio, a100_bf16_ratio_is_about_half_of_300),
+        CHALK_TEST(hardware_ratio, deepseek_balance_batch_is_300_times_8),
+        CHALK_TEST(balance_batch, balance_batch_without_kv_is_ratio_times_sparsity),
+        CHALK_TEST(balance_batch, kv_traffic_raises_the_balance_batch),
+        CHALK_TEST(balance_batch, no_balance_batch_when_kv_slope_exceeds_compute_slope),
+        CHALK_TEST(balance_batch, max_balanced_context_is_where_the_slopes_meet),
+        CHALK_TEST(train_departures, rubin_drain_time_is_14_4_ms),
+        CHALK_TEST(train_departures, hopper_and_blackwell_drain_in_about_24_ms),
+        CHALK_TEST(train_departures, worst_case_latency_is_two_steps),
+        CHALK_TEST(train_departures, mean_latency_is_one_and_a_half_steps),
+        CHALK_TEST(batch_limits, hbm_capacity_limits_the_batch_after_the_weights),
+        CHALK_TEST(batch_limits, no_batch_fits_when_the_weights_alone_overflow_hbm),
+        CHALK_TEST(batch_limits, latency_target_admits_the_largest_batch_under_it),
+        CHALK_TEST(batch_limits, latency_target_below_the_floor_admits_no_batch),
+        CHALK_TEST(fast_mode, fast_mode_on_an_ideal_roofline_costs_nothing_extra),
+        CHALK_TEST(fast_mode, fast_mode_with_kv_shrinks_the_batch_and_raises_cost),
+        CHALK_TEST(fast_mode, fast_mode_below_the_floor_is_impossible),
+    };
+    return cmocka_run_group_tests_name("01-batching", tests, NULL, NULL);
+}
