@@ -1,0 +1,105 @@
+# Chalk -- the one entry point. `make help` lists every target.
+#
+# Each chapter NN-topic has a contract exercises/NN-topic/topic.h, your stub
+# exercises/NN-topic/topic.c, a reference solutions/NN-topic/topic.c and tests
+# tests/NN-topic/test_topic.c. The same test file is built three ways, under build/:
+#   build/ex/NN-topic/test     against your exercises/ (make check)
+#   build/sol/NN-topic/test    against solutions/      (make test)
+#   build/asan/NN-topic/test   solutions/ under AddressSanitizer + UBSan (make test)
+
+CC ?= cc
+CFLAGS = -std=c11
+CFLAGS += -O1 -g
+CFLAGS += -Wall
+CFLAGS += -Wextra
+CFLAGS += -Wpedantic
+CFLAGS += -Werror
+CFLAGS += -Wshadow
+CFLAGS += -Wmissing-prototypes
+CFLAGS += -Wstrict-prototypes
+SANITIZE = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDLIBS = -lcmocka -lm
+
+CHAPTERS := $(sort $(notdir $(wildcard tests/[0-9][0-9]-*)))
+LIB_SRC := $(wildcard lib/*.c)
+LIB_H := $(wildcard lib/*.h)
+# The chapter named by CH=01 (or every chapter when CH is empty).
+CH ?=
+PICK := $(if $(CH),$(filter $(CH)%,$(CHAPTERS)),$(CHAPTERS))
+
+# chapter_rules(variant, source tree, extra flags, chapter): one test binary
+define chapter_rules
+build/$(1)/$(4)/test: $(wildcard tests/$(4)/*.c $(2)/$(4)/*.c exercises/$(4)/*.h) \
+		tests/test_util.h $(LIB_SRC) $(LIB_H)
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS) $(3) -Ilib -Iexercises/$(4) -o $$@ \
+		$(wildcard tests/$(4)/*.c $(2)/$(4)/*.c) $$(LIB_SRC) $$(LDLIBS)
+endef
+$(foreach c,$(CHAPTERS),$(eval $(call chapter_rules,sol,solutions,,$(c))))
+$(foreach c,$(CHAPTERS),$(eval $(call chapter_rules,ex,exercises,,$(c))))
+$(foreach c,$(CHAPTERS),$(eval $(call chapter_rules,asan,solutions,$(SANITIZE),$(c))))
+
+CHALK_SRC = solutions/chalk.c $(wildcard solutions/[0-9][0-9]-*/*.c)
+CHALK_INC = -Ilib $(addprefix -I,$(wildcard exercises/[0-9][0-9]-*))
+
+.PHONY: all chalk test check hint bench format help clean deps
+.SECONDARY:
+
+# Build everything: the calculator (and the book, once chapters exist).
+all: chalk
+
+# The calculator: every chapter's reference math behind one command.
+chalk: build/chalk
+build/chalk: $(CHALK_SRC) $(LIB_SRC) $(LIB_H) $(wildcard exercises/*/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(CHALK_INC) -o $@ $(CHALK_SRC) $(LIB_SRC) -lm
+build/asan/chalk: $(CHALK_SRC) $(LIB_SRC) $(LIB_H) $(wildcard exercises/*/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SANITIZE) $(CHALK_INC) -o $@ $(CHALK_SRC) $(LIB_SRC) -lm
+
+# Test binaries of the library and of the calculator.
+build/%/lib/test: tests/lib/test_lib.c tests/test_util.h $(LIB_SRC) $(LIB_H)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(if $(filter asan,$*),$(SANITIZE)) -Ilib -o $@ $< $(LIB_SRC) $(LDLIBS)
+build/chalk-test: tests/chalk/test_chalk.c tests/test_util.h
+	$(CC) $(CFLAGS) -o $@ $< $(LDLIBS)
+
+# Install what the tests need (apt-get), then prove: solutions pass, stubs compile
+# and fail, solutions pass under ASan+UBSan, the calculator passes its tests.
+test: deps
+	@$(MAKE) -s --no-print-directory test-binaries
+	@tests/run.sh $(CHAPTERS)
+.PHONY: test-binaries
+test-binaries: build/chalk build/asan/chalk build/chalk-test build/sol/lib/test build/asan/lib/test \
+	$(foreach c,$(CHAPTERS),build/sol/$(c)/test build/ex/$(c)/test build/asan/$(c)/test)
+
+deps:
+	@tests/deps.sh test
+
+# Your exercises against the tests: make check CH=01 (one chapter) or make check.
+check:
+	@$(if $(PICK),,echo "no chapter matches CH=$(CH); chapters: $(CHAPTERS)" >&2; exit 2)
+	@$(MAKE) -s --no-print-directory $(foreach c,$(PICK),build/ex/$(c)/test)
+	@tests/check.sh $(PICK)
+
+# Speed figures: the reader's loop and make test from clean, in a scratch copy.
+bench:
+	@tests/bench.sh
+
+# Reformat the C sources with the checked-in .clang-format.
+format:
+	clang-format -i lib/*.[ch] solutions/*.c solutions/*/*.c exercises/*/*.[ch] tests/*.h tests/*/*.c
+
+# List the targets.
+help:
+	@echo "make            build the calculator (build/chalk)"
+	@echo "make test       install what is missing, then run every test (solutions, stubs, sanitizers, calculator)"
+	@echo "make check      check your exercises: make check CH=01 for one chapter"
+	@echo "make chalk      build the calculator: build/chalk --help"
+	@echo "make bench      time the reader's loop and make test from clean"
+	@echo "make format     clang-format the C sources"
+	@echo "make clean      remove build/ (nothing you wrote is touched)"
+
+# Remove generated files: build/ only.
+clean:
+	rm -rf build
