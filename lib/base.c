@@ -30,15 +30,18 @@ const char *cost_dtype_name(cost_dtype dtype)
 bool cost_dtype_parse(const char *name, cost_dtype *out)
 {
     for (int d = 0; d < COST_DTYPE_COUNT; d++) {
-        const char *a = DTYPES[d].name, *b = name;
-        while (*a && *b && *a == tolower((unsigned char)*b)) {
-            a++;
-            b++;
-        }
-        if (*a == '\0' && *b == '\0') {
+        if (cost_name_equal(DTYPES[d].name, name)) {
             *out = (cost_dtype)d;
             return true;
         }
     }
     return false;
+}
+
+bool cost_name_equal(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return false;
+    return *a == *b;
 }

@@ -56,4 +56,9 @@ const char *cost_dtype_name(cost_dtype dtype);
  * Returns false, leaving *out untouched, when the name is not a precision. */
 bool cost_dtype_parse(const char *name, cost_dtype *out);
 
+/* ---- names --------------------------------------------------------------- */
+
+/* True when two preset names are equal, ignoring ASCII case. */
+bool cost_name_equal(const char *a, const char *b);
+
 #endif /* COST_BASE_H */

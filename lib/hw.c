@@ -11,8 +11,6 @@
  */
 #include "hw.h"
 
-#include <ctype.h>
-
 /* NVIDIA A100 SXM4 80 GB. Not in the lecture's list, but it is the generation the
  * lecture's "~300 has been stable since A100" claim starts from. */
 static const cost_hw HW_A100_SXM = {
@@ -176,20 +174,12 @@ const cost_hw *const *cost_hw_presets(size_t *count)
     return PRESETS;
 }
 
-static bool same_name(const char *a, const char *b)
-{
-    for (; *a && *b; a++, b++)
-        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
-            return false;
-    return *a == *b;
-}
-
 const cost_hw *cost_hw_find(const char *name)
 {
     size_t n;
     const cost_hw *const *all = cost_hw_presets(&n);
     for (size_t i = 0; i < n; i++)
-        if (same_name(all[i]->name, name))
+        if (cost_name_equal(all[i]->name, name))
             return all[i];
     return NULL;
 }

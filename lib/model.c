@@ -7,8 +7,6 @@
  */
 #include "model.h"
 
-#include <ctype.h>
-
 static const cost_model M_LLAMA3_8B = {
     .name = "llama3-8b",
     .title = "Llama 3 8B",
@@ -105,15 +103,9 @@ const cost_model *cost_model_find(const char *name)
 {
     size_t n;
     const cost_model *const *all = cost_model_presets(&n);
-    for (size_t i = 0; i < n; i++) {
-        const char *a = all[i]->name, *b = name;
-        while (*a && *b && tolower((unsigned char)*a) == tolower((unsigned char)*b)) {
-            a++;
-            b++;
-        }
-        if (*a == '\0' && *b == '\0')
+    for (size_t i = 0; i < n; i++)
+        if (cost_name_equal(all[i]->name, name))
             return all[i];
-    }
     return NULL;
 }
 
