@@ -7,6 +7,7 @@
  */
 #include "batching.h"
 
+#include <limits.h>
 #include <math.h>
 
 /* ---- per-sequence slopes and the constant ---------------------------------- */
@@ -148,10 +149,13 @@ batching_departures batching_train_departures(double hbm_bytes,
 
 /* ---- Exercise 1.7 ------------------------------------------------------------ */
 
-/* floor() that forgives the last-bit rounding of a quotient meant to be whole. */
+/* floor() that forgives the last-bit rounding of a quotient meant to be whole.
+ * A limit beyond what a long holds (or an infinite one) saturates at LONG_MAX:
+ * converting such a double to long would be undefined. */
 static long whole_floor(double x)
 {
-    return (long)floor(x * (1.0 + 1e-12));
+    double n = floor(x * (1.0 + 1e-12));
+    return n < (double)LONG_MAX ? (long)n : LONG_MAX;
 }
 
 static batching_limit limit_of(double largest)
