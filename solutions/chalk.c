@@ -55,11 +55,26 @@ static int fail(const char *fmt, ...)
 /* ---- flags ------------------------------------------------------------------ */
 
 typedef enum opt_id {
-    OPT_MODEL, OPT_PARAMS_TOTAL, OPT_PARAMS_ACTIVE, OPT_WEIGHT_BYTES, OPT_KV_BYTES,
-    OPT_HW, OPT_CHIPS, OPT_FLOPS, OPT_HBM_BPS, OPT_HBM_BYTES, OPT_USD,
-    OPT_DTYPE, OPT_KV_DTYPE,
-    OPT_BATCH, OPT_CONTEXT, OPT_TARGET, OPT_SPEEDUP,
-    OPT_JSON, OPT_CSV, OPT_HELP,
+    OPT_MODEL,
+    OPT_PARAMS_TOTAL,
+    OPT_PARAMS_ACTIVE,
+    OPT_WEIGHT_BYTES,
+    OPT_KV_BYTES,
+    OPT_HW,
+    OPT_CHIPS,
+    OPT_FLOPS,
+    OPT_HBM_BPS,
+    OPT_HBM_BYTES,
+    OPT_USD,
+    OPT_DTYPE,
+    OPT_KV_DTYPE,
+    OPT_BATCH,
+    OPT_CONTEXT,
+    OPT_TARGET,
+    OPT_SPEEDUP,
+    OPT_JSON,
+    OPT_CSV,
+    OPT_HELP,
     OPT_COUNT
 } opt_id;
 
@@ -82,8 +97,7 @@ typedef struct opt_spec {
 
 static const opt_spec OPTS[OPT_COUNT] = {
     [OPT_MODEL] = {"--model", "NAME", G_MODEL, "model preset (chalk list models)"},
-    [OPT_PARAMS_TOTAL] = {"--params-total", "N", G_MODEL,
-                          "all parameters, fetched every step"},
+    [OPT_PARAMS_TOTAL] = {"--params-total", "N", G_MODEL, "all parameters, fetched every step"},
     [OPT_PARAMS_ACTIVE] = {"--params-active", "N", G_MODEL,
                            "parameters one token multiplies through (flags alone: "
                            "defaults to --params-total, a dense model)"},
@@ -107,10 +121,8 @@ static const opt_spec OPTS[OPT_COUNT] = {
     [OPT_BATCH] = {"--batch", "B", G_WORKLOAD, "sequences per decode step (> 0)"},
     [OPT_CONTEXT] = {"--context", "T", G_WORKLOAD,
                      "tokens of context each sequence attends to (>= 0)"},
-    [OPT_TARGET] = {"--target-step-s", "S", G_WORKLOAD,
-                    "largest acceptable step time, seconds"},
-    [OPT_SPEEDUP] = {"--speedup", "S", G_WORKLOAD,
-                     "how many times faster the fast step is (>= 1)"},
+    [OPT_TARGET] = {"--target-step-s", "S", G_WORKLOAD, "largest acceptable step time, seconds"},
+    [OPT_SPEEDUP] = {"--speedup", "S", G_WORKLOAD, "how many times faster the fast step is (>= 1)"},
     [OPT_JSON] = {"--json", NULL, G_OUTPUT,
                   "one JSON object ({\"rows\":[...]} for a sweep, an array for list)"},
     [OPT_CSV] = {"--csv", NULL, G_OUTPUT, "a header row, then one row per point"},
@@ -118,9 +130,9 @@ static const opt_spec OPTS[OPT_COUNT] = {
 };
 
 #define BIT(o) (1UL << (o))
-#define MODEL_FLAGS                                                               \
-    (BIT(OPT_MODEL) | BIT(OPT_PARAMS_TOTAL) | BIT(OPT_PARAMS_ACTIVE) |             \
-     BIT(OPT_WEIGHT_BYTES) | BIT(OPT_KV_BYTES) | BIT(OPT_DTYPE) | BIT(OPT_KV_DTYPE))
+#define MODEL_FLAGS                                                                                \
+    (BIT(OPT_MODEL) | BIT(OPT_PARAMS_TOTAL) | BIT(OPT_PARAMS_ACTIVE) | BIT(OPT_WEIGHT_BYTES) |     \
+     BIT(OPT_KV_BYTES) | BIT(OPT_DTYPE) | BIT(OPT_KV_DTYPE))
 #define RATE_FLAGS (BIT(OPT_HW) | BIT(OPT_CHIPS) | BIT(OPT_FLOPS) | BIT(OPT_HBM_BPS))
 #define OUTPUT_FLAGS (BIT(OPT_JSON) | BIT(OPT_CSV) | BIT(OPT_HELP))
 
@@ -131,19 +143,19 @@ struct cmd_spec;
 /* The command line, read but not yet interpreted. */
 typedef struct invocation {
     const struct cmd_spec *cmd;
-    const char *words[3];          /* positional words after the command */
+    const char *words[3]; /* positional words after the command */
     int nwords;
-    const char *value[OPT_COUNT];  /* as typed; NULL when absent, "" for a switch */
+    const char *value[OPT_COUNT]; /* as typed; NULL when absent, "" for a switch */
     out_format format;
 } invocation;
 
 typedef struct cmd_spec {
     const char *name;
-    const char *synopsis;          /* what follows the name in a usage line */
+    const char *synopsis; /* what follows the name in a usage line */
     const char *summary;
-    unsigned long flags;           /* BIT(opt) of every flag it accepts */
-    const char *const *about;      /* description lines, NULL-terminated */
-    const char *const *examples;   /* NULL-terminated */
+    unsigned long flags;         /* BIT(opt) of every flag it accepts */
+    const char *const *about;    /* description lines, NULL-terminated */
+    const char *const *examples; /* NULL-terminated */
     int (*run)(const invocation *inv);
 } cmd_spec;
 
@@ -181,8 +193,7 @@ static int parse_number(const char *flag, const char *text, double *out)
     if (*text == '\0')
         return fail("%s needs a number, got an empty string", flag);
     if (!is_decimal(text))
-        return fail("%s: \"%s\" is not a number (write e.g. 2048, 0.5 or 671e9)", flag,
-                    text);
+        return fail("%s: \"%s\" is not a number (write e.g. 2048, 0.5 or 671e9)", flag, text);
     double x = strtod(text, NULL);
     if (!isfinite(x))
         return fail("%s: \"%s\" is out of range", flag, text);
@@ -221,7 +232,7 @@ typedef enum sweep_kind { SWEEP_ONE, SWEEP_GEOMETRIC, SWEEP_LIST } sweep_kind;
 typedef struct sweep {
     bool given;
     sweep_kind kind;
-    double lo, hi;    /* SWEEP_ONE: lo is the value; SWEEP_GEOMETRIC: the ends */
+    double lo, hi; /* SWEEP_ONE: lo is the value; SWEEP_GEOMETRIC: the ends */
     long points;
     const char *text; /* SWEEP_LIST: "a,b,c" as typed */
 } sweep;
@@ -276,8 +287,7 @@ static bool sweeps(const sweep *s)
 
 static int sweep_syntax_error(const char *flag, const char *text)
 {
-    return fail("%s \"%s\": a sweep is A:B (64 points), A:B:N or a list a,b,c", flag,
-                text);
+    return fail("%s \"%s\": a sweep is A:B (64 points), A:B:N or a list a,b,c", flag, text);
 }
 
 static int parse_geometric(const char *flag, const char *text, range r, sweep *s)
@@ -302,8 +312,8 @@ static int parse_geometric(const char *flag, const char *text, range r, sweep *s
                     : parts == 3                      ? 0.0
                                                       : SWEEP_DEFAULT_POINTS;
     if (points != floor(points) || points < 2 || points > SWEEP_MAX_POINTS)
-        return fail("%s \"%s\": N must be a whole number of points from 2 to %d", flag,
-                    text, SWEEP_MAX_POINTS);
+        return fail("%s \"%s\": N must be a whole number of points from 2 to %d", flag, text,
+                    SWEEP_MAX_POINTS);
     int status;
     if ((status = parse_number(flag, part[0], &s->lo)) ||
         (status = parse_number(flag, part[1], &s->hi)))
@@ -465,15 +475,26 @@ static int unknown_model(const char *name)
 
 /* How a value is shown to a human; JSON and CSV always carry plain SI numbers. */
 typedef enum unit_kind {
-    U_PLAIN, U_PARAMS, U_SEQUENCES, U_TOKENS, U_SECONDS, U_BYTES, U_BYTES_PER_TOKEN,
-    U_BYTES_PER_PARAM, U_BYTES_PER_S, U_FLOPS, U_FLOPS_PER_S, U_TOKENS_PER_S,
-    U_USD_PER_MTOK, U_USD_PER_HOUR,
+    U_PLAIN,
+    U_PARAMS,
+    U_SEQUENCES,
+    U_TOKENS,
+    U_SECONDS,
+    U_BYTES,
+    U_BYTES_PER_TOKEN,
+    U_BYTES_PER_PARAM,
+    U_BYTES_PER_S,
+    U_FLOPS,
+    U_FLOPS_PER_S,
+    U_TOKENS_PER_S,
+    U_USD_PER_MTOK,
+    U_USD_PER_HOUR,
 } unit_kind;
 
 typedef struct unit_spec {
-    const char *column; /* the unit of a table column ("" for a bare number) */
+    const char *column;  /* the unit of a table column ("" for a bare number) */
     double column_scale; /* SI value / column_scale = the number in the column */
-    const char *word;   /* after a single value, when not scaled automatically */
+    const char *word;    /* after a single value, when not scaled automatically */
 } unit_spec;
 
 static const unit_spec UNITS[] = {
@@ -520,8 +541,8 @@ typedef struct record {
     int count;
 } record;
 
-static field *put(record *r, const char *key, const char *label, value_kind kind,
-                  unit_kind unit, unsigned flags)
+static field *put(record *r, const char *key, const char *label, value_kind kind, unit_kind unit,
+                  unsigned flags)
 {
     assert(r->count < MAX_FIELDS && "raise MAX_FIELDS");
     field *f = &r->fields[r->count++];
@@ -561,8 +582,7 @@ static field *put_string(record *r, const char *key, const char *label, unsigned
     return f;
 }
 
-static field *put_bool(record *r, const char *key, const char *label, unsigned flags,
-                       bool yes)
+static field *put_bool(record *r, const char *key, const char *label, unsigned flags, bool yes)
 {
     field *f = put(r, key, label, V_BOOL, U_PLAIN, flags);
     f->yes = yes;
@@ -625,8 +645,8 @@ static const scale_step BYTE_STEPS[] = {
     {1e12, "TB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "kB"}, {1.0, "bytes"}};
 
 /* x in the largest step it reaches, e.g. 0.0144 s -> "14.4 ms". */
-static void format_scaled(char *buf, size_t size, double x, const scale_step *steps,
-                          size_t nsteps, const char *suffix)
+static void format_scaled(char *buf, size_t size, double x, const scale_step *steps, size_t nsteps,
+                          const char *suffix)
 {
     size_t i = 0;
     while (i + 1 < nsteps && fabs(x) < steps[i].scale)
@@ -658,8 +678,7 @@ static void format_auto(char *buf, size_t size, unit_kind unit, double x)
     default: {
         char number[NUMBER_CHARS];
         format_sig(number, sizeof number, x / UNITS[unit].column_scale);
-        snprintf(buf, size, "%s%s%s", number, *UNITS[unit].word ? " " : "",
-                 UNITS[unit].word);
+        snprintf(buf, size, "%s%s%s", number, *UNITS[unit].word ? " " : "", UNITS[unit].word);
     }
     }
 }
@@ -859,10 +878,10 @@ static void csv_row(const record *r)
 
 /* What a command prints: `rows` records, each built on demand by `build`. */
 typedef struct report {
-    const char *title;  /* the heading of a table */
+    const char *title; /* the heading of a table */
     long rows;
-    bool is_list;       /* presets, not a computation: a JSON array, no echo block */
-    const char *swept;  /* key of the swept input, NULL when nothing is swept */
+    bool is_list;      /* presets, not a computation: a JSON array, no echo block */
+    const char *swept; /* key of the swept input, NULL when nothing is swept */
     void (*build)(const void *ctx, long row, record *out);
     const void *ctx;
 } report;
@@ -938,8 +957,8 @@ static int plan_columns(const report *rep, const record *first, column *cols)
                 c->field = i;
                 c->dtype = d;
                 c->left = f->kind == V_STRING;
-                const char *name = f->kind == V_BY_DTYPE ? cost_dtype_name((cost_dtype)d)
-                                                         : f->label;
+                const char *name =
+                    f->kind == V_BY_DTYPE ? cost_dtype_name((cost_dtype)d) : f->label;
                 if (*unit)
                     snprintf(c->header, sizeof c->header, "%s (%s)", name, unit);
                 else
@@ -1048,10 +1067,10 @@ static void print_report(const report *rep, out_format format)
 
 /* What a command needs before it can compute. */
 enum {
-    NEED_PARAMS = 1u << 0,  /* params_total, params_active, bytes per weight */
-    NEED_FLOPS = 1u << 1,   /* peak FLOP/s per chip */
-    NEED_BW = 1u << 2,      /* HBM bandwidth per chip */
-    NEED_HBM = 1u << 3,     /* HBM capacity per chip */
+    NEED_PARAMS = 1u << 0, /* params_total, params_active, bytes per weight */
+    NEED_FLOPS = 1u << 1,  /* peak FLOP/s per chip */
+    NEED_BW = 1u << 2,     /* HBM bandwidth per chip */
+    NEED_HBM = 1u << 3,    /* HBM capacity per chip */
     NEED_BATCH = 1u << 4,
     NEED_CONTEXT = 1u << 5,
     NEED_SPEEDUP = 1u << 6,
@@ -1059,19 +1078,19 @@ enum {
 
 /* A model and the hardware it runs on, resolved from presets and flags. */
 typedef struct setup {
-    const char *cmd;           /* the command, for error messages */
-    const cost_model *model;   /* NULL: the model comes from flags alone */
-    const cost_hw *hw;         /* NULL: the hardware comes from flags alone */
-    cost_dtype dtype;          /* precision of the math and, by default, of the weights */
-    cost_dtype kv_dtype;       /* precision of the KV elements */
+    const char *cmd;         /* the command, for error messages */
+    const cost_model *model; /* NULL: the model comes from flags alone */
+    const cost_hw *hw;       /* NULL: the hardware comes from flags alone */
+    cost_dtype dtype;        /* precision of the math and, by default, of the weights */
+    cost_dtype kv_dtype;     /* precision of the KV elements */
     batching_deploy d;
     bool has_params, has_kv, has_flops, has_bw, has_hbm, has_price;
-    bool kv_from_flag;         /* --kv-bytes-per-token: kv_dtype played no part */
-    bool active_is_total;      /* flags alone, no --params-active: a dense model */
+    bool kv_from_flag;    /* --kv-bytes-per-token: kv_dtype played no part */
+    bool active_is_total; /* dense, no --params-active: it follows --params-total */
     bool chips_given;
-    char overrides[192];       /* flags that changed a preset's value, for the echo */
+    char overrides[192]; /* flags that changed a preset's value, for the echo */
     sweep batch, context, target, speedup;
-    const char *swept;         /* key of the one swept input, NULL for none */
+    const char *swept; /* key of the one swept input, NULL for none */
 } setup;
 
 /* Reads the number given for `o`, if any, into *x. A flag that changes a preset's
@@ -1088,8 +1107,8 @@ static int read_override(const invocation *inv, opt_id o, range r, setup *s, dou
         return status;
     if (preset_side) {
         size_t used = strlen(s->overrides);
-        snprintf(s->overrides + used, sizeof s->overrides - used, "%s%s",
-                 used ? " " : "", OPTS[o].flag);
+        snprintf(s->overrides + used, sizeof s->overrides - used, "%s%s", used ? " " : "",
+                 OPTS[o].flag);
     }
     return STATUS_OK;
 }
@@ -1131,10 +1150,11 @@ static int resolve_model(const invocation *inv, setup *s)
     }
     if ((status = read_override(inv, OPT_PARAMS_ACTIVE, R_POSITIVE, s, &x, preset)))
         return status;
+    bool dense = !preset || s->model->experts_routed == 0;
     if (inv->value[OPT_PARAMS_ACTIVE]) {
         d->params_active = x;
-    } else if (!preset) {
-        d->params_active = d->params_total; /* flags alone: dense unless told */
+    } else if (dense && inv->value[OPT_PARAMS_TOTAL]) {
+        d->params_active = d->params_total; /* a dense model stays dense */
         s->active_is_total = true;
     }
     if (inv->value[OPT_PARAMS_ACTIVE] && !s->has_params)
@@ -1222,15 +1242,15 @@ static int resolve_workload(const invocation *inv, setup *s)
     };
     const char *swept_flag = NULL;
     for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
-        int status = parse_sweep(OPTS[inputs[i].opt].flag, inv->value[inputs[i].opt],
-                                 inputs[i].r, inputs[i].to);
+        int status = parse_sweep(OPTS[inputs[i].opt].flag, inv->value[inputs[i].opt], inputs[i].r,
+                                 inputs[i].to);
         if (status)
             return status;
         if (!sweeps(inputs[i].to))
             continue;
         if (swept_flag)
-            return fail("sweep one variable at a time (both %s and %s are sweeps)",
-                        swept_flag, OPTS[inputs[i].opt].flag);
+            return fail("sweep one variable at a time (both %s and %s are sweeps)", swept_flag,
+                        OPTS[inputs[i].opt].flag);
         swept_flag = OPTS[inputs[i].opt].flag;
         s->swept = inputs[i].key;
     }
@@ -1283,16 +1303,13 @@ static int check_needs(const setup *s, unsigned needs)
     if ((needs & NEED_SPEEDUP) && !s->speedup.given)
         return fail("%s needs --speedup S (how many times faster, >= 1)", cmd);
     if ((needs & NEED_PARAMS) && !s->has_kv && any_context_positive(&s->context))
-        return fail("%s needs --kv-bytes-per-token X (or --model NAME) when --context > 0",
-                    cmd);
+        return fail("%s needs --kv-bytes-per-token X (or --model NAME) when --context > 0", cmd);
     return STATUS_OK;
 }
 
 static int resolve(const invocation *inv, unsigned needs, setup *s)
 {
-    static const setup EMPTY; /* const: a zeroed template, not mutable state */
-    *s = EMPTY;
-    s->cmd = inv->cmd->name;
+    *s = (setup){.cmd = inv->cmd->name};
     int status;
     if ((status = parse_dtypes(inv, s)) || (status = resolve_model(inv, s)) ||
         (status = resolve_hw(inv, s)) || (status = resolve_workload(inv, s)))
@@ -1351,25 +1368,22 @@ static void put_setup(record *r, const setup *s, long row, unsigned echo)
         put_maybe(r, "context", "context", U_TOKENS, FL_INPUT, s->context.given,
                   sweep_at(&s->context, row));
     put_number(r, "params_total", "params total", U_PARAMS, FL_INPUT, d->params_total);
-    f = put_number(r, "params_active", "params active", U_PARAMS, FL_INPUT,
-                   d->params_active);
+    f = put_number(r, "params_active", "params active", U_PARAMS, FL_INPUT, d->params_active);
     if (s->active_is_total)
-        set_note(f, "dense: defaults to --params-total");
+        set_note(f, "dense: follows --params-total");
     put_number(r, "bytes_per_param", "bytes per param", U_BYTES_PER_PARAM, FL_INPUT,
                d->bytes_per_param);
-    put_maybe(r, "kv_bytes_per_token", "KV bytes per token", U_BYTES_PER_TOKEN, FL_INPUT,
-              s->has_kv, d->kv_bytes_per_token);
+    put_maybe(r, "kv_bytes_per_token", "KV bytes per token", U_BYTES_PER_TOKEN, FL_INPUT, s->has_kv,
+              d->kv_bytes_per_token);
     if (echo & ECHO_FLOPS)
         put_maybe(r, "flops_per_s", "peak per chip", U_FLOPS_PER_S, FL_INPUT, s->has_flops,
                   d->flops_per_s);
-    put_number(r, "hbm_bytes_per_s", "HBM bandwidth", U_BYTES_PER_S, FL_INPUT,
-               d->hbm_bytes_per_s);
+    put_number(r, "hbm_bytes_per_s", "HBM bandwidth", U_BYTES_PER_S, FL_INPUT, d->hbm_bytes_per_s);
     if (echo & ECHO_HBM)
-        put_maybe(r, "hbm_bytes", "HBM per chip", U_BYTES, FL_INPUT, s->has_hbm,
-                  d->hbm_bytes);
+        put_maybe(r, "hbm_bytes", "HBM per chip", U_BYTES, FL_INPUT, s->has_hbm, d->hbm_bytes);
     if (echo & ECHO_PRICE) {
-        f = put_maybe(r, "usd_per_chip_hour", "price", U_USD_PER_HOUR, FL_INPUT,
-                      s->has_price, d->usd_per_chip_hour);
+        f = put_maybe(r, "usd_per_chip_hour", "price", U_USD_PER_HOUR, FL_INPUT, s->has_price,
+                      d->usd_per_chip_hour);
         if (!s->has_price)
             snprintf(f->text, sizeof f->text, "unknown"); /* JSON: null */
     }
@@ -1407,21 +1421,22 @@ static void build_decode(const void *ctx, long row, record *r)
     char why[TEXT_CHARS];
     snprintf(why, sizeof why, "no price for %s; pass --usd-per-chip-hour",
              s->hw ? s->hw->name : "this hardware");
-    put_string(r, "usd_per_mtok_reason", "  why no cost", FL_DETAIL,
-               s->has_price ? NULL : why);
+    put_string(r, "usd_per_mtok_reason", "  why no cost", FL_DETAIL, s->has_price ? NULL : why);
 }
 
 static int run_decode(const invocation *inv)
 {
     setup s;
-    int status = resolve(inv, NEED_PARAMS | NEED_FLOPS | NEED_BW | NEED_BATCH | NEED_CONTEXT,
-                         &s);
+    int status = resolve(inv, NEED_PARAMS | NEED_FLOPS | NEED_BW | NEED_BATCH | NEED_CONTEXT, &s);
     if (status)
         return status;
     long rows = sweeps(&s.batch) ? s.batch.points : s.context.points;
     report rep = {
         .title = "chalk decode: one decode step, lecture 1.2-1.4 (times are lower bounds)",
-        .rows = rows, .swept = s.swept, .build = build_decode, .ctx = &s,
+        .rows = rows,
+        .swept = s.swept,
+        .build = build_decode,
+        .ctx = &s,
     };
     print_report(&rep, inv->format);
     return STATUS_OK;
@@ -1454,8 +1469,9 @@ static void build_balance(const void *ctx, long row, record *r)
     double limit_tokens = has_limit ? batching_max_balanced_context_tokens(d) : 0.0;
     batching_balance bal = {.exists = false};
     if (!s->context.given) {
-        snprintf(why, sizeof why, "no --context given: pass --context T for the balance "
-                                  "batch with the KV term");
+        snprintf(why, sizeof why,
+                 "no --context given: pass --context T for the balance "
+                 "batch with the KV term");
     } else {
         bal = batching_balance_batch(d, context);
         format_auto(a, sizeof a, U_SECONDS, batching_kv_s(d, 1, context));
@@ -1466,13 +1482,12 @@ static void build_balance(const void *ctx, long row, record *r)
                  "memory-bound past %s tokens of context",
                  a, b, c);
     }
-    put_maybe(r, "balance_batch", "balance batch, with KV", U_SEQUENCES, 0, bal.exists,
-              bal.batch);
+    put_maybe(r, "balance_batch", "balance batch, with KV", U_SEQUENCES, 0, bal.exists, bal.batch);
     put_string(r, "balance_batch_reason", "  why none", FL_DETAIL, bal.exists ? NULL : why);
-    put_maybe(r, "max_balanced_context_tokens", "max balanced context", U_TOKENS, 0,
-              has_limit, limit_tokens);
+    put_maybe(r, "max_balanced_context_tokens", "max balanced context", U_TOKENS, 0, has_limit,
+              limit_tokens);
     put_string(r, "max_balanced_context_tokens_reason", "  why none", FL_DETAIL,
-               has_limit ? NULL
+               has_limit   ? NULL
                : s->has_kv ? "no KV cache (kv_bytes_per_token is 0): compute always wins"
                            : "no KV size: pass --kv-bytes-per-token X or --model NAME");
 }
@@ -1485,8 +1500,10 @@ static int run_balance(const invocation *inv)
         return status;
     report rep = {
         .title = "chalk balance-batch: where compute time meets memory time, lecture 1.5",
-        .rows = s.context.given ? s.context.points : 1, .swept = s.swept,
-        .build = build_balance, .ctx = &s,
+        .rows = s.context.given ? s.context.points : 1,
+        .swept = s.swept,
+        .build = build_balance,
+        .ctx = &s,
     };
     print_report(&rep, inv->format);
     return STATUS_OK;
@@ -1521,7 +1538,9 @@ static int run_departures(const invocation *inv)
         return status;
     report rep = {
         .title = "chalk departures: a batch leaves every step, full or not (lecture 1.6)",
-        .rows = 1, .build = build_departures, .ctx = &s,
+        .rows = 1,
+        .build = build_departures,
+        .ctx = &s,
     };
     print_report(&rep, inv->format);
     return STATUS_OK;
@@ -1536,8 +1555,8 @@ static void build_max_batch(const void *ctx, long row, record *r)
     double context = sweep_at(&s->context, row), target = sweep_at(&s->target, row);
     r->count = 0;
     put_setup(r, s, row, ECHO_CONTEXT | ECHO_FLOPS | ECHO_HBM);
-    field *f = put_maybe(r, "target_step_s", "target step", U_SECONDS, FL_INPUT,
-                         s->target.given, target);
+    field *f =
+        put_maybe(r, "target_step_s", "target step", U_SECONDS, FL_INPUT, s->target.given, target);
     if (!s->target.given)
         snprintf(f->text, sizeof f->text, "none"); /* JSON: null */
 
@@ -1548,19 +1567,20 @@ static void build_max_batch(const void *ctx, long row, record *r)
         hbm = batching_max_batch_hbm(d, context);
         format_auto(a, sizeof a, U_BYTES, resident_bytes(d, 1, context));
         format_auto(b, sizeof b, U_BYTES, capacity_bytes);
-        snprintf(why, sizeof why, "the weights and one sequence's KV cache need %s; "
-                                  "%d chips hold %s", a, d->chips, b);
+        snprintf(why, sizeof why,
+                 "the weights and one sequence's KV cache need %s; "
+                 "%d chips hold %s",
+                 a, d->chips, b);
     } else if (resident_bytes(d, 0, 0) > capacity_bytes) {
         format_auto(a, sizeof a, U_BYTES, resident_bytes(d, 0, 0));
         format_auto(b, sizeof b, U_BYTES, capacity_bytes);
-        snprintf(why, sizeof why, "the weights alone need %s; %d chips hold %s", a, d->chips,
-                 b);
+        snprintf(why, sizeof why, "the weights alone need %s; %d chips hold %s", a, d->chips, b);
     } else {
-        snprintf(why, sizeof why, "no KV cache (context or KV bytes 0): HBM capacity sets "
-                                  "no limit on the batch");
+        snprintf(why, sizeof why,
+                 "no KV cache (context or KV bytes 0): HBM capacity sets "
+                 "no limit on the batch");
     }
-    put_maybe(r, "max_batch_hbm", "max batch, HBM", U_SEQUENCES, 0, hbm.exists,
-              (double)hbm.batch);
+    put_maybe(r, "max_batch_hbm", "max batch, HBM", U_SEQUENCES, 0, hbm.exists, (double)hbm.batch);
     put_string(r, "max_batch_hbm_reason", "  why none", FL_DETAIL, hbm.exists ? NULL : why);
 
     double floor_s = batching_latency_floor_s(d);
@@ -1572,15 +1592,16 @@ static void build_max_batch(const void *ctx, long row, record *r)
         format_auto(a, sizeof a, U_SECONDS, target);
         format_auto(b, sizeof b, U_SECONDS, floor_s);
         if (target < floor_s)
-            snprintf(why, sizeof why, "a %s step is below the latency floor, %s to read "
-                                      "every weight once", a, b);
+            snprintf(why, sizeof why,
+                     "a %s step is below the latency floor, %s to read "
+                     "every weight once",
+                     a, b);
         else
             snprintf(why, sizeof why, "one sequence at this context takes longer than %s", a);
     }
     put_maybe(r, "max_batch_latency", "max batch, step target", U_SEQUENCES, 0, fast.exists,
               (double)fast.batch);
-    put_string(r, "max_batch_latency_reason", "  why none", FL_DETAIL,
-               fast.exists ? NULL : why);
+    put_string(r, "max_batch_latency_reason", "  why none", FL_DETAIL, fast.exists ? NULL : why);
     put_number(r, "latency_floor_s", "latency floor", U_SECONDS, 0, floor_s);
 }
 
@@ -1596,7 +1617,9 @@ static int run_max_batch(const invocation *inv)
     report rep = {
         .title = "chalk max-batch: the largest batch HBM and a step target allow (lecture 1.6)",
         .rows = sweeps(&s.target) ? s.target.points : s.context.points,
-        .swept = s.swept, .build = build_max_batch, .ctx = &s,
+        .swept = s.swept,
+        .build = build_max_batch,
+        .ctx = &s,
     };
     print_report(&rep, inv->format);
     return STATUS_OK;
@@ -1621,15 +1644,16 @@ static void build_fast(const void *ctx, long row, record *r)
     put_maybe(r, "fast_batch", "fast batch", U_SEQUENCES, 0, f.possible, f.batch);
     put_maybe(r, "fast_step_s", "fast step", U_SECONDS, 0, f.possible, f.step_s);
     put_number(r, "normal_step_s", "normal step", U_SECONDS, 0, normal_s);
-    put_maybe(r, "cost_ratio", "cost per token vs normal", U_PLAIN, 0, f.possible,
-              f.cost_ratio);
+    put_maybe(r, "cost_ratio", "cost per token vs normal", U_PLAIN, 0, f.possible, f.cost_ratio);
     put_number(r, "latency_floor_s", "latency floor", U_SECONDS, FL_DETAIL, floor_s);
     char why[TEXT_CHARS], a[SHORT_CHARS], b[SHORT_CHARS];
     format_auto(a, sizeof a, U_SECONDS, normal_s / speedup); /* the asked-for step */
     format_auto(b, sizeof b, U_SECONDS, floor_s);
     if (normal_s / speedup < floor_s)
-        snprintf(why, sizeof why, "a %s step is below the latency floor, %s to read every "
-                                  "weight once", a, b);
+        snprintf(why, sizeof why,
+                 "a %s step is below the latency floor, %s to read every "
+                 "weight once",
+                 a, b);
     else
         snprintf(why, sizeof why, "a %s step is too short for even one sequence", a);
     put_string(r, "reason", "  why not", FL_DETAIL, f.possible ? NULL : why);
@@ -1638,8 +1662,8 @@ static void build_fast(const void *ctx, long row, record *r)
 static int run_fast(const invocation *inv)
 {
     setup s;
-    int status = resolve(inv, NEED_PARAMS | NEED_FLOPS | NEED_BW | NEED_BATCH |
-                                  NEED_CONTEXT | NEED_SPEEDUP, &s);
+    int status = resolve(
+        inv, NEED_PARAMS | NEED_FLOPS | NEED_BW | NEED_BATCH | NEED_CONTEXT | NEED_SPEEDUP, &s);
     if (status)
         return status;
     long rows = sweeps(&s.batch)     ? s.batch.points
@@ -1647,7 +1671,10 @@ static int run_fast(const invocation *inv)
                                      : s.context.points;
     report rep = {
         .title = "chalk fast-mode: a smaller batch for a faster step (lecture 1.9)",
-        .rows = rows, .swept = s.swept, .build = build_fast, .ctx = &s,
+        .rows = rows,
+        .swept = s.swept,
+        .build = build_fast,
+        .ctx = &s,
     };
     print_report(&rep, inv->format);
     return STATUS_OK;
@@ -1666,8 +1693,8 @@ static void put_hw(record *r, const cost_hw *hw)
         if (!cost_hw_supports(hw, (cost_dtype)d))
             continue;
         f->by_dtype[d] = cost_hw_peak_flops_per_s(hw, (cost_dtype)d);
-        ratio->by_dtype[d] = batching_hw_ratio(f->by_dtype[d], hw->hbm_bytes_per_s,
-                                               cost_dtype_bytes((cost_dtype)d));
+        ratio->by_dtype[d] =
+            batching_hw_ratio(f->by_dtype[d], hw->hbm_bytes_per_s, cost_dtype_bytes((cost_dtype)d));
     }
     put_number(r, "hbm_bytes", "HBM", U_BYTES, 0, hw->hbm_bytes);
     put_number(r, "hbm_bytes_per_s", "HBM bandwidth", U_BYTES_PER_S, 0, hw->hbm_bytes_per_s);
@@ -1717,18 +1744,15 @@ static void put_model(record *r, const cost_model *m, const model_view *v)
     put_number(r, "head_dim", "head dim", U_PLAIN, FL_DETAIL, m->head_dim);
     put_string(r, "attn", "attention", 0, mla ? "mla" : "gqa");
     put_maybe(r, "kv_lora_rank", "MLA latent width", U_PLAIN, FL_DETAIL, mla, m->kv_lora_rank);
-    put_maybe(r, "rope_head_dim", "MLA RoPE key width", U_PLAIN, FL_DETAIL, mla,
-              m->rope_head_dim);
+    put_maybe(r, "rope_head_dim", "MLA RoPE key width", U_PLAIN, FL_DETAIL, mla, m->rope_head_dim);
     put_string(r, "mlp", "MLP", FL_DETAIL, m->mlp == COST_MLP_SWIGLU ? "swiglu" : "gelu");
     put_maybe(r, "d_ff", "dense MLP width", U_PLAIN, FL_DETAIL, m->d_ff > 0, m->d_ff);
     put_number(r, "vocab", "vocabulary", U_PLAIN, FL_DETAIL, m->vocab);
     put_number(r, "experts_routed", "routed experts", U_PLAIN, FL_DETAIL, m->experts_routed);
-    put_number(r, "experts_active", "experts per token", U_PLAIN, FL_DETAIL,
-               m->experts_active);
+    put_number(r, "experts_active", "experts per token", U_PLAIN, FL_DETAIL, m->experts_active);
     put_number(r, "experts_shared", "shared experts", U_PLAIN, FL_DETAIL, m->experts_shared);
     put_maybe(r, "d_ff_expert", "expert MLP width", U_PLAIN, FL_DETAIL, moe, m->d_ff_expert);
-    put_maybe(r, "dense_layers", "dense leading layers", U_PLAIN, FL_DETAIL, moe,
-              m->dense_layers);
+    put_maybe(r, "dense_layers", "dense leading layers", U_PLAIN, FL_DETAIL, moe, m->dense_layers);
     put_string(r, "published_dtype", "published in", FL_DETAIL, cost_dtype_name(m->dtype));
 }
 
@@ -1818,8 +1842,7 @@ static const char *const ABOUT_LIST[] = {
     "The presets, one line each: per-chip peak FLOP/s, HBM, scale-up domain, price",
     "for hw; parameters, KV bytes per token (at --dtype/--kv-dtype), layers for models.",
     "With --json, an array of the objects chalk show prints.", NULL};
-static const char *const EXAMPLES_LIST[] = {"chalk list hw", "chalk list models --json",
-                                            NULL};
+static const char *const EXAMPLES_LIST[] = {"chalk list hw", "chalk list models --json", NULL};
 
 static const char *const ABOUT_SHOW[] = {
     "One preset in full, every number with its source. For hw, flops_per_s is an",
@@ -1837,7 +1860,8 @@ static const char *const ABOUT_DECODE[] = {
     "  KV      = batch x context x kv_bytes_per_token / (chips x hbm_bytes_per_s)",
     "  step    = max(compute, weights + KV)        a lower bound",
     "and tokens/s = batch / step; USD/Mtok = rent of all chips for a step / batch.",
-    "Needs a model, hardware, --batch and --context; one of them may be a sweep.", NULL};
+    "Needs a model, hardware, --batch and --context; one of them may be a sweep.",
+    NULL};
 static const char *const EXAMPLES_DECODE[] = {
     "chalk decode --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --batch 2048 --context 4096",
     "chalk decode --model llama3-70b --hw h100-sxm --batch 1:4096 --context 8192 --csv",
@@ -1853,7 +1877,8 @@ static const char *const ABOUT_BALANCE[] = {
     "  balance_batch        = the same with each sequence's KV fetch at --context; null,",
     "                         with a reason, past max_balanced_context_tokens, where KV",
     "                         grows faster than compute and every batch is memory-bound.",
-    "--context is optional (without it balance_batch is null); it may be a sweep.", NULL};
+    "--context is optional (without it balance_batch is null); it may be a sweep.",
+    NULL};
 static const char *const EXAMPLES_BALANCE[] = {
     "chalk balance-batch --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --context 8192",
     "chalk balance-batch --params-total 8 --params-active 1 --flops-per-s 600e12 "
@@ -1865,8 +1890,8 @@ static const char *const ABOUT_DEPARTURES[] = {
     "of HBM once, so it lasts capacity / bandwidth. A request waits up to one step",
     "(half on average), then rides one.", NULL};
 static const char *const EXAMPLES_DEPARTURES[] = {
-    "chalk departures --hw h100-sxm",
-    "chalk departures --hbm-bytes 288e9 --hbm-bytes-per-s 20e12", NULL};
+    "chalk departures --hw h100-sxm", "chalk departures --hbm-bytes 288e9 --hbm-bytes-per-s 20e12",
+    NULL};
 
 static const char *const ABOUT_MAX_BATCH[] = {
     "The largest whole batch whose weights and KV caches fit in the HBM of all chips",
@@ -1883,7 +1908,8 @@ static const char *const ABOUT_FAST[] = {
     "--batch, and report what a token then costs relative to normal (cost_ratio).",
     "Impossible, with a reason, when that step is below the latency floor (one read",
     "of every weight) or too short for one sequence. --batch, --context or --speedup",
-    "may be a sweep.", NULL};
+    "may be a sweep.",
+    NULL};
 static const char *const EXAMPLES_FAST[] = {
     "chalk fast-mode --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --context 4096 "
     "--batch 6000 --speedup 2",
@@ -1895,12 +1921,12 @@ static const cmd_spec COMMANDS[] = {
     {"show", "hw|model NAME", "one preset in full",
      OUTPUT_FLAGS | BIT(OPT_DTYPE) | BIT(OPT_KV_DTYPE), ABOUT_SHOW, EXAMPLES_SHOW, run_show},
     {"decode", "[flags]", "one decode step: roofline, tokens/s, USD per Mtok (1.2-1.4)",
-     OUTPUT_FLAGS | MODEL_FLAGS | RATE_FLAGS | BIT(OPT_HBM_BYTES) | BIT(OPT_USD) |
-         BIT(OPT_BATCH) | BIT(OPT_CONTEXT),
+     OUTPUT_FLAGS | MODEL_FLAGS | RATE_FLAGS | BIT(OPT_HBM_BYTES) | BIT(OPT_USD) | BIT(OPT_BATCH) |
+         BIT(OPT_CONTEXT),
      ABOUT_DECODE, EXAMPLES_DECODE, run_decode},
     {"balance-batch", "[flags]", "the batch where compute time meets memory time (1.5)",
-     OUTPUT_FLAGS | MODEL_FLAGS | RATE_FLAGS | BIT(OPT_CONTEXT), ABOUT_BALANCE,
-     EXAMPLES_BALANCE, run_balance},
+     OUTPUT_FLAGS | MODEL_FLAGS | RATE_FLAGS | BIT(OPT_CONTEXT), ABOUT_BALANCE, EXAMPLES_BALANCE,
+     run_balance},
     {"departures", "[flags]", "the train schedule: a step drains HBM once (1.6)",
      OUTPUT_FLAGS | BIT(OPT_HW) | BIT(OPT_HBM_BYTES) | BIT(OPT_HBM_BPS), ABOUT_DEPARTURES,
      EXAMPLES_DEPARTURES, run_departures},
@@ -1909,8 +1935,7 @@ static const cmd_spec COMMANDS[] = {
          BIT(OPT_TARGET),
      ABOUT_MAX_BATCH, EXAMPLES_MAX_BATCH, run_max_batch},
     {"fast-mode", "[flags]", "a smaller batch for a faster step, and its cost (1.9)",
-     OUTPUT_FLAGS | MODEL_FLAGS | RATE_FLAGS | BIT(OPT_BATCH) | BIT(OPT_CONTEXT) |
-         BIT(OPT_SPEEDUP),
+     OUTPUT_FLAGS | MODEL_FLAGS | RATE_FLAGS | BIT(OPT_BATCH) | BIT(OPT_CONTEXT) | BIT(OPT_SPEEDUP),
      ABOUT_FAST, EXAMPLES_FAST, run_fast},
 };
 enum { COMMAND_COUNT = sizeof COMMANDS / sizeof COMMANDS[0] };
@@ -2052,8 +2077,7 @@ static int parse_args(int argc, char **argv, invocation *inv)
         char flag[64];
         const char *eq = strchr(arg, '=');
         size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
-        snprintf(flag, sizeof flag, "%.*s", (int)(len < sizeof flag ? len : sizeof flag - 1),
-                 arg);
+        snprintf(flag, sizeof flag, "%.*s", (int)(len < sizeof flag ? len : sizeof flag - 1), arg);
         int o = 0;
         while (o < OPT_COUNT && strcmp(OPTS[o].flag, flag) != 0)
             o++;
@@ -2091,7 +2115,8 @@ int main(int argc, char **argv)
         return fail("no command; try chalk --help");
     const char *name = argv[1];
     if (is_help_word(name) || strcmp(name, "help") == 0) {
-        if (argc > 2 && strcmp(name, "help") == 0 && !is_help_word(argv[2])) {
+        if (argc > 2 && strcmp(name, "help") == 0 && !is_help_word(argv[2]) &&
+            strcmp(argv[2], "help") != 0) {
             const cmd_spec *c = find_command(argv[2]);
             if (!c)
                 return unknown_command(argv[2]);

@@ -1,0 +1,981 @@
+/*
+ * test_chalk.c -- the chalk calculator, tested from the outside as its readers use it.
+ *
+ * Each test runs the real binary (path in $CHALK, default build/chalk) through popen,
+ * reads its stdout and, from a temporary file, its stderr, and checks one fact. The
+ * expected values are closed forms with published inputs, or the lecture's own
+ * figures, with the source beside them; none is copied from chalk's output.
+ *
+ * Sources:
+ *   lecture  Reiner Pope's blackboard lecture, sections as in reference/lecture-notes.md
+ *   SB       "How to Scale Your Model" (jax-ml/scaling-book): gpus.md, inference.md
+ *   DS       the vendor's datasheet; model configs as cited in lib/model.c
+ */
+#define _POSIX_C_SOURCE 200809L /* popen, mkstemp */
+
+#include "../test_util.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define TIGHT 1e-12 /* the same closed form: only rounding differs */
+
+/* ---- running chalk --------------------------------------------------------------- */
+
+enum { ARGS_CHARS = 2048, ERR_CHARS = 4096, OUT_CHARS = 1 << 20 };
+
+typedef struct run {
+    int status;          /* exit status; -1 when chalk did not exit normally */
+    char *out;           /* all of stdout */
+    char err[ERR_CHARS]; /* all of stderr (truncated) */
+} run;
+
+static const char *chalk_path(void)
+{
+    const char *path = getenv("CHALK");
+    return path && *path ? path : "build/chalk";
+}
+
+/* Runs `chalk ARGS` (ARGS through the shell, so quotes work). Free with run_free. */
+static run *chalk(const char *fmt, ...)
+{
+    char args[ARGS_CHARS], command[ARGS_CHARS + 256], err_path[] = "/tmp/chalk-test-XXXXXX";
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    int fd = mkstemp(err_path);
+    assert_true(fd >= 0);
+    close(fd);
+    snprintf(command, sizeof command, "'%s' %s 2>%s", chalk_path(), args, err_path);
+
+    run *r = calloc(1, sizeof *r);
+    assert_non_null(r);
+    r->out = calloc(OUT_CHARS, 1);
+    assert_non_null(r->out);
+    FILE *pipe = popen(command, "r");
+    assert_non_null(pipe);
+    size_t used = fread(r->out, 1, OUT_CHARS - 1, pipe);
+    r->out[used] = '\0';
+    int wait_status = pclose(pipe);
+    r->status = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1;
+
+    FILE *err = fopen(err_path, "r");
+    assert_non_null(err);
+    used = fread(r->err, 1, ERR_CHARS - 1, err);
+    r->err[used] = '\0';
+    fclose(err);
+    unlink(err_path);
+    return r;
+}
+
+static void run_free(run *r)
+{
+    free(r->out);
+    free(r);
+}
+
+/* Fails the test, showing the command's output, unless it exited with `status`. */
+static void expect_status(const run *r, int status, const char *what)
+{
+    if (r->status == status)
+        return;
+    print_error("%s: exit status %d, expected %d\nstderr: %s\nstdout: %.400s\n", what, r->status,
+                status, r->err, r->out);
+    fail();
+}
+
+/* ---- a tiny JSON reader: enough for chalk's flat objects -------------------------- */
+
+/* Where the value after the `nth` (0-based) "key": starts, or NULL. */
+static const char *json_at(const char *json, const char *key, int nth)
+{
+    char pattern[128];
+    snprintf(pattern, sizeof pattern, "\"%s\":", key);
+    const char *p = json;
+    for (int i = 0; (p = strstr(p, pattern)) != NULL; i++, p += strlen(pattern))
+        if (i == nth)
+            return p + strlen(pattern) + strspn(p + strlen(pattern), " ");
+    return NULL;
+}
+
+static double json_nth(const char *json, const char *key, int nth)
+{
+    const char *p = json_at(json, key, nth);
+    if (!p)
+        fail_msg("no key \"%s\" (#%d) in %.300s", key, nth, json);
+    char *end;
+    double x = strtod(p, &end);
+    if (end == p)
+        fail_msg("\"%s\" is not a number: %.40s", key, p);
+    return x;
+}
+
+static double json_number(const char *json, const char *key)
+{
+    return json_nth(json, key, 0);
+}
+
+static bool json_is_null(const char *json, const char *key)
+{
+    const char *p = json_at(json, key, 0);
+    if (!p)
+        fail_msg("no key \"%s\" in %.300s", key, json);
+    return strncmp(p, "null", 4) == 0;
+}
+
+/* True when the string value of "key" is `expected`. */
+static bool json_string_is(const char *json, const char *key, const char *expected)
+{
+    const char *p = json_at(json, key, 0);
+    if (!p)
+        fail_msg("no key \"%s\" in %.300s", key, json);
+    size_t n = strlen(expected);
+    return p[0] == '"' && strncmp(p + 1, expected, n) == 0 && p[n + 1] == '"';
+}
+
+static int count_of(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+        n++;
+    return n;
+}
+
+/* ---- lecture figures, from flags alone ------------------------------------------------ */
+
+/* lecture 1.6: Rubin reads its 288 GB of HBM at 20 TB/s in 288e9 / 20e12 = 14.4 ms; a
+ * model whose weights fill that HBM has this as its latency floor. */
+static void decode_json_reproduces_rubin_drain_time_from_flags_alone(void **state)
+{
+    (void)state;
+    run *r = chalk("decode --params-total 288e9 --weight-bytes 1 --flops-per-s 50e15 "
+                   "--hbm-bytes-per-s 20e12 --batch 1 --context 0 --json");
+    expect_status(r, 0, "decode");
+    assert_close(json_number(r->out, "latency_floor_s"), 288e9 / 20e12, TIGHT, "s");
+    assert_close(json_number(r->out, "weights_s"), 14.4e-3, 1e-9, "s");
+    assert_true(json_string_is(r->out, "bound", "memory"));
+    run_free(r);
+}
+
+/* lecture 1.6: the train leaves every 288e9 / 20e12 = 14.4 ms; worst latency is a wait
+ * of one step plus a ride of one, 28.8 ms; the mean is 1.5 steps. */
+static void departures_from_flags_give_rubin_a_14_4_ms_train(void **state)
+{
+    (void)state;
+    run *r = chalk("departures --hbm-bytes 288e9 --hbm-bytes-per-s 20e12 --json");
+    expect_status(r, 0, "departures");
+    double step_s = 288e9 / 20e12;
+    assert_close(json_number(r->out, "step_s"), step_s, TIGHT, "s");
+    assert_close(json_number(r->out, "worst_wait_s"), step_s, TIGHT, "s");
+    assert_close(json_number(r->out, "mean_wait_s"), step_s / 2, TIGHT, "s");
+    assert_close(json_number(r->out, "worst_latency_s"), 2 * step_s, TIGHT, "s");
+    assert_close(json_number(r->out, "mean_latency_s"), 1.5 * step_s, TIGHT, "s");
+    run_free(r);
+}
+
+/* lecture 1.6 (inferred there from SB): H100 drains 80 GB at 3.35 TB/s in ~23.9 ms. */
+static void departures_on_the_h100_preset_take_about_24_ms(void **state)
+{
+    (void)state;
+    run *r = chalk("departures --hw h100-sxm --json");
+    expect_status(r, 0, "departures");
+    assert_close(json_number(r->out, "step_s"), 80e9 / 3.35e12, 1e-9, "s");
+    assert_close(json_number(r->out, "step_s"), 23.9e-3, 0.01, "s");
+    run_free(r);
+}
+
+/* lecture 1.5: a chip whose ratio is 300 (here 600e12 FLOP/s = 300e12 multiplies/s, 1
+ * byte per weight, 1e12 B/s) and DeepSeek's sparsity 8 (8 total per 1 active) give a
+ * balance batch of 300 x 8 = 2,400, with and (at no context) without the KV term. */
+static void balance_batch_is_300_times_deepseek_sparsity_8(void **state)
+{
+    (void)state;
+    run *r = chalk("balance-batch --params-total 8 --params-active 1 --flops-per-s 600e12 "
+                   "--hbm-bytes-per-s 1e12 --weight-bytes 1 --context 0 --json");
+    expect_status(r, 0, "balance-batch");
+    assert_close(json_number(r->out, "hw_ratio"), 300.0, TIGHT, "");
+    assert_close(json_number(r->out, "sparsity"), 8.0, TIGHT, "");
+    assert_close(json_number(r->out, "balance_batch_approx"), 2400.0, TIGHT, "sequences");
+    assert_close(json_number(r->out, "balance_batch"), 2400.0, TIGHT, "sequences");
+    assert_true(json_is_null(r->out, "balance_batch_reason"));
+    run_free(r);
+}
+
+/* SB gpus.md: H100 bf16 critical intensity 990e12 / 3.35e12 = 295 (the lecture's ~300);
+ * the preset holds 989e12 dense bf16 FLOP/s. */
+static void h100_bf16_hardware_ratio_is_about_295(void **state)
+{
+    (void)state;
+    run *r = chalk("balance-batch --model llama3-70b --hw h100-sxm --json");
+    expect_status(r, 0, "balance-batch");
+    assert_close(json_number(r->out, "hw_ratio"), 295.0, 0.005, "");
+    run_free(r);
+}
+
+/* lecture 1.5 table: a Blackwell GPU at 10e15 dense fp4 FLOP/s, 0.5 byte per weight and
+ * 8e12 B/s has ratio 5e15 x 0.5 / 8e12 = 312, "around 300". */
+static void blackwell_fp4_hardware_ratio_is_about_300(void **state)
+{
+    (void)state;
+    run *r = chalk("balance-batch --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --json");
+    expect_status(r, 0, "balance-batch");
+    assert_close(json_number(r->out, "hw_ratio"), 10e15 / 2 * 0.5 / 8e12, 1e-9, "");
+    run_free(r);
+}
+
+/* DeepSeek-V3 README: 671e9 total and 37e9 active parameters; so sparsity 671 / 37. */
+static void deepseek_v3_preset_has_671b_total_37b_active_within_2_percent(void **state)
+{
+    (void)state;
+    run *r = chalk("show model deepseek-v3 --json");
+    expect_status(r, 0, "show model");
+    assert_close(json_number(r->out, "params_total"), 671e9, 0.02, "params");
+    assert_close(json_number(r->out, "params_active"), 37e9, 0.02, "params");
+    assert_close(json_number(r->out, "sparsity"), 671.0 / 37.0, 0.02, "");
+    /* config_671B.json: MLA caches 61 layers x (512 + 64) elements, 2 bytes in bf16 */
+    assert_close(json_number(r->out, "kv_bytes_per_token"), 61 * (512 + 64) * 2.0, TIGHT, "bytes");
+    run_free(r);
+}
+
+/* lecture 1.7: 2,000 sequences at a 15.6 ms step make about 2,000 x 64 = 128,000 tokens/s
+ * (exactly 2000 / 0.0156). Here 312e9 one-byte weights at 20e12 B/s take 15.6 ms, and a
+ * huge peak keeps compute out of the way. */
+static void two_thousand_sequences_at_a_15_6_ms_step_make_128k_tokens_per_s(void **state)
+{
+    (void)state;
+    run *r = chalk("decode --params-total 312e9 --weight-bytes 1 --hbm-bytes-per-s 20e12 "
+                   "--flops-per-s 1e20 --batch 2000 --context 0 --json");
+    expect_status(r, 0, "decode");
+    assert_close(json_number(r->out, "step_s"), 15.6e-3, 1e-9, "s");
+    assert_close(json_number(r->out, "tokens_per_s"), 2000 / 15.6e-3, 1e-9, "tokens/s");
+    assert_close(json_number(r->out, "tokens_per_s"), 128e3, 0.01, "tokens/s");
+    run_free(r);
+}
+
+/* SB inference.md: Llama 3 70B with an int8 KV cache holds 2 x 8 heads x 128 x 80 layers
+ * = 160 kB (163,840 bytes) per token, 5.3 GB for one 32k-token sequence. */
+static void llama3_70b_int8_kv_is_160_kb_per_token_and_5_3_gb_at_32k(void **state)
+{
+    (void)state;
+    run *r = chalk("show model llama3-70b --kv-dtype int8 --json");
+    expect_status(r, 0, "show model");
+    assert_close(json_number(r->out, "kv_bytes_per_token"), 2.0 * 8 * 128 * 80, TIGHT, "bytes");
+    assert_close(json_number(r->out, "bytes_per_param"), 2.0, TIGHT, "bytes"); /* bf16 */
+    run_free(r);
+
+    /* KV fetch time x aggregate bandwidth = the bytes the KV cache holds */
+    r = chalk("decode --model llama3-70b --hw h100-sxm --kv-dtype int8 --batch 1 "
+              "--context 32768 --json");
+    expect_status(r, 0, "decode");
+    double kv_bytes = json_number(r->out, "kv_s") * json_number(r->out, "chips") *
+                      json_number(r->out, "hbm_bytes_per_s");
+    assert_close(kv_bytes, 5.3e9, 0.02, "bytes");
+    run_free(r);
+}
+
+/* ---- decode: the roofline from presets -------------------------------------------- */
+
+/* lecture 1.3: at batch 1 a step streams every weight and does almost no arithmetic;
+ * at a large batch and no context, compute dominates (Llama 3 70B on 8 H100s, ratio
+ * ~295, so batch 4096 is far past the balance). */
+static void decode_at_batch_1_is_memory_bound_and_at_4096_compute_bound(void **state)
+{
+    (void)state;
+    run *r = chalk("decode --model llama3-70b --hw h100-sxm --batch 1 --context 1024 --json");
+    expect_status(r, 0, "decode");
+    assert_true(json_string_is(r->out, "bound", "memory"));
+    run_free(r);
+    r = chalk("decode --model llama3-70b --hw h100-sxm --batch 4096 --context 0 --json");
+    expect_status(r, 0, "decode");
+    assert_true(json_string_is(r->out, "bound", "compute"));
+    run_free(r);
+}
+
+/* batching.h: step = max(compute, weights + KV), with every term written out here for
+ * 1e9 bf16 weights on one chip of 1e15 FLOP/s and 1e12 B/s, 1e5 KV bytes per token. */
+static void decode_terms_are_the_closed_forms_of_chapter_1(void **state)
+{
+    (void)state;
+    run *r = chalk("decode --params-total 1e9 --params-active 5e8 --kv-bytes-per-token 1e5 "
+                   "--flops-per-s 1e15 --hbm-bytes-per-s 1e12 --batch 100 --context 1000 --json");
+    expect_status(r, 0, "decode");
+    double compute_s = 100 * 2 * 5e8 / 1e15, weights_s = 1e9 * 2 / 1e12,
+           kv_s = 100 * 1000 * 1e5 / 1e12;
+    assert_close(json_number(r->out, "compute_s"), compute_s, TIGHT, "s");
+    assert_close(json_number(r->out, "weights_s"), weights_s, TIGHT, "s");
+    assert_close(json_number(r->out, "kv_s"), kv_s, TIGHT, "s");
+    assert_close(json_number(r->out, "memory_s"), weights_s + kv_s, TIGHT, "s");
+    assert_close(json_number(r->out, "step_s"), fmax(compute_s, weights_s + kv_s), TIGHT, "s");
+    /* what HBM holds = weights + KV caches; no --hbm-bytes, so no verdict on fitting */
+    assert_close(json_number(r->out, "hbm_used_bytes"), 1e9 * 2 + 100 * 1000 * 1e5, 1e-9, "bytes");
+    assert_true(json_is_null(r->out, "fits_hbm"));
+    run_free(r);
+}
+
+/* lecture 1.4 at its $2 per GPU-hour: a 2 ms step (2e9 bytes of weights at 1e12 B/s)
+ * making 100 tokens costs 2 x 0.002 / 3600 / 100 x 1e6 USD per million tokens. */
+static void cost_per_million_tokens_is_rent_per_step_over_tokens(void **state)
+{
+    (void)state;
+    run *r = chalk("decode --params-total 1e9 --flops-per-s 1e15 --hbm-bytes-per-s 1e12 "
+                   "--usd-per-chip-hour 2 --batch 100 --context 0 --json");
+    expect_status(r, 0, "decode");
+    assert_close(json_number(r->out, "usd_per_mtok"), 2.0 * 0.002 / 3600 / 100 * 1e6, 1e-9, "USD");
+    assert_close(json_number(r->out, "tokens_per_s"), 100 / 0.002, 1e-9, "tokens/s");
+    run_free(r);
+}
+
+/* hw.c: the H200 preset has no sourced price, so there is no cost, and chalk says why
+ * instead of inventing one. */
+static void cost_is_null_with_a_reason_when_the_chip_has_no_price(void **state)
+{
+    (void)state;
+    run *r = chalk("decode --model llama3-8b --hw h200 --batch 8 --context 0 --json");
+    expect_status(r, 0, "decode");
+    assert_true(json_is_null(r->out, "usd_per_mtok"));
+    assert_true(json_is_null(r->out, "usd_per_chip_hour"));
+    assert_false(json_is_null(r->out, "usd_per_mtok_reason"));
+    run_free(r);
+}
+
+/* A flag beats its preset whichever comes first: 1e9 parameters and 1e15 FLOP/s. */
+static void override_wins_whatever_the_flag_order(void **state)
+{
+    (void)state;
+    const char *orders[] = {
+        "--model llama3-8b --params-total 1e9 --hw h100-sxm --flops-per-s 1e15",
+        "--params-total 1e9 --model llama3-8b --flops-per-s 1e15 --hw h100-sxm",
+        "--flops-per-s 1e15 --params-total 1e9 --hw h100-sxm --model llama3-8b",
+    };
+    for (size_t i = 0; i < sizeof orders / sizeof orders[0]; i++) {
+        run *r = chalk("decode %s --batch 1 --context 0 --json", orders[i]);
+        expect_status(r, 0, orders[i]);
+        assert_close(json_number(r->out, "params_total"), 1e9, TIGHT, "params");
+        assert_close(json_number(r->out, "flops_per_s"), 1e15, TIGHT, "FLOP/s");
+        assert_close(json_number(r->out, "hbm_bytes_per_s"), 3.35e12, TIGHT, "B/s"); /* kept */
+        run_free(r);
+    }
+}
+
+/* SB gpus.md: H100 989e12 dense bf16, 1979e12 fp8; base.h: bf16 2 bytes, fp8 1. Llama 3
+ * 8B caches 2 x 32 layers x 8 heads x 128 elements per token (config.json). */
+static void dtype_sets_the_peak_and_the_bytes_per_weight_and_kv_element(void **state)
+{
+    (void)state;
+    const char *base = "decode --model llama3-8b --hw h100-sxm --batch 1 --context 0 --json";
+    double kv_elements = 2.0 * 32 * 8 * 128;
+    run *r = chalk("%s", base);
+    expect_status(r, 0, "decode bf16");
+    assert_true(json_string_is(r->out, "dtype", "bf16")); /* the default */
+    assert_close(json_number(r->out, "flops_per_s"), 989e12, TIGHT, "FLOP/s");
+    assert_close(json_number(r->out, "bytes_per_param"), 2.0, TIGHT, "bytes");
+    assert_close(json_number(r->out, "kv_bytes_per_token"), kv_elements * 2, TIGHT, "bytes");
+    run_free(r);
+    r = chalk("%s --dtype fp8", base);
+    expect_status(r, 0, "decode fp8");
+    assert_close(json_number(r->out, "flops_per_s"), 1979e12, TIGHT, "FLOP/s");
+    assert_close(json_number(r->out, "bytes_per_param"), 1.0, TIGHT, "bytes");
+    assert_close(json_number(r->out, "kv_bytes_per_token"), kv_elements * 1, TIGHT, "bytes");
+    run_free(r);
+}
+
+/* --kv-dtype changes only the KV element; --weight-bytes only the weights. */
+static void kv_dtype_and_weight_bytes_each_change_one_thing(void **state)
+{
+    (void)state;
+    run *r = chalk("decode --model llama3-8b --hw h100-sxm --kv-dtype fp4 --weight-bytes 4 "
+                   "--dtype fp8 --batch 1 --context 0 --json");
+    expect_status(r, 0, "decode");
+    assert_close(json_number(r->out, "flops_per_s"), 1979e12, TIGHT, "FLOP/s"); /* fp8 */
+    assert_close(json_number(r->out, "bytes_per_param"), 4.0, TIGHT, "bytes");
+    assert_close(json_number(r->out, "kv_bytes_per_token"), 2.0 * 32 * 8 * 128 * 0.5, TIGHT,
+                 "bytes");
+    run_free(r);
+}
+
+/* hw.c: H100 has no fp4 peak and the Rubin preset only fp4; chalk names the choices. */
+static void dtype_without_a_peak_on_the_chip_is_an_error_naming_the_choices(void **state)
+{
+    (void)state;
+    run *r = chalk("decode --model llama3-8b --hw h100-sxm --dtype fp4 --batch 1 --context 0");
+    expect_status(r, 2, "h100 fp4");
+    assert_string_equal(r->err, "chalk: error: h100-sxm has no fp4 peak; pick --dtype "
+                                "bf16|fp8|int8 or pass --flops-per-s\n");
+    run_free(r);
+    r = chalk("decode --model llama3-8b --hw rubin-nvl72 --batch 1 --context 0");
+    expect_status(r, 2, "rubin bf16");
+    assert_string_equal(r->err, "chalk: error: rubin-nvl72 has no bf16 peak; pick --dtype "
+                                "fp4 or pass --flops-per-s\n");
+    run_free(r);
+    r = chalk("decode --model llama3-8b --hw rubin-nvl72 --flops-per-s 1e15 --batch 1 "
+              "--context 0 --json");
+    expect_status(r, 0, "rubin with --flops-per-s");
+    assert_close(json_number(r->out, "flops_per_s"), 1e15, TIGHT, "FLOP/s");
+    run_free(r);
+}
+
+/* NVIDIA: an NVL72 rack is one NVLink domain of 72 GPUs; without --hw, one chip. */
+static void chips_default_to_the_scaleup_domain_or_to_one_without_hw(void **state)
+{
+    (void)state;
+    run *r = chalk("decode --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --batch 1 "
+                   "--context 0 --json");
+    expect_status(r, 0, "decode");
+    assert_close(json_number(r->out, "chips"), 72, TIGHT, "chips");
+    run_free(r);
+    r = chalk("decode --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --batch 1 --context 0");
+    expect_status(r, 0, "decode table");
+    assert_non_null(strstr(r->out, "default: the scale-up domain of gb200-nvl72"));
+    run_free(r);
+    r = chalk("decode --params-total 1e9 --flops-per-s 1e15 --hbm-bytes-per-s 1e12 "
+              "--batch 1 --context 0 --json");
+    expect_status(r, 0, "decode flags");
+    assert_close(json_number(r->out, "chips"), 1, TIGHT, "chips");
+    assert_true(json_is_null(r->out, "model"));
+    assert_true(json_is_null(r->out, "hw"));
+    /* batching.h: a model from flags alone is dense unless --params-active says not */
+    assert_close(json_number(r->out, "params_active"), 1e9, TIGHT, "params");
+    run_free(r);
+}
+
+/* The default table echoes every input the numbers came from. */
+static void table_echoes_model_hw_chips_dtype_batch_and_context(void **state)
+{
+    (void)state;
+    run *r = chalk("decode --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --batch 2048 "
+                   "--context 4096");
+    expect_status(r, 0, "decode");
+    const char *echoes[] = {"deepseek-v3", "gb200-nvl72", "72", "fp4", "2,048", "4,096", "ms"};
+    for (size_t i = 0; i < sizeof echoes / sizeof echoes[0]; i++)
+        if (!strstr(r->out, echoes[i]))
+            fail_msg("table lacks \"%s\":\n%s", echoes[i], r->out);
+    run_free(r);
+}
+
+/* ---- balance batch, HBM and latency limits, fast mode --------------------------------- */
+
+/* batching.h: KV outgrows compute past 2 N_active BW / (F kv): for Llama 3 70B (70.6e9,
+ * 327,680 bytes/token in bf16) on H100 (989e12, 3.35e12) about 1,460 tokens. Below it the
+ * balance batch is W / (c - k); beyond it there is none, and chalk says why. */
+static void balance_batch_is_null_with_a_reason_past_the_balanced_context(void **state)
+{
+    (void)state;
+    double n = 70.6e9, kv = 327680, f = 989e12, bw = 3.35e12, ctx = 1000;
+    run *r = chalk("balance-batch --model llama3-70b --hw h100-sxm --context %g --json", ctx);
+    expect_status(r, 0, "balance-batch");
+    assert_close(json_number(r->out, "max_balanced_context_tokens"), 2 * n * bw / (f * kv), 0.002,
+                 "tokens");
+    double per_seq_compute = 2 * n / f, per_seq_kv = ctx * kv / bw, weights = n * 2 / bw;
+    assert_close(json_number(r->out, "balance_batch"), weights / (per_seq_compute - per_seq_kv),
+                 0.005, "sequences");
+    run_free(r);
+    r = chalk("balance-batch --model llama3-70b --hw h100-sxm --context 200000 --json");
+    expect_status(r, 0, "balance-batch long");
+    assert_true(json_is_null(r->out, "balance_batch"));
+    assert_false(json_is_null(r->out, "balance_batch_reason"));
+    run_free(r);
+}
+
+/* batching.h: the largest batch with N bytes + B T kv <= chips x HBM. 70e9 one-byte
+ * weights and 160 kB/token at 32k tokens on 8 x 80 GB: floor(570e9 / (32768 x 163840)). */
+static void max_batch_fills_the_hbm_left_after_the_weights(void **state)
+{
+    (void)state;
+    const char *deploy = "--params-total 70e9 --weight-bytes 1 --kv-bytes-per-token 163840 "
+                         "--hbm-bytes 80e9 --hbm-bytes-per-s 3.35e12 --flops-per-s 989e12 "
+                         "--chips 8";
+    run *r = chalk("max-batch %s --context 32768 --json", deploy);
+    expect_status(r, 0, "max-batch");
+    assert_close(json_number(r->out, "max_batch_hbm"),
+                 floor((8 * 80e9 - 70e9) / (32768 * 163840.0)), TIGHT, "sequences");
+    assert_true(json_is_null(r->out, "max_batch_latency")); /* no target given */
+    run_free(r);
+
+    /* a 20 ms target at 4k tokens: min(target / c, (target - w) / k), whole */
+    double c = 2 * 70e9 / (8 * 989e12), w = 70e9 / (8 * 3.35e12), k = 4096 * 163840 / (8 * 3.35e12);
+    r = chalk("max-batch %s --context 4096 --target-step-s 0.02 --json", deploy);
+    expect_status(r, 0, "max-batch target");
+    assert_close(json_number(r->out, "max_batch_latency"), floor(fmin(0.02 / c, (0.02 - w) / k)),
+                 TIGHT, "sequences");
+    run_free(r);
+}
+
+/* Llama 3.1 405B in bf16 needs ~810 GB for weights; 8 H100s hold 640 GB (SB gpus.md). */
+static void max_batch_is_null_with_a_reason_when_the_weights_do_not_fit(void **state)
+{
+    (void)state;
+    run *r = chalk("max-batch --model llama3-405b --hw h100-sxm --context 8192 "
+                   "--target-step-s 0.001 --json");
+    expect_status(r, 0, "max-batch");
+    assert_true(json_is_null(r->out, "max_batch_hbm"));
+    assert_false(json_is_null(r->out, "max_batch_hbm_reason"));
+    /* 1 ms is below the floor of reading 810 GB at 8 x 3.35 TB/s (~30 ms) */
+    assert_true(json_is_null(r->out, "max_batch_latency"));
+    assert_false(json_is_null(r->out, "max_batch_latency_reason"));
+    run_free(r);
+}
+
+/* lecture 1.9: serve at 2.5x the balance batch (6,000 = 2.5 x 2,400, compute-bound, a
+ * step of 2.5 floors); a 2.5x faster step is the floor itself, reached at the balance
+ * batch 2,400, and on a sharp-kneed roofline it costs the same per token. 3x is below
+ * the floor: impossible. */
+static void fast_mode_at_2_5x_the_balance_batch_costs_the_same_per_token(void **state)
+{
+    (void)state;
+    const char *deploy = "--params-total 8e9 --params-active 1e9 --flops-per-s 600e12 "
+                         "--hbm-bytes-per-s 1e12 --weight-bytes 1 --context 0 --batch 6000";
+    run *r = chalk("fast-mode %s --speedup 2.5 --json", deploy);
+    expect_status(r, 0, "fast-mode");
+    assert_true(strstr(r->out, "\"possible\": true") != NULL);
+    assert_close(json_number(r->out, "fast_batch"), 2400, 1e-9, "sequences");
+    assert_close(json_number(r->out, "fast_step_s"), 8e9 / 1e12, 1e-9, "s");
+    assert_close(json_number(r->out, "normal_step_s"), 2.5 * 8e9 / 1e12, 1e-9, "s");
+    assert_close(json_number(r->out, "cost_ratio"), 1.0, 1e-9, "");
+    run_free(r);
+    r = chalk("fast-mode %s --speedup 3 --json", deploy);
+    expect_status(r, 0, "fast-mode 3x");
+    assert_true(strstr(r->out, "\"possible\": false") != NULL);
+    assert_true(json_is_null(r->out, "fast_batch"));
+    assert_false(json_is_null(r->out, "reason"));
+    run_free(r);
+}
+
+/* ---- sweeps ------------------------------------------------------------------------- */
+
+/* The column of `name` in a CSV header line, or -1. */
+static int csv_column(const char *header, const char *name)
+{
+    int col = 0;
+    size_t n = strlen(name);
+    for (const char *p = header; *p && *p != '\n'; col++) {
+        size_t len = strcspn(p, ",\n");
+        if (len == n && strncmp(p, name, n) == 0)
+            return col;
+        p += len + (p[len] == ',');
+    }
+    return -1;
+}
+
+/* The number in column `col` of a CSV line. */
+static double csv_number(const char *line, int col)
+{
+    for (; col > 0; col--)
+        line = strchr(line, ',') + 1;
+    return strtod(line, NULL);
+}
+
+/* --batch 1:4096 is 64 points from 1 to 4096 inclusive, rising; --csv prints a header
+ * with the JSON key names, then a row per point. */
+static void sweep_csv_has_a_header_and_64_rows_with_batch_rising(void **state)
+{
+    (void)state;
+    run *r = chalk("decode --model llama3-70b --hw h100-sxm --context 8192 --batch 1:4096 --csv");
+    expect_status(r, 0, "decode sweep");
+    assert_int_equal(count_of(r->out, "\n"), 1 + 64);
+    int batch = csv_column(r->out, "batch"), step = csv_column(r->out, "step_s");
+    assert_true(batch >= 0 && step >= 0);
+    const char *line = strchr(r->out, '\n') + 1;
+    double previous = 0;
+    for (int row = 0; row < 64; row++, line = strchr(line, '\n') + 1) {
+        double b = csv_number(line, batch);
+        assert_true(b > previous);
+        previous = b;
+        if (row == 0)
+            assert_close(b, 1, TIGHT, "sequences");
+    }
+    assert_close(previous, 4096, TIGHT, "sequences");
+    run_free(r);
+}
+
+/* A:B:N is N geometric points (1:4096:13 lands on the powers of two), a,b,c a list. */
+static void sweeps_of_n_points_and_lists_give_exactly_those_points(void **state)
+{
+    (void)state;
+    run *r = chalk("decode --model llama3-8b --hw h100-sxm --context 0 --batch 1:4096:13 --json");
+    expect_status(r, 0, "13 points");
+    assert_int_equal(count_of(r->out, "\"batch\":"), 13);
+    for (int i = 0; i < 13; i++)
+        assert_close(json_nth(r->out, "batch", i), ldexp(1.0, i), TIGHT, "sequences");
+    run_free(r);
+    r = chalk("decode --model llama3-8b --hw h100-sxm --context 0 --batch 1,2,4,8 --csv");
+    expect_status(r, 0, "list");
+    assert_int_equal(count_of(r->out, "\n"), 1 + 4);
+    run_free(r);
+}
+
+/* A sweep in JSON is one object, {"rows":[...]}, one row per point. */
+static void sweep_json_is_one_object_with_a_rows_array(void **state)
+{
+    (void)state;
+    run *r = chalk("balance-batch --model llama3-70b --hw h100-sxm --context 1024:131072:8 --json");
+    expect_status(r, 0, "balance sweep");
+    assert_true(strncmp(r->out, "{\"rows\":[", 9) == 0);
+    assert_int_equal(count_of(r->out, "\"balance_batch\":"), 8);
+    assert_close(json_nth(r->out, "context", 7), 131072, TIGHT, "tokens");
+    run_free(r);
+}
+
+/* ---- output formats ----------------------------------------------------------------------- */
+
+/* --json prints exactly one object: it opens the output and closes it, nothing after. */
+static void json_output_is_one_object_and_nothing_else(void **state)
+{
+    (void)state;
+    const char *commands[] = {
+        "decode --model llama3-8b --hw h100-sxm --batch 8 --context 128 --json",
+        "balance-batch --model llama3-8b --hw h100-sxm --json",
+        "departures --hw b200 --json",
+        "max-batch --model llama3-8b --hw h100-sxm --context 128 --json",
+        "fast-mode --model llama3-8b --hw h100-sxm --batch 512 --context 128 --speedup 2 --json",
+        "show hw b200 --json",
+        "show model mixtral-8x7b --json",
+    };
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        run *r = chalk("%s", commands[i]);
+        expect_status(r, 0, commands[i]);
+        size_t len = strlen(r->out);
+        assert_true(len > 2 && r->out[0] == '{' && strcmp(r->out + len - 2, "}\n") == 0);
+        int depth = 0; /* the first '{' closes only at the very end */
+        for (size_t j = 0; j + 2 < len; j++) {
+            depth += (r->out[j] == '{') - (r->out[j] == '}');
+            if (depth == 0)
+                fail_msg("%s: the object closes early, at byte %zu", commands[i], j);
+        }
+        assert_string_equal(r->err, "");
+        run_free(r);
+    }
+}
+
+/* Numbers are printed with %.17g, so they read back to the same double: the H100
+ * preset's 989e12 and 3.35e12 (SB gpus.md) survive exactly. */
+static void json_numbers_round_trip_exactly(void **state)
+{
+    (void)state;
+    run *r = chalk("show hw h100-sxm --json");
+    expect_status(r, 0, "show hw");
+    assert_true(json_number(r->out, "hbm_bytes_per_s") == 3.35e12);
+    const char *peaks = json_at(r->out, "flops_per_s", 0);
+    assert_non_null(peaks);
+    assert_true(json_number(peaks, "bf16") == 989e12);
+    run_free(r);
+}
+
+/* SB gpus.md and the datasheet: H100 has bf16, fp8 and int8 peaks and no fp4; only
+ * those appear. Rubin's numbers are preliminary and it has no price. */
+static void show_hw_lists_only_the_precisions_the_chip_has(void **state)
+{
+    (void)state;
+    run *r = chalk("show hw h100-sxm --json");
+    expect_status(r, 0, "show hw");
+    const char *peaks = json_at(r->out, "flops_per_s", 0);
+    assert_non_null(peaks);
+    size_t len = strcspn(peaks, "}");
+    char object[256];
+    snprintf(object, sizeof object, "%.*s", (int)len, peaks);
+    assert_non_null(strstr(object, "\"bf16\""));
+    assert_non_null(strstr(object, "\"fp8\""));
+    assert_non_null(strstr(object, "\"int8\""));
+    assert_null(strstr(object, "\"fp4\""));
+    const char *keys[] = {"name",
+                          "title",
+                          "hbm_bytes",
+                          "hbm_bytes_per_s",
+                          "scaleup_bytes_per_s",
+                          "scaleout_bytes_per_s",
+                          "scaleup_domain_chips",
+                          "usd_per_chip_hour",
+                          "price_source",
+                          "preliminary",
+                          "source",
+                          "hbm_drain_s"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        assert_non_null(json_at(r->out, keys[i], 0));
+    run_free(r);
+    r = chalk("show hw rubin-nvl72 --json");
+    expect_status(r, 0, "show rubin");
+    assert_true(json_is_null(r->out, "usd_per_chip_hour"));
+    assert_true(strstr(r->out, "\"preliminary\": true") != NULL);
+    run_free(r);
+}
+
+/* list --json is an array of the objects show prints, one per preset. */
+static void list_json_is_an_array_of_presets(void **state)
+{
+    (void)state;
+    run *r = chalk("list hw --json");
+    expect_status(r, 0, "list hw");
+    assert_true(r->out[0] == '[');
+    assert_non_null(strstr(r->out, "\"name\":\"h100-sxm\""));
+    assert_non_null(strstr(r->out, "\"name\":\"rubin-nvl72\""));
+    run_free(r);
+    r = chalk("list models");
+    expect_status(r, 0, "list models");
+    assert_non_null(strstr(r->out, "deepseek-v3"));
+    assert_non_null(strstr(r->out, "llama3-70b"));
+    run_free(r);
+}
+
+/* 671e9, 2048, 0.5 and --flag=value are all accepted. */
+static void numbers_take_exponents_decimals_and_flag_equals_value(void **state)
+{
+    (void)state;
+    run *r = chalk("decode --params-total 671e9 --params-active=37e9 --flops-per-s 1.0E15 "
+                   "--hbm-bytes-per-s=8e12 --kv-bytes-per-token 70272 --batch 2048 "
+                   "--context 0.5 --json");
+    expect_status(r, 0, "decode");
+    assert_close(json_number(r->out, "params_active"), 37e9, TIGHT, "params");
+    assert_close(json_number(r->out, "context"), 0.5, TIGHT, "tokens");
+    assert_close(json_number(r->out, "hbm_bytes_per_s"), 8e12, TIGHT, "B/s");
+    run_free(r);
+}
+
+/* ---- errors and help ------------------------------------------------------------------- */
+
+/* One line on stderr that starts "chalk: error: ", nothing on stdout, status 2. */
+static void expect_one_error_line(const run *r, const char *args)
+{
+    size_t len = strlen(r->err);
+    bool one_line = len > 0 && r->err[len - 1] == '\n' && strchr(r->err, '\n') == r->err + len - 1;
+    if (r->status == 2 && strncmp(r->err, "chalk: error: ", 14) == 0 && one_line &&
+        r->out[0] == '\0')
+        return;
+    print_error("chalk %s\n  status %d, stderr: %s  stdout: %.200s\n", args, r->status, r->err,
+                r->out);
+    fail();
+}
+
+#define GOOD "--model llama3-8b --hw h100-sxm"
+
+/* Every mistake in the input is reported, never crashed on or silently defaulted. */
+static void every_bad_input_exits_2_with_one_error_line(void **state)
+{
+    (void)state;
+    const char *cases[] = {
+        "",                                                          /* no command */
+        "frobnicate",                                                /* unknown command */
+        "decode " GOOD " --batch 1 --context 0 --frob 1",            /* unknown flag */
+        "decode --model nosuch --hw h100-sxm --batch 1 --context 0", /* unknown preset */
+        "decode --model llama3-8b --hw nosuch --batch 1 --context 0",
+        "show hw nosuch",
+        "show model nosuch",
+        "decode " GOOD " --context 0 --batch",     /* a flag missing its value */
+        "decode " GOOD " --context 0 --batch 12x", /* malformed numbers */
+        "decode " GOOD " --context 0 --batch ''",
+        "decode " GOOD " --context 0 --batch nan",
+        "decode " GOOD " --context 0 --batch inf",
+        "decode " GOOD " --context 0 --batch 0x10",
+        "decode " GOOD " --context 0 --batch 1e999",
+        "decode " GOOD " --context 0 --batch 0", /* zero or negative */
+        "decode " GOOD " --context 0 --batch -3",
+        "decode " GOOD " --context -1 --batch 1",
+        "decode " GOOD " --context 0 --batch 1 --chips 0",
+        "decode " GOOD " --context 0 --batch 1 --chips 2.5",
+        "decode " GOOD " --context 0 --batch 1 --params-total -5",
+        "decode " GOOD " --context 0 --batch 1 --flops-per-s 0",
+        "fast-mode " GOOD " --context 0 --batch 8 --speedup 0.5",
+        "max-batch " GOOD " --context 8 --target-step-s 0",
+        "decode " GOOD " --context 0 --batch 1 --dtype fp16", /* bad dtype */
+        "decode " GOOD " --context 0 --batch 1 --kv-dtype fp64",
+        "decode " GOOD " --context 0 --batch 1:", /* bad sweeps */
+        "decode " GOOD " --context 0 --batch 4096:1",
+        "decode " GOOD " --context 0 --batch 1:10:1",
+        "decode " GOOD " --context 0 --batch 1:10:2.5",
+        "decode " GOOD " --context 0 --batch 1:2:3:4",
+        "decode " GOOD " --context 0 --batch 1,,2",
+        "decode " GOOD " --context 0 --batch 1,2,",
+        "decode " GOOD " --context 0:4096 --batch 1",
+        "decode " GOOD " --context 1,2 --batch 1:8", /* two sweeps */
+        "decode " GOOD " --batch 1",                 /* missing inputs */
+        "decode " GOOD " --context 0",
+        "decode --params-total 1e9 --batch 1 --context 0",
+        "max-batch " GOOD,
+        "fast-mode " GOOD " --batch 8 --context 0",
+        "departures",
+        "decode " GOOD " --context 0 --batch 1 --batch 2", /* twice */
+        "decode " GOOD " --context 0 --batch 1 --json --csv",
+        "decode " GOOD " --context 0 --batch 1 stray",
+        "balance-batch " GOOD " --batch 8", /* not this command's flag */
+        "list",
+        "list gpus",
+        "show hw",
+        "list hw --dtype fp8",
+        "decode --model llama3-8b --params-active 9e9 --hw h100-sxm --batch 1 --context 0",
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        run *r = chalk("%s", cases[i]);
+        expect_one_error_line(r, cases[i]);
+        run_free(r);
+    }
+}
+
+/* A missing input is an error that names the flag to pass. */
+static void missing_inputs_are_errors_naming_the_flag(void **state)
+{
+    (void)state;
+    struct {
+        const char *args, *flag;
+    } cases[] = {
+        {"decode " GOOD " --context 0", "--batch"},
+        {"decode " GOOD " --batch 1", "--context"},
+        {"decode --params-total 1e9 --batch 1 --context 0", "--flops-per-s"},
+        {"decode --params-total 1e9 --flops-per-s 1e15 --batch 1 --context 0", "--hbm-bytes-per-s"},
+        {"decode --hw h100-sxm --batch 1 --context 0", "--params-total"},
+        {"decode --params-total 1e9 --hw h100-sxm --batch 1 --context 5", "--kv-bytes-per-token"},
+        {"max-batch --params-total 1e9 --hbm-bytes-per-s 1e12 --context 5 "
+         "--kv-bytes-per-token 10",
+         "--hbm-bytes"},
+        {"fast-mode " GOOD " --batch 8 --context 0", "--speedup"},
+        {"departures --hbm-bytes 80e9", "--hbm-bytes-per-s"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        run *r = chalk("%s", cases[i].args);
+        expect_one_error_line(r, cases[i].args);
+        if (!strstr(r->err, cases[i].flag))
+            fail_msg("chalk %s: the error does not name %s: %s", cases[i].args, cases[i].flag,
+                     r->err);
+        run_free(r);
+    }
+}
+
+/* An unknown preset is answered with the nearest names. */
+static void unknown_presets_suggest_the_nearest_names(void **state)
+{
+    (void)state;
+    run *r = chalk("show hw h100");
+    expect_status(r, 2, "show hw h100");
+    assert_string_equal(r->err,
+                        "chalk: error: unknown hw \"h100\" (did you mean h100-sxm, h200?)\n");
+    run_free(r);
+    r = chalk("decode --model lama3-70b --hw h100-sxm --batch 1 --context 0");
+    expect_one_error_line(r, "--model lama3-70b");
+    assert_non_null(strstr(r->err, "llama3-70b"));
+    run_free(r);
+    r = chalk("show model deepseek");
+    expect_one_error_line(r, "show model deepseek");
+    assert_non_null(strstr(r->err, "deepseek-v3"));
+    run_free(r);
+    r = chalk("decod");
+    expect_one_error_line(r, "decod");
+    assert_non_null(strstr(r->err, "decode"));
+    run_free(r);
+}
+
+static const char *const EVERY_FLAG[] = {
+    "--model ",
+    "--hw ",
+    "--chips ",
+    "--batch ",
+    "--context ",
+    "--dtype ",
+    "--kv-dtype ",
+    "--params-total ",
+    "--params-active ",
+    "--weight-bytes ",
+    "--kv-bytes-per-token ",
+    "--flops-per-s ",
+    "--hbm-bytes-per-s ",
+    "--hbm-bytes ",
+    "--usd-per-chip-hour ",
+    "--target-step-s ",
+    "--speedup ",
+    "--json",
+    "--csv",
+    "--help",
+};
+
+/* chalk --help and chalk help print on stdout, exit 0, and document every flag. */
+static void help_exits_0_on_stdout_and_mentions_every_flag(void **state)
+{
+    (void)state;
+    const char *forms[] = {"--help", "help", "-h"};
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        run *r = chalk("%s", forms[i]);
+        expect_status(r, 0, forms[i]);
+        assert_string_equal(r->err, "");
+        for (size_t f = 0; f < sizeof EVERY_FLAG / sizeof EVERY_FLAG[0]; f++)
+            if (!strstr(r->out, EVERY_FLAG[f]))
+                fail_msg("chalk %s does not mention %s", forms[i], EVERY_FLAG[f]);
+        run_free(r);
+    }
+}
+
+/* Every command has its own help with an example, and every example runs. */
+static void every_command_has_help_whose_examples_run(void **state)
+{
+    (void)state;
+    const char *commands[] = {"list",       "show",      "decode",   "balance-batch",
+                              "departures", "max-batch", "fast-mode"};
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        run *r = chalk("%s --help", commands[i]);
+        expect_status(r, 0, commands[i]);
+        const char *examples = strstr(r->out, "\nexamples:\n");
+        if (!examples)
+            fail_msg("chalk %s --help has no examples", commands[i]);
+        int ran = 0;
+        for (const char *line = strstr(examples, "  chalk "); line;
+             line = strstr(line + 1, "\n  chalk ")) {
+            line += line[0] == '\n';
+            char args[ARGS_CHARS];
+            size_t len = strcspn(line + 8, "\n");
+            snprintf(args, sizeof args, "%.*s", (int)len, line + 8);
+            run *example = chalk("%s", args);
+            expect_status(example, 0, args);
+            assert_true(example->out[0] != '\0');
+            run_free(example);
+            ran++;
+        }
+        assert_true(ran >= 1);
+        run_free(r);
+        r = chalk("help %s", commands[i]); /* the same help by another door */
+        expect_status(r, 0, commands[i]);
+        assert_non_null(strstr(r->out, "examples:"));
+        run_free(r);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        CHALK_TEST(chalk, decode_json_reproduces_rubin_drain_time_from_flags_alone),
+        CHALK_TEST(chalk, departures_from_flags_give_rubin_a_14_4_ms_train),
+        CHALK_TEST(chalk, departures_on_the_h100_preset_take_about_24_ms),
+        CHALK_TEST(chalk, balance_batch_is_300_times_deepseek_sparsity_8),
+        CHALK_TEST(chalk, h100_bf16_hardware_ratio_is_about_295),
+        CHALK_TEST(chalk, blackwell_fp4_hardware_ratio_is_about_300),
+        CHALK_TEST(chalk, deepseek_v3_preset_has_671b_total_37b_active_within_2_percent),
+        CHALK_TEST(chalk, two_thousand_sequences_at_a_15_6_ms_step_make_128k_tokens_per_s),
+        CHALK_TEST(chalk, llama3_70b_int8_kv_is_160_kb_per_token_and_5_3_gb_at_32k),
+        CHALK_TEST(chalk, decode_at_batch_1_is_memory_bound_and_at_4096_compute_bound),
+        CHALK_TEST(chalk, decode_terms_are_the_closed_forms_of_chapter_1),
+        CHALK_TEST(chalk, cost_per_million_tokens_is_rent_per_step_over_tokens),
+        CHALK_TEST(chalk, cost_is_null_with_a_reason_when_the_chip_has_no_price),
+        CHALK_TEST(chalk, override_wins_whatever_the_flag_order),
+        CHALK_TEST(chalk, dtype_sets_the_peak_and_the_bytes_per_weight_and_kv_element),
+        CHALK_TEST(chalk, kv_dtype_and_weight_bytes_each_change_one_thing),
+        CHALK_TEST(chalk, dtype_without_a_peak_on_the_chip_is_an_error_naming_the_choices),
+        CHALK_TEST(chalk, chips_default_to_the_scaleup_domain_or_to_one_without_hw),
+        CHALK_TEST(chalk, table_echoes_model_hw_chips_dtype_batch_and_context),
+        CHALK_TEST(chalk, balance_batch_is_null_with_a_reason_past_the_balanced_context),
+        CHALK_TEST(chalk, max_batch_fills_the_hbm_left_after_the_weights),
+        CHALK_TEST(chalk, max_batch_is_null_with_a_reason_when_the_weights_do_not_fit),
+        CHALK_TEST(chalk, fast_mode_at_2_5x_the_balance_batch_costs_the_same_per_token),
+        CHALK_TEST(chalk, sweep_csv_has_a_header_and_64_rows_with_batch_rising),
+        CHALK_TEST(chalk, sweeps_of_n_points_and_lists_give_exactly_those_points),
+        CHALK_TEST(chalk, sweep_json_is_one_object_with_a_rows_array),
+        CHALK_TEST(chalk, json_output_is_one_object_and_nothing_else),
+        CHALK_TEST(chalk, json_numbers_round_trip_exactly),
+        CHALK_TEST(chalk, show_hw_lists_only_the_precisions_the_chip_has),
+        CHALK_TEST(chalk, list_json_is_an_array_of_presets),
+        CHALK_TEST(chalk, numbers_take_exponents_decimals_and_flag_equals_value),
+        CHALK_TEST(chalk, every_bad_input_exits_2_with_one_error_line),
+        CHALK_TEST(chalk, missing_inputs_are_errors_naming_the_flag),
+        CHALK_TEST(chalk, unknown_presets_suggest_the_nearest_names),
+        CHALK_TEST(chalk, help_exits_0_on_stdout_and_mentions_every_flag),
+        CHALK_TEST(chalk, every_command_has_help_whose_examples_run),
+    };
+    return cmocka_run_group_tests_name("chalk", tests, NULL, NULL);
+}
