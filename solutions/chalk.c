@@ -1408,6 +1408,8 @@ static void build_decode(const void *ctx, long row, record *r)
     put_number(r, "memory_s", "memory", U_SECONDS, FL_DETAIL, st.memory_s);
     put_number(r, "step_s", "step", U_SECONDS, 0, st.step_s);
     put_string(r, "bound", "bound", 0, cost_bound_name(st.bound));
+    /* model FLOPs utilisation on the roofline: the share of the step spent multiplying */
+    put_number(r, "mfu", "MFU (compute / step)", U_PLAIN, FL_DETAIL, st.compute_s / st.step_s);
     put_number(r, "tokens_per_s", "throughput", U_TOKENS_PER_S, 0,
                batching_tokens_per_s(d, batch, context));
     put_number(r, "latency_floor_s", "latency floor", U_SECONDS, FL_DETAIL,

@@ -310,6 +310,8 @@ static void decode_terms_are_the_closed_forms_of_chapter_1(void **state)
     assert_close(json_number(r->out, "kv_s"), kv_s, TIGHT, "s");
     assert_close(json_number(r->out, "memory_s"), weights_s + kv_s, TIGHT, "s");
     assert_close(json_number(r->out, "step_s"), fmax(compute_s, weights_s + kv_s), TIGHT, "s");
+    assert_close(json_number(r->out, "mfu"), compute_s / fmax(compute_s, weights_s + kv_s), TIGHT,
+                 "MFU");
     /* what HBM holds = weights + KV caches; no --hbm-bytes, so no verdict on fitting */
     assert_close(json_number(r->out, "hbm_used_bytes"), 1e9 * 2 + 100 * 1000 * 1e5, 1e-9, "bytes");
     assert_true(json_is_null(r->out, "fits_hbm"));
