@@ -30,13 +30,15 @@ PICK := $(if $(CH),$(filter $(CH)%,$(CHAPTERS)),$(CHAPTERS))
 # chapter_rules(variant, source tree, extra flags, chapter): one test binary
 define chapter_rules
 build/$(1)/$(4)/test: $(wildcard tests/$(4)/*.c $(2)/$(4)/*.c exercises/$(4)/*.h) \
-		tests/test_util.h $(LIB_SRC) $(LIB_H)
+		tests/test_util.h tests/loop/runner.h $(LIB_SRC) $(LIB_H)
 	@mkdir -p $$(@D)
 	$$(CC) $$(CFLAGS) $(3) -Ilib -Iexercises/$(4) -o $$@ \
 		$(wildcard tests/$(4)/*.c $(2)/$(4)/*.c) $$(LIB_SRC) $$(LDLIBS)
 endef
 $(foreach c,$(CHAPTERS),$(eval $(call chapter_rules,sol,solutions,,$(c))))
-$(foreach c,$(CHAPTERS),$(eval $(call chapter_rules,ex,exercises,,$(c))))
+# (the exercise build force-includes tests/loop/runner.h: CHALK_LIST / CHALK_ONLY let
+# make check re-run one test at a time after a crash or a hang)
+$(foreach c,$(CHAPTERS),$(eval $(call chapter_rules,ex,exercises,-include tests/loop/runner.h,$(c))))
 $(foreach c,$(CHAPTERS),$(eval $(call chapter_rules,asan,solutions,$(SANITIZE),$(c))))
 
 CHALK_SRC = solutions/chalk.c $(wildcard solutions/[0-9][0-9]-*/*.c)
@@ -79,7 +81,6 @@ deps:
 # Your exercises against the tests: make check CH=01 (one chapter) or make check.
 check:
 	@$(if $(PICK),,echo "no chapter matches CH=$(CH); chapters: $(CHAPTERS)" >&2; exit 2)
-	@$(MAKE) -s --no-print-directory $(foreach c,$(PICK),build/ex/$(c)/test)
 	@tests/check.sh $(PICK)
 
 # Speed figures: the reader's loop and make test from clean, in a scratch copy.

@@ -1,0 +1,309 @@
+# lib.sh -- shared by the reader's-loop scripts (check, progress, hint, solution,
+# reset, watch) and the grader. Source it; it defines functions only.
+#
+# Files it reads:  exercises/NN-topic/exercises.txt  (ids, stars, titles, hints)
+#                  build/ex/NN-topic/test             (built by make from exercises/)
+# Files it writes: build/loop/NN-topic.{raw,tsv,build} (the last run, parsed)
+#
+# A parsed run (NN-topic.tsv) has one line per test: name <TAB> status <TAB> detail,
+# status ok | fail | crash, and detail the failure's lines joined by \036.
+
+LOOP_DIR=build/loop
+CHALK_TIMEOUT=${CHALK_TIMEOUT:-2} # seconds per test binary run (a loop costs this)
+
+# All chapters with tests, in order (as the Makefile lists them).
+loop_chapters() {
+    local d
+    for d in tests/[0-9][0-9]-*/; do
+        [ -d "$d" ] && [ -d "exercises/$(basename "$d")" ] && basename "$d"
+    done
+}
+
+# The chapters named by a CH value (01, 01-batching, or empty for all).
+loop_pick() {
+    local ch=${1:-} c found=0
+    for c in $(loop_chapters); do
+        if [ -z "$ch" ] || [ "${c#"$ch"}" != "$c" ]; then
+            echo "$c"
+            found=1
+        fi
+    done
+    [ $found = 1 ]
+}
+
+# exercises.txt as TSV: id, stars, title, section, functions (space-separated).
+loop_exercises() {
+    awk '
+        function val(s) { sub(/^[^:]*:[ \t]*/, "", s); sub(/[ \t]+$/, "", s); return s }
+        function emit() { if (id != "") print id "\t" stars "\t" title "\t" section "\t" funcs }
+        /^exercise:/ { emit(); id = val($0); stars = 1; title = ""; section = ""; funcs = "" }
+        /^stars:/ { stars = val($0) + 0 }
+        /^title:/ { title = val($0) }
+        /^section:/ { section = val($0) }
+        /^functions:/ { funcs = val($0) }
+        END { emit() }
+    ' "exercises/$1/exercises.txt"
+}
+
+# The hints of one exercise, as "general<TAB>text" or "TEST_NAME<TAB>text" lines.
+loop_hints() {
+    awk -v want="$2" '
+        function val(s) { sub(/^[^:]*:[ \t]*/, "", s); return s }
+        /^exercise:/ { id = val($0); sub(/[ \t]+$/, "", id); next }
+        id != want { next }
+        /^hint:/ { print "general\t" val($0) }
+        /^hint@[A-Za-z0-9_]+:/ { t = $0; sub(/^hint@/, "", t); sub(/:.*/, "", t); print t "\t" val($0) }
+    ' "exercises/$1/exercises.txt"
+}
+
+# The chapter whose exercises.txt declares exercise $1 (empty when none does).
+loop_chapter_of() {
+    local c
+    for c in $(loop_chapters); do
+        if loop_exercises "$c" | cut -f1 | grep -qx -- "$1"; then
+            echo "$c"
+            return 0
+        fi
+    done
+    return 1
+}
+
+# Turns cmocka's output (stdin) into the TSV described above. A test that started
+# and never finished (the process died or was killed) gets status "cut".
+loop_parse() {
+    awk '
+        function add(s) { det = (det == "" ? s : det "\036" s) }
+        function emit(st) { if (cur != "") print cur "\t" st "\t" det; cur = ""; det = "" }
+        /^\[ RUN      \] / { emit("cut"); cur = substr($0, 14); next }
+        /^\[       OK \] / { if (cur != "") emit("ok"); next }
+        /^\[  FAILED  \] / { if (cur != "") emit("fail"); next }
+        /^\[  SKIPPED \] / { if (cur != "") emit("fail"); next }
+        /^\[  PASSED  \]/ || /^\[==========\]/ { next }
+        {
+            s = $0
+            gsub(/\[  ERROR   \] --- /, "", s)
+            gsub(/\[   LINE   \] --- /, "", s)
+            if (cur != "" && s != "") add(s)
+        }
+        END { emit("cut") }
+    '
+}
+
+# Runs one test binary whole (under a time limit); then re-runs one by one, each
+# in its own process, any test the whole run did not report (it crashed or hung),
+# so one bad function costs its own tests only. Writes the TSV to stdout.
+# Usage: loop_run_binary BINARY TIMEOUT
+loop_run_binary() {
+    local bin=$1 limit=$2 raw rc name
+    raw=$(timeout -k 1 "$limit" "$bin" 2>&1)
+    rc=$?
+    printf '%s\n' "$raw" | loop_parse | loop_cut_reason "$rc" "$limit" >"$LOOP_TMP.tsv"
+    cat "$LOOP_TMP.tsv"
+    CHALK_LIST=1 "$bin" 2>/dev/null | while IFS= read -r name; do
+        cut -f1 "$LOOP_TMP.tsv" | grep -qxF -- "$name" && continue
+        raw=$(CHALK_ONLY=$name timeout -k 1 "$limit" "$bin" 2>&1)
+        rc=$?
+        printf '%s\n' "$raw" | loop_parse | loop_cut_reason "$rc" "$limit"
+    done
+}
+
+# Explains a "cut" status from the exit code of the run that was cut.
+loop_cut_reason() {
+    local rc=$1 limit=$2 why
+    case $rc in
+    124 | 137) why="did not finish within $limit s: an endless loop?" ;;
+    134) why="aborted (signal 6): a failed assert() or a call to abort()" ;;
+    *) if [ "$rc" -gt 128 ]; then why="killed by signal $((rc - 128))"; else why="stopped (exit $rc) before finishing: exit() called?"; fi ;;
+    esac
+    awk -F'\t' -v OFS='\t' -v why="$why" '$2 == "cut" { $2 = "crash"; $3 = ($3 == "" ? why : $3 "\036" why) } { print }'
+}
+
+# Builds and runs chapter $1's tests against exercises/. Writes build/loop/$1.tsv.
+# Returns 0 when it ran (whatever the results), 2 when the chapter does not compile
+# (the compiler's messages are in build/loop/$1.build).
+loop_run_chapter() {
+    local ch=$1
+    mkdir -p "$LOOP_DIR"
+    LOOP_TMP=$LOOP_DIR/$ch.tmp
+    if ! make -s --no-print-directory "build/ex/$ch/test" >"$LOOP_DIR/$ch.build" 2>&1; then
+        rm -f "$LOOP_DIR/$ch.tsv"
+        return 2
+    fi
+    loop_run_binary "build/ex/$ch/test" "$CHALK_TIMEOUT" >"$LOOP_DIR/$ch.tsv"
+    rm -f "$LOOP_TMP.tsv"
+    return 0
+}
+
+# Per exercise of chapter $1, from build/loop/$1.tsv (absent: nothing compiled):
+# id, stars, passed, total, title, section, first failing test name, its detail.
+loop_summary() {
+    local ch=$1 tsv=$LOOP_DIR/$1.tsv
+    [ -f "$tsv" ] || tsv=/dev/null
+    loop_exercises "$ch" | awk -F'\t' -v OFS='\t' -v tsv="$tsv" '
+        BEGIN {
+            while ((getline line < tsv) > 0) {
+                split(line, f, "\t")
+                ex = f[1]; sub(/: .*/, "", ex)
+                total[ex]++
+                if (f[2] == "ok") ok[ex]++
+                else if (!(ex in first)) { first[ex] = f[1]; detail[ex] = f[3] }
+            }
+        }
+        { print $1, $2, ok[$1] + 0, total[$1] + 0, $3, $4, first[$1], detail[$1] }
+    '
+}
+
+# Puts a failure detail (the \036-joined lines from loop_parse) in plain words:
+# what was computed, what was expected, the units, and where the test is.
+loop_explain() {
+    awk -v detail="$1" '
+        function hex2dec(s,   i, n, c) {
+            if (s !~ /^0x[0-9a-fA-F]+$/) return s
+            n = 0
+            for (i = 3; i <= length(s); i++) {
+                c = index("0123456789abcdef", tolower(substr(s, i, 1))) - 1
+                n = n * 16 + c
+            }
+            return n
+        }
+        function statement(file, line,   l, s, n) {
+            s = ""; n = 0
+            while ((getline l < file) > 0) {
+                n++
+                if (n >= line) { sub(/^[ \t]+/, "", l); s = s (s == "" ? "" : " ") l; if (l ~ /;[ \t]*$/) break }
+                if (n > line + 5) break
+            }
+            close(file)
+            return s
+        }
+        BEGIN {
+            nl = split(detail, L, "\036")
+            loc = ""; file = ""; line = 0
+            for (i = 1; i <= nl; i++) if (L[i] ~ /: error: Failure!$/) {
+                loc = L[i]; sub(/: error: Failure!$/, "", loc)
+                file = loc; sub(/:[0-9]+$/, "", file); line = loc; sub(/^.*:/, "", line)
+            }
+            stmt = (file != "" ? statement(file, line + 0) : "")
+            said = 0
+            for (i = 1; i <= nl; i++) {
+                s = L[i]
+                if (s ~ /: error: Failure!$/) continue
+                if (s ~ /, expected .* \(within .* relative\)$/) {
+                    p = index(s, ", expected ")
+                    # the last ", expected " splits computed from expected
+                    rest = s; q = 0
+                    while ((k = index(rest, ", expected ")) > 0) { q += k; rest = substr(rest, k + 1) }
+                    computed = substr(s, 1, q - 1); expected = substr(s, q + 11)
+                    sub(/ \(within /, " (to within ", expected); sub(/ relative\)$/, " relative)", expected)
+                    gsub(/  +/, " ", expected); sub(/ +$/, "", computed)
+                    printf "computed %s\nexpected %s\n", computed, expected
+                    said = 1
+                } else if (s ~ /^Test failed with exception: /) {
+                    sub(/^Test failed with exception: /, "", s)
+                    sig = s; sub(/^.*\(/, "", sig); sub(/\)$/, "", sig); sub(/\([0-9]+\)$/, "", s)
+                    why = (sig == 11 || sig == 7) ? ": reading or writing through a bad pointer?" : (sig == 8 ? ": an integer division by zero?" : "")
+                    printf "crashed: %s (signal %s)%s\n", s, sig, why
+                    said = 1
+                } else if (s ~ /^[-0-9a-fx.]+ != [-0-9a-fx.]+$/ && stmt ~ /^assert_int_equal\(/) {
+                    split(s, v, " != ")
+                    args = stmt; sub(/^assert_int_equal\(/, "", args); sub(/\);$/, "", args)
+                    # split the two arguments at the comma outside parentheses
+                    depth = 0; cut = 0
+                    for (j = 1; j <= length(args); j++) {
+                        c = substr(args, j, 1)
+                        if (c == "(") depth++
+                        else if (c == ")") depth--
+                        else if (c == "," && depth == 0) { cut = j; break }
+                    }
+                    got = substr(args, 1, cut - 1); want = substr(args, cut + 1); sub(/^ +/, "", want)
+                    printf "computed %s = %s\nexpected %s = %s\n", got, hex2dec(v[1]), want, hex2dec(v[2])
+                    said = 1
+                } else if (stmt ~ /^assert_true\(/ && !said) {
+                    e = stmt; sub(/^assert_true\(/, "", e); sub(/\);$/, "", e)
+                    printf "expected true, but it is false: %s\n", e
+                    said = 1
+                } else if (stmt ~ /^assert_false\(/ && !said) {
+                    e = stmt; sub(/^assert_false\(/, "", e); sub(/\);$/, "", e)
+                    printf "expected false, but it is true: %s\n", e
+                    said = 1
+                } else if (!said) {
+                    printf "%s\n", s
+                    said = 1
+                }
+            }
+            if (!said && stmt != "") printf "failed: %s\n", stmt
+            if (loc != "") printf "(the test: %s)\n", loc
+        }
+    '
+}
+
+# Stars as text: ★ per star earned or possible.
+loop_stars() {
+    local n=$1 s=""
+    while [ "$n" -gt 0 ]; do s="$s★"; n=$((n - 1)); done
+    printf '%s' "$s"
+}
+
+# Where hint state lives: build/loop/hints (make clean forgets which hints you saw).
+LOOP_HINTS=$LOOP_DIR/hints-seen
+
+# The hints of exercise $2 in chapter $1 in the order they are given, for a first
+# failing test $3: that test's own hint first, then the general ones. Each line:
+# key <TAB> text, key "TEST_NAME" or "general:N".
+loop_hint_order() {
+    local ch=$1 ex=$2 test=${3:-}
+    test=${test#*: }
+    loop_hints "$ch" "$ex" | awk -F'\t' -v t="$test" '
+        $1 == t { print $1 "\t" $2 }
+        $1 == "general" { g[++n] = $2 }
+        END { for (i = 1; i <= n; i++) print "general:" i "\t" g[i] }
+    '
+}
+
+# Reveals (records as seen) and prints the next unseen hint of an exercise; with
+# $4 = "again", prints the last one seen instead (revealing the first if none was).
+# Prints: number <TAB> total <TAB> text.
+loop_hint_next() {
+    local ch=$1 ex=$2 test=${3:-} mode=${4:-next} order line key n=0 total last="" lastn=0
+    mkdir -p "$LOOP_DIR"
+    touch "$LOOP_HINTS"
+    order=$(loop_hint_order "$ch" "$ex" "$test")
+    [ -n "$order" ] || return 1
+    total=$(printf '%s\n' "$order" | wc -l)
+    # with "again": the test's own hint when it is new, else the last hint seen
+    if [ "$mode" = again ]; then
+        key=$(printf '%s\n' "$order" | head -1 | cut -f1)
+        if [ "${key#general:}" = "$key" ] && ! grep -qxF "$ch $ex $key" "$LOOP_HINTS"; then
+            mode=next
+        else
+            while IFS= read -r line; do
+                n=$((n + 1))
+                grep -qxF "$ch $ex ${line%%$'\t'*}" "$LOOP_HINTS" && { last=$line; lastn=$n; }
+            done <<<"$order"
+            [ -n "$last" ] || mode=next
+        fi
+    fi
+    if [ "$mode" = next ]; then
+        n=0
+        while IFS= read -r line; do
+            n=$((n + 1))
+            key=${line%%$'\t'*}
+            if ! grep -qxF "$ch $ex $key" "$LOOP_HINTS"; then
+                echo "$ch $ex $key" >>"$LOOP_HINTS"
+                printf '%s\t%s\t%s\n' "$(loop_seen_count "$ch" "$ex")" "$total" "${line#*$'\t'}"
+                return 0
+            fi
+        done <<<"$order"
+        return 3 # every hint already seen
+    fi
+    printf '%s\t%s\t%s\n' "$(loop_seen_count "$ch" "$ex")" "$total" "${last#*$'\t'}"
+}
+
+loop_seen_count() { grep -c "^$1 $2 " "$LOOP_HINTS" || true; }
+
+# Colour only on a terminal.
+if [ -t 1 ]; then
+    C_OK=$'\033[32m' C_BAD=$'\033[31m' C_DIM=$'\033[2m' C_BOLD=$'\033[1m' C_OFF=$'\033[0m'
+else
+    C_OK='' C_BAD='' C_DIM='' C_BOLD='' C_OFF=''
+fi
