@@ -1,0 +1,203 @@
+-- flashcards.lua -- the chapters' flashcards as one Anki import file (make flashcards).
+--
+-- Consumes (book/README.md, "Flashcards"), at the top level of each chapter:
+--     ::: {.card id=ch1-latency-floor tags="roofline latency"}
+--     ::: front
+--     Question ... $\beta N$ ...
+--     :::
+--     ::: back
+--     Answer ... `decode ...`{.chalk key=latency_floor_s unit=ms} ...
+--     :::
+--     :::
+-- Writes the side file named by the metadata field flashcards-out (default
+-- build/flashcards.tsv; written whole to a .tmp file, then renamed), a plain-text
+-- file Anki (2.1.55 or later) imports as is, with these header lines
+-- (docs.ankiweb.net/importing/text-files.html, "File Headers"):
+--     #separator:tab
+--     #html:true
+--     #notetype:Basic
+--     #columns:GUID	Front	Back	Tags	Deck
+--     #guid column:1
+--     #tags column:4
+--     #deck column:5
+-- then one note per card: GUID, front, back, tags, deck.
+--   GUID   "chalk-" .. id: the card id alone, so a rebuilt file keeps it and
+--          re-importing an edited card updates the note in place, keeping its
+--          review history.
+--   front, back  HTML from pandoc's writer; math as Anki's MathJax \( \) and \[ \];
+--          a tab becomes &#9;, a newline a space (<br> inside <pre>), so each
+--          note is one line.
+--   tags   the card's tags plus chalk::NN-topic (the chapter).
+--   deck   "Chalk::01 Batching": one deck per chapter, from the chapter's file name.
+-- Why a deck column and not `#deck:NAME`: that header only presets one deck
+-- for the whole file (and only if it already exists); the deck column puts each
+-- note in its own deck and creates the deck when missing (same page, "Deck Column").
+--
+-- Chapters: run pandoc on every chapter file at once, in order
+-- (pandoc chapters/*.md ...); each file starts with its one level-1 header, and
+-- the Nth level-1 header opens the Nth input file's chapter.
+-- Stops the build on: a card without id, an id that is not [A-Za-z0-9._-],
+-- an id used twice (naming both chapters), a card without exactly one front and
+-- one back, a card inside another block, a live number not yet resolved, a file
+-- count that does not match the level-1 headers.
+--
+-- Order: after chalk.lua, which turns live numbers into text first:
+--     pandoc chapters/*.md -L book/filters/chalk.lua -L book/filters/flashcards.lua \
+--         -M flashcards-out=build/flashcards.tsv -t html -o /dev/null
+-- It changes nothing in the document. Pandoc 2.17 (pandoc.write for the HTML).
+
+package.path = (PANDOC_SCRIPT_FILE:match('(.*/)') or './') .. '?.lua;' .. package.path
+local util = require 'util'
+
+local WHO = 'flashcards.lua'
+
+local HEADER = {
+  '#separator:tab',
+  '#html:true',
+  '#notetype:Basic',
+  '#columns:GUID\tFront\tBack\tTags\tDeck',
+  '#guid column:1',
+  '#tags column:4',
+  '#deck column:5',
+}
+
+-- "01-batching" -> "01 Batching"; "05-long-context" -> "05 Long Context".
+local function deck_of(chapter)
+  local words = {}
+  for w in chapter:gmatch('[^-_]+') do
+    words[#words + 1] = w:sub(1, 1):upper() .. w:sub(2)
+  end
+  return 'Chalk::' .. table.concat(words, ' ')
+end
+
+-- The chapter names (file names without directory and .md), in input order.
+local function chapters()
+  local out = {}
+  for _, f in ipairs(PANDOC_STATE.input_files or {}) do
+    out[#out + 1] = (f:match('([^/]+)$') or f):gsub('%.md$', '')
+  end
+  return out
+end
+
+local function html_escape(s)
+  return (s:gsub('&', '&amp;'):gsub('<', '&lt;'):gsub('>', '&gt;'))
+end
+
+-- Blocks -> one line of HTML with MathJax delimiters.
+local function html(blocks, where)
+  local doc = pandoc.Pandoc(blocks):walk({
+    Math = function(m)
+      if m.mathtype == 'DisplayMath' then
+        return pandoc.RawInline('html', '\\[' .. html_escape(m.text) .. '\\]')
+      end
+      return pandoc.RawInline('html', '\\(' .. html_escape(m.text) .. '\\)')
+    end,
+    Code = function(c)
+      if c.classes:includes('chalk') then
+        util.fail(WHO, where .. ': live number `' .. c.text ..
+          '` is not resolved; run book/filters/chalk.lua before flashcards.lua')
+      end
+    end,
+  })
+  local text = pandoc.write(doc, 'html')
+  text = text:gsub('\r', ''):gsub('\t', '&#9;')
+  -- Newlines: kept as <br> inside <pre>, a space elsewhere; then one line.
+  text = text:gsub('(<pre.-</pre>)', function(pre) return (pre:gsub('\n', '<br>')) end)
+  text = text:gsub('%s*\n%s*', ' '):gsub('^%s+', ''):gsub('%s+$', '')
+  -- A field that starts with a double quote would read as a quoted field.
+  if text:sub(1, 1) == '"' then text = '&quot;' .. text:sub(2) end
+  return text
+end
+
+-- Checks a card Div; returns its id, tags, front and back blocks.
+local function parts(div, chapter)
+  local id = div.attributes.id or div.identifier
+  if not id or id == '' then
+    util.fail(WHO, chapter .. ': a ::: {.card} has no id=... (its stable Anki id)')
+  end
+  if not id:match('^[%w][%w._-]*$') then
+    util.fail(WHO, chapter .. ': card id "' .. id .. '" may hold only letters, digits, ".", "_" and "-"')
+  end
+  local front, back
+  for _, b in ipairs(div.content) do
+    if b.t == 'Div' and b.classes:includes('front') and not front then front = b.content
+    elseif b.t == 'Div' and b.classes:includes('back') and not back then back = b.content
+    else util.fail(WHO, 'card ' .. id .. ': holds only one ::: front and one ::: back') end
+  end
+  if not front or not back then util.fail(WHO, 'card ' .. id .. ': needs ::: front and ::: back') end
+  local tags = {}
+  for t in (div.attributes.tags or ''):gmatch('%S+') do tags[#tags + 1] = t end
+  return id, tags, front, back
+end
+
+local function nested_card(blocks)
+  for _, b in ipairs(blocks) do
+    if b.t == 'Div' then
+      if b.classes:includes('card') then return b end
+      local inner = nested_card(b.content)
+      if inner then return inner end
+    end
+  end
+end
+
+local function write_file(path, text)
+  local tmp = path .. '.tmp'
+  local f, err = io.open(tmp, 'w')
+  if not f then util.fail(WHO, 'cannot write ' .. tmp .. ': ' .. tostring(err)) end
+  f:write(text)
+  f:close()
+  local ok, rerr = os.rename(tmp, path)
+  if not ok then util.fail(WHO, 'cannot rename ' .. tmp .. ' to ' .. path .. ': ' .. tostring(rerr)) end
+end
+
+return {
+  {
+    Pandoc = function(doc)
+      local out = util.meta_string(doc.meta, 'flashcards-out', 'build/flashcards.tsv')
+      local names = chapters()
+      local seen = {} -- id -> chapter
+      local lines = {}
+      for _, h in ipairs(HEADER) do lines[#lines + 1] = h end
+      local h1 = 0
+      local count = 0
+      for _, b in ipairs(doc.blocks) do
+        if b.t == 'Header' and b.level == 1 then
+          h1 = h1 + 1
+        elseif b.t == 'Div' and b.classes:includes('card') then
+          if h1 == 0 then util.fail(WHO, 'a card comes before the first chapter title (# ...)') end
+          local chapter = names[h1] or ('chapter ' .. h1)
+          local id, tags, front, back = parts(b, chapter)
+          if seen[id] then
+            util.fail(WHO, 'card id "' .. id .. '" is used twice (' .. seen[id] .. ' and ' .. chapter ..
+              '); ids are Anki GUIDs and must be unique')
+          end
+          seen[id] = chapter
+          local inner = nested_card(front) or nested_card(back)
+          if inner then util.fail(WHO, 'card ' .. id .. ' holds another card') end
+          tags[#tags + 1] = 'chalk::' .. chapter
+          lines[#lines + 1] = table.concat({
+            'chalk-' .. id,
+            html(front, 'card ' .. id .. ' (front)'),
+            html(back, 'card ' .. id .. ' (back)'),
+            table.concat(tags, ' '),
+            deck_of(chapter),
+          }, '\t')
+          count = count + 1
+        elseif b.t == 'Div' then
+          local inner = nested_card(b.content)
+          if inner then
+            util.fail(WHO, 'card ' .. tostring(inner.attributes.id) ..
+              ' sits inside another block; put it at the top level')
+          end
+        end
+      end
+      if #names > 0 and h1 ~= #names then
+        util.fail(WHO, #names .. ' input files but ' .. h1 ..
+          ' chapter titles (# ...): each chapter file starts with exactly one level-1 header')
+      end
+      write_file(out, table.concat(lines, '\n') .. '\n')
+      io.stderr:write(WHO .. ': ' .. count .. ' cards -> ' .. out .. '\n')
+      return nil
+    end,
+  },
+}
