@@ -1,0 +1,209 @@
+-- boxes.lua -- exercise, solution, slip and example boxes.
+--
+-- Consumes (book/README.md, "Boxes"):
+--     ::: {.exercise id=balance_batch}   prose ...   :::
+--     ::: {.solution}                    worked answer ...   :::
+--     ::: {.slip title="Where the lecture slips"}   ...   :::
+--     ::: {.example title="Latency floor of Llama 3 70B"}   ...   :::
+-- An exercise's title, stars and functions come from the block "exercise: ID"
+-- of exercises/NN-topic/exercises.txt (the directory is the metadata field
+-- exercises-dir, default "exercises"); its number is NN.K where K is the
+-- block's position in that file (the numbering the sources' comments use).
+-- The box ends with what to implement and the command that checks it.
+-- A solution is titled after the exercise before it; the student edition
+-- (default) drops it, -M edition=instructor shows it. Examples are numbered per
+-- chapter (level-1 headers without .unnumbered; lettered after .appendix).
+-- For LaTeX the boxes are the template's tcolorbox environments chalkexercise,
+-- chalksolution, chalkslip, chalkexample; other formats get a Div whose first
+-- paragraph is the bold title.
+-- Stops the build on: an exercise with no id or an id in no exercises.txt, an
+-- id used twice, an unknown attribute, a solution with no exercise before it
+-- in its chapter, a slip or example without content.
+--
+-- Order: after chalk.lua (numbers in the boxes are text by then) and
+-- include.lua; before crossref.lua. Pandoc 2.17.
+
+package.path = (PANDOC_SCRIPT_FILE:match('(.*/)') or './') .. '?.lua;' .. package.path
+local util = require 'util'
+
+local WHO = 'boxes.lua'
+local LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
+
+local edition = 'student'
+local exdir = 'exercises'
+local catalog -- id -> { title, stars, functions, number, dir }
+
+-- Reads every exercises/NN-topic/exercises.txt into the catalog.
+local function load_catalog()
+  catalog = {}
+  local p = io.popen('ls -d ' .. exdir .. '/[0-9][0-9]-*/exercises.txt 2>/dev/null')
+  local files = {}
+  for f in p:lines() do files[#files + 1] = f end
+  p:close()
+  if #files == 0 then util.fail(WHO, 'no ' .. exdir .. '/NN-topic/exercises.txt found') end
+  for _, file in ipairs(files) do
+    local dir = file:match('^(.*)/exercises%.txt$')
+    local chapter = tonumber(dir:match('/(%d%d)%-[^/]*$'))
+    local k, cur = 0, nil
+    for line in io.lines(file) do
+      local key, val = line:match('^([%w@_]+):%s*(.-)%s*$')
+      if key == 'exercise' then
+        k = k + 1
+        if catalog[val] then util.fail(WHO, file .. ': exercise "' .. val .. '" defined twice') end
+        cur = { id = val, number = chapter .. '.' .. k, dir = dir, file = file }
+        catalog[val] = cur
+      elseif cur and (key == 'title' or key == 'stars' or key == 'functions') then
+        cur[key] = val
+      end
+    end
+  end
+  for id, e in pairs(catalog) do
+    if not e.title or not tonumber(e.stars) then
+      util.fail(WHO, e.file .. ': exercise "' .. id .. '" needs title: and stars:')
+    end
+  end
+end
+
+-- The stub the reader edits: the one .c file in the exercise's directory.
+local function stub_of(dir)
+  local p = io.popen('ls ' .. dir .. '/*.c 2>/dev/null')
+  local f = p:read('l')
+  p:close()
+  return f
+end
+
+local function latex_env(name, args, content)
+  local out = pandoc.List({ pandoc.RawBlock('latex', '\\begin{' .. name .. '}' .. args) })
+  out:extend(content)
+  out:insert(pandoc.RawBlock('latex', '\\end{' .. name .. '}'))
+  return out
+end
+
+-- A box: a LaTeX environment, or a Div led by its bold title elsewhere.
+local function box(kind, title_inlines, stars, content)
+  if util.is_latex() then
+    local args = '{' .. util.latex_of(title_inlines) .. '}'
+    if kind == 'exercise' then args = args .. '{' .. stars .. '}' end
+    return latex_env('chalk' .. kind, args, content)
+  end
+  local head = pandoc.List(title_inlines)
+  if stars then head:extend({ pandoc.Space(), pandoc.Str(string.rep('★', stars)) }) end
+  local blocks = pandoc.List({ pandoc.Para({ pandoc.Strong(head) }) })
+  blocks:extend(content)
+  return { pandoc.Div(blocks, pandoc.Attr('', { kind })) }
+end
+
+local function check_attrs(div, allowed, what)
+  for k, _ in pairs(div.attributes) do
+    if not allowed[k] then util.fail(WHO, what .. ': unknown attribute "' .. k .. '"') end
+  end
+end
+
+local state = { chapter = 0, appendix = false, example = 0, last_exercise = nil, seen = {} }
+
+local function chapter_label()
+  if state.appendix then return LETTERS:sub(state.chapter, state.chapter) end
+  return tostring(state.chapter)
+end
+
+local function exercise(div)
+  local id = div.attributes.id or (div.identifier ~= '' and div.identifier) or nil
+  if not id then util.fail(WHO, '::: {.exercise} needs id=NAME (the exercise: line of exercises.txt)') end
+  check_attrs(div, { id = true }, 'exercise ' .. id)
+  if not catalog then load_catalog() end
+  local e = catalog[id]
+  if not e then util.fail(WHO, 'exercise "' .. id .. '" is in no ' .. exdir .. '/NN-topic/exercises.txt') end
+  if state.seen[id] then util.fail(WHO, 'exercise "' .. id .. '" appears twice') end
+  state.seen[id] = true
+  state.last_exercise = e
+  local content = pandoc.List(div.content)
+  local tail = pandoc.List()
+  if e.functions and e.functions:match('%S') then
+    local fns = util.split_args(e.functions)
+    tail:insert(pandoc.Str('Implement'))
+    for k, f in ipairs(fns) do
+      tail:insert(pandoc.Str(k == 1 and ' ' or (k == #fns and ' and ' or ', ')))
+      tail:insert(pandoc.Code(f))
+    end
+    local stub = stub_of(e.dir)
+    if stub then tail:extend({ pandoc.Str(' in '), pandoc.Code(stub) }) end
+    tail:insert(pandoc.Str('; check with '))
+  else
+    tail:insert(pandoc.Str('Check with '))
+  end
+  tail:insert(pandoc.Code('make check CH=' .. e.dir:match('/(%d%d)%-[^/]*$')))
+  tail:insert(pandoc.Str('.'))
+  content:insert(pandoc.Para(tail))
+  local title = { pandoc.Str('Exercise ' .. e.number .. ': ' .. e.title) }
+  return box('exercise', title, tonumber(e.stars), content)
+end
+
+local function solution(div)
+  check_attrs(div, {}, 'solution')
+  local e = state.last_exercise
+  if not e then util.fail(WHO, '::: {.solution} with no ::: {.exercise} before it in its chapter') end
+  if edition == 'student' then return {} end
+  return box('solution', { pandoc.Str('Solution to Exercise ' .. e.number) }, nil, div.content)
+end
+
+local function titled(div, kind, default)
+  check_attrs(div, { title = true }, kind)
+  if #div.content == 0 then util.fail(WHO, '::: {.' .. kind .. '} is empty') end
+  local title = div.attributes.title or default
+  if not title then util.fail(WHO, '::: {.' .. kind .. '} needs title="..."') end
+  local inl = pandoc.read(title, 'markdown').blocks
+  inl = inl[1] and inl[1].content or {}
+  if kind == 'example' then
+    state.example = state.example + 1
+    local head = pandoc.List({ pandoc.Str('Example ' .. chapter_label() .. '.' .. state.example .. ':'), pandoc.Space() })
+    head:extend(inl)
+    inl = head
+  end
+  return box(kind, inl, nil, div.content)
+end
+
+local walk
+
+local function block(b)
+  if b.t == 'Header' and b.level == 1 then
+    if b.classes:includes('appendix') and not state.appendix then state.appendix, state.chapter = true, 0 end
+    if not b.classes:includes('unnumbered') then state.chapter = state.chapter + 1 end
+    state.example, state.last_exercise = 0, nil
+    return { b }
+  elseif b.t == 'Div' then
+    local c = b.classes
+    local n = (c:includes('exercise') and 1 or 0) + (c:includes('solution') and 1 or 0) +
+        (c:includes('slip') and 1 or 0) + (c:includes('example') and 1 or 0)
+    if n > 1 then util.fail(WHO, 'a div may be only one of exercise, solution, slip, example') end
+    b.content = walk(b.content)
+    if c:includes('exercise') then return exercise(b) end
+    if c:includes('solution') then return solution(b) end
+    if c:includes('slip') then return titled(b, 'slip', 'Where the lecture slips') end
+    if c:includes('example') then return titled(b, 'example', nil) end
+    return { b }
+  elseif b.t == 'BlockQuote' then
+    b.content = walk(b.content)
+  end
+  return { b }
+end
+
+walk = function(blocks)
+  local out = pandoc.List()
+  for _, b in ipairs(blocks) do out:extend(block(b)) end
+  return out
+end
+
+return {
+  {
+    Meta = function(meta)
+      edition = util.edition(WHO, meta)
+      exdir = util.meta_string(meta, 'exercises-dir', 'exercises')
+    end,
+  },
+  {
+    Pandoc = function(doc)
+      doc.blocks = walk(doc.blocks)
+      return doc
+    end,
+  },
+}

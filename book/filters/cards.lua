@@ -1,0 +1,114 @@
+-- cards.lua -- flashcards leave the chapter body for a "Review cards" section.
+--
+-- Consumes (book/README.md, "Flashcards"):
+--     ::: {.card id=ch1-latency-floor tags="roofline latency"}
+--     ::: front
+--     Question ...
+--     :::
+--     ::: back
+--     Answer ...
+--     :::
+--     :::
+-- Every card is removed where it stands and printed, in order, in an unnumbered
+-- section "Review cards" at the end of its chapter: just before the chapter's
+-- "## Practice problems" section when it has one (that section stays last and
+-- untouched), otherwise before the next level-1 header or the end of the book.
+-- For LaTeX each card is the template's chalkcard box (front above the rule,
+-- back below); other formats get Div.review-card with the front and back Divs.
+-- Stops the build on: a card without id, an id used twice, a card without
+-- exactly one front and one back, anything else inside a card, a card nested in
+-- another box.
+-- (make flashcards reads the same cards for Anki; this filter only lays them out.)
+--
+-- Order: after chalk.lua (numbers on the cards are text by then); before
+-- crossref.lua. Pandoc 2.17.
+
+package.path = (PANDOC_SCRIPT_FILE:match('(.*/)') or './') .. '?.lua;' .. package.path
+local util = require 'util'
+
+local WHO = 'cards.lua'
+local ids = {}
+
+-- Checks a card and returns its front and back block lists.
+local function parts(div)
+  local id = div.attributes.id
+  if not id or id == '' then util.fail(WHO, '::: {.card} needs id=... (its stable Anki id)') end
+  if ids[id] then util.fail(WHO, 'card id "' .. id .. '" is used twice') end
+  ids[id] = true
+  for k, _ in pairs(div.attributes) do
+    if k ~= 'id' and k ~= 'tags' then util.fail(WHO, 'card ' .. id .. ': unknown attribute "' .. k .. '"') end
+  end
+  local front, back
+  for _, b in ipairs(div.content) do
+    if b.t == 'Div' and b.classes:includes('front') and not front then front = b.content
+    elseif b.t == 'Div' and b.classes:includes('back') and not back then back = b.content
+    else util.fail(WHO, 'card ' .. id .. ': holds only one ::: front and one ::: back') end
+  end
+  if not front or not back then util.fail(WHO, 'card ' .. id .. ': needs ::: front and ::: back') end
+  return id, front, back
+end
+
+local function render(id, front, back)
+  if util.is_latex() then
+    local out = pandoc.List({ pandoc.RawBlock('latex', '\\begin{chalkcard}') })
+    out:extend(front)
+    out:insert(pandoc.RawBlock('latex', '\\tcblower'))
+    out:extend(back)
+    out:insert(pandoc.RawBlock('latex', '\\end{chalkcard}'))
+    return out
+  end
+  return { pandoc.Div({ pandoc.Div(front, pandoc.Attr('', { 'front' })),
+    pandoc.Div(back, pandoc.Attr('', { 'back' })) }, pandoc.Attr(id, { 'review-card' })) }
+end
+
+-- Removes the cards inside nested blocks (not allowed: a card stands alone).
+local function no_nested(blocks)
+  for _, b in ipairs(blocks) do
+    if b.t == 'Div' then
+      if b.classes:includes('card') then
+        util.fail(WHO, 'card ' .. tostring(b.attributes.id) .. ' sits inside another block; put it at the top level')
+      end
+      no_nested(b.content)
+    end
+  end
+end
+
+local function review_section(cards)
+  local out = pandoc.List({ pandoc.Header(2, 'Review cards', pandoc.Attr('', { 'unnumbered', 'review-cards' })) })
+  if util.is_latex() then
+    out:insert(pandoc.Para({ pandoc.Emph({ pandoc.Str(
+      'Cover the answer below each rule, recall it, then check. make flashcards writes these cards for Anki.') }) }))
+  end
+  for _, c in ipairs(cards) do out:extend(c) end
+  return out
+end
+
+return {
+  {
+    Pandoc = function(doc)
+      local out, cards = pandoc.List(), pandoc.List()
+      local function flush()
+        if #cards > 0 then out:extend(review_section(cards)) end
+        cards = pandoc.List()
+      end
+      for _, b in ipairs(doc.blocks) do
+        if b.t == 'Div' and b.classes:includes('card') then
+          local id, front, back = parts(b)
+          no_nested(front); no_nested(back)
+          cards:insert(render(id, front, back))
+        else
+          if b.t == 'Header' and (b.level == 1 or
+              (b.level == 2 and pandoc.utils.stringify(b.content) == 'Practice problems')) then
+            flush()
+          elseif b.t == 'Div' then
+            no_nested(b.content)
+          end
+          out:insert(b)
+        end
+      end
+      flush()
+      doc.blocks = out
+      return doc
+    end,
+  },
+}

@@ -1,0 +1,72 @@
+-- chalk.lua -- live numbers: inline `chalk` invocations become formatted numbers.
+--
+-- Consumes (book/README.md, "Live numbers"):
+--     `decode --model llama3-70b --hw h100-sxm --batch 1 --context 0`{.chalk key=latency_floor_s unit=ms}
+-- Runs `build/chalk ARGS --json` (CHALK overrides the path), takes `key` (dotted
+-- paths reach into objects and arrays: hw_ratio.bf16, rows.0.step_s) and prints
+-- it with `unit` to `digits` significant figures (default 3), after multiplying
+-- by `scale`. A JSON null prints the key's `*_reason` string when `null=reason`
+-- is given and stops the build otherwise. A failing command, a missing key, an
+-- unknown unit or a bad attribute stops the build, naming the command.
+--
+-- Order: runs before plot.lua, boxes.lua and cards.lua, so numbers inside
+-- captions, boxes and cards are already text when those filters move them.
+-- Pandoc 2.17 (Lua filters; JSON decoded by util.lua).
+
+package.path = (PANDOC_SCRIPT_FILE:match('(.*/)') or './') .. '?.lua;' .. package.path
+local util = require 'util'
+
+local WHO = 'chalk.lua'
+local KNOWN = { key = true, unit = true, digits = true, scale = true, null = true }
+
+-- One inline `...`{.chalk}: the number, as pandoc inlines.
+local function number(code)
+  local cmd = code.text
+  local where = '`' .. cmd .. '`'
+  for k, _ in pairs(code.attributes) do
+    if not KNOWN[k] then util.fail(WHO, where .. ': unknown attribute "' .. k .. '"') end
+  end
+  local key = code.attributes.key
+  if not key or key == '' then util.fail(WHO, where .. ': needs key=NAME') end
+  local unit = code.attributes.unit or ''
+  if not util.units[unit] then util.fail(WHO, where .. ': unknown unit "' .. unit .. '"') end
+  local digits = 3
+  if code.attributes.digits then
+    digits = tonumber(code.attributes.digits)
+    if not digits or digits < 1 or digits > 15 or digits % 1 ~= 0 then
+      util.fail(WHO, where .. ': digits must be a whole number 1..15')
+    end
+  end
+  local scale = 1
+  if code.attributes.scale then
+    scale = tonumber(code.attributes.scale)
+    if not scale then util.fail(WHO, where .. ': scale must be a number') end
+  end
+  local null = code.attributes.null
+  if null and null ~= 'reason' then util.fail(WHO, where .. ': null= takes only "reason"') end
+
+  local json = util.chalk_json(WHO, cmd)
+  local v = util.lookup(json, key)
+  if v == nil then util.fail(WHO, 'chalk ' .. cmd .. ' --json: no key "' .. key .. '"') end
+  if v == util.null then
+    local reason = util.lookup(json, key .. '_reason')
+    if null == 'reason' and type(reason) == 'string' then return { pandoc.Str(reason) } end
+    util.fail(WHO, 'chalk ' .. cmd .. ' --json: "' .. key .. '" is null' ..
+      (type(reason) == 'string' and (' (' .. reason .. ')') or '') ..
+      (null == 'reason' and '' or '; add null=reason to print the reason'))
+  end
+  if type(v) ~= 'number' then
+    util.fail(WHO, 'chalk ' .. cmd .. ' --json: "' .. key .. '" is not a number')
+  end
+  local text, math = util.format(WHO .. ': ' .. where, v, unit, digits, scale)
+  if math then return { pandoc.Math('InlineMath', math) } end
+  return { pandoc.Str(text) }
+end
+
+return {
+  {
+    Code = function(code)
+      if code.classes:includes('chalk') then return number(code) end
+    end,
+  },
+}

@@ -1,0 +1,263 @@
+-- plot.lua -- plot blocks become numbered figures drawn by gnuplot from a chalk sweep.
+--
+-- Consumes (book/README.md, "Figures: plot blocks"):
+--     ```{.plot #fig:ID x=batch y="compute_s:compute,step_s:step time"
+--          xlabel="batch (sequences per step)" ylabel="time per step" yunit=ms
+--          logx=true mark="balance-batch ... -> balance_batch" marklabel="balance batch"}
+--     decode --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --batch 16:16384 --context 256
+--     ```
+--
+--     Caption: what the figure shows ...
+-- The block's text is a chalk command that sweeps one variable. It runs with
+-- --csv; the columns in `y` (each `column:legend label`) are drawn against the
+-- column `x`. `xunit`/`yunit` scale an axis like the inline units and append
+-- "(unit)" to its label; `logx`/`logy` (true/false) make it logarithmic;
+-- `mark` draws a vertical dashed line at the value `chalk CMD --json` gives for
+-- KEY, labelled "marklabel = value"; `legend` places the key (gnuplot words,
+-- e.g. "top left", "bottom right"; default top left). The last series in `y`
+-- is drawn as the thick black result line, the others as coloured, dashed
+-- components (distinct in greyscale too). The next paragraph, which must start
+-- with "Caption:", becomes the caption.
+-- Files: BUILD/plots/ID.{csv,dat,gp,pdf}, where BUILD is the metadata field
+-- build-dir (default build/book). The figure is an image at the text width; the
+-- plot is drawn at that size (14 cm) in 9 pt P052 (Palatino), so type prints at 9 pt.
+-- Stops the build on: a missing id or caption, an id not starting with fig:,
+-- an unknown attribute or column, a column with no numbers, a failing chalk
+-- or gnuplot.
+--
+-- Order: after chalk.lua (live numbers in the caption), before crossref.lua
+-- (which numbers the figure). Pandoc 2.17; gnuplot 5 with the pdfcairo terminal.
+
+package.path = (PANDOC_SCRIPT_FILE:match('(.*/)') or './') .. '?.lua;' .. package.path
+local util = require 'util'
+
+local WHO = 'plot.lua'
+local KNOWN = { x = true, y = true, xlabel = true, ylabel = true, xunit = true, yunit = true,
+  logx = true, logy = true, mark = true, marklabel = true, legend = true }
+local COLOURS = { '#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00' }
+local WIDTH_CM, HEIGHT_CM = 14, 8.2
+
+local builddir = 'build/book'
+
+-- A string for a gnuplot script, in double quotes.
+local function gq(s)
+  return '"' .. s:gsub('\\', '\\\\'):gsub('"', '\\"') .. '"'
+end
+
+local function bool(v, name, id)
+  if v == nil or v == 'false' then return false end
+  if v == 'true' then return true end
+  util.fail(WHO, id .. ': ' .. name .. ' must be true or false')
+end
+
+local function axis_label(text, unit, id)
+  if unit and not util.units[unit] then util.fail(WHO, id .. ': unknown unit "' .. unit .. '"') end
+  local u = unit and util.unit_label(unit)
+  return text .. (u and (' (' .. u .. ')') or '')
+end
+
+-- Tics for a log axis from lo to hi: powers of 2 (every 4x) for narrow
+-- ranges, powers of 10 otherwise; labels with thousands separators.
+local function log_tics(lo, hi)
+  local tics = {}
+  local base = (hi / lo <= 2 ^ 18) and 4 or 10
+  local start = base ^ math.floor(math.log(lo, base) + 1e-9)
+  if base == 4 and lo / start >= 2 - 1e-9 then start = start * 2 end
+  local t = start
+  while t <= hi * (1 + 1e-9) do
+    if t >= lo * (1 - 1e-9) then tics[#tics + 1] = gq(util.sig(t, 6)) .. ' ' .. string.format('%.17g', t) end
+    t = t * base
+  end
+  if #tics < 2 then return nil end
+  return 'set xtics (' .. table.concat(tics, ', ') .. ')'
+end
+
+local function run(cmd, what, id)
+  local errfile = os.tmpname()
+  local ok = os.execute(cmd .. ' 2>' .. errfile)
+  local f = io.open(errfile, 'r')
+  local err = f and f:read('a') or ''
+  if f then f:close() end
+  os.remove(errfile)
+  if not ok then util.fail(WHO, id .. ': ' .. what .. ' failed: ' .. err:gsub('%s+$', '')) end
+end
+
+local function write(path, text)
+  local f = io.open(path, 'w')
+  if not f then util.fail(WHO, 'cannot write ' .. path) end
+  f:write(text)
+  f:close()
+end
+
+-- Draws the figure; returns the PDF's path.
+local function draw(cb)
+  local id = cb.identifier
+  if id == '' then util.fail(WHO, 'a .plot block needs an id: {.plot #fig:NAME ...}') end
+  if not id:match('^fig:') then util.fail(WHO, id .. ': a plot id must start with fig:') end
+  local a = cb.attributes
+  for k, _ in pairs(a) do
+    if not KNOWN[k] then util.fail(WHO, id .. ': unknown attribute "' .. k .. '"') end
+  end
+  if not a.x or not a.y then util.fail(WHO, id .. ': needs x=COLUMN and y="COLUMN:label,..."') end
+  local logx, logy = bool(a.logx, 'logx', id), bool(a.logy, 'logy', id)
+  local xdiv = a.xunit and util.units[a.xunit] and util.units[a.xunit].div or 1
+  local ydiv = a.yunit and util.units[a.yunit] and util.units[a.yunit].div or 1
+  local xlabel = axis_label(a.xlabel or a.x, a.xunit, id)
+  local ylabel = axis_label(a.ylabel or '', a.yunit, id)
+
+  local series = {}
+  for item in a.y:gmatch('[^,]+') do
+    local col, label = item:match('^%s*([%w_]+)%s*:%s*(.-)%s*$')
+    if not col then col, label = item:match('^%s*([%w_]+)%s*$'), nil end
+    if not col then util.fail(WHO, id .. ': bad y entry "' .. item .. '" (want column:label)') end
+    series[#series + 1] = { col = col, label = label or col }
+  end
+
+  local cmd = cb.text:gsub('%s+', ' '):gsub('^ ', ''):gsub(' $', '')
+  local csv = util.run_chalk(WHO .. ': ' .. id, cmd, '--csv')
+  local ok, header, rows = pcall(util.parse_csv, csv)
+  if not ok then util.fail(WHO, id .. ': chalk ' .. cmd .. ' --csv: ' .. header) end
+  local have = {}
+  for _, h in ipairs(header) do have[h] = true end
+  for _, c in ipairs({ a.x, table.unpack((function()
+    local t = {}
+    for _, s in ipairs(series) do t[#t + 1] = s.col end
+    return t
+  end)()) }) do
+    if not have[c] then
+      util.fail(WHO, id .. ': chalk ' .. cmd .. ' --csv has no column "' .. c ..
+        '"; it has: ' .. table.concat(header, ' '))
+    end
+  end
+  if #rows < 2 then util.fail(WHO, id .. ': chalk ' .. cmd .. ' gave ' .. #rows .. ' row(s); a plot needs a sweep') end
+
+  local lines, xmin, xmax = {}, math.huge, -math.huge
+  local counts = {}
+  for _, r in ipairs(rows) do
+    local x = tonumber(r[a.x])
+    if not x then util.fail(WHO, id .. ': column ' .. a.x .. ' holds "' .. r[a.x] .. '", not a number') end
+    x = x / xdiv
+    xmin, xmax = math.min(xmin, x), math.max(xmax, x)
+    local f = { string.format('%.10g', x) }
+    for k, s in ipairs(series) do
+      local y = tonumber(r[s.col])
+      if y then counts[k] = (counts[k] or 0) + 1; f[#f + 1] = string.format('%.10g', y / ydiv)
+      else f[#f + 1] = 'NaN' end
+    end
+    lines[#lines + 1] = table.concat(f, ' ')
+  end
+  for k, s in ipairs(series) do
+    if not counts[k] then
+      local reason = rows[1][s.col .. '_reason']
+      util.fail(WHO, id .. ': column ' .. s.col .. ' has no numbers' ..
+        ((reason and reason ~= '') and (' (' .. reason .. ')') or ''))
+    end
+  end
+
+  local base = builddir .. '/plots/' .. id:gsub('[^%w_-]', '-')
+  os.execute('mkdir -p ' .. builddir .. '/plots')
+  write(base .. '.csv', csv)
+  write(base .. '.dat', '# ' .. a.x .. ' ' .. table.concat((function()
+    local t = {}
+    for _, s in ipairs(series) do t[#t + 1] = s.col end
+    return t
+  end)(), ' ') .. '\n' .. table.concat(lines, '\n') .. '\n')
+
+  local gp = {
+    'set encoding utf8',
+    string.format('set terminal pdfcairo size %gcm,%gcm font "P052,9" linewidth 1 rounded noenhanced', WIDTH_CM, HEIGHT_CM),
+    'set output ' .. gq(base .. '.pdf'),
+    'set border 3 lw 0.8',
+    'set tics nomirror out scale 0.6',
+    'set grid xtics ytics lw 0.4 lc rgb "#d9d9d9" dt 1',
+    'set xlabel ' .. gq(xlabel),
+    'set ylabel ' .. gq(ylabel),
+    'set key ' .. (a.legend or 'top left') .. ' reverse Left samplen 3 spacing 1.15 box lw 0.5 lc rgb "#999999" opaque',
+    'set offsets 0, 0, graph 0.05, 0',
+    'set format y "%g"',
+    'set xrange [' .. string.format('%.10g', xmin) .. ':' .. string.format('%.10g', xmax) .. ']',
+  }
+  if a.legend and not a.legend:match('^[%a ]+$') then util.fail(WHO, id .. ': legend takes gnuplot words only') end
+  if logx then
+    gp[#gp + 1] = 'set logscale x'
+    local tics = log_tics(xmin, xmax)
+    if tics then gp[#gp + 1] = tics end
+  else
+    gp[#gp + 1] = 'set format x "%g"'
+  end
+  if logy then gp[#gp + 1] = 'set logscale y' else gp[#gp + 1] = 'set yrange [0:*]' end
+
+  if a.mark then
+    local mcmd, key = a.mark:match('^(.-)%s*%->%s*([%w_.]+)%s*$')
+    if not mcmd then util.fail(WHO, id .. ': mark must be "chalk command -> key"') end
+    local json = util.chalk_json(WHO .. ': ' .. id, mcmd)
+    local v = util.lookup(json, key)
+    if type(v) ~= 'number' then
+      local reason = util.lookup(json, key .. '_reason')
+      util.fail(WHO, id .. ': chalk ' .. mcmd .. ' --json: "' .. key .. '" is not a number' ..
+        (type(reason) == 'string' and (' (' .. reason .. ')') or ''))
+    end
+    local mx = v / xdiv
+    local shown = util.format(WHO, v, a.xunit or '', 3)
+    local label = (a.marklabel and (a.marklabel .. ' = ') or '') .. (shown or util.sig(mx, 3))
+    -- the label goes on the side of the line with more room
+    local frac
+    if logx then frac = math.log(mx / xmin) / math.log(xmax / xmin) else frac = (mx - xmin) / (xmax - xmin) end
+    gp[#gp + 1] = string.format('set arrow from %.10g, graph 0 to %.10g, graph 1 nohead lw 1.6 dt (6,4) lc rgb "#D55E00" front', mx, mx)
+    gp[#gp + 1] = string.format('set label %s at %.10g, graph 0.97 %s offset %s,0 tc rgb "#D55E00" front',
+      gq(label), mx, frac > 0.6 and 'right' or 'left', frac > 0.6 and '-0.6' or '0.6')
+  end
+
+  local plots = {}
+  for k, s in ipairs(series) do
+    local style
+    if k == #series then
+      style = 'lw 3 lc rgb "#000000" dt 1'
+    else
+      style = string.format('lw 1.8 lc rgb "%s" dt %d', COLOURS[(k - 1) % #COLOURS + 1], (k - 1) % 4 + 2)
+    end
+    plots[#plots + 1] = string.format('%s using 1:%d with lines %s title %s',
+      k == 1 and gq(base .. '.dat') or '""', k + 1, style, gq(s.label))
+  end
+  gp[#gp + 1] = 'plot ' .. table.concat(plots, ', \\\n     ')
+  write(base .. '.gp', table.concat(gp, '\n') .. '\n')
+  run('gnuplot ' .. base .. '.gp', 'gnuplot ' .. base .. '.gp', id)
+  return base .. '.pdf'
+end
+
+local function caption_of(b)
+  if not b or b.t ~= 'Para' then return nil end
+  local first = b.content[1]
+  if not (first and first.t == 'Str' and first.text == 'Caption:') then return nil end
+  local inl = pandoc.List(b.content)
+  inl:remove(1)
+  while #inl > 0 and (inl[1].t == 'Space' or inl[1].t == 'SoftBreak') do inl:remove(1) end
+  return inl
+end
+
+return {
+  { Meta = function(meta) builddir = util.meta_string(meta, 'build-dir', 'build/book') end },
+  {
+    Blocks = function(blocks)
+      local out, i = pandoc.List(), 1
+      while i <= #blocks do
+        local b = blocks[i]
+        if b.t == 'CodeBlock' and b.classes:includes('plot') then
+          local cap = caption_of(blocks[i + 1])
+          if not cap or #cap == 0 then
+            util.fail(WHO, (b.identifier ~= '' and b.identifier or 'a .plot block') ..
+              ': needs a paragraph "Caption: ..." right after it')
+          end
+          local pdf = draw(b)
+          local img = pandoc.Image(cap, pdf, 'fig:', pandoc.Attr(b.identifier, {}, { width = '100%' }))
+          out:insert(pandoc.Para({ img }))
+          i = i + 2
+        else
+          out:insert(b)
+          i = i + 1
+        end
+      end
+      return out
+    end,
+  },
+}

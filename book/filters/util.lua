@@ -1,0 +1,355 @@
+-- util.lua -- helpers shared by the book's Lua filters (not a filter itself).
+--
+-- Purpose: run the `chalk` calculator and read its JSON/CSV output, format a
+-- number with a unit the way book/README.md ("Live numbers") specifies, split a
+-- command line, read the edition and build directory from the metadata, and
+-- turn inlines into LaTeX. Every filter loads it with
+--     package.path = (PANDOC_SCRIPT_FILE:match('(.*/)') or './') .. '?.lua;' .. package.path
+--     local util = require 'util'
+--
+-- Consumes: nothing from the document by itself.
+-- Environment: CHALK names the calculator (default build/chalk, relative to the
+-- directory pandoc runs in, the repository root).
+-- Pandoc 2.17: no pandoc.json, so JSON is decoded here; pandoc.write exists.
+-- Every error is raised with error(msg, 0): pandoc prints it and stops the build.
+
+local M = {}
+
+-- ---- errors -------------------------------------------------------------------
+
+-- Stops the build with one message; `who` names the filter.
+function M.fail(who, msg)
+  error(who .. ': ' .. msg, 0)
+end
+
+-- ---- JSON ---------------------------------------------------------------------
+
+-- Decodes a JSON text into Lua values; JSON null becomes M.null.
+M.null = setmetatable({}, { __tostring = function() return 'null' end })
+
+function M.json_decode(text)
+  local pos = 1
+  local function err(what)
+    error('bad JSON at byte ' .. pos .. ': ' .. what, 0)
+  end
+  local function skip()
+    pos = text:find('[^ \t\r\n]', pos) or #text + 1
+  end
+  local value
+  local function str()
+    local out = {}
+    pos = pos + 1
+    while true do
+      local c = text:sub(pos, pos)
+      if c == '' then err('unterminated string') end
+      if c == '"' then pos = pos + 1; break end
+      if c == '\\' then
+        local e = text:sub(pos + 1, pos + 1)
+        local map = { ['"'] = '"', ['\\'] = '\\', ['/'] = '/', b = '\b', f = '\f', n = '\n', r = '\r', t = '\t' }
+        if map[e] then
+          out[#out + 1] = map[e]; pos = pos + 2
+        elseif e == 'u' then
+          local hex = text:sub(pos + 2, pos + 5)
+          if not hex:match('^%x%x%x%x$') then err('bad \\u escape') end
+          out[#out + 1] = utf8.char(tonumber(hex, 16)); pos = pos + 6
+        else
+          err('bad escape')
+        end
+      else
+        out[#out + 1] = c; pos = pos + 1
+      end
+    end
+    return table.concat(out)
+  end
+  value = function()
+    skip()
+    local c = text:sub(pos, pos)
+    if c == '{' then
+      local obj = {}
+      pos = pos + 1; skip()
+      if text:sub(pos, pos) == '}' then pos = pos + 1; return obj end
+      while true do
+        skip()
+        if text:sub(pos, pos) ~= '"' then err('expected a key') end
+        local k = str(); skip()
+        if text:sub(pos, pos) ~= ':' then err('expected :') end
+        pos = pos + 1
+        obj[k] = value(); skip()
+        local d = text:sub(pos, pos); pos = pos + 1
+        if d == '}' then return obj end
+        if d ~= ',' then err('expected , or }') end
+      end
+    elseif c == '[' then
+      local arr = {}
+      pos = pos + 1; skip()
+      if text:sub(pos, pos) == ']' then pos = pos + 1; return arr end
+      while true do
+        arr[#arr + 1] = value(); skip()
+        local d = text:sub(pos, pos); pos = pos + 1
+        if d == ']' then return arr end
+        if d ~= ',' then err('expected , or ]') end
+      end
+    elseif c == '"' then
+      return str()
+    elseif text:sub(pos, pos + 3) == 'true' then pos = pos + 4; return true
+    elseif text:sub(pos, pos + 4) == 'false' then pos = pos + 5; return false
+    elseif text:sub(pos, pos + 3) == 'null' then pos = pos + 4; return M.null
+    else
+      local num = text:match('^-?%d+%.?%d*[eE]?[-+]?%d*', pos)
+      if not num or num == '' then err('unexpected ' .. (c == '' and 'end' or c)) end
+      pos = pos + #num
+      return tonumber(num) or err('bad number ' .. num)
+    end
+  end
+  local v = value(); skip()
+  if pos <= #text then err('trailing text') end
+  return v
+end
+
+-- ---- running chalk --------------------------------------------------------------
+
+-- Splits a command line on blanks; "double quotes" group words.
+function M.split_args(s)
+  local args, cur, quoted, any = {}, {}, false, false
+  for ch in s:gmatch('.') do
+    if ch == '"' then
+      quoted = not quoted; any = true
+    elseif ch:match('%s') and not quoted then
+      if any then args[#args + 1] = table.concat(cur); cur = {}; any = false end
+    else
+      cur[#cur + 1] = ch; any = true
+    end
+  end
+  if quoted then error('unbalanced " in: ' .. s, 0) end
+  if any then args[#args + 1] = table.concat(cur) end
+  return args
+end
+
+local function shell_quote(s)
+  return "'" .. s:gsub("'", "'\\''") .. "'"
+end
+
+local cache = {}
+
+-- Runs `chalk ARGS MODE` (MODE is --json or --csv) and returns its stdout.
+-- A missing calculator or a non-zero exit stops the build, naming the command
+-- and quoting chalk's own error line.
+function M.run_chalk(who, cmdline, mode)
+  local exe = os.getenv('CHALK') or 'build/chalk'
+  local shown = 'chalk ' .. cmdline .. ' ' .. mode
+  local key = exe .. '\0' .. shown
+  if cache[key] then return cache[key] end
+  local f = io.open(exe, 'r')
+  if not f then M.fail(who, exe .. ' not found (run `make chalk`), needed by: ' .. shown) end
+  f:close()
+  local args = M.split_args(cmdline)
+  local quoted = { shell_quote(exe) }
+  for _, a in ipairs(args) do quoted[#quoted + 1] = shell_quote(a) end
+  quoted[#quoted + 1] = mode
+  local errfile = os.tmpname()
+  local p = io.popen(table.concat(quoted, ' ') .. ' 2>' .. shell_quote(errfile), 'r')
+  local out = p:read('a')
+  local ok, _, code = p:close()
+  local ef = io.open(errfile, 'r')
+  local stderr = ef and ef:read('a') or ''
+  if ef then ef:close() end
+  os.remove(errfile)
+  if not ok then
+    stderr = stderr:gsub('%s+$', '')
+    M.fail(who, 'command failed (exit ' .. tostring(code) .. '): ' .. shown ..
+      (stderr ~= '' and ('\n  ' .. stderr) or ''))
+  end
+  cache[key] = out
+  return out
+end
+
+-- Runs chalk with --json and returns the decoded value.
+function M.chalk_json(who, cmdline)
+  local out = M.run_chalk(who, cmdline, '--json')
+  local ok, v = pcall(M.json_decode, out)
+  if not ok then M.fail(who, 'chalk ' .. cmdline .. ' --json: ' .. v) end
+  return v
+end
+
+-- Looks a dotted key (e.g. "hw_ratio.bf16", "rows.3.step_s") up in a JSON value.
+function M.lookup(v, key)
+  for part in key:gmatch('[^.]+') do
+    if type(v) ~= 'table' or v == M.null then return nil end
+    local n = tonumber(part)
+    if n and v[1] ~= nil then v = v[n + 1] else v = v[part] end
+  end
+  return v
+end
+
+-- Parses chalk's CSV (a header row, then rows; "quoted" fields may hold commas).
+-- Returns header (list of names) and rows (list of name -> string).
+function M.parse_csv(text)
+  local lines = {}
+  for line in text:gmatch('[^\r\n]+') do lines[#lines + 1] = line end
+  local function fields(line)
+    local out, i = {}, 1
+    while i <= #line + 1 do
+      if line:sub(i, i) == '"' then
+        local buf, j = {}, i + 1
+        while true do
+          local c = line:sub(j, j)
+          if c == '' then error('unterminated quote in CSV', 0) end
+          if c == '"' then
+            if line:sub(j + 1, j + 1) == '"' then buf[#buf + 1] = '"'; j = j + 2
+            else j = j + 1; break end
+          else buf[#buf + 1] = c; j = j + 1 end
+        end
+        out[#out + 1] = table.concat(buf)
+        i = j + 1
+      else
+        local j = line:find(',', i, true) or #line + 1
+        out[#out + 1] = line:sub(i, j - 1)
+        i = j + 1
+      end
+    end
+    return out
+  end
+  if #lines == 0 then error('empty CSV', 0) end
+  local header = fields(lines[1])
+  local rows = {}
+  for k = 2, #lines do
+    local f, row = fields(lines[k]), {}
+    for c, name in ipairs(header) do row[name] = f[c] or '' end
+    rows[#rows + 1] = row
+  end
+  return header, rows
+end
+
+-- ---- numbers with units ----------------------------------------------------------
+
+-- Each unit: the factor the SI value is divided by, the text after the number
+-- (a leading non-breaking space when it is a word), a prefix, or a rule.
+M.units = {
+  ['s'] = { div = 1, suffix = '\u{a0}s' },
+  ['ms'] = { div = 1e-3, suffix = '\u{a0}ms' },
+  ['us'] = { div = 1e-6, suffix = '\u{a0}µs' },
+  ['B'] = { div = 1, suffix = '\u{a0}B' },
+  ['KB'] = { div = 1e3, suffix = '\u{a0}KB' },
+  ['MB'] = { div = 1e6, suffix = '\u{a0}MB' },
+  ['GB'] = { div = 1e9, suffix = '\u{a0}GB' },
+  ['TB'] = { div = 1e12, suffix = '\u{a0}TB' },
+  ['KiB'] = { div = 1024, suffix = '\u{a0}KiB' },
+  ['GiB'] = { div = 2 ^ 30, suffix = '\u{a0}GiB' },
+  ['tok/s'] = { div = 1, suffix = '\u{a0}tokens/s' },
+  ['USD'] = { div = 1, prefix = '$', money = true },
+  ['x'] = { div = 1, suffix = '×' },
+  ['%'] = { div = 0.01, suffix = '%' },
+  ['FLOP'] = { div = 1, suffix = '\u{a0}FLOPs' },
+  ['GFLOP'] = { div = 1e9, suffix = '\u{a0}GFLOPs' },
+  ['TFLOP'] = { div = 1e12, suffix = '\u{a0}TFLOPs' },
+  ['FLOP/s'] = { div = 1, suffix = '\u{a0}FLOP/s' },
+  ['TFLOP/s'] = { div = 1e12, suffix = '\u{a0}TFLOP/s' },
+  ['PFLOP/s'] = { div = 1e15, suffix = '\u{a0}PFLOP/s' },
+  ['B/s'] = { div = 1, suffix = '\u{a0}B/s' },
+  ['GB/s'] = { div = 1e9, suffix = '\u{a0}GB/s' },
+  ['TB/s'] = { div = 1e12, suffix = '\u{a0}TB/s' },
+  ['int'] = { div = 1, int = true },
+  [''] = { div = 1 },
+}
+
+-- Axis-label text of a unit: "ms" -> "ms", "tok/s" -> "tokens/s", "x" -> "×".
+function M.unit_label(unit)
+  local u = M.units[unit]
+  if not u or unit == '' or unit == 'int' then return nil end
+  if u.money then return 'USD' end
+  return ((u.suffix or ''):gsub('^\u{a0}', ''))
+end
+
+-- "1234567" -> "1,234,567" (the integer part of a decimal string).
+local function group(digits)
+  local int, rest = digits:match('^(%d+)(.*)$')
+  if not int or #int <= 3 then return digits end
+  int = int:reverse():gsub('(%d%d%d)', '%1,'):reverse():gsub('^,', '')
+  return int .. rest
+end
+
+-- Rounds x to `digits` significant figures and writes it without an exponent,
+-- dropping trailing zeros after the point: 0.01443 -> "0.0144", 128456 -> "128,000".
+function M.sig(x, digits)
+  if x == 0 then return '0' end
+  local neg = x < 0
+  x = math.abs(x)
+  local e = math.floor(math.log(tonumber(string.format('%.' .. (digits - 1) .. 'e', x)), 10) + 1e-9)
+  local s
+  if e >= digits - 1 then
+    local step = 10 ^ (e - digits + 1)
+    s = string.format('%.0f', math.floor(x / step + 0.5) * step)
+  else
+    s = string.format('%.' .. (digits - 1 - e) .. 'f', x)
+    s = s:gsub('(%.%d-)0+$', '%1'):gsub('%.$', '')
+  end
+  return (neg and '-' or '') .. group(s)
+end
+
+-- Formats an SI value for print: returns a plain string (the filter makes the
+-- pandoc inlines) or, for a plain number too large or small for digits alone,
+-- nil and a LaTeX math string "1.23\times10^{15}".
+function M.format(who, value, unit, digits, scale)
+  local u = M.units[unit or '']
+  if not u then M.fail(who, 'unknown unit "' .. tostring(unit) .. '"') end
+  if type(value) ~= 'number' then M.fail(who, 'not a number: ' .. tostring(value)) end
+  digits = digits or 3
+  local v = value * (scale or 1) / u.div
+  if v ~= v or v == math.huge or v == -math.huge then
+    M.fail(who, 'not a finite number: ' .. tostring(v))
+  end
+  if u.int then return group(string.format('%.0f', v)) end
+  local a = math.abs(v)
+  if unit == '' or unit == nil then
+    if a ~= 0 and (a >= 1e9 or a < 1e-3) then
+      local e = math.floor(math.log(a, 10))
+      local m = M.sig(v / 10 ^ e, digits)
+      if m:match('^%-?10$') then m = m:gsub('10', '1'); e = e + 1 end
+      return nil, m .. '\\times10^{' .. e .. '}'
+    end
+  end
+  local s = M.sig(v, digits)
+  if u.money and s:match('%.%d$') then s = s .. '0' end
+  return (u.prefix or '') .. s .. (u.suffix or '')
+end
+
+-- ---- metadata -------------------------------------------------------------------
+
+-- The edition ("student" unless -M edition=instructor); anything else stops the build.
+function M.edition(who, meta)
+  local e = meta.edition and pandoc.utils.stringify(meta.edition) or 'student'
+  if e ~= 'student' and e ~= 'instructor' then
+    M.fail(who, 'edition must be student or instructor, not "' .. e .. '"')
+  end
+  return e
+end
+
+-- A metadata string with a default (e.g. build-dir, exercises-dir).
+function M.meta_string(meta, key, default)
+  local v = meta[key]
+  if v == nil then return default end
+  return pandoc.utils.stringify(v)
+end
+
+-- ---- LaTeX ----------------------------------------------------------------------
+
+function M.is_latex()
+  return FORMAT == 'latex' or FORMAT == 'beamer'
+end
+
+-- Inlines -> a LaTeX string (through pandoc's own writer, so escaping is right).
+function M.latex_of(inlines)
+  local doc = pandoc.Pandoc({ pandoc.Plain(inlines) })
+  return (pandoc.write(doc, 'latex'):gsub('%s+$', ''))
+end
+
+-- Reads a whole file, or returns nil.
+function M.read_file(path)
+  local f = io.open(path, 'r')
+  if not f then return nil end
+  local s = f:read('a')
+  f:close()
+  return s
+end
+
+return M
