@@ -45,6 +45,7 @@ CHALK_SRC = solutions/chalk.c $(wildcard solutions/[0-9][0-9]-*/*.c)
 CHALK_INC = -Ilib $(addprefix -I,$(wildcard exercises/[0-9][0-9]-*))
 
 .PHONY: all chalk test check hint bench format help clean deps
+.PHONY: progress watch solution reset handout grade grade-all
 .SECONDARY:
 
 # Build everything: the calculator (and the book, once chapters exist).
@@ -83,6 +84,25 @@ check:
 	@$(if $(PICK),,echo "no chapter matches CH=$(CH); chapters: $(CHAPTERS)" >&2; exit 2)
 	@tests/check.sh $(PICK)
 
+# The reader's loop (scripts in tests/loop/; see README "Studying a chapter").
+# Every chapter's exercises: done/total, stars earned, percent.
+progress:
+	@tests/loop/progress.sh
+# Re-run make check whenever a file under exercises/ changes: make watch CH=01.
+watch:
+	@$(if $(PICK),,echo "no chapter matches CH=$(CH); chapters: $(CHAPTERS)" >&2; exit 2)
+	@tests/loop/watch.sh $(PICK)
+# One more hint for the first failing exercise: make hint CH=01, or EX=step_time.
+hint:
+	@CH='$(CH)' EX='$(EX)' tests/loop/hint.sh
+# An exercise's reference, once your version passes it: make solution EX=step_time.
+solution:
+	@CH='$(CH)' EX='$(EX)' FORCE='$(FORCE)' tests/loop/solution.sh
+# Put the stub back (your version is backed up in exercises/NN-topic/.backup/):
+# make reset EX=step_time (its functions only) or make reset CH=01 (whole chapter).
+reset:
+	@CH='$(CH)' EX='$(EX)' tests/loop/reset.sh
+
 # Speed figures: the reader's loop and make test from clean, in a scratch copy.
 bench:
 	@tests/bench.sh
@@ -96,6 +116,11 @@ help:
 	@echo "make            build the calculator (build/chalk)"
 	@echo "make test       install what is missing, then run every test (solutions, stubs, sanitizers, calculator)"
 	@echo "make check      check your exercises: make check CH=01 for one chapter"
+	@echo "make progress   every chapter: exercises done, stars earned, percent"
+	@echo "make watch      re-run make check on every save under exercises/ (CH=01)"
+	@echo "make hint       one more hint for the first failing exercise (CH=01 or EX=step_time)"
+	@echo "make solution   the reference for EX=step_time, once yours passes (FORCE=1 overrides)"
+	@echo "make reset      the stub back for EX=step_time or CH=01; yours goes to exercises/*/.backup/"
 	@echo "make chalk      build the calculator: build/chalk --help"
 	@echo "make bench      time the reader's loop and make test from clean"
 	@echo "make format     clang-format the C sources"

@@ -3,6 +3,7 @@
 #
 #   tests/deps.sh test    compiler, make, cmocka (make test, make check)
 #   tests/deps.sh book    pandoc, TeX Live, gnuplot, poppler (make book)
+#   tests/deps.sh watch   inotify-tools (make watch; it polls without them)
 #
 # Each need is a command or a file and the package that provides it. Only what is
 # missing is installed, with apt-get (through sudo when not root). Nothing else on
@@ -13,6 +14,9 @@ need_test=(
     "cmd:cc gcc"
     "cmd:make make"
     "file:/usr/include/cmocka.h libcmocka-dev"
+)
+need_watch=(
+    "cmd:inotifywait inotify-tools"
 )
 need_book=(
     "cmd:pandoc pandoc"
@@ -29,9 +33,10 @@ need_book=(
 case "${1:-}" in
 test) needs=("${need_test[@]}") ;;
 book) needs=("${need_book[@]}") ;;
-all) needs=("${need_test[@]}" "${need_book[@]}") ;;
+watch) needs=("${need_watch[@]}") ;;
+all) needs=("${need_test[@]}" "${need_book[@]}" "${need_watch[@]}") ;;
 *)
-    echo "usage: tests/deps.sh test|book|all" >&2
+    echo "usage: tests/deps.sh test|book|watch|all" >&2
     exit 2
     ;;
 esac

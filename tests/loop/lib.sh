@@ -307,3 +307,106 @@ if [ -t 1 ]; then
 else
     C_OK='' C_BAD='' C_DIM='' C_BOLD='' C_OFF=''
 fi
+
+# Every top-level function definition in C file $1, with the comment right above
+# it, as records: name <TAB> first line <TAB> last line <TAB> comment's first line
+# <TAB> 1 when it is static.
+# A rough parser, enough for the workbook's own style: a definition starts at
+# column 0 with an identifier and a "(", and ends where its braces close.
+loop_c_functions() {
+    awk '
+        function count(s, ch,   n, i) { n = 0; for (i = 1; i <= length(s); i++) if (substr(s, i, 1) == ch) n++; return n }
+        {
+            line = $0
+            code = line
+            gsub(/"([^"\\]|\\.)*"/, "\"\"", code)      # strings
+            gsub(/\/\*.*\*\//, "", code)                # one-line comments
+            sub(/\/\/.*/, "", code)
+        }
+        incomment { if (line ~ /\*\//) incomment = 0; next }
+        state == 0 {
+            if (line ~ /^\/\*/ || line ~ /^\/\//) {
+                if (line ~ /(end)?region:/) { next }
+                if (cstart == 0) cstart = NR
+                if (line ~ /^\/\*/ && line !~ /\*\//) incomment = 1
+                next
+            }
+            if (line ~ /^[A-Za-z_]/ && code ~ /\(/ && line !~ /^(typedef|struct|enum|union)[ \t]/) {
+                name = code; sub(/\(.*/, "", name); sub(/[ \t]+$/, "", name); sub(/.*[^A-Za-z0-9_]/, "", name)
+                start = NR; depth = 0; opened = 0; state = 1; isstatic = (line ~ /^static[ \t]/)
+            } else { cstart = 0; next }
+        }
+        state == 1 {
+            depth += count(code, "{") - count(code, "}")
+            if (count(code, "{") > 0) opened = 1
+            if (!opened && code ~ /;[ \t]*$/) { state = 0; cstart = 0; next }   # a prototype
+            if (opened && depth <= 0) {
+                print name "\t" start "\t" NR "\t" (cstart ? cstart : start) "\t" isstatic
+                state = 0; cstart = 0
+            }
+        }
+    ' "$1"
+}
+
+# Prints the definitions of the functions named in $2 (space-separated) from C
+# file $1, with the static helpers they call (and those helpers' helpers), in
+# file order, each with its comment. Prints nothing when none is there. Only
+# static helpers are pulled in: another exercise's functions stay hidden.
+loop_c_extract() {
+    local file=$1 names=$2
+    loop_c_functions "$file" | awk -F'\t' -v file="$file" -v names="$names" '
+        { n++; nm[n] = $1; from[n] = $4; to[n] = $3; st[n] = $5 }
+        END {
+            while ((getline l < file) > 0) src[++lines] = l
+            split(names, w, " "); for (i in w) want[w[i]] = 1
+            for (round = 0; round < 5; round++)
+                for (i = 1; i <= n; i++) {
+                    if (!(nm[i] in want)) continue
+                    for (j = 1; j <= n; j++) {
+                        if ((nm[j] in want) || !st[j]) continue   # helpers only, not other exercises
+                        for (k = from[i]; k <= to[i]; k++)
+                            if (src[k] ~ ("(^|[^A-Za-z0-9_])" nm[j] "[ \t]*\\(")) { want[nm[j]] = 1; break }
+                    }
+                }
+            first = 1
+            for (i = 1; i <= n; i++) if (nm[i] in want) {
+                if (!first) print ""
+                first = 0
+                for (k = from[i]; k <= to[i]; k++) if (src[k] !~ /^\/\* (end)?region: .*\*\/$/) print src[k]
+            }
+        }
+    '
+}
+
+# The stub as handed out, of exercises/$1/$2, written to stdout: the pristine copy
+# a handout carries (tests/stubs/), else git's copy in the upstream branch (a
+# reader's clone: their own commits do not count), else in HEAD.
+loop_pristine() {
+    local ch=$1 file=$2 ref
+    if [ -f "tests/stubs/$ch/$file" ]; then
+        cat "tests/stubs/$ch/$file"
+        return 0
+    fi
+    git rev-parse --is-inside-work-tree >/dev/null 2>&1 || return 1
+    for ref in '@{upstream}' HEAD; do
+        git rev-parse -q --verify "$ref" >/dev/null 2>&1 || continue
+        git show "$ref:exercises/$ch/$file" 2>/dev/null && return 0
+    done
+    return 1
+}
+
+# Copies a reader's file to exercises/CH/.backup/FILE.YYYYmmdd-HHMMSS (a new name
+# every time) and prints the backup's path. Backups live beside the exercises, not
+# in build/, so make clean never removes them.
+loop_backup() {
+    local path=$1 dir stamp dest i=1
+    dir=$(dirname "$path")/.backup
+    mkdir -p "$dir"
+    stamp=$(date +%Y%m%d-%H%M%S)
+    dest=$dir/$(basename "$path").$stamp
+    while [ -e "$dest" ]; do
+        i=$((i + 1))
+        dest=$dir/$(basename "$path").$stamp-$i
+    done
+    cp -p "$path" "$dest" && echo "$dest"
+}
