@@ -44,12 +44,12 @@ $(foreach c,$(CHAPTERS),$(eval $(call chapter_rules,asan,solutions,$(SANITIZE),$
 CHALK_SRC = solutions/chalk.c $(wildcard solutions/[0-9][0-9]-*/*.c)
 CHALK_INC = -Ilib $(addprefix -I,$(wildcard exercises/[0-9][0-9]-*))
 
-.PHONY: all chalk test check hint bench format help clean deps
+.PHONY: all chalk test check hint bench format help clean deps book
 .PHONY: progress watch solution reset handout grade grade-all
 .SECONDARY:
 
-# Build everything: the calculator (and the book, once chapters exist).
-all: chalk
+# Build everything: the calculator and the book.
+all: chalk book
 
 # The calculator: every chapter's reference math behind one command.
 chalk: build/chalk
@@ -59,6 +59,24 @@ build/chalk: $(CHALK_SRC) $(LIB_SRC) $(LIB_H) $(wildcard exercises/*/*.h)
 build/asan/chalk: $(CHALK_SRC) $(LIB_SRC) $(LIB_H) $(wildcard exercises/*/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SANITIZE) $(CHALK_INC) -o $@ $(CHALK_SRC) $(LIB_SRC) -lm
+
+# The book: build/chalk.pdf, or with EDITION=instructor build/chalk-instructor.pdf
+# (worked solutions and reference code shown). Installs pandoc, TeX Live, gnuplot
+# if missing, then rebuilds only when an input changed (book/build.sh does the work).
+EDITION ?= student
+BOOK_PDF = build/chalk$(if $(filter instructor,$(EDITION)),-instructor).pdf
+BOOK_MD = book/preface.md $(sort $(wildcard chapters/[0-9][0-9]-*.md)) book/appendix.md
+BOOK_INPUTS = $(BOOK_MD) $(wildcard book/filters/*.lua) book/template.tex \
+	book/metadata.yaml book/build.sh Makefile build/chalk \
+	$(wildcard solutions/[0-9][0-9]-*/*.c exercises/[0-9][0-9]-*/*.[ch]) \
+	$(wildcard exercises/[0-9][0-9]-*/exercises.txt)
+book:
+	@case '$(EDITION)' in student|instructor) ;; \
+	*) echo "make book: EDITION must be student or instructor, not '$(EDITION)'" >&2; exit 2;; esac
+	@tests/deps.sh book
+	@$(MAKE) -s --no-print-directory $(BOOK_PDF)
+build/chalk.pdf build/chalk-instructor.pdf: $(BOOK_INPUTS)
+	@book/build.sh $(if $(findstring instructor,$@),instructor,student) $@ $(BOOK_MD)
 
 # Test binaries of the library and of the calculator.
 build/%/lib/test: tests/lib/test_lib.c tests/test_util.h $(LIB_SRC) $(LIB_H)
@@ -122,6 +140,7 @@ help:
 	@echo "make solution   the reference for EX=step_time, once yours passes (FORCE=1 overrides)"
 	@echo "make reset      the stub back for EX=step_time or CH=01; yours goes to exercises/*/.backup/"
 	@echo "make chalk      build the calculator: build/chalk --help"
+	@echo "make book       build the book: build/chalk.pdf (EDITION=instructor: build/chalk-instructor.pdf, with solutions)"
 	@echo "make bench      time the reader's loop and make test from clean"
 	@echo "make format     clang-format the C sources"
 	@echo "make clean      remove build/ (nothing you wrote is touched)"

@@ -27,6 +27,7 @@ need_book=(
     "file:/usr/share/texmf/tex/latex/lm/lmodern.sty lmodern"
     "file:/usr/share/texlive/texmf-dist/tex/latex/pgfplots/pgfplots.sty texlive-pictures"
     "cmd:gnuplot gnuplot-nox"
+    "file:/usr/share/fonts/opentype/urw-base35/P052-Roman.otf fonts-urw-base35"
     "cmd:pdftoppm poppler-utils"
 )
 

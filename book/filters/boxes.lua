@@ -12,7 +12,8 @@
 -- The box ends with what to implement and the command that checks it.
 -- A solution is titled after the exercise before it; the student edition
 -- (default) drops it, -M edition=instructor shows it. Examples are numbered per
--- chapter (level-1 headers without .unnumbered; lettered after .appendix).
+-- chapter (level-1 headers without .unnumbered; lettered after .appendix;
+-- an unnumbered chapter's examples are not numbered).
 -- For LaTeX the boxes are the template's tcolorbox environments chalkexercise,
 -- chalksolution, chalkslip, chalkexample; other formats get a Div whose first
 -- paragraph is the bold title.
@@ -99,7 +100,7 @@ local function check_attrs(div, allowed, what)
   end
 end
 
-local state = { chapter = 0, appendix = false, example = 0, last_exercise = nil, seen = {} }
+local state = { chapter = 0, numbered = false, appendix = false, example = 0, last_exercise = nil, seen = {} }
 
 local function chapter_label()
   if state.appendix then return LETTERS:sub(state.chapter, state.chapter) end
@@ -107,7 +108,8 @@ local function chapter_label()
 end
 
 local function exercise(div)
-  local id = div.attributes.id or (div.identifier ~= '' and div.identifier) or nil
+  -- pandoc reads id=NAME in the braces as the identifier
+  local id = (div.identifier ~= '' and div.identifier) or div.attributes.id
   if not id then util.fail(WHO, '::: {.exercise} needs id=NAME (the exercise: line of exercises.txt)') end
   check_attrs(div, { id = true }, 'exercise ' .. id)
   if not catalog then load_catalog() end
@@ -155,7 +157,8 @@ local function titled(div, kind, default)
   inl = inl[1] and inl[1].content or {}
   if kind == 'example' then
     state.example = state.example + 1
-    local head = pandoc.List({ pandoc.Str('Example ' .. chapter_label() .. '.' .. state.example .. ':'), pandoc.Space() })
+    local n = state.numbered and (' ' .. chapter_label() .. '.' .. state.example) or ''
+    local head = pandoc.List({ pandoc.Str('Example' .. n .. ':'), pandoc.Space() })
     head:extend(inl)
     inl = head
   end
@@ -167,7 +170,8 @@ local walk
 local function block(b)
   if b.t == 'Header' and b.level == 1 then
     if b.classes:includes('appendix') and not state.appendix then state.appendix, state.chapter = true, 0 end
-    if not b.classes:includes('unnumbered') then state.chapter = state.chapter + 1 end
+    state.numbered = not b.classes:includes('unnumbered')
+    if state.numbered then state.chapter = state.chapter + 1 end
     state.example, state.last_exercise = 0, nil
     return { b }
   elseif b.t == 'Div' then

@@ -31,7 +31,8 @@ local ids = {}
 
 -- Checks a card and returns its front and back block lists.
 local function parts(div)
-  local id = div.attributes.id
+  -- pandoc reads id=NAME in the braces as the identifier
+  local id = div.identifier ~= '' and div.identifier or div.attributes.id
   if not id or id == '' then util.fail(WHO, '::: {.card} needs id=... (its stable Anki id)') end
   if ids[id] then util.fail(WHO, 'card id "' .. id .. '" is used twice') end
   ids[id] = true
@@ -66,7 +67,7 @@ local function no_nested(blocks)
   for _, b in ipairs(blocks) do
     if b.t == 'Div' then
       if b.classes:includes('card') then
-        util.fail(WHO, 'card ' .. tostring(b.attributes.id) .. ' sits inside another block; put it at the top level')
+        util.fail(WHO, 'card ' .. (b.identifier ~= '' and b.identifier or '?') .. ' sits inside another block; put it at the top level')
       end
       no_nested(b.content)
     end
