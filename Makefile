@@ -121,6 +121,20 @@ solution:
 reset:
 	@CH='$(CH)' EX='$(EX)' tests/loop/reset.sh
 
+# Teaching a course (scripts in tests/grade/; see README "Teaching with Chalk").
+# The student handout: build/chalk-handout.tar.gz (no solutions, no hidden tests).
+handout:
+	@tests/grade/handout.sh
+# Grade one student's exercises/ (a directory or tarball), hidden tests included:
+# make grade SUBMISSION=path [CH=01]; writes build/grade/results.json (Gradescope).
+grade:
+	@$(if $(PICK),,echo "no chapter matches CH=$(CH); chapters: $(CHAPTERS)" >&2; exit 2)
+	@tests/grade/grade.sh '$(SUBMISSION)' $(PICK)
+# Grade every submission in DIR into a CSV gradebook: make grade-all DIR=submissions/.
+grade-all:
+	@$(if $(PICK),,echo "no chapter matches CH=$(CH); chapters: $(CHAPTERS)" >&2; exit 2)
+	@tests/grade/grade-all.sh '$(DIR)' $(PICK)
+
 # Speed figures: the reader's loop and make test from clean, in a scratch copy.
 bench:
 	@tests/bench.sh
@@ -139,6 +153,9 @@ help:
 	@echo "make hint       one more hint for the first failing exercise (CH=01 or EX=step_time)"
 	@echo "make solution   the reference for EX=step_time, once yours passes (FORCE=1 overrides)"
 	@echo "make reset      the stub back for EX=step_time or CH=01; yours goes to exercises/*/.backup/"
+	@echo "make handout    the student handout build/chalk-handout.tar.gz (no solutions, no hidden tests)"
+	@echo "make grade      grade SUBMISSION=dir-or-tarball with hidden tests: build/grade/results.json"
+	@echo "make grade-all  grade every submission in DIR=submissions/: build/grade/gradebook.csv"
 	@echo "make chalk      build the calculator: build/chalk --help"
 	@echo "make book       build the book: build/chalk.pdf (EDITION=instructor: build/chalk-instructor.pdf, with solutions)"
 	@echo "make bench      time the reader's loop and make test from clean"
