@@ -8,6 +8,7 @@
  *   chalk departures ...            the train schedule: a step drains HBM once (1.6)
  *   chalk max-batch ...             the largest batch HBM or a step-time target allows
  *   chalk fast-mode ...             a smaller batch for a faster step, and its cost (1.9)
+ *   chalk check-answers KEY FILE    grade a reader's practice-problem answers (make problems)
  *
  * The book, its figures and its answer keys are generated from this program, so it
  * does no physics of its own: every number comes from lib/ (presets, shapes) or from
@@ -1838,6 +1839,414 @@ static int run_show(const invocation *inv)
     return print_presets(inv, inv->words[0], inv->words[1]);
 }
 
+/* ---- check-answers: grade a reader's answers against a problem key ------------------- */
+
+/* The key is build/answers-SEED.json, written by make problems (book/problems.md):
+ *   { "ID": {"value": 9.09 | "memory", "unit": "ms", "tolerance": 0.02 | null, ...}, ... }
+ * The reader's answers are either a JSON object { "ID": 9.1, "ID2": "memory" } or
+ * lines "ID VALUE" (blank lines and lines starting with # are skipped; a value may
+ * carry thousands commas and a leading $). A number is right when it is within the
+ * key's relative tolerance, |got - expected| <= tolerance * |expected|; a word when it
+ * matches, ignoring case. Files are read whole into fixed buffers: nothing is allocated. */
+
+enum { KEY_MAX = 256, ID_CHARS = 64, WORD_CHARS = 64, FILE_CHARS = 1 << 17 };
+
+typedef struct answer {
+    char id[ID_CHARS];
+    bool is_word;
+    double number;
+    char word[WORD_CHARS];
+    char unit[WORD_CHARS];
+    double tolerance;
+    bool given; /* in the reader's file */
+} answer;
+
+typedef struct json_cursor {
+    const char *text, *at, *file;
+} json_cursor;
+
+/* Reads a whole file into buf (NUL-terminated); nonzero after an error line. */
+static int read_whole(const char *path, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return fail("cannot read %s", path);
+    size_t n = fread(buf, 1, size, f);
+    bool more = n == size;
+    fclose(f);
+    if (more)
+        return fail("%s is larger than %d bytes", path, FILE_CHARS - 1);
+    buf[n] = '\0';
+    if (strlen(buf) != n)
+        return fail("%s holds a NUL byte: not a text file", path);
+    return STATUS_OK;
+}
+
+static void json_skip(json_cursor *c)
+{
+    while (*c->at == ' ' || *c->at == '\t' || *c->at == '\n' || *c->at == '\r')
+        c->at++;
+}
+
+static int json_error(const json_cursor *c, const char *what)
+{
+    long line = 1;
+    for (const char *p = c->text; p < c->at; p++)
+        line += *p == '\n';
+    return fail("%s:%ld: malformed JSON: %s", c->file, line, what);
+}
+
+static int json_expect(json_cursor *c, char ch)
+{
+    json_skip(c);
+    if (*c->at != ch) {
+        char what[32];
+        snprintf(what, sizeof what, "expected '%c'", ch);
+        return json_error(c, what);
+    }
+    c->at++;
+    return STATUS_OK;
+}
+
+/* A JSON string into out (escapes \" \\ \/ \n \t kept simple; \u is refused). */
+static int json_read_string(json_cursor *c, char *out, size_t size)
+{
+    if (json_expect(c, '"'))
+        return STATUS_USAGE;
+    size_t n = 0;
+    for (;;) {
+        char ch = *c->at++;
+        if (ch == '\0' || ch == '\n') {
+            c->at--;
+            return json_error(c, "unterminated string");
+        }
+        if (ch == '"')
+            break;
+        if (ch == '\\') {
+            char e = *c->at;
+            if (e == '\0' || !strchr("\"\\/nt", e))
+                return json_error(c, "unsupported escape in a string");
+            c->at++;
+            ch = e == 'n' ? '\n' : e == 't' ? '\t' : e;
+        }
+        if (n + 1 >= size)
+            return json_error(c, "string too long");
+        out[n++] = ch;
+    }
+    out[n] = '\0';
+    return STATUS_OK;
+}
+
+static int json_read_number(json_cursor *c, double *x)
+{
+    json_skip(c);
+    char *end;
+    *x = strtod(c->at, &end);
+    if (end == c->at || !isfinite(*x))
+        return json_error(c, "expected a number");
+    c->at = end;
+    return STATUS_OK;
+}
+
+/* Skips one value of any kind (nested up to 32 levels). */
+static int json_skip_value(json_cursor *c, int depth)
+{
+    json_skip(c);
+    if (depth > 32)
+        return json_error(c, "nested too deeply");
+    char scratch[1024];
+    double x;
+    switch (*c->at) {
+    case '"':
+        return json_read_string(c, scratch, sizeof scratch);
+    case '{':
+    case '[': {
+        char close = *c->at == '{' ? '}' : ']';
+        c->at++;
+        json_skip(c);
+        if (*c->at == close) {
+            c->at++;
+            return STATUS_OK;
+        }
+        for (;;) {
+            if (close == '}' &&
+                (json_read_string(c, scratch, sizeof scratch) || json_expect(c, ':')))
+                return STATUS_USAGE;
+            if (json_skip_value(c, depth + 1))
+                return STATUS_USAGE;
+            json_skip(c);
+            if (*c->at == close) {
+                c->at++;
+                return STATUS_OK;
+            }
+            if (json_expect(c, ','))
+                return STATUS_USAGE;
+        }
+    }
+    default:
+        for (const char *const *w = (const char *const[]){"null", "true", "false", NULL}; *w; w++)
+            if (strncmp(c->at, *w, strlen(*w)) == 0) {
+                c->at += strlen(*w);
+                return STATUS_OK;
+            }
+        return json_read_number(c, &x);
+    }
+}
+
+/* A number or a string into a. */
+static int json_read_answer(json_cursor *c, answer *a)
+{
+    json_skip(c);
+    if (*c->at == '"') {
+        a->is_word = true;
+        return json_read_string(c, a->word, sizeof a->word);
+    }
+    a->is_word = false;
+    return json_read_number(c, &a->number);
+}
+
+static answer *find_answer(answer *list, int n, const char *id)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(list[i].id, id) == 0)
+            return &list[i];
+    return NULL;
+}
+
+/* Calls visit(ctx, cursor, id) for each member of a top-level JSON object. */
+static int json_members(json_cursor *c, int (*visit)(void *, json_cursor *, const char *),
+                        void *ctx)
+{
+    if (json_expect(c, '{'))
+        return STATUS_USAGE;
+    json_skip(c);
+    if (*c->at == '}') {
+        c->at++;
+    } else {
+        for (;;) {
+            char id[ID_CHARS];
+            if (json_read_string(c, id, sizeof id) || json_expect(c, ':') || visit(ctx, c, id))
+                return STATUS_USAGE;
+            json_skip(c);
+            if (*c->at == '}') {
+                c->at++;
+                break;
+            }
+            if (json_expect(c, ','))
+                return STATUS_USAGE;
+        }
+    }
+    json_skip(c);
+    return *c->at ? json_error(c, "text after the closing }") : STATUS_OK;
+}
+
+typedef struct answer_list {
+    answer *items;
+    int n;
+    const char *file;
+} answer_list;
+
+static answer *new_answer(answer_list *l, const char *id)
+{
+    if (find_answer(l->items, l->n, id)) {
+        fail("%s: \"%s\" appears twice", l->file, id);
+        return NULL;
+    }
+    if (l->n == KEY_MAX) {
+        fail("%s: more than %d answers", l->file, KEY_MAX);
+        return NULL;
+    }
+    answer *a = &l->items[l->n++];
+    memset(a, 0, sizeof *a);
+    snprintf(a->id, sizeof a->id, "%s", id);
+    return a;
+}
+
+/* One key entry: {"value": ..., "unit": ..., "tolerance": ..., others skipped}. */
+static int visit_key(void *ctx, json_cursor *c, const char *id)
+{
+    answer_list *l = ctx;
+    answer *a = new_answer(l, id);
+    if (!a || json_expect(c, '{'))
+        return STATUS_USAGE;
+    bool has_value = false;
+    for (;;) {
+        char member[ID_CHARS];
+        if (json_read_string(c, member, sizeof member) || json_expect(c, ':'))
+            return STATUS_USAGE;
+        json_skip(c);
+        int status;
+        if (strcmp(member, "value") == 0) {
+            status = json_read_answer(c, a);
+            has_value = true;
+        } else if (strcmp(member, "unit") == 0) {
+            status = json_read_string(c, a->unit, sizeof a->unit);
+        } else if (strcmp(member, "tolerance") == 0 && strncmp(c->at, "null", 4) != 0) {
+            status = json_read_number(c, &a->tolerance);
+            if (!status && a->tolerance < 0)
+                status = json_error(c, "negative tolerance");
+        } else {
+            status = json_skip_value(c, 0);
+        }
+        if (status)
+            return status;
+        json_skip(c);
+        if (*c->at == '}') {
+            c->at++;
+            break;
+        }
+        if (json_expect(c, ','))
+            return STATUS_USAGE;
+    }
+    return has_value ? STATUS_OK : json_error(c, "a key entry without \"value\"");
+}
+
+static int visit_reply(void *ctx, json_cursor *c, const char *id)
+{
+    answer *a = new_answer(ctx, id);
+    return a ? json_read_answer(c, a) : STATUS_USAGE;
+}
+
+/* "1,234" and "$0.91" -> numbers; anything else that is not a number is a word. */
+static void parse_reply(const char *text, answer *a)
+{
+    char clean[WORD_CHARS];
+    size_t n = 0;
+    for (const char *p = text + (*text == '$'); *p && n + 1 < sizeof clean; p++)
+        if (*p != ',')
+            clean[n++] = *p;
+    clean[n] = '\0';
+    char *end;
+    double x = strtod(clean, &end);
+    if (n > 0 && *end == '\0' && isfinite(x)) {
+        a->is_word = false;
+        a->number = x;
+    } else {
+        a->is_word = true;
+        snprintf(a->word, sizeof a->word, "%.*s", (int)sizeof a->word - 1, text);
+    }
+}
+
+/* The reader's file: a JSON object, or lines "ID VALUE". */
+static int read_replies(char *text, answer_list *l)
+{
+    const char *p = text;
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+        p++;
+    if (*p == '{') {
+        json_cursor c = {text, text, l->file};
+        return json_members(&c, visit_reply, l);
+    }
+    long line = 0;
+    for (char *next, *s = text; s && *s; s = next) {
+        line++;
+        next = strchr(s, '\n');
+        if (next)
+            *next++ = '\0';
+        char id[ID_CHARS + 1], value[WORD_CHARS + 1], extra[2];
+        int got = sscanf(s, "%64s %64s %1s", id, value, extra);
+        if (got <= 0 || id[0] == '#')
+            continue;
+        if (got != 2 || strlen(id) >= ID_CHARS || strlen(value) >= WORD_CHARS)
+            return fail(
+                "%s:%ld: expected \"ID VALUE\" (one answer per line, no unit), got \"%.40s\"",
+                l->file, line, s);
+        answer *a = new_answer(l, id);
+        if (!a)
+            return STATUS_USAGE;
+        parse_reply(value, a);
+    }
+    return STATUS_OK;
+}
+
+static bool same_word(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return false;
+    return *a == *b;
+}
+
+static void describe(char *buf, size_t size, const answer *a)
+{
+    char num[NUMBER_CHARS];
+    if (a->is_word) {
+        snprintf(buf, size, "%s", a->word);
+        return;
+    }
+    format_sig(num, sizeof num, a->number);
+    snprintf(buf, size, "%s%s%s", num, a->unit[0] ? " " : "", a->unit);
+}
+
+static int run_check_answers(const invocation *inv)
+{
+    if (inv->nwords != 2)
+        return fail("usage: chalk check-answers KEY.json FILE (see chalk check-answers --help)");
+    static_assert(KEY_MAX * sizeof(answer) < 64 * 1024, "answer tables fit on the stack");
+    char text[FILE_CHARS];
+    answer key[KEY_MAX], reply[KEY_MAX];
+    answer_list keys = {key, 0, inv->words[0]}, replies = {reply, 0, inv->words[1]};
+
+    if (read_whole(keys.file, text, sizeof text))
+        return STATUS_USAGE;
+    json_cursor c = {text, text, keys.file};
+    if (json_members(&c, visit_key, &keys))
+        return STATUS_USAGE;
+    if (keys.n == 0)
+        return fail("%s: the key holds no problems", keys.file);
+    if (read_whole(replies.file, text, sizeof text) || read_replies(text, &replies))
+        return STATUS_USAGE;
+
+    int right = 0;
+    for (int i = 0; i < replies.n; i++)
+        if (!find_answer(key, keys.n, reply[i].id))
+            printf("%s: not in the key %s (a typo?)\n", reply[i].id, keys.file);
+    for (int i = 0; i < keys.n; i++) {
+        const answer *want = &key[i];
+        answer *got = find_answer(reply, replies.n, want->id);
+        char expected[96], actual[96];
+        describe(expected, sizeof expected, want);
+        if (!got) {
+            printf("%-24s missing   expected %s\n", want->id, expected);
+            continue;
+        }
+        snprintf(got->unit, sizeof got->unit, "%s", want->unit);
+        describe(actual, sizeof actual, got);
+        if (want->is_word) {
+            if (!got->is_word || !same_word(got->word, want->word)) {
+                printf("%-24s off       expected %s, got %s\n", want->id, expected, actual);
+                continue;
+            }
+        } else {
+            double err = got->is_word ? INFINITY : fabs(got->number - want->number);
+            if (!(err <= want->tolerance * fabs(want->number))) {
+                char off[48] = "";
+                if (!got->is_word && want->number != 0)
+                    snprintf(off, sizeof off, " (%+.1f%%, tolerance %g%%)",
+                             100 * (got->number - want->number) / fabs(want->number),
+                             100 * want->tolerance);
+                printf("%-24s off       expected %s, got %s%s\n", want->id, expected, actual, off);
+                continue;
+            }
+        }
+        right++;
+    }
+    printf("score: %d/%d (%.0f%%)\n", right, keys.n, 100.0 * right / keys.n);
+    return right == keys.n ? STATUS_OK : 1;
+}
+
+static const char *const ABOUT_CHECK[] = {
+    "Grades a reader's answers to `make problems SEED=NAME` against its key,",
+    "build/answers-NAME.json: prints each answer that is off or missing, with the",
+    "expected and the given value, then the score. FILE is a JSON object",
+    "{\"ID\": 9.1, \"ID2\": \"memory\"} or lines \"ID VALUE\" (# starts a comment; no",
+    "units; 1,234 and $0.91 read as numbers). A number is right within the key's",
+    "relative tolerance, a word when it matches ignoring case. Exit status: 0 all",
+    "right, 1 some off or missing, 2 a malformed file (one line on stderr).",
+    NULL};
+static const char *const EXAMPLES_CHECK[] = {
+    "chalk check-answers build/answers-alice.json my-answers.txt", NULL};
+
 /* ---- commands and help --------------------------------------------------------------- */
 
 static const char *const ABOUT_LIST[] = {
@@ -1939,6 +2348,8 @@ static const cmd_spec COMMANDS[] = {
     {"fast-mode", "[flags]", "a smaller batch for a faster step, and its cost (1.9)",
      OUTPUT_FLAGS | MODEL_FLAGS | RATE_FLAGS | BIT(OPT_BATCH) | BIT(OPT_CONTEXT) | BIT(OPT_SPEEDUP),
      ABOUT_FAST, EXAMPLES_FAST, run_fast},
+    {"check-answers", "KEY FILE", "grade a practice-problem answers FILE (make problems)", 0,
+     ABOUT_CHECK, EXAMPLES_CHECK, run_check_answers},
 };
 enum { COMMAND_COUNT = sizeof COMMANDS / sizeof COMMANDS[0] };
 
