@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# handout-check.sh -- proves that an unpacked handout DIR gives no answers away:
+#   - no solutions/, no calculator source, no grading scripts, no hidden tests,
+#     no points tables;
+#   - no ::: {.solution} block (instructor answers) left in chapters/*.md;
+#   - no line of a reference function body (solutions/NN-topic/*.c, lines of 20+
+#     characters that the stub does not have) in any text file of DIR.
+# Prints what it found; exits 1 when anything leaks. Run from the instructor tree.
+# Usage: tests/grade/handout-check.sh DIR
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+. tests/loop/lib.sh
+dir=${1:?usage: tests/grade/handout-check.sh DIR}
+[ -d "$dir" ] || {
+    echo "handout-check: $dir is not a directory" >&2
+    exit 2
+}
+bad=0
+leak() {
+    echo "handout-check: LEAK: $*"
+    bad=1
+}
+
+[ ! -e "$dir/solutions" ] || leak "solutions/ is in the handout"
+[ ! -e "$dir/tests/grade" ] || leak "tests/grade/ (the grader) is in the handout"
+found=$(find "$dir" \( -name hidden -o -name points.txt -o -name chalk.c -o -name 'test_chalk.c' \) -print | head -5)
+[ -z "$found" ] || leak "instructor files: $(echo $found)"
+for md in "$dir"/chapters/*.md; do
+    [ -f "$md" ] || continue
+    grep -nE '^:{3,}[[:space:]]*(\{[^}]*\.solution[^}]*\}|solution[[:space:]]*$)' "$md" | head -3 | while IFS= read -r l; do
+        echo "handout-check: LEAK: $md:$l"
+    done | grep . && bad=1
+done
+
+# Reference body lines that are not also stub lines.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for f in solutions/[0-9][0-9]-*/*.c; do
+    [ -f "$f" ] || continue
+    ch=$(basename "$(dirname "$f")")
+    cat "exercises/$ch"/*.c 2>/dev/null | sed 's/^[[:space:]]*//; s/[[:space:]]*$//' >>"$tmp/stub-lines"
+    loop_c_functions "$f" | while IFS=$'\t' read -r _ start end _ _; do
+        sed -n "$((start + 1)),${end}p" "$f"
+    done | sed 's/^[[:space:]]*//; s/[[:space:]]*$//' |
+        awk 'length($0) >= 20 && $0 !~ /^(\/\*|\*|\/\/)/' >>"$tmp/ref-lines"
+done
+touch "$tmp/ref-lines" "$tmp/stub-lines"
+sort -u "$tmp/ref-lines" | grep -vxF -f "$tmp/stub-lines" >"$tmp/secret" || true
+n=$(wc -l <"$tmp/secret")
+if [ "$n" -gt 0 ]; then
+    hits=$(grep -rIlF -f "$tmp/secret" "$dir" 2>/dev/null | head -5)
+    if [ -n "$hits" ]; then
+        leak "reference code found in: $(echo $hits)"
+        grep -rIhF -f "$tmp/secret" "$dir" | head -3 | sed 's/^/    /'
+    fi
+fi
+files=$(find "$dir" -type f | wc -l)
+[ $bad = 0 ] && echo "handout-check: ok: $files files; no solutions/, hidden tests, grader or .solution blocks; none of $n reference code lines"
+exit $bad

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# handout.sh -- the body of `make handout`: builds build/chalk-handout.tar.gz, the
+# student's copy of the course, and proves it gives nothing away.
+#
+# In it (under chalk/): exercises/ (the stubs), tests/ (the public tests, the
+# reader's-loop scripts, deps.sh), tests/stubs/ (pristine stubs for make reset),
+# lib/, chapters/ (with every ::: {.solution} block removed), book/, the student
+# edition of the book as chalk.pdf, and its own Makefile and README
+# (tests/grade/handout.mk, handout-README.md).
+# Not in it: solutions/, the calculator, hidden tests, points, the grader.
+#
+#   BOOK=0   do not (re)build the book: take build/chalk.pdf as it is, if present
+#   NO_PDF=1 make the handout without the PDF (says so)
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+. tests/loop/lib.sh
+die() {
+    echo "handout: $*" >&2
+    exit 2
+}
+
+out=build/chalk-handout.tar.gz
+stage=build/handout
+rm -rf "$stage"
+mkdir -p "$stage/chalk"
+dest=$stage/chalk
+
+# The files of the tree: git's list (tracked and new, not ignored), else find.
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    git ls-files -co --exclude-standard >"$stage/files"
+else
+    find . -type f -not -path './build/*' -not -path './.git/*' | sed 's|^\./||' >"$stage/files"
+fi
+grep -E '^(exercises/[0-9][0-9]-[^/]+/[^/]+|tests/[0-9][0-9]-[^/]+/[^/]+\.c|tests/test_util\.h|tests/check\.sh|tests/deps\.sh|tests/loop/[^/]+|lib/.+|chapters/.+|book/.+|\.clang-format)$' "$stage/files" |
+    grep -v '/\.backup/' >"$stage/keep"
+while IFS= read -r f; do
+    [ -f "$f" ] || continue
+    mkdir -p "$dest/$(dirname "$f")"
+    cp -p "$f" "$dest/$f"
+done <"$stage/keep"
+
+# Instructor answers out of the chapters: every ::: {.solution} fenced div.
+for md in "$dest"/chapters/*.md; do
+    [ -f "$md" ] || continue
+    awk '
+        skip == 0 && /^:::+[ \t]*(\{[^}]*\.solution[^}]*\}|solution[ \t]*$)/ { skip = 1; next }
+        skip > 0 && /^:::+[ \t]*[^: \t]/ { skip++; next }
+        skip > 0 && /^:::+[ \t]*$/ { skip--; next }
+        skip > 0 { next }
+        { print }
+    ' "$md" >"$md.tmp" && mv "$md.tmp" "$md"
+done
+
+# Pristine stubs for make reset (a handout has no git history).
+for d in "$dest"/exercises/[0-9][0-9]-*/; do
+    ch=$(basename "$d")
+    mkdir -p "$dest/tests/stubs/$ch"
+    cp -p "$d"/*.c "$dest/tests/stubs/$ch/"
+done
+cp tests/grade/handout.mk "$dest/Makefile"
+cp tests/grade/handout-README.md "$dest/README.md"
+
+# The student edition of the book.
+pdf=""
+if [ "${NO_PDF:-0}" = 1 ]; then
+    echo "handout: NO_PDF=1: no chalk.pdf in this handout"
+else
+    if [ "${BOOK:-1}" != 0 ] && grep -q '^book:' Makefile; then
+        make -s --no-print-directory book EDITION=student >"$stage/book.log" 2>&1 ||
+            die "make book failed (see $stage/book.log); NO_PDF=1 makes a handout without the book"
+    fi
+    if [ -f build/chalk.pdf ]; then
+        cp build/chalk.pdf "$dest/chalk.pdf"
+        pdf=" and chalk.pdf"
+    elif [ "${BOOK:-1}" = 0 ]; then
+        echo "handout: BOOK=0 and no build/chalk.pdf: no chalk.pdf in this handout"
+    else
+        die "no build/chalk.pdf after make book; NO_PDF=1 makes a handout without the book"
+    fi
+fi
+
+tests/grade/handout-check.sh "$dest" >"$stage/check.log" || {
+    cat "$stage/check.log" >&2
+    die "the handout would give answers away; not written"
+}
+tar -czf "$out" -C "$stage" chalk || die "tar failed"
+echo "handout: $out ($(find "$dest" -type f | wc -l) files$pdf; $(tail -1 "$stage/check.log" | sed 's/^handout-check: //'))"
