@@ -47,6 +47,7 @@ for run in 1 2 3 4; do
         -output-directory="$work" "$work/chalk.tex" >"$work/pdflatex.out" 2>&1; then
         echo "book: pdflatex failed (run $run); the first errors of $work/chalk.log:" >&2
         grep -A3 -E '^(!|.*:[0-9]+: )' "$work/chalk.log" | head -30 >&2
+        rm -f "$work/chalk.aux" # a half-written .aux would break the next run
         exit 1
     fi
     grep -q -E 'Rerun to get|Label\(s\) may have changed|rerunfilecheck' "$work/chalk.log" || break

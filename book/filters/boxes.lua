@@ -9,7 +9,8 @@
 -- of exercises/NN-topic/exercises.txt (the directory is the metadata field
 -- exercises-dir, default "exercises"); its number is NN.K where K is the
 -- block's position in that file (the numbering the sources' comments use).
--- The box ends with what to implement and the command that checks it.
+-- The box ends with what to implement and the command that checks it (for
+-- LaTeX after \chalkexercisefoot, which sets it apart in small type).
 -- A solution is titled after the exercise before it; the student edition
 -- (default) drops it, -M edition=instructor shows it. Examples are numbered per
 -- chapter (level-1 headers without .unnumbered; lettered after .appendix;
@@ -135,6 +136,7 @@ local function exercise(div)
   end
   tail:insert(pandoc.Code('make check CH=' .. e.dir:match('/(%d%d)%-[^/]*$')))
   tail:insert(pandoc.Str('.'))
+  if util.is_latex() then content:insert(pandoc.RawBlock('latex', '\\chalkexercisefoot')) end
   content:insert(pandoc.Para(tail))
   local title = { pandoc.Str('Exercise ' .. e.number .. ': ' .. e.title) }
   return box('exercise', title, tonumber(e.stars), content)

@@ -9,7 +9,8 @@
 --     @sec:x  @eq:x  @fig:x  @tbl:x      references; [-@fig:x] gives the number only
 -- Numbers are per chapter: Chapter 1, Section 1.2, (1.3), Figure 1.4, Table 1.1;
 -- chapters from the first level-1 header with class .appendix on are lettered
--- (Appendix A, Table A.1). Headers with class .unnumbered are not counted.
+-- (Appendix A, Table A.1). Headers with class .unnumbered are not counted; the
+-- sections of an unnumbered chapter (the preface) get .unnumbered too.
 -- Output: for LaTeX, \label{id} on each item and \hyperref[id]{Figure~\ref*{id}}
 -- for each reference, so the printed number is always LaTeX's own (the template
 -- numbers equations, figures and tables per chapter, as counted here); for
@@ -109,7 +110,8 @@ local function number_block(b)
       if b.classes:includes('appendix') and not state.appendix then
         state.appendix, state.chapter = true, 0
       end
-      if b.classes:includes('unnumbered') then
+      state.unnumbered = b.classes:includes('unnumbered')
+      if state.unnumbered then
         if id:match('^sec:') then define(id, 'unnumbered', nil) end
         return b
       end
@@ -117,7 +119,12 @@ local function number_block(b)
       state.sec, state.eq, state.fig, state.tbl = {}, 0, 0, 0
       if id:match('^sec:') then define(id, state.appendix and 'app' or 'chap', chapter_label()) end
     else
-      if b.classes:includes('unnumbered') then return b end
+      -- the sections of an unnumbered chapter (the preface) are unnumbered too
+      if state.unnumbered and not b.classes:includes('unnumbered') then b.classes:insert('unnumbered') end
+      if b.classes:includes('unnumbered') then
+        if id:match('^sec:') then define(id, 'unnumbered', nil) end
+        return b
+      end
       for l = b.level + 1, 6 do state.sec[l] = nil end
       state.sec[b.level] = (state.sec[b.level] or 0) + 1
       local parts = { chapter_label() }

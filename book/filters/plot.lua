@@ -20,7 +20,8 @@
 -- with "Caption:", becomes the caption.
 -- Files: BUILD/plots/ID.{csv,dat,gp,pdf}, where BUILD is the metadata field
 -- build-dir (default build/book). The figure is an image at the text width; the
--- plot is drawn at that size (14 cm) in 9 pt P052 (Palatino), so type prints at 9 pt.
+-- plot is drawn at that size (14 cm) in 9 pt P052 (Palatino; cairo needs fontscale
+-- 0.75 for a 9 pt font to print at 9 pt), so type prints at 9 pt.
 -- Stops the build on: a missing id or caption, an id not starting with fig:,
 -- an unknown attribute or column, a column with no numbers, a failing chalk
 -- or gnuplot.
@@ -165,7 +166,7 @@ local function draw(cb)
 
   local gp = {
     'set encoding utf8',
-    string.format('set terminal pdfcairo size %gcm,%gcm font "P052,9" linewidth 1 rounded noenhanced', WIDTH_CM, HEIGHT_CM),
+    string.format('set terminal pdfcairo size %gcm,%gcm font "P052,9" fontscale 0.75 linewidth 1 rounded noenhanced', WIDTH_CM, HEIGHT_CM),
     'set output ' .. gq(base .. '.pdf'),
     'set border 3 lw 0.8',
     'set tics nomirror out scale 0.6',
@@ -205,7 +206,7 @@ local function draw(cb)
     if logx then frac = math.log(mx / xmin) / math.log(xmax / xmin) else frac = (mx - xmin) / (xmax - xmin) end
     gp[#gp + 1] = string.format('set arrow from %.10g, graph 0 to %.10g, graph 1 nohead lw 1.6 dt (6,4) lc rgb "#D55E00" front', mx, mx)
     gp[#gp + 1] = string.format('set label %s at %.10g, graph 0.97 %s offset %s,0 tc rgb "#D55E00" front',
-      gq(label), mx, frac > 0.6 and 'right' or 'left', frac > 0.6 and '-0.6' or '0.6')
+      gq(label), mx, frac > 0.75 and "right" or "left", frac > 0.75 and "-0.6" or "0.6")
   end
 
   local plots = {}

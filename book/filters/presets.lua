@@ -10,13 +10,14 @@
 --                 widest precision the chip has) and drain time (HBM / bandwidth)
 --     hw-network  scale-up and scale-out GB/s, scale-up domain, USD per chip-hour
 --                 and where the price comes from
---     models      parameters total and active (billions), sparsity, layers, d_model,
+--     models      parameters total and active (billions), sparsity, layers, width (d_model),
 --                 attention, KV cache bytes per token and weight bytes at bf16
 --     sources     every preset (hardware, then models) with its source
 -- The data come from `chalk list hw --json` and `chalk list models --json`
 -- (CHALK overrides build/chalk), so the tables are the presets lib/ holds.
 -- The div's paragraph becomes the caption; the div's id (tbl:...) is kept for
--- crossref.lua. Stops the build on an unknown table, a missing caption or a
+-- crossref.lua. For LaTeX the table is set in \footnotesize (\chalktablefont).
+-- Stops the build on an unknown table, a missing caption or a
 -- failing chalk.
 --
 -- Order: before crossref.lua (which numbers the tables). Pandoc 2.17
@@ -66,7 +67,7 @@ local TABLES = {
   ['hw-compute'] = {
     data = 'hw',
     head = { 'preset', 'bf16 TFLOP/s', 'fp8 TFLOP/s', 'fp4 TFLOP/s', 'HBM GB', 'HBM TB/s', 'ridge FLOP/B', 'drain ms' },
-    widths = { 0.19, 0.10, 0.10, 0.10, 0.09, 0.09, 0.17, 0.09 },
+    widths = { 0.16, 0.115, 0.115, 0.115, 0.09, 0.09, 0.15, 0.09 },
     row = function(h)
       local r = { plain(h.name) }
       for _, d in ipairs(DTYPES) do r[#r + 1] = plain(num(h.flops_per_s[d], 1e12)) end
@@ -79,20 +80,22 @@ local TABLES = {
   },
   ['hw-network'] = {
     data = 'hw',
-    head = { 'preset', 'chip', 'scale-up GB/s', 'scale-out GB/s', 'domain chips', 'USD per chip-hour' },
-    widths = { 0.18, 0.34, 0.11, 0.11, 0.10, 0.16 },
+    head = { 'preset', 'chip', 'scale-up GB/s', 'scale-out GB/s', 'domain chips', 'USD per chip-hour', 'price from' },
+    widths = { 0.15, 0.32, 0.09, 0.10, 0.09, 0.09, 0.15 },
     row = function(h)
-      local price = type(h.usd_per_chip_hour) == 'number' and
-          (util.format(WHO, h.usd_per_chip_hour, 'USD', 3) .. ' (' .. h.price_source .. ')') or '–'
-      return { plain(h.name), plain(h.title .. (h.preliminary and ' (preliminary)' or '')),
+      local price = type(h.usd_per_chip_hour) == 'number' and util.format(WHO, h.usd_per_chip_hour, 'USD', 3) or '–'
+      local title = h.title
+      if h.preliminary and not title:lower():match('preliminary') then title = title .. ' (preliminary)' end
+      return { plain(h.name), plain(title),
         plain(num(h.scaleup_bytes_per_s, 1e9)), plain(num(h.scaleout_bytes_per_s, 1e9)),
-        plain(num(h.scaleup_domain_chips, 1, 6)), plain(price) }
+        plain(num(h.scaleup_domain_chips, 1, 6)), plain(price),
+        plain(type(h.price_source) == 'string' and h.price_source or '–') }
     end,
   },
   models = {
     data = 'models',
-    head = { 'preset', 'params (B)', 'active (B)', 'sparsity', 'layers', 'd_model', 'attention', 'KV KB/token', 'weights GB' },
-    widths = { 0.15, 0.09, 0.09, 0.09, 0.08, 0.08, 0.18, 0.12, 0.10 },
+    head = { 'preset', 'params (B)', 'active (B)', 'sparsity', 'layers', 'width', 'attention', 'KV KB per token', 'weights GB' },
+    widths = { 0.16, 0.09, 0.09, 0.09, 0.07, 0.09, 0.20, 0.09, 0.09 },
     row = function(m)
       return { plain(m.name), plain(num(m.params_total, 1e9)), plain(num(m.params_active, 1e9)),
         plain(num(m.sparsity, 1, 3)), plain(num(m.layers, 1, 6)), plain(num(m.d_model, 1, 6)),
@@ -140,11 +143,16 @@ local function make(div)
   local head, aligns = {}, {}
   for k, h in ipairs(spec.head) do
     head[k] = plain(h)
-    aligns[k] = (k == 1 or h == 'chip' or h == 'attention' or h == 'source' or h:match('^USD'))
+    aligns[k] = (k == 1 or h == 'chip' or h == 'attention' or h == 'source' or h == 'price from')
         and pandoc.AlignLeft or pandoc.AlignRight
   end
   local t = pandoc.utils.from_simple_table(pandoc.SimpleTable(cap.content, aligns, spec.widths, head, rows))
   t.attr = pandoc.Attr(div.identifier, {}, {})
+  if util.is_latex() then
+    -- wide tables in footnote size (the template's \\chalktablefont)
+    return { pandoc.RawBlock('latex', '\\begingroup\\renewcommand{\\chalktablefont}{\\footnotesize}'),
+      t, pandoc.RawBlock('latex', '\\endgroup') }
+  end
   return t
 end
 
