@@ -46,6 +46,7 @@ CHALK_INC = -Ilib $(addprefix -I,$(wildcard exercises/[0-9][0-9]-*))
 
 .PHONY: all chalk test check hint bench format help clean deps book
 .PHONY: progress watch solution reset handout grade grade-all
+.PHONY: flashcards problems
 .SECONDARY:
 
 # Build everything: the calculator and the book.
@@ -77,6 +78,28 @@ book:
 	@$(MAKE) -s --no-print-directory $(BOOK_PDF)
 build/chalk.pdf build/chalk-instructor.pdf: $(BOOK_INPUTS)
 	@book/build.sh $(if $(findstring instructor,$@),instructor,student) $@ $(BOOK_MD)
+
+# Flashcards for Anki: every ::: card of the chapters, live numbers resolved, one
+# note per line in build/flashcards.tsv (import it as is; one deck per chapter;
+# book/filters/flashcards.lua explains the header lines and the stable GUIDs).
+CHAPTER_MD = $(sort $(wildcard chapters/[0-9][0-9]-*.md))
+flashcards:
+	@tests/deps.sh book
+	@$(MAKE) -s --no-print-directory build/flashcards.tsv
+build/flashcards.tsv: $(CHAPTER_MD) book/filters/flashcards.lua book/filters/chalk.lua \
+		book/filters/util.lua build/chalk
+	@pandoc $(CHAPTER_MD) --lua-filter book/filters/chalk.lua \
+		--lua-filter book/filters/flashcards.lua -M flashcards-out=$@ -t native -o /dev/null
+
+# One reader's practice problems, drawn from the chapters' templates with SEED:
+# build/problems-SEED.pdf, build/answers-SEED.pdf (the worked key) and
+# build/answers-SEED.json, which build/chalk check-answers grades against.
+# The same seed gives the same bytes (book/problems.md).
+problems:
+	@$(if $(SEED),,echo "usage: make problems SEED=NAME   (e.g. make problems SEED=alice)" >&2; exit 2)
+	@tests/deps.sh book
+	@$(MAKE) -s --no-print-directory build/chalk
+	@book/problems.sh "$(SEED)" $(CHAPTER_MD)
 
 # Test binaries of the library and of the calculator.
 build/%/lib/test: tests/lib/test_lib.c tests/test_util.h $(LIB_SRC) $(LIB_H)
@@ -158,6 +181,8 @@ help:
 	@echo "make grade-all  grade every submission in DIR=submissions/: build/grade/gradebook.csv"
 	@echo "make chalk      build the calculator: build/chalk --help"
 	@echo "make book       build the book: build/chalk.pdf (EDITION=instructor: build/chalk-instructor.pdf, with solutions)"
+	@echo "make flashcards the chapters' flashcards for Anki: build/flashcards.tsv (import as is)"
+	@echo "make problems   your practice problems: make problems SEED=alice (PDFs + key; grade with build/chalk check-answers)"
 	@echo "make bench      time the reader's loop and make test from clean"
 	@echo "make format     clang-format the C sources"
 	@echo "make clean      remove build/ (nothing you wrote is touched)"

@@ -2210,8 +2210,11 @@ static int run_check_answers(const invocation *inv)
             printf("%-24s missing   expected %s\n", want->id, expected);
             continue;
         }
-        snprintf(got->unit, sizeof got->unit, "%s", want->unit);
-        describe(actual, sizeof actual, got);
+        if (got->is_word)
+            snprintf(actual, sizeof actual, "%s", got->word);
+        else /* as given, to 6 digits */
+            snprintf(actual, sizeof actual, "%.6g%s%s", got->number, want->unit[0] ? " " : "",
+                     want->unit);
         if (want->is_word) {
             if (!got->is_word || !same_word(got->word, want->word)) {
                 printf("%-24s off       expected %s, got %s\n", want->id, expected, actual);

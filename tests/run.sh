@@ -7,6 +7,8 @@
 #      -Werror) and fails some of its tests; a stub that passes is a failure here
 #   3. the solution tests again under AddressSanitizer and UBSan (build/asan/...)
 #   4. the calculator's own tests, against the sanitized build/asan/chalk
+#   5. flashcards, practice problems and chalk check-answers (tests/practice/run.sh,
+#      with pandoc and pdflatex: tests/deps.sh book)
 #
 # Usage: tests/run.sh CHAPTER...   (make test passes every chapter)
 set -uo pipefail
@@ -65,6 +67,23 @@ for ch in "$@"; do QUIET=1 cmocka "build/asan/$ch/test"; done
 
 phase "4. the calculator: answers, sweeps and bad input (sanitized build)"
 CHALK=build/asan/chalk QUIET=1 cmocka build/chalk-test
+
+phase "5. flashcards, practice problems, chalk check-answers"
+if tests/deps.sh book; then
+    out=$(tests/practice/run.sh 2>&1)
+    printf '%s\n' "$out" | grep -v '^ok - ' || true
+    counts=$(printf '%s\n' "$out" | sed -n 's/^practice: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
+    if [ -n "$counts" ]; then
+        passed=$((passed + ${counts% *}))
+        failed=$((failed + ${counts#* }))
+    else
+        echo "run.sh: tests/practice/run.sh ended without its summary: counted as a failure"
+        failed=$((failed + 1))
+    fi
+else
+    echo "run.sh: pandoc/TeX Live missing and not installable: counted as a failure"
+    failed=$((failed + 1))
+fi
 
 printf '\n%d passed, %d failed\n' "$passed" "$failed"
 [ "$failed" -eq 0 ]

@@ -25,8 +25,9 @@
 --              (questions only, with the unit and id to answer in);
 --   answers    the document becomes the answer key (answer, tolerance, worked
 --              steps, parameters) and the side file `problems-json` is written:
---              { "ID": {"value", "unit", "tolerance", "chapter", "command",
---              "key", "params"}, ... } in document order;
+--              { "ID": {"value", "unit", "tolerance", "stars", "chapter",
+--              "command", "key", "scale", "params"}, ... }, one problem per line,
+--              in document order;
 --   (absent)   the book: each template is printed where it stands as one
 --              instance drawn with seed "book"; its answer and steps only in the
 --              instructor edition (-M edition=instructor).
@@ -499,6 +500,7 @@ local function problem_set(doc, mode)
           json[#json + 1] = '  ' .. json_string(p.id) .. ': {"value": ' .. v ..
             ', "unit": ' .. json_string(uname) ..
             ', "tolerance": ' .. (type(inst.value) == 'number' and json_number(p.tol) or 'null') ..
+            ', "stars": ' .. p.stars ..
             ', "chapter": ' .. json_string(ch.name) ..
             ', "command": ' .. json_string(inst.command) ..
             ', "key": ' .. json_string(p.key) ..

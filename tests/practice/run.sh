@@ -1,0 +1,211 @@
+#!/usr/bin/env bash
+# run.sh -- tests of make flashcards, make problems and chalk check-answers.
+#
+# Prints "ok - ..." or "FAIL - ..." per check and ends with "practice: N passed,
+# N failed" (tests/run.sh adds both to the totals). Needs build/chalk, pandoc and
+# pdflatex (tests/deps.sh book). Expected values come from the spec (Anki's
+# header lines, book/problems.md), from chalk run again, or from closed forms;
+# never from the output under test. Scratch files go to build/test-practice/.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+
+T=tests/practice
+W=build/test-practice
+mkdir -p "$W"
+rm -f "$W"/*
+passed=0 failed=0
+ok() { echo "ok - $1"; passed=$((passed + 1)); }
+bad() { echo "FAIL - $1"; failed=$((failed + 1)); }
+check() { # check NAME COMMAND...: passes when the command succeeds
+    local name=$1
+    shift
+    if "$@"; then ok "$name"; else bad "$name"; fi
+}
+cards() { # cards OUT CHALK FILE...: runs the flashcards extractor
+    local out=$1 exe=$2
+    shift 2
+    CHALK=$exe pandoc "$@" -L book/filters/chalk.lua -L book/filters/flashcards.lua \
+        -M flashcards-out="$out" -t native -o /dev/null
+}
+quiet() { "$@" >/dev/null 2>&1; }
+rows() { grep -v '^#' "$1"; }
+field() { rows "$1" | cut -f"$2"; }
+
+# ---- flashcards ------------------------------------------------------------------
+
+make -s --no-print-directory flashcards >"$W/make.out" 2>&1
+check "make flashcards writes build/flashcards.tsv" test -s build/flashcards.tsv
+tsv=build/flashcards.tsv
+printf '%s\n' '#separator:tab' '#html:true' '#notetype:Basic' \
+    "$(printf '#columns:GUID\tFront\tBack\tTags\tDeck')" \
+    '#guid column:1' '#tags column:4' '#deck column:5' >"$W/header.want"
+grep '^#' "$tsv" >"$W/header.got"
+check "flashcards: the Anki header lines, in order" cmp -s "$W/header.want" "$W/header.got"
+n=$(rows "$tsv" | wc -l)
+check "flashcards: chapter 1 has at least 15 cards ($n)" test "$n" -ge 15
+check "flashcards: every row has 5 tab-separated fields" \
+    test "$(rows "$tsv" | awk -F'\t' 'NF != 5' | wc -l)" -eq 0
+check "flashcards: every field is filled" \
+    test "$(rows "$tsv" | awk -F'\t' '$1 == "" || $2 == "" || $3 == "" || $5 == ""' | wc -l)" -eq 0
+check "flashcards: GUIDs are unique" test -z "$(field "$tsv" 1 | sort | uniq -d)"
+check "flashcards: GUIDs are chalk-<card id>" \
+    test "$(field "$tsv" 1 | grep -cv '^chalk-[A-Za-z0-9._-]*$')" -eq 0
+check "flashcards: chapter 1's cards go to deck Chalk::01 Batching" \
+    test "$(field "$tsv" 5 | sort -u)" = "Chalk::01 Batching"
+check "flashcards: no live number left unresolved" test "$(grep -c '{\.chalk' "$tsv")" -eq 0
+cp "$tsv" "$W/first.tsv"
+rm -f "$tsv"
+make -s --no-print-directory flashcards >/dev/null 2>&1
+check "flashcards: a rebuild gives the same GUIDs" cmp -s <(field "$W/first.tsv" 1) <(field "$tsv" 1)
+ids_md=$(grep -o '{\.card id=[^ }]*' chapters/*.md | sed 's/.*id=/chalk-/' | sort)
+check "flashcards: one row per ::: card of the chapters" test "$ids_md" = "$(field "$tsv" 1 | sort)"
+
+cards "$W/fx.tsv" "$T/chalk-stub.sh" "$T/cards.md" 2>/dev/null
+fx() { grep "^chalk-$1	" "$W/fx.tsv"; }
+check "flashcards: inline math becomes \\( \\)" grep -qF '\(x^2\)' <(fx fx-math | cut -f2)
+check "flashcards: display math becomes \\[ \\]" grep -qF '\[ x^2 = 9 \]' <(fx fx-math | cut -f3)
+check "flashcards: < inside math is HTML-escaped" grep -qF '\(a &lt; b\)' <(fx fx-math | cut -f2)
+check "flashcards: no \$ math delimiters left" test "$(rows "$W/fx.tsv" | grep -c '\$')" -eq 0
+# 0.0123 s from the stub, printed in ms with 3 digits (book/README.md "Live numbers").
+check "flashcards: a live number is resolved through chalk.lua" grep -qF '12.3' <(fx fx-math | cut -f3)
+check "flashcards: a tab in the text is &#9;, rows stay 5 fields" \
+    test "$(rows "$W/fx.tsv" | awk -F'\t' 'NF != 5' | wc -l)" -eq 0
+check "flashcards: a code block's lines are joined with <br>" grep -qF 'line one<br>' <(fx fx-code | cut -f3)
+check "flashcards: a front starting with a quote cannot open a quoted field" \
+    test "$(fx fx-code | cut -f2 | cut -c1)" != '"'
+check "flashcards: tags are the card's plus the chapter's" \
+    test "$(fx fx-math | cut -f4)" = "math derive chalk::cards"
+cards "$W/fx-edited.tsv" "$T/chalk-stub.sh" "$T/cards-edited.md" 2>/dev/null
+check "flashcards: an edited card keeps its GUID (and Anki its history)" \
+    test "$(grep -c '^chalk-fx-math	<p>Edited' "$W/fx-edited.tsv")" -eq 1
+if cards "$W/dup.tsv" "$T/chalk-stub.sh" "$T/cards.md" "$T/cards-dup.md" 2>"$W/dup.err"; then
+    bad "flashcards: a duplicate id stops the build"
+else
+    check "flashcards: a duplicate id stops the build, naming it and both chapters" \
+        grep -q 'card id "fx-math" is used twice (cards and cards-dup)' "$W/dup.err"
+fi
+check "flashcards: a failed build leaves no file" test ! -e "$W/dup.tsv"
+if cards "$W/noid.tsv" "$T/chalk-stub.sh" "$T/cards-noid.md" 2>"$W/noid.err"; then
+    bad "flashcards: a card without id stops the build"
+else
+    check "flashcards: a card without id stops the build" grep -q 'has no id=' "$W/noid.err"
+fi
+
+# ---- problems --------------------------------------------------------------------
+
+key=build/answers-test-a.json
+# jv ID FIELD: a field of one problem in a key (one problem per line, book/problems.md).
+jv() { sed -n "s/^  \"$1\": {.*\"$2\": \\(\"[^\"]*\"\\|[^,}]*\\).*/\\1/p" "${3:-$key}" | tr -d '"'; }
+# cj COMMAND KEY: a number from chalk COMMAND --json.
+cj() { build/chalk $1 --json | sed -n "s/^  \"$2\": \\([^,]*\\),\\?$/\\1/p"; }
+# close A B [TOL]: relative difference at most TOL (default 1e-9).
+close() { awk -v a="$1" -v b="$2" -v t="${3:-1e-9}" \
+    'BEGIN { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b; exit !(a != "" && b != "" && d <= t * m) }'; }
+
+if make -s --no-print-directory problems >/dev/null 2>"$W/noseed.err"; then
+    bad "problems: make problems without SEED is an error"
+else
+    check "problems: make problems without SEED prints a usage line" grep -q '^usage: make problems SEED=' "$W/noseed.err"
+fi
+make -s --no-print-directory problems SEED=test-a >"$W/a1.out" 2>&1
+check "problems: make problems SEED=test-a writes the two PDFs and the key" \
+    test -s build/problems-test-a.pdf -a -s build/answers-test-a.pdf -a -s "$key"
+for f in problems-test-a.pdf answers-test-a.pdf answers-test-a.json; do cp "build/$f" "$W/$f"; done
+make -s --no-print-directory problems SEED=test-a >/dev/null 2>&1
+for f in problems-test-a.pdf answers-test-a.pdf answers-test-a.json; do
+    check "problems: the same seed gives a byte-identical $f" cmp -s "build/$f" "$W/$f"
+done
+make -s --no-print-directory problems SEED=test-b >/dev/null 2>&1
+values() { sed -n 's/^  "\([^"]*\)": {"value": \([^,]*\),.*/\1 \2/p' "$1"; }
+check "problems: another seed gives other numbers" \
+    test "$(values "$key")" != "$(values build/answers-test-b.json)"
+check "problems: both keys hold the same problems" \
+    test "$(values "$key" | cut -d' ' -f1)" = "$(values build/answers-test-b.json | cut -d' ' -f1)"
+np=$(values "$key" | wc -l)
+check "problems: chapter 1 has at least 6 templates ($np)" test "$np" -ge 6
+stars=$(sed -n 's/.*"stars": \([0-9]*\),.*/\1/p' "$key" | sort -u | tr -d '\n')
+check "problems: templates at all three star levels ($stars)" test "$stars" = 123
+pdftotext build/problems-test-a.pdf "$W/q.txt" && pdftotext build/answers-test-a.pdf "$W/a.txt"
+check "problems: the problem set names its seed" grep -q 'seed test-a' "$W/q.txt"
+check "problems: the problem set holds no answers" test "$(grep -c 'Answer:' "$W/q.txt")" -eq 0
+check "problems: the key holds an answer per problem" test "$(grep -c 'Answer:' "$W/a.txt")" -eq "$np"
+
+# Every value of the key is chalk's, for the command it records.
+bad_values=0
+while read -r id _; do
+    cmd=$(jv "$id" command) k=$(jv "$id" key) v=$(jv "$id" value) s=$(jv "$id" scale)
+    case $v in [a-z]*) got=$(build/chalk $cmd --json | sed -n "s/^  \"$k\": \"\\(.*\\)\",\\?$/\\1/p")
+        [ "$got" = "$v" ] || bad_values=$((bad_values + 1)) ;;
+    *) got=$(cj "$cmd" "$k")
+        close "$v" "$(awk -v g="$got" -v s="$s" 'BEGIN { printf "%.17g", g * s }')" || bad_values=$((bad_values + 1)) ;;
+    esac
+done < <(values "$key")
+check "problems: every key value is what chalk computes for its command" test "$bad_values" -eq 0
+
+# The latency floor from its drawn parameters, two ways: a fresh chalk command and
+# the closed form 2 bytes x params_total / (chips x HBM bandwidth) (chapter 1, bf16).
+model=$(sed -n 's/^  "ch1-latency-floor": .*"params": {"model": "\([^"]*\)".*/\1/p' "$key")
+hw=$(sed -n 's/^  "ch1-latency-floor": .*"hw": "\([^"]*\)".*/\1/p' "$key")
+v=$(jv ch1-latency-floor value)
+fresh=$(cj "decode --model $model --hw $hw --batch 1 --context 0" latency_floor_s)
+check "problems: ch1-latency-floor ($model on $hw) equals a fresh chalk decode" \
+    close "$v" "$(awk -v x="$fresh" 'BEGIN { printf "%.17g", x * 1000 }')"
+p=$(cj "show model $model" params_total) bw=$(cj "show hw $hw" hbm_bytes_per_s)
+chips=$(cj "show hw $hw" scaleup_domain_chips)
+check "problems: ch1-latency-floor equals 2 N / (n W) in ms" \
+    close "$v" "$(awk -v p="$p" -v c="$chips" -v w="$bw" 'BEGIN { printf "%.17g", 2 * p / (c * w) * 1000 }')" 1e-12
+
+if book/problems.sh fx "$T/problems-bad.md" >/dev/null 2>"$W/typo.err"; then
+    bad "problems: an unknown placeholder stops the build"
+else
+    check "problems: an unknown placeholder stops the build, naming it" grep -q 'fx-typo: unknown placeholder {hwx}' "$W/typo.err"
+fi
+book/problems.sh "../x" >/dev/null 2>"$W/seed.err"
+rc=$?
+check "problems: a bad seed is refused with one line, exit 2" \
+    test "$rc" -eq 2 -a "$(grep -c '^problems: bad seed' "$W/seed.err")" -eq 1
+
+# ---- check-answers ----------------------------------------------------------------
+
+values "$key" | tr -d '"' >"$W/right.txt"
+build/chalk check-answers "$key" "$W/right.txt" >"$W/right.out" 2>&1
+rc=$?
+check "check-answers: the key's own values score full, exit 0" \
+    test "$rc" -eq 0 -a "$(tail -1 "$W/right.out")" = "score: $np/$np (100%)"
+{
+    echo '{'
+    values "$key" | sed 's/^\([^ ]*\) \(.*\)$/  "\1": \2,/' | sed '$ s/,$//'
+    echo '}'
+} >"$W/right.json"
+check "check-answers: the same answers as JSON score full" quiet build/chalk check-answers "$key" "$W/right.json"
+want=$(jv ch1-latency-floor value) tol=$(jv ch1-latency-floor tolerance)
+inside=$(awk -v v="$want" -v t="$tol" 'BEGIN { printf "%.6g", v * (1 + t / 2) }')
+outside=$(awk -v v="$want" -v t="$tol" 'BEGIN { printf "%.6g", v * (1 + 2 * t) }')
+sed "s/^ch1-latency-floor .*/ch1-latency-floor $inside/" "$W/right.txt" >"$W/inside.txt"
+check "check-answers: an answer within the tolerance is right" \
+    quiet build/chalk check-answers "$key" "$W/inside.txt"
+sed "s/^ch1-latency-floor .*/ch1-latency-floor $outside/" "$W/right.txt" >"$W/off.txt"
+build/chalk check-answers "$key" "$W/off.txt" >"$W/off.out" 2>&1
+rc=$?
+check "check-answers: an answer off by twice the tolerance is reported, exit 1" \
+    test "$rc" -eq 1 -a "$(tail -1 "$W/off.out")" = "score: $((np - 1))/$np ($(awk -v a=$((np - 1)) -v b="$np" 'BEGIN { printf "%.0f", 100 * a / b }')%)"
+check "check-answers: the off line names the id, expected, got and unit" \
+    grep -q "^ch1-latency-floor .*off .*expected [0-9.,]* ms, got $outside ms" "$W/off.out"
+grep -v '^ch1-drain ' "$W/right.txt" >"$W/missing.txt"
+check "check-answers: a missing answer is reported" \
+    sh -c "build/chalk check-answers $key $W/missing.txt | grep -q '^ch1-drain .*missing'"
+printf 'ch1-latency-floor\n' >"$W/malformed.txt"
+build/chalk check-answers "$key" "$W/malformed.txt" >"$W/mal.out" 2>"$W/mal.err"
+rc=$?
+check "check-answers: a malformed answers file: one line on stderr, exit 2" \
+    test "$rc" -eq 2 -a "$(wc -l <"$W/mal.err")" -eq 1 -a ! -s "$W/mal.out"
+printf '{"ch1-drain": }\n' >"$W/malformed.json"
+build/chalk check-answers "$key" "$W/malformed.json" >/dev/null 2>"$W/malj.err"
+rc=$?
+check "check-answers: malformed JSON: one line naming the file, exit 2" \
+    test "$rc" -eq 2 -a "$(wc -l <"$W/malj.err")" -eq 1 -a "$(grep -c "malformed.json:1: malformed JSON" "$W/malj.err")" -eq 1
+build/chalk check-answers "$W/right.txt" "$W/right.txt" >/dev/null 2>&1
+check "check-answers: a key that is not a key is refused, exit 2" test $? -eq 2
+
+echo "practice: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
