@@ -386,6 +386,7 @@ end
 -- The title line of a problem: "Problem 1.3 ★★  Title".
 local function title_para(label, p)
   local inl = pandoc.List({ pandoc.Strong({ pandoc.Str('Problem ' .. label) }), pandoc.Space() })
+  if util.is_latex() then inl:insert(1, pandoc.RawInline('latex', '\\noindent ')) end
   inl:extend(stars_inlines(p.stars))
   if p.title ~= '' then
     inl:insert(pandoc.Space())
@@ -409,6 +410,21 @@ local function steps_blocks(inst)
   return { pandoc.OrderedList(items) }
 end
 
+-- A shell command broken before 76 columns with " \" continuations.
+local function wrap_command(cmd)
+  local lines, cur = {}, ''
+  for w in cmd:gmatch('%S+') do
+    if cur ~= '' and #cur + 1 + #w > 74 then
+      lines[#lines + 1] = cur .. ' \\'
+      cur = '    ' .. w
+    else
+      cur = cur == '' and w or (cur .. ' ' .. w)
+    end
+  end
+  lines[#lines + 1] = cur
+  return table.concat(lines, '\n')
+end
+
 local function params_line(p, inst)
   local parts = {}
   for _, name in ipairs(p.order) do
@@ -417,7 +433,7 @@ local function params_line(p, inst)
   end
   local out = { pandoc.Para({ pandoc.Str('Computed by'), pandoc.Space(), pandoc.Str('(key'), pandoc.Space(),
       pandoc.Code(p.key), pandoc.Str('):') }),
-    pandoc.CodeBlock('build/chalk ' .. inst.command .. ' --json') }
+    pandoc.CodeBlock(wrap_command('build/chalk ' .. inst.command .. ' --json')) }
   if #parts > 0 then
     out[#out + 1] = pandoc.Para({ pandoc.Str('Parameters:'), pandoc.Space(), pandoc.Code(table.concat(parts, ' ')) })
   end
@@ -477,6 +493,7 @@ local function problem_set(doc, mode)
       for k, p in ipairs(ch.problems) do
         local inst = instance(p, seed)
         local label = ch.number .. '.' .. k
+        if util.is_latex() then blocks:insert(pandoc.RawBlock('latex', '\\bigskip')) end
         blocks:insert(title_para(label, p))
         blocks:extend(md(inst.question))
         local uname = unit_name(p, inst)
@@ -548,6 +565,7 @@ local function book(doc)
     k = k + 1
     local inst = instance(p, 'book')
     local out = pandoc.List({ title_para(chapter .. '.' .. k, p) })
+    if util.is_latex() then out:insert(1, pandoc.RawBlock('latex', '\\medskip')) end
     out:extend(md(inst.question))
     if edition == 'instructor' then
       out:extend(answer_line(p, inst))
