@@ -9,6 +9,8 @@
 #   4. the calculator's own tests, against the sanitized build/asan/chalk
 #   5. flashcards, practice problems and chalk check-answers (tests/practice/run.sh,
 #      with pandoc and pdflatex: tests/deps.sh book)
+#   6. the reader's loop and the classroom: check, progress, hint, solution, reset,
+#      watch, handout, grade, grade-all (tests/loop/test_loop.sh)
 #
 # Usage: tests/run.sh CHAPTER...   (make test passes every chapter)
 set -uo pipefail
@@ -82,6 +84,18 @@ if tests/deps.sh book; then
     fi
 else
     echo "run.sh: pandoc/TeX Live missing and not installable: counted as a failure"
+    failed=$((failed + 1))
+fi
+
+phase "6. the reader's loop and the classroom (tests/loop/test_loop.sh, in a scratch copy)"
+out=$(tests/loop/test_loop.sh 2>&1)
+printf '%s\n' "$out" | grep -v -e '^ok - ' -e '^handout-check: ok' || true
+counts=$(printf '%s\n' "$out" | sed -n 's/^loop and classroom: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
+if [ -n "$counts" ]; then
+    passed=$((passed + ${counts% *}))
+    failed=$((failed + ${counts#* }))
+else
+    echo "run.sh: tests/loop/test_loop.sh ended without its summary: counted as a failure"
     failed=$((failed + 1))
 fi
 

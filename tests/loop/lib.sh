@@ -410,3 +410,33 @@ loop_backup() {
     done
     cp -p "$path" "$dest" && echo "$dest"
 }
+
+# Prints C file $1 with each function named in $3 (space-separated) replaced,
+# header to closing brace, by its definition in C file $2. Functions $2 does not
+# define are left alone. Returns 3, naming the function on stderr, when $2
+# defines one that $1 does not.
+loop_splice() {
+    local target=$1 source=$2 fn s m plan
+    plan=$(mktemp)
+    for fn in $3; do
+        s=$(loop_c_functions "$source" | awk -F'\t' -v f="$fn" '$1 == f { print $2, $3 }')
+        [ -n "$s" ] || continue
+        m=$(loop_c_functions "$target" | awk -F'\t' -v f="$fn" '$1 == f { print $2, $3 }')
+        if [ -z "$m" ]; then
+            echo "$fn" >&2
+            rm -f "$plan"
+            return 3
+        fi
+        echo "$m $s" >>"$plan"
+    done
+    awk -v plan="$plan" -v src="$source" '
+        BEGIN {
+            while ((getline l < src) > 0) s[++n] = l
+            while ((getline l < plan) > 0) { split(l, p, " "); to[p[1]] = p[2]; from_s[p[1]] = p[3]; to_s[p[1]] = p[4] }
+        }
+        FNR in to { for (i = from_s[FNR]; i <= to_s[FNR]; i++) print s[i]; skip = to[FNR]; next }
+        FNR <= skip { next }
+        { print }
+    ' "$target"
+    rm -f "$plan"
+}

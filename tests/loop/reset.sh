@@ -48,26 +48,12 @@ for ch in $chapters; do
             cp "$tmp/stub.c" "$tmp/new.c"
         else
             # splice: each function of the exercise, header to closing brace, from the stub
-            loop_c_functions "$path" >"$tmp/mine.tsv"
-            loop_c_functions "$tmp/stub.c" >"$tmp/stub.tsv"
-            : >"$tmp/plan"
+            if ! loop_splice "$path" "$tmp/stub.c" "$funcs" >"$tmp/new.c" 2>"$tmp/err"; then
+                die "cannot find the definition of $(cat "$tmp/err") in $path; it is unchanged. make reset CH=${ch%%-*} restores the whole file (with a backup)"
+            fi
             for fn in $funcs; do
-                s=$(awk -F'\t' -v f="$fn" '$1 == f { print $2, $3 }' "$tmp/stub.tsv")
-                [ -n "$s" ] || continue # not in this file
-                m=$(awk -F'\t' -v f="$fn" '$1 == f { print $2, $3 }' "$tmp/mine.tsv")
-                [ -n "$m" ] || die "cannot find the definition of $fn in $path; it is unchanged. make reset CH=${ch%%-*} restores the whole file (with a backup)"
-                echo "$m $s" >>"$tmp/plan"
-                found="$found $fn"
+                loop_c_functions "$tmp/stub.c" | cut -f1 | grep -qxF "$fn" && found="$found $fn"
             done
-            awk -v plan="$tmp/plan" -v stub="$tmp/stub.c" '
-                BEGIN {
-                    while ((getline l < stub) > 0) s[++n] = l
-                    while ((getline l < plan) > 0) { split(l, p, " "); to[p[1]] = p[2]; from_s[p[1]] = p[3]; to_s[p[1]] = p[4] }
-                }
-                FNR in to { for (i = from_s[FNR]; i <= to_s[FNR]; i++) print s[i]; skip = to[FNR]; next }
-                FNR <= skip { next }
-                { print }
-            ' "$path" >"$tmp/new.c"
         fi
         if cmp -s "$path" "$tmp/new.c"; then
             continue
