@@ -89,7 +89,10 @@ flashcards:
 build/flashcards.tsv: $(CHAPTER_MD) book/filters/flashcards.lua book/filters/chalk.lua \
 		book/filters/util.lua build/chalk
 	@pandoc $(CHAPTER_MD) --lua-filter book/filters/chalk.lua \
-		--lua-filter book/filters/flashcards.lua -M flashcards-out=$@ -t native -o /dev/null
+		--lua-filter book/filters/flashcards.lua -M flashcards-out=$@ -t native -o /dev/null \
+		2>build/flashcards.err || { sed -e '/^stack traceback:/,$$d' -e '/^Error running filter/d' \
+		build/flashcards.err >&2; exit 1; }
+	@cat build/flashcards.err >&2
 
 # One reader's practice problems, drawn from the chapters' templates with SEED:
 # build/problems-SEED.pdf, build/answers-SEED.pdf (the worked key) and
