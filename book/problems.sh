@@ -52,7 +52,7 @@ EOF
 # pdf PART NAME: build/NAME.pdf from the chapters with -M problems=PART.
 pdf() {
     local part=$1 name=$2
-    pandoc "${chapters[@]}" \
+    if ! pandoc "${chapters[@]}" \
         --lua-filter book/filters/problems.lua \
         -M problems="$part" \
         -M problems-seed="$seed" \
@@ -64,7 +64,12 @@ pdf() {
         -V colorlinks=true \
         --include-in-header="$header" \
         --standalone \
-        -o "$tmp/$name.tex"
+        -o "$tmp/$name.tex" 2>"$tmp/$name.err"; then
+        # the filter's own message, without Lua's stack traceback
+        sed -e '/^stack traceback:/,$d' -e '/^Error running filter/d' "$tmp/$name.err" >&2
+        echo "problems: nothing written for seed $seed" >&2
+        exit 1
+    fi
     if ! (cd "$tmp" && pdflatex -interaction=nonstopmode -halt-on-error "$name.tex" >"$name.out" 2>&1); then
         echo "problems: pdflatex failed on $tmp/$name.tex; see $tmp/$name.log" >&2
         exit 1

@@ -166,6 +166,22 @@ if book/problems.sh fx "$T/problems-bad.md" >/dev/null 2>"$W/typo.err"; then
 else
     check "problems: an unknown placeholder stops the build, naming it" grep -q 'fx-typo: unknown placeholder {hwx}' "$W/typo.err"
 fi
+# bad_template NAME EXPECTED-MESSAGE BODY: a template that must stop the build.
+bad_template() {
+    printf '# Fixture\n\n## Practice problems\n\n```{.problem id=fx stars=1}\n%s\n```\n' "$3" >"$W/$1.md"
+    if book/problems.sh fx "$W/$1.md" >/dev/null 2>"$W/$1.err"; then
+        bad "problems: $1 stops the build"
+    else
+        check "problems: $1 stops the build: $2" grep -qF "$2" "$W/$1.err"
+    fi
+}
+bad_template "a reversed range" "fx: var b: range \"9..2\" has LO > HI" \
+    "$(printf 'vars:\n  b: 9..2\nquestion: q {b}\nanswer: departures --hw h100-sxm -> step_s')"
+bad_template "a missing answer" "problem fx: needs answer:" "question: q"
+bad_template "an unknown key" 'unknown key "answr"' \
+    "$(printf 'question: q\nanswr: departures --hw h100-sxm -> step_s')"
+bad_template "an answer chalk never gives" "no draw in 100 gave an answer" \
+    "$(printf 'question: q\nanswer: departures --hw no-such-chip -> step_s')"
 book/problems.sh "../x" >/dev/null 2>"$W/seed.err"
 rc=$?
 check "problems: a bad seed is refused with one line, exit 2" \
