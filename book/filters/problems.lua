@@ -489,7 +489,9 @@ local function problem_set(doc, mode)
   local total = 0
   for _, ch in ipairs(chapters) do
     if #ch.problems > 0 then
-      blocks:insert(pandoc.Header(1, ch.title, pandoc.Attr('', { 'unnumbered' })))
+      local title = pandoc.List({ pandoc.Str('Chapter ' .. ch.number .. '.'), pandoc.Space() })
+      title:extend(ch.title)
+      blocks:insert(pandoc.Header(1, title, pandoc.Attr('', { 'unnumbered' })))
       for k, p in ipairs(ch.problems) do
         local inst = instance(p, seed)
         local label = ch.number .. '.' .. k
