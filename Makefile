@@ -122,6 +122,7 @@ test-binaries: build/chalk build/asan/chalk build/chalk-test build/sol/lib/test 
 
 deps:
 	@tests/deps.sh test
+	@tests/deps.sh book
 
 # Your exercises against the tests: make check CH=01 (one chapter) or make check.
 check:

@@ -11,6 +11,8 @@
 #      with pandoc and pdflatex: tests/deps.sh book)
 #   6. the reader's loop and the classroom: check, progress, hint, solution, reset,
 #      watch, handout, grade, grade-all (tests/loop/test_loop.sh)
+#   7. the book (book/tests/run.sh): golden tests of every Lua filter, bad input that
+#      must stop the build, a smoke book, and build/chalk.pdf in both editions
 #
 # Usage: tests/run.sh CHAPTER...   (make test passes every chapter)
 set -uo pipefail
@@ -98,6 +100,9 @@ else
     echo "run.sh: tests/loop/test_loop.sh ended without its summary: counted as a failure"
     failed=$((failed + 1))
 fi
+
+phase "7. the book: filter golden tests, bad input stops the build, both editions build"
+QUIET=1 cmocka book/tests/run.sh
 
 printf '\n%d passed, %d failed\n' "$passed" "$failed"
 [ "$failed" -eq 0 ]

@@ -9,7 +9,8 @@
 --   * unnumbered headers become KOMA's \addchap / \addsec, so they get running
 --     heads and a table-of-contents line;
 --   * inline code becomes \chalkcode{...} with break points after / _ . and
---     single hyphens, so long paths and flags never run into the margin.
+--     hyphens inside words (not inside --), so long paths and flags never run
+--     into the margin.
 -- Metadata: sets edition-title ("Student edition" / "Instructor edition") for
 -- the title page from edition (util.edition: student unless -M edition=instructor).
 --
@@ -25,10 +26,12 @@ local WHO = 'book.lua'
 local function breakable(tex)
   local body = tex:match('^\\texttt{(.*)}$')
   if not body then return nil end
+  body = body:gsub('\\/', '\0') -- pandoc's -\/- (no ligature) is no break point
   body = body:gsub('/', '/\\chalkbreak{}')
+  body = body:gsub('%z', '\\/')
   body = body:gsub('\\_', '\\_\\chalkbreak{}')
   body = body:gsub('%.(%a)', '.\\chalkbreak{}%1')
-  body = body:gsub('(%a){%-}(%a)', '%1{-}\\chalkbreak{}%2')
+  body = body:gsub('(%w)%-(%w)', '%1-\\chalkbreak{}%2')
   return '\\chalkcode{' .. body .. '}'
 end
 

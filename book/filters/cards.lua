@@ -77,8 +77,9 @@ end
 local function review_section(cards)
   local out = pandoc.List({ pandoc.Header(2, 'Review cards', pandoc.Attr('', { 'unnumbered', 'review-cards' })) })
   if util.is_latex() then
-    out:insert(pandoc.Para({ pandoc.Emph({ pandoc.Str(
-      'Cover the answer below each rule, recall it, then check. make flashcards writes these cards for Anki.') }) }))
+    out:insert(pandoc.Para({ pandoc.Emph({
+      pandoc.Str('Cover the answer below each rule, recall it, then check. '),
+      pandoc.Code('make flashcards'), pandoc.Str(' exports these cards for Anki.') }) }))
   end
   for _, c in ipairs(cards) do out:extend(c) end
   return out

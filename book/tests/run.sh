@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# run.sh -- the book's tests: golden tests of every Lua filter, bad input that must
+# stop the build, a smoke build of a small book and the whole book in both editions.
+# `make test` runs it (tests/run.sh, phase 5); it prints cmocka-style lines and ends
+# with "[  PASSED  ] N test(s)." and, if any failed, "[  FAILED  ] M test(s), listed below:".
+#
+#   golden/NAME/   sample.md, args (pandoc options, one line: filters, -t native|latex,
+#                  -M ...), optional env (VAR=value lines, e.g. CHALK=fake-chalk),
+#                  expected.native, .tex or .txt (pandoc's output, reviewed by hand),
+#                  optional expected-files/F compared with build/book-tests/NAME/F
+#   errors/NAME/   sample.md, args, optional env, expect: lines that must all appear
+#                  in pandoc's error output; pandoc must fail
+#   smoke/         book.md: a small book with every construct, built to PDF
+#
+# Usage: book/tests/run.sh [NAME...]   (default: every test; run from anywhere)
+# UPDATE=1 writes the actual outputs over expected.* (then review them with git diff).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+
+T=book/tests
+OUT=build/book-tests
+mkdir -p "$OUT"
+passed=0 failed=0 failures=()
+
+selected() {
+    [ ${#names[@]} -eq 0 ] && return 0
+    local n
+    for n in "${names[@]}"; do [ "$n" = "$1" ] && return 0; done
+    return 1
+}
+names=("$@")
+
+ok() { echo "[       OK ] $1"; passed=$((passed + 1)); }
+bad() {
+    echo "[  FAILED  ] $1"
+    [ -n "${2:-}" ] && printf '%s\n' "$2" | head -40 | sed 's/^/    /'
+    failed=$((failed + 1))
+    failures+=("$1")
+}
+
+# Runs pandoc on a test directory's sample.md with its args and env.
+# Output to $OUT/NAME/out, errors to $OUT/NAME/err; returns pandoc's status.
+run_pandoc() {
+    local dir=$1 name=$2 args envs=()
+    mkdir -p "$OUT/$name"
+    read -r -a args <"$dir/args"
+    if [ -f "$dir/env" ]; then mapfile -t envs < <(grep -v '^#' "$dir/env"); fi
+    env "${envs[@]}" pandoc -f markdown "${args[@]}" "$dir/sample.md" \
+        -o "$OUT/$name/out" 2>"$OUT/$name/err"
+}
+
+# ---- golden tests ------------------------------------------------------------------
+for dir in "$T"/golden/*/; do
+    dir=${dir%/}
+    name=golden/$(basename "$dir")
+    selected "$name" || continue
+    echo "[ RUN      ] $name"
+    expected=$(ls "$dir"/expected.* 2>/dev/null | head -1)
+    if [ -z "$expected" ]; then bad "$name" "no expected.native or expected.tex"; continue; fi
+    if ! run_pandoc "$dir" "$name"; then bad "$name" "$(cat "$OUT/$name/err")"; continue; fi
+    if [ "${UPDATE:-0}" = 1 ]; then cp "$OUT/$name/out" "$expected"; fi
+    diffs=$(diff -u "$expected" "$OUT/$name/out")
+    if [ -d "$dir/expected-files" ]; then
+        for f in $(find "$dir/expected-files" -type f | sort); do
+            actual="$OUT/$name/${f#"$dir"/expected-files/}"
+            [ "${UPDATE:-0}" = 1 ] && [ -f "$actual" ] && cp "$actual" "$f"
+            diffs+=$(diff -u "$f" "$actual" 2>&1)
+        done
+    fi
+    if [ -z "$diffs" ]; then ok "$name"; else bad "$name" "$diffs"; fi
+done
+
+# ---- bad input stops the filters ------------------------------------------------------
+for dir in "$T"/errors/*/; do
+    dir=${dir%/}
+    name=errors/$(basename "$dir")
+    selected "$name" || continue
+    echo "[ RUN      ] $name"
+    if run_pandoc "$dir" "$name"; then bad "$name" "pandoc succeeded; it must stop"; continue; fi
+    missing=""
+    while IFS= read -r line; do
+        [ -z "$line" ] && continue
+        grep -qF -- "$line" "$OUT/$name/err" || missing+="expected in the error: $line"$'\n'
+    done <"$dir/expect"
+    if [ -z "$missing" ]; then ok "$name"; else bad "$name" "$missing$(cat "$OUT/$name/err")"; fi
+done
+
+# ---- the build script: a small book, and bad input stopping it ----------------------------
+if selected build/smoke; then
+    echo "[ RUN      ] build/smoke"
+    rm -f "$OUT/smoke.pdf"
+    if log=$(CHALK=build/chalk book/build.sh instructor "$OUT/smoke.pdf" "$T/smoke/book.md" 2>&1) &&
+        text=$(pdftotext "$OUT/smoke.pdf" - 2>&1); then
+        missing=""
+        while IFS= read -r line; do
+            [ -z "$line" ] && continue
+            grep -qF -- "$line" <<<"$text" || missing+="not in the PDF's text: $line"$'\n'
+        done <"$T/smoke/expect"
+        # nothing runs into the margin: long code lines wrap, long inline code breaks
+        overfull=$(grep -c '^Overfull \\hbox' "$OUT/book-instructor/chalk.log")
+        [ "$overfull" -eq 0 ] || missing+="$overfull overfull line(s) in $OUT/book-instructor/chalk.log"$'\n'
+        if [ -z "$missing" ]; then ok build/smoke; else bad build/smoke "$missing"; fi
+    else
+        bad build/smoke "$log"
+    fi
+fi
+
+# book/build.sh on a chapter with a bad include / a failing chalk command: it must
+# fail, name the cause, and leave no PDF behind.
+stops() {
+    local name=$1 md=$2
+    shift 2
+    selected "$name" || return 0
+    echo "[ RUN      ] $name"
+    rm -f "$OUT/stop.pdf"
+    local log
+    if log=$(book/build.sh student "$OUT/stop.pdf" "$md" 2>&1); then
+        bad "$name" "book/build.sh succeeded on $md"
+        return
+    fi
+    local missing="" want
+    for want in "$@"; do grep -qF -- "$want" <<<"$log" || missing+="expected: $want"$'\n'; done
+    [ -e "$OUT/stop.pdf" ] && missing+="a PDF was written"$'\n'
+    if [ -z "$missing" ]; then ok "$name"; else bad "$name" "$missing$log"; fi
+}
+stops build/stops-on-missing-region "$T/errors/include-missing-region/sample.md" \
+    'book/tests/fixtures/solutions/07-demo/demo.c' 'no region "nosuch"' 'nothing written'
+stops build/stops-on-failing-chalk "$T/errors/chalk-command-fails/sample.md" \
+    'chalk decode --model no-such-model' 'chalk: error' 'nothing written'
+
+# ---- the whole book, both editions (make's own rules) ------------------------------------
+if selected build/book; then
+    echo "[ RUN      ] build/book"
+    if log=$(make -s --no-print-directory build/chalk.pdf build/chalk-instructor.pdf 2>&1); then
+        s=$(pdftotext build/chalk.pdf - 2>/dev/null)
+        i=$(pdftotext build/chalk-instructor.pdf - 2>/dev/null)
+        why=""
+        grep -q 'Student edition' <<<"$s" || why+="student title page lacks 'Student edition'"$'\n'
+        grep -q 'Instructor edition' <<<"$i" || why+="instructor title page lacks 'Instructor edition'"$'\n'
+        grep -q 'Contents' <<<"$s" || why+="no table of contents"$'\n'
+        grep -q 'Hardware and model presets' <<<"$s" || why+="no presets appendix"$'\n'
+        if grep -q 'Solution to Exercise' <<<"$s"; then why+="the student edition shows a solution"$'\n'; fi
+        grep -q 'Solution to Exercise' <<<"$i" || why+="the instructor edition shows no solution"$'\n'
+        if grep -q '\\[a-z]\+{' <<<"$s"; then why+="raw TeX in the PDF's text: $(grep -o '\\[a-z]\+{' <<<"$s" | head -3)"$'\n'; fi
+        if grep -q '{\.chalk\|{#fig:\|{#eq:\|@fig:\|@sec:\|@eq:\|@tbl:' <<<"$s"; then why+="unprocessed markdown in the PDF"$'\n'; fi
+        if [ -z "$why" ]; then ok build/book; else bad build/book "$why"; fi
+    else
+        bad build/book "$log"
+    fi
+fi
+
+total=$((passed + failed))
+echo "[==========] $total test(s) run."
+echo "[  PASSED  ] $passed test(s)."
+if [ "$failed" -gt 0 ]; then
+    echo "[  FAILED  ] $failed test(s), listed below:"
+    for f in "${failures[@]}"; do echo "[  FAILED  ] $f"; done
+    exit 1
+fi
