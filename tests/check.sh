@@ -27,6 +27,9 @@ for ch in "$@"; do
         continue
     fi
     summary=$(loop_summary "$ch")
+    # a test whose exercise id is not in exercises.txt would never be reported
+    stray=$(cut -f1 "$LOOP_DIR/$ch.tsv" | sed 's/: .*//' | sort -u | grep -vxF -f <(printf '%s\n' "$summary" | cut -f1) | tr '\n' ' ')
+    [ -z "$stray" ] || echo "check: tests/$ch names exercises that exercises/$ch/exercises.txt lacks: $stray" >&2
     done_n=0 all_n=0 stars=0 all_stars=0
     while IFS=$'\t' read -r ex st ok total _; do
         all_n=$((all_n + 1))
@@ -72,7 +75,8 @@ for ch in "$@"; do
 done
 
 if [ "$status" = 0 ]; then
-    printf '\n%sEverything passes.%s make progress shows every chapter; make solution EX=... shows a reference to compare with.\n' "$C_OK" "$C_OFF"
+    printf '\n%sEverything passes.%s make progress shows every chapter' "$C_OK" "$C_OFF"
+    if [ -d solutions ]; then echo "; make solution EX=... shows a reference to compare with."; else echo "."; fi
     exit 0
 fi
 if [ -n "$first_ex" ] && [ "${NO_HINT:-0}" != 1 ]; then

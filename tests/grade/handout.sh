@@ -4,7 +4,8 @@
 #
 # In it (under chalk/): exercises/ (the stubs), tests/ (the public tests, the
 # reader's-loop scripts, deps.sh), tests/stubs/ (pristine stubs for make reset),
-# lib/, chapters/ (with every ::: {.solution} block removed), book/, the student
+# lib/, chapters/ (with every ::: {.solution} block removed), book/ (without its own
+# tests: their golden files include instructor-edition output), the student
 # edition of the book as chalk.pdf, and its own Makefile and README
 # (tests/grade/handout.mk, handout-README.md).
 # Not in it: solutions/, the calculator, hidden tests, points, the grader.
@@ -32,7 +33,7 @@ else
     find . -type f -not -path './build/*' -not -path './.git/*' | sed 's|^\./||' >"$stage/files"
 fi
 grep -E '^(exercises/[0-9][0-9]-[^/]+/[^/]+|tests/[0-9][0-9]-[^/]+/[^/]+\.c|tests/test_util\.h|tests/check\.sh|tests/deps\.sh|tests/loop/[^/]+|lib/.+|chapters/.+|book/.+|\.clang-format)$' "$stage/files" |
-    grep -v '/\.backup/' >"$stage/keep"
+    grep -v -e '/\.backup/' -e '^book/tests/' >"$stage/keep"
 while IFS= read -r f; do
     [ -f "$f" ] || continue
     mkdir -p "$dest/$(dirname "$f")"
@@ -84,4 +85,4 @@ tests/grade/handout-check.sh "$dest" >"$stage/check.log" || {
     die "the handout would give answers away; not written"
 }
 tar -czf "$out" -C "$stage" chalk || die "tar failed"
-echo "handout: $out ($(find "$dest" -type f | wc -l) files$pdf; $(tail -1 "$stage/check.log" | sed 's/^handout-check: //'))"
+echo "handout: $out (${pdf# and }${pdf:+, }$(tail -1 "$stage/check.log" | sed 's/^handout-check: //'))"

@@ -51,6 +51,34 @@ funcs_of() { loop_exercises "$CH" | awk -F'\t' -v ex="$1" '$1 == ex { print $5 }
 # Makes the reader's file pass exercise $1: the reference's functions spliced in.
 solve() { loop_splice "$stub" "$ref" "$(funcs_of "$1")" >"$scratch/x.c" && cp "$scratch/x.c" "$stub"; }
 
+echo "-- every chapter: tests, exercises.txt and functions agree"
+CFLAGS_STRICT="-std=c11 -O1 -g -Wall -Wextra -Wpedantic -Werror -Wshadow -Wmissing-prototypes -Wstrict-prototypes"
+for c in $(loop_chapters); do
+    make -s "build/ex/$c/test" >/dev/null 2>&1
+    ids=$(loop_exercises "$c" | cut -f1)
+    names=$(CHALK_LIST=1 "build/ex/$c/test")
+    if ls tests/"$c"/hidden/*.c >/dev/null 2>&1; then
+        if cc $CFLAGS_STRICT -include tests/loop/runner.h -Ilib -Iexercises/"$c" -o "$scratch/hidden-$c" \
+            tests/"$c"/hidden/*.c solutions/"$c"/*.c lib/*.c -lcmocka -lm; then
+            ok "$c: hidden tests compile warning-free (-Werror)"
+            names=$(printf '%s\n%s\n' "$names" "$(CHALK_LIST=1 "$scratch/hidden-$c")")
+        else
+            fail "$c: hidden tests do not compile warning-free"
+        fi
+    fi
+    stray=$(printf '%s\n' "$names" | sed 's/: .*//' | sort -u | grep -vxF -f <(printf '%s\n' "$ids") | tr '\n' ' ')
+    expect "$c: every test names an exercise of exercises.txt${stray:+ (not: $stray)}" test -z "$stray"
+    untested=$(for id in $ids; do printf '%s\n' "$names" | grep -q "^$id: " || printf '%s ' "$id"; done)
+    expect "$c: every exercise has tests${untested:+ (not: $untested)}" test -z "$untested"
+    missing=""
+    for fn in $(loop_exercises "$c" | cut -f5); do
+        for tree in exercises solutions; do
+            cat "$tree/$c"/*.c | loop_c_functions /dev/stdin | cut -f1 | grep -qxF "$fn" || missing="$missing $tree:$fn"
+        done
+    done
+    expect "$c: every functions: name is defined in the stub and the reference${missing:+ (not:$missing)}" test -z "$missing"
+done
+
 echo "-- the reader's loop"
 out=$(make -s check CH=01 2>&1)
 rc=$?
