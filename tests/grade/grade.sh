@@ -9,8 +9,8 @@
 # handout's exercises/NN-topic/ has are taken; headers and tests are always the
 # instructor's. Each chapter is compiled once; then every test runs in its own
 # process under a time limit (TIMEOUT seconds, default 2) and a memory limit
-# (MEM_MB, default 512), so a crash, an endless loop or a huge allocation costs
-# that test only. Points per test: tests/NN-topic/points.txt, else the exercise's
+# (MEM_MB, default 512), in a scratch directory with its output capped (64 KB), so
+# a crash, an endless loop or a huge allocation costs that test only. Points per test: tests/NN-topic/points.txt, else the exercise's
 # stars.
 #
 # Writes OUT (default build/grade/results.json) in Gradescope's autograder format,
@@ -150,10 +150,15 @@ for ch in "$@"; do
             pts=$(points_of "$ch" "$key" "$ex")
             score=0 status=failed output=$why
             if [ $built = 1 ]; then
+                # in a scratch directory, with memory, core, file size and output capped
+                mkdir -p "$work/run"
                 raw=$(
+                    cd "$work/run" || exit 99
                     ulimit -v $((MEM_MB * 1024)) 2>/dev/null
                     ulimit -c 0 2>/dev/null
-                    CHALK_ONLY=$name timeout -k 1 "$TIMEOUT" "$work/$ch/sub.$kind" 2>&1
+                    ulimit -f 20480 2>/dev/null
+                    CHALK_ONLY=$name timeout -k 1 "$TIMEOUT" "$work/$ch/sub.$kind" 2>&1 | head -c 65536
+                    exit "${PIPESTATUS[0]}"
                 )
                 rc=$?
                 if [ $rc = 0 ] && printf '%s\n' "$raw" | grep -qxF "[       OK ] $name"; then

@@ -95,13 +95,19 @@ loop_parse() {
 # Usage: loop_run_binary BINARY TIMEOUT
 loop_run_binary() {
     local bin=$1 limit=$2 raw rc name
-    raw=$(timeout -k 1 "$limit" "$bin" 2>&1)
+    raw=$(
+        timeout -k 1 "$limit" "$bin" 2>&1 | head -c 1000000
+        exit "${PIPESTATUS[0]}"
+    )
     rc=$?
     printf '%s\n' "$raw" | loop_parse | loop_cut_reason "$rc" "$limit" >"$LOOP_TMP.tsv"
     cat "$LOOP_TMP.tsv"
     CHALK_LIST=1 "$bin" 2>/dev/null | while IFS= read -r name; do
         cut -f1 "$LOOP_TMP.tsv" | grep -qxF -- "$name" && continue
-        raw=$(CHALK_ONLY=$name timeout -k 1 "$limit" "$bin" 2>&1)
+        raw=$(
+            CHALK_ONLY=$name timeout -k 1 "$limit" "$bin" 2>&1 | head -c 1000000
+            exit "${PIPESTATUS[0]}"
+        )
         rc=$?
         printf '%s\n' "$raw" | loop_parse | loop_cut_reason "$rc" "$limit"
     done
