@@ -138,7 +138,10 @@ local function exercise(div)
   tail:insert(pandoc.Str('.'))
   if util.is_latex() then content:insert(pandoc.RawBlock('latex', '\\chalkexercisefoot')) end
   content:insert(pandoc.Para(tail))
-  local title = { pandoc.Str('Exercise ' .. e.number .. ': ' .. e.title) }
+  -- the title is read as markdown, so "quotes" become typographic quotes
+  local title = pandoc.List({ pandoc.Str('Exercise ' .. e.number .. ':'), pandoc.Space() })
+  local parsed = pandoc.read(e.title, 'markdown').blocks[1]
+  title:extend(parsed and parsed.content or { pandoc.Str(e.title) })
   return box('exercise', title, tonumber(e.stars), content)
 end
 
