@@ -33,6 +33,7 @@ loop_pick() {
 
 # exercises.txt as TSV: id, stars, title, section, functions (space-separated).
 loop_exercises() {
+    [ -f "exercises/$1/exercises.txt" ] || return 0
     awk '
         function val(s) { sub(/^[^:]*:[ \t]*/, "", s); sub(/[ \t]+$/, "", s); return s }
         function emit() { if (id != "") print id "\t" stars "\t" title "\t" section "\t" funcs }

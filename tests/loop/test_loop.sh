@@ -171,9 +171,13 @@ for how in poll inotify; do
     [ $how = poll ] && poll=1
     CHALK_WATCH_POLL=$poll CHALK_WATCH_RUNS=2 timeout 30 tests/loop/watch.sh $CH >"$scratch/watch.out" 2>&1 &
     pid=$!
-    for _ in $(seq 50); do grep -q 'watching exercises' "$scratch/watch.out" && break; sleep 0.1; done
-    sleep 0.3
-    echo "/* saved */" >>"$stub"
+    for _ in $(seq 100); do grep -q 'watching exercises' "$scratch/watch.out" && break; sleep 0.1; done
+    # save until watch has seen it (robust to a slow start of inotifywait)
+    for _ in $(seq 40); do
+        sleep 0.3
+        kill -0 $pid 2>/dev/null || break
+        echo "/* saved */" >>"$stub"
+    done
     wait $pid
     rc=$?
     expect "watch ($how) re-runs check when a file changes" \
