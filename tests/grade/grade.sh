@@ -5,7 +5,8 @@
 #   tests/grade/grade.sh SUBMISSION [CHAPTER...]     (default: every chapter)
 #
 # SUBMISSION is a directory or a tarball holding the student's exercises/ (or the
-# exercises/ directory itself, or its NN-topic/ directories). Only the .c files the
+# exercises/ directory itself, its NN-topic/ directories, or just the .c files,
+# as a Gradescope upload of batching.c gives). Only the .c files the
 # handout's exercises/NN-topic/ has are taken; headers and tests are always the
 # instructor's. Each chapter is compiled once; then every test runs in its own
 # process under a time limit (TIMEOUT seconds, default 2) and a memory limit
@@ -64,7 +65,20 @@ for cand in "$src" "$src/exercises" "$src"/*/ "$src"/*/exercises; do
     for ch in "$@"; do [ -d "$cand/$ch" ] && n=$((n + 1)); done
     if [ $n -gt $best ]; then root=${cand%/} best=$n; fi
 done
-[ -n "$root" ] || die "$SUB holds no exercises/NN-topic/ directory of chapters: $*"
+# Or the .c files themselves, side by side (a Gradescope upload of batching.c).
+if [ -z "$root" ]; then
+    for ch in "$@"; do
+        for stub in "exercises/$ch"/*.c; do
+            f=$(basename "$stub")
+            if [ -f "$src/$f" ]; then
+                mkdir -p "$work/flat/$ch"
+                cp "$src/$f" "$work/flat/$ch/$f"
+                root=$work/flat
+            fi
+        done
+    done
+fi
+[ -n "$root" ] || die "$SUB holds no exercises/NN-topic/ directory (nor the files) of chapters: $*"
 for ch in "$@"; do
     for stub in "exercises/$ch"/*.c; do
         f=$(basename "$stub")

@@ -218,6 +218,11 @@ expect "  every test, hidden ones too, is in results.json ($total_tests)" \
     test "$(grep -c '"status": ' "$scratch/good.json")" = "$total_tests"
 expect "  hidden tests carry their visibility" \
     test "$(grep -c '"visibility": "after_published"' "$scratch/good.json")" = "$(grep -c 'CHALK_TEST(' tests/$CH/hidden/*.c)"
+mkdir -p "$scratch/flat"
+cp "$ref" "$scratch/flat/"
+OUT=$scratch/flat.json tests/grade/grade.sh "$scratch/flat" >/dev/null
+expect "a submission of the bare .c file (a Gradescope upload) is graded too" \
+    test "$(field score "$scratch/flat.json")" = "$(maxof "$scratch/good.json")"
 tar -czf "$scratch/stub.tar.gz" exercises
 OUT=$scratch/stub.json tests/grade/grade.sh "$scratch/stub.tar.gz" >/dev/null
 expect "the stubs (as a tarball) score zero" test "$(field score "$scratch/stub.json")" = 0
