@@ -20,8 +20,8 @@
 -- with "Caption:", becomes the caption.
 -- Files: BUILD/plots/ID.{csv,dat,gp,pdf}, where BUILD is the metadata field
 -- build-dir (default build/book). The figure is an image at the text width; the
--- plot is drawn at that size (14 cm) in 9 pt P052 (Palatino; cairo needs fontscale
--- 0.75 for a 9 pt font to print at 9 pt), so type prints at 9 pt.
+-- plot is drawn at that size (14 cm) in P052 (Palatino) so that type prints at 9 pt
+-- (pdfcairo draws a font of size S at 4/3 S points, so the script asks for 6.75).
 -- Stops the build on: a missing id or caption, an id not starting with fig:,
 -- an unknown attribute or column, a column with no numbers, a failing chalk
 -- or gnuplot.
@@ -57,20 +57,34 @@ local function axis_label(text, unit, id)
   return text .. (u and (' (' .. u .. ')') or '')
 end
 
--- Tics for a log axis from lo to hi: powers of 2 (every 4x) for narrow
--- ranges, powers of 10 otherwise; labels with thousands separators.
-local function log_tics(lo, hi)
+local SUPERSCRIPT = { ['-'] = '⁻', ['0'] = '⁰', ['1'] = '¹', ['2'] = '²', ['3'] = '³',
+  ['4'] = '⁴', ['5'] = '⁵', ['6'] = '⁶', ['7'] = '⁷', ['8'] = '⁸', ['9'] = '⁹' }
+
+-- A tic label: 1,024 or 0.01, or 10⁷ when the number is large or small.
+local function tic_label(t)
+  if t >= 1e6 or t < 1e-3 then
+    local e = math.floor(math.log(t, 10) + 0.5)
+    if math.abs(t / 10 ^ e - 1) < 1e-9 then
+      return '10' .. tostring(e):gsub('.', SUPERSCRIPT)
+    end
+  end
+  return util.sig(t, 6)
+end
+
+-- Tics for a log axis from lo to hi: on x, powers of 2 (every 4x) for narrow
+-- ranges, else powers of 10; on y always powers of 10. Labels from tic_label.
+local function log_tics(lo, hi, axis)
   local tics = {}
-  local base = (hi / lo <= 2 ^ 18) and 4 or 10
+  local base = (axis == 'x' and hi / lo <= 2 ^ 18) and 4 or 10
   local start = base ^ math.floor(math.log(lo, base) + 1e-9)
   if base == 4 and lo / start >= 2 - 1e-9 then start = start * 2 end
   local t = start
   while t <= hi * (1 + 1e-9) do
-    if t >= lo * (1 - 1e-9) then tics[#tics + 1] = gq(util.sig(t, 6)) .. ' ' .. string.format('%.17g', t) end
+    if t >= lo * (1 - 1e-9) then tics[#tics + 1] = gq(tic_label(t)) .. ' ' .. string.format('%.17g', t) end
     t = t * base
   end
   if #tics < 2 then return nil end
-  return 'set xtics (' .. table.concat(tics, ', ') .. ')'
+  return 'set ' .. axis .. 'tics (' .. table.concat(tics, ', ') .. ')'
 end
 
 local function run(cmd, what, id)
@@ -132,7 +146,7 @@ local function draw(cb)
   end
   if #rows < 2 then util.fail(WHO, id .. ': chalk ' .. cmd .. ' gave ' .. #rows .. ' row(s); a plot needs a sweep') end
 
-  local lines, xmin, xmax = {}, math.huge, -math.huge
+  local lines, xmin, xmax, ymin, ymax = {}, math.huge, -math.huge, math.huge, -math.huge
   local counts = {}
   for _, r in ipairs(rows) do
     local x = tonumber(r[a.x])
@@ -142,7 +156,10 @@ local function draw(cb)
     local f = { string.format('%.10g', x) }
     for k, s in ipairs(series) do
       local y = tonumber(r[s.col])
-      if y then counts[k] = (counts[k] or 0) + 1; f[#f + 1] = string.format('%.10g', y / ydiv)
+      if y then
+        counts[k] = (counts[k] or 0) + 1
+        f[#f + 1] = string.format('%.10g', y / ydiv)
+        if y > 0 then ymin, ymax = math.min(ymin, y / ydiv), math.max(ymax, y / ydiv) end
       else f[#f + 1] = 'NaN' end
     end
     lines[#lines + 1] = table.concat(f, ' ')
@@ -166,15 +183,13 @@ local function draw(cb)
 
   local gp = {
     'set encoding utf8',
-    string.format('set terminal pdfcairo size %gcm,%gcm font "P052,9" fontscale 0.75 linewidth 1 rounded noenhanced', WIDTH_CM, HEIGHT_CM),
+    string.format('set terminal pdfcairo size %gcm,%gcm font "P052,6.75" fontscale 1 linewidth 1 rounded noenhanced', WIDTH_CM, HEIGHT_CM),
     'set output ' .. gq(base .. '.pdf'),
     'set border 3 lw 0.8',
     'set tics nomirror out scale 0.6',
     'set grid xtics ytics lw 0.4 lc rgb "#d9d9d9" dt 1',
     'set xlabel ' .. gq(xlabel),
-    'set ylabel ' .. gq(ylabel) .. ' offset -1.2,0',
-    'set lmargin 10',
-    'set bmargin 3.5',
+    'set ylabel ' .. gq(ylabel),
     'set key ' .. (a.legend or 'top left') .. ' reverse Left samplen 3 spacing 1.15 box lw 0.5 lc rgb "#999999" opaque',
     'set offsets 0, 0, graph 0.05, 0',
     'set format y "%g"',
@@ -183,12 +198,21 @@ local function draw(cb)
   if a.legend and not a.legend:match('^[%a ]+$') then util.fail(WHO, id .. ': legend takes gnuplot words only') end
   if logx then
     gp[#gp + 1] = 'set logscale x'
-    local tics = log_tics(xmin, xmax)
+    local tics = log_tics(xmin, xmax, 'x')
     if tics then gp[#gp + 1] = tics end
   else
     gp[#gp + 1] = 'set format x "%g"'
   end
-  if logy then gp[#gp + 1] = 'set logscale y' else gp[#gp + 1] = 'set yrange [0:*]' end
+  if logy then
+    gp[#gp + 1] = 'set logscale y'
+    -- tics from the decade below the smallest value to the one above the largest
+    if ymin > 0 and ymax > 0 then
+      local tics = log_tics(10 ^ math.floor(math.log(ymin, 10) + 1e-9), 10 ^ math.ceil(math.log(ymax, 10) - 1e-9), 'y')
+      if tics then gp[#gp + 1] = tics end
+    end
+  else
+    gp[#gp + 1] = 'set yrange [0:*]'
+  end
 
   if a.mark then
     local mcmd, key = a.mark:match('^(.-)%s*%->%s*([%w_.]+)%s*$')

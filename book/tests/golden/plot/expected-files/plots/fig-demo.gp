@@ -1,13 +1,11 @@
 set encoding utf8
-set terminal pdfcairo size 14cm,8.2cm font "P052,9" fontscale 0.75 linewidth 1 rounded noenhanced
+set terminal pdfcairo size 14cm,8.2cm font "P052,6.75" fontscale 1 linewidth 1 rounded noenhanced
 set output "build/book-tests/golden/plot/plots/fig-demo.pdf"
 set border 3 lw 0.8
 set tics nomirror out scale 0.6
 set grid xtics ytics lw 0.4 lc rgb "#d9d9d9" dt 1
 set xlabel "batch (sequences per step)"
-set ylabel "time per step (ms)" offset -1.2,0
-set lmargin 10
-set bmargin 3.5
+set ylabel "time per step (ms)"
 set key top left reverse Left samplen 3 spacing 1.15 box lw 0.5 lc rgb "#999999" opaque
 set offsets 0, 0, graph 0.05, 0
 set format y "%g"
