@@ -15,7 +15,7 @@
 # Usage: book/tests/run.sh [NAME...]   (default: every test; run from anywhere)
 # UPDATE=1 writes the actual outputs over expected.* (then review them with git diff).
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 
 T=book/tests
 OUT=build/book-tests
@@ -55,7 +55,7 @@ for dir in "$T"/golden/*/; do
     name=golden/$(basename "$dir")
     selected "$name" || continue
     echo "[ RUN      ] $name"
-    expected=$(ls "$dir"/expected.* 2>/dev/null | head -1)
+    expected=$(find "$dir" -maxdepth 1 -name "expected.*" | head -1)
     if [ -z "$expected" ]; then bad "$name" "no expected.native or expected.tex"; continue; fi
     if ! run_pandoc "$dir" "$name"; then bad "$name" "$(cat "$OUT/$name/err")"; continue; fi
     if [ "${UPDATE:-0}" = 1 ]; then cp "$OUT/$name/out" "$expected"; fi
