@@ -87,6 +87,25 @@ local function log_tics(lo, hi, axis)
   return 'set ' .. axis .. 'tics (' .. table.concat(tics, ', ') .. ')'
 end
 
+-- Tics for a linear axis from lo to hi, every 1, 2 or 5 times a power of ten
+-- (at most 7 intervals), labelled with thousands separators (2,000, not 2000).
+local function linear_tics(lo, hi, axis)
+  local span = hi - lo
+  if span <= 0 then return nil end
+  local p = 10 ^ math.floor(math.log(span / 7, 10))
+  local step
+  for _, m in ipairs({ 1, 2, 5, 10 }) do
+    if span / (m * p) <= 7 then step = m * p; break end
+  end
+  local tics, t = {}, math.ceil(lo / step - 1e-9) * step
+  while t <= hi + step * 1e-9 do
+    tics[#tics + 1] = gq(util.sig(t, 6)) .. ' ' .. string.format('%.10g', t)
+    t = t + step
+  end
+  if #tics < 2 then return nil end
+  return 'set ' .. axis .. 'tics (' .. table.concat(tics, ', ') .. ')'
+end
+
 local function run(cmd, what, id)
   local errfile = os.tmpname()
   local ok = os.execute(cmd .. ' 2>' .. errfile)
@@ -202,6 +221,10 @@ local function draw(cb)
     if tics then gp[#gp + 1] = tics end
   else
     gp[#gp + 1] = 'set format x "%g"'
+    if xmax >= 1000 then
+      local tics = linear_tics(xmin, xmax, 'x')
+      if tics then gp[#gp + 1] = tics end
+    end
   end
   if logy then
     gp[#gp + 1] = 'set logscale y'
