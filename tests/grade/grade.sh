@@ -175,7 +175,7 @@ for ch in "$@"; do
                     exit "${PIPESTATUS[0]}"
                 )
                 rc=$?
-                if [ $rc = 0 ] && printf '%s\n' "$raw" | grep -qxF "[       OK ] $name"; then
+                if [ $rc = 0 ] && printf '%s\n' "$raw" | grep -xF "[       OK ] $name" >/dev/null; then
                     score=$pts status=passed output="passed"
                     n_pass=$((n_pass + 1))
                 else

@@ -4,7 +4,8 @@
 #     no points tables;
 #   - no ::: {.solution} block (instructor answers) left in chapters/*.md;
 #   - no line of a reference function body (solutions/NN-topic/*.c, lines of 20+
-#     characters that the stub does not have) in any text file of DIR.
+#     characters that the stub does not have) in any text file of DIR, nor in the
+#     text of its PDFs (pdftotext, when installed).
 # Prints what it found; exits 1 when anything leaks. Run from the instructor tree.
 # Usage: tests/grade/handout-check.sh DIR
 set -uo pipefail
@@ -53,6 +54,16 @@ if [ "$n" -gt 0 ]; then
         leak "reference code found in: $(echo $hits)"
         grep -rIhF -f "$tmp/secret" "$dir" | head -3 | sed 's/^/    /'
     fi
+fi
+# The PDFs' text too (pdftotext, poppler-utils): the student edition has no listing
+# from solutions/, the instructor edition has many.
+if [ "$n" -gt 0 ] && command -v pdftotext >/dev/null 2>&1; then
+    while IFS= read -r pdf; do
+        pdftotext "$pdf" "$tmp/pdf.txt" 2>/dev/null || continue
+        sed 's/^[[:space:]]*//' "$tmp/pdf.txt" >"$tmp/pdf.trim"
+        grep -qF -f "$tmp/secret" "$tmp/pdf.trim" &&
+            leak "reference code in the text of $pdf (the instructor edition?)"
+    done < <(find "$dir" -name '*.pdf')
 fi
 files=$(find "$dir" -type f | wc -l)
 [ $bad = 0 ] && echo "handout-check: ok: $files files; no solutions/, hidden tests, grader or .solution blocks; none of $n reference code lines"

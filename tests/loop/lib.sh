@@ -61,7 +61,7 @@ loop_hints() {
 loop_chapter_of() {
     local c
     for c in $(loop_chapters); do
-        if loop_exercises "$c" | cut -f1 | grep -qx -- "$1"; then
+        if loop_exercises "$c" | cut -f1 | grep -x -- "$1" >/dev/null; then
             echo "$c"
             return 0
         fi
@@ -104,7 +104,7 @@ loop_run_binary() {
     printf '%s\n' "$raw" | loop_parse | loop_cut_reason "$rc" "$limit" >"$LOOP_TMP.tsv"
     cat "$LOOP_TMP.tsv"
     CHALK_LIST=1 "$bin" 2>/dev/null | while IFS= read -r name; do
-        cut -f1 "$LOOP_TMP.tsv" | grep -qxF -- "$name" && continue
+        cut -f1 "$LOOP_TMP.tsv" | grep -xF -- "$name" >/dev/null && continue
         raw=$(
             CHALK_ONLY=$name timeout -k 1 "$limit" "$bin" 2>&1 | head -c 1000000
             exit "${PIPESTATUS[0]}"

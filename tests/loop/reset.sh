@@ -52,7 +52,7 @@ for ch in $chapters; do
                 die "cannot find the definition of $(cat "$tmp/err") in $path; it is unchanged. make reset CH=${ch%%-*} restores the whole file (with a backup)"
             fi
             for fn in $funcs; do
-                loop_c_functions "$tmp/stub.c" | cut -f1 | grep -qxF "$fn" && found="$found $fn"
+                loop_c_functions "$tmp/stub.c" | cut -f1 | grep -xF "$fn" >/dev/null && found="$found $fn"
             done
         fi
         if cmp -s "$path" "$tmp/new.c"; then

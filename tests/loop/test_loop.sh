@@ -33,13 +33,15 @@ expect() {
     shift
     if "$@"; then ok "$what"; else fail "$what"; fi
 }
-has() { printf '%s\n' "$1" | grep -qF -- "$2"; }
+# (no grep -q after a pipe: under pipefail an early exit would fail the writer)
+has() { printf '%s\n' "$1" | grep -F -- "$2" >/dev/null; }
 hasnt() { ! has "$@"; }
 
 scratch=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$scratch"' EXIT
 git ls-files -co --exclude-standard | grep -v '/\.backup/' | tar -cf - -T - | tar -xf - -C "$scratch"
-[ -f build/chalk.pdf ] && mkdir -p "$scratch/build" && cp build/chalk.pdf "$scratch/build/"
+mkdir -p "$scratch/pdfs" # the books, if built, for the handout (make clean comes first)
+for pdf in build/chalk.pdf build/chalk-instructor.pdf; do [ -f "$pdf" ] && cp "$pdf" "$scratch/pdfs/"; done
 echo "scratch copy: $scratch"
 cd "$scratch"
 git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm pristine
@@ -68,12 +70,12 @@ for c in $(loop_chapters); do
     fi
     stray=$(printf '%s\n' "$names" | sed 's/: .*//' | sort -u | grep -vxF -f <(printf '%s\n' "$ids") | tr '\n' ' ')
     expect "$c: every test names an exercise of exercises.txt${stray:+ (not: $stray)}" test -z "$stray"
-    untested=$(for id in $ids; do printf '%s\n' "$names" | grep -q "^$id: " || printf '%s ' "$id"; done)
+    untested=$(for id in $ids; do printf '%s\n' "$names" | grep "^$id: " >/dev/null || printf '%s ' "$id"; done)
     expect "$c: every exercise has tests${untested:+ (not: $untested)}" test -z "$untested"
     missing=""
     for fn in $(loop_exercises "$c" | cut -f5); do
         for tree in exercises solutions; do
-            cat "$tree/$c"/*.c | loop_c_functions /dev/stdin | cut -f1 | grep -qxF "$fn" || missing="$missing $tree:$fn"
+            cat "$tree/$c"/*.c | loop_c_functions /dev/stdin | cut -f1 | grep -xF "$fn" >/dev/null || missing="$missing $tree:$fn"
         done
     done
     expect "$c: every functions: name is defined in the stub and the reference${missing:+ (not:$missing)}" test -z "$missing"
@@ -186,6 +188,7 @@ for how in poll inotify; do
 done
 
 echo "-- the handout"
+mkdir -p build && cp "$scratch"/pdfs/*.pdf build/ 2>/dev/null
 out=$(BOOK=0 make -s handout 2>&1)
 expect "make handout writes build/chalk-handout.tar.gz" test -f build/chalk-handout.tar.gz
 h=$scratch/handout
@@ -197,6 +200,11 @@ expect "the leak check catches a leak (it flags the instructor tree)" \
     eval '! tests/grade/handout-check.sh . >/dev/null'
 if [ -f build/chalk.pdf ]; then
     expect "the handout carries the book as chalk.pdf" test -s "$h/chalk/chalk.pdf"
+fi
+if [ -f build/chalk-instructor.pdf ] && command -v pdftotext >/dev/null 2>&1; then
+    cp -r "$h/chalk" "$scratch/leaky" && cp build/chalk-instructor.pdf "$scratch/leaky/chalk.pdf"
+    expect "the leak check catches the instructor edition passed off as chalk.pdf" \
+        eval '! tests/grade/handout-check.sh "$scratch/leaky" >/dev/null'
 fi
 out=$(cd "$h/chalk" && make -s check 2>&1)
 rc=$?
