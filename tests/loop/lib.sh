@@ -191,7 +191,7 @@ loop_explain() {
                 file = loc; sub(/:[0-9]+$/, "", file); line = loc; sub(/^.*:/, "", line)
             }
             stmt = (file != "" ? statement(file, line + 0) : "")
-            said = 0
+            said = 0; raw = ""
             for (i = 1; i <= nl; i++) {
                 s = L[i]
                 if (s ~ /: error: Failure!$/) continue
@@ -233,12 +233,12 @@ loop_explain() {
                     e = stmt; sub(/^assert_false\(/, "", e); sub(/\);$/, "", e)
                     printf "expected false, but it is true: %s\n", e
                     said = 1
-                } else if (!said) {
-                    printf "%s\n", s
-                    said = 1
+                } else if (raw == "") {
+                    raw = s   # the programs own printing: shown only when nothing else says more
                 }
             }
-            if (!said && stmt != "") printf "failed: %s\n", stmt
+            if (!said && stmt != "") { printf "failed: %s\n", stmt; said = 1 }
+            if (!said && raw != "") printf "%s\n", raw
             if (loc != "") printf "(the test: %s)\n", loc
         }
     '
