@@ -7,7 +7,7 @@
 # header lines, book/problems.md), from chalk run again, or from closed forms;
 # never from the output under test. Scratch files go to build/test-practice/.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 
 T=tests/practice
 W=build/test-practice
@@ -103,7 +103,11 @@ fi
 # jv ID FIELD: a field of one problem in a key (one problem per line, book/problems.md).
 jv() { sed -n "s/^  \"$1\": {.*\"$2\": \\(\"[^\"]*\"\\|[^,}]*\\).*/\\1/p" "${3:-$key}" | tr -d '"'; }
 # cj COMMAND KEY: a number from chalk COMMAND --json.
-cj() { build/chalk $1 --json | sed -n "s/^  \"$2\": \\([^,]*\\),\\?$/\\1/p"; }
+cj() {
+    local -a args
+    read -ra args <<<"$1"
+    build/chalk "${args[@]}" --json | sed -n "s/^  \"$2\": \\([^,]*\\),\\?$/\\1/p"
+}
 # close A B [TOL]: relative difference at most TOL (default 1e-9).
 close() { awk -v a="$1" -v b="$2" -v t="${3:-1e-9}" \
     'BEGIN { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b; exit !(a != "" && b != "" && d <= t * m) }'; }
@@ -140,7 +144,8 @@ check "problems: the key holds an answer per problem" test "$(grep -c 'Answer:' 
 bad_values=0
 while read -r id _; do
     cmd=$(jv "$id" command) k=$(jv "$id" key) v=$(jv "$id" value) s=$(jv "$id" scale)
-    case $v in [a-z]*) got=$(build/chalk $cmd --json | sed -n "s/^  \"$k\": \"\\(.*\\)\",\\?$/\\1/p")
+    read -ra args <<<"$cmd"
+    case $v in [a-z]*) got=$(build/chalk "${args[@]}" --json | sed -n "s/^  \"$k\": \"\\(.*\\)\",\\?$/\\1/p")
         [ "$got" = "$v" ] || bad_values=$((bad_values + 1)) ;;
     *) got=$(cj "$cmd" "$k")
         close "$v" "$(awk -v g="$got" -v s="$s" 'BEGIN { printf "%.17g", g * s }')" || bad_values=$((bad_values + 1)) ;;
@@ -168,6 +173,7 @@ else
 fi
 # bad_template NAME EXPECTED-MESSAGE BODY: a template that must stop the build.
 bad_template() {
+    # shellcheck disable=SC2016 # the backticks are markdown
     printf '# Fixture\n\n## Practice problems\n\n```{.problem id=fx stars=1}\n%s\n```\n' "$3" >"$W/$1.md"
     if book/problems.sh fx "$W/$1.md" >/dev/null 2>"$W/$1.err"; then
         bad "problems: $1 stops the build"
