@@ -94,12 +94,6 @@ fi
 # ---- problems --------------------------------------------------------------------
 
 key=build/answers-test-a.json
-# (until chapter 1's "## Practice problems" section lands, the templates are read
-# from the fixture tests/practice/problems-ch1.md)
-if ! grep -q '^```{\.problem' chapters/*.md; then
-    echo "note: no templates in chapters/ yet; make problems reads tests/practice/problems-ch1.md"
-    export MAKEFLAGS="${MAKEFLAGS:-} CHAPTER_MD=$T/problems-ch1.md"
-fi
 # jv ID FIELD: a field of one problem in a key (one problem per line, book/problems.md).
 jv() { sed -n "s/^  \"$1\": {.*\"$2\": \\(\"[^\"]*\"\\|[^,}]*\\).*/\\1/p" "${3:-$key}" | tr -d '"'; }
 # cj COMMAND KEY: a number from chalk COMMAND --json.
