@@ -140,16 +140,6 @@ local function nested_card(blocks)
   end
 end
 
-local function write_file(path, text)
-  local tmp = path .. '.tmp'
-  local f, err = io.open(tmp, 'w')
-  if not f then util.fail(WHO, 'cannot write ' .. tmp .. ': ' .. tostring(err)) end
-  f:write(text)
-  f:close()
-  local ok, rerr = os.rename(tmp, path)
-  if not ok then util.fail(WHO, 'cannot rename ' .. tmp .. ' to ' .. path .. ': ' .. tostring(rerr)) end
-end
-
 return {
   {
     Pandoc = function(doc)
@@ -195,7 +185,7 @@ return {
         util.fail(WHO, #names .. ' input files but ' .. h1 ..
           ' chapter titles (# ...): each chapter file starts with exactly one level-1 header')
       end
-      write_file(out, table.concat(lines, '\n') .. '\n')
+      util.write_file(WHO, out, table.concat(lines, '\n') .. '\n')
       io.stderr:write(WHO .. ': ' .. count .. ' cards -> ' .. out .. '\n')
       return nil
     end,

@@ -469,16 +469,6 @@ local function collect(doc)
   return chapters
 end
 
-local function write_file(path, text)
-  local tmp = path .. '.tmp'
-  local f, err = io.open(tmp, 'w')
-  if not f then util.fail(WHO, 'cannot write ' .. tmp .. ': ' .. tostring(err)) end
-  f:write(text)
-  f:close()
-  local ok, rerr = os.rename(tmp, path)
-  if not ok then util.fail(WHO, 'cannot rename ' .. tmp .. ' to ' .. path .. ': ' .. tostring(rerr)) end
-end
-
 -- The problem set or the answer key of one seed, and the JSON key.
 local function problem_set(doc, mode)
   local seed = util.meta_string(doc.meta, 'problems-seed', '')
@@ -533,7 +523,7 @@ local function problem_set(doc, mode)
   if total == 0 then util.fail(WHO, 'no ```{.problem} templates in the input') end
   if mode == 'answers' then
     local out = util.meta_string(doc.meta, 'problems-json', '')
-    if out ~= '' then write_file(out, '{\n' .. table.concat(json, ',\n') .. '\n}\n') end
+    if out ~= '' then util.write_file(WHO, out, '{\n' .. table.concat(json, ',\n') .. '\n}\n') end
   end
   local intro
   if mode == 'questions' then

@@ -352,4 +352,16 @@ function M.read_file(path)
   return s
 end
 
+-- Writes `text` to `path` whole or not at all (a temporary file, then a rename),
+-- so a failed build never leaves a half-written side file.
+function M.write_file(who, path, text)
+  local tmp = path .. '.tmp'
+  local f, err = io.open(tmp, 'w')
+  if not f then M.fail(who, 'cannot write ' .. tmp .. ': ' .. tostring(err)) end
+  f:write(text)
+  f:close()
+  local ok, rerr = os.rename(tmp, path)
+  if not ok then M.fail(who, 'cannot rename ' .. tmp .. ' to ' .. path .. ': ' .. tostring(rerr)) end
+end
+
 return M
