@@ -121,8 +121,13 @@ test-binaries: build/chalk build/asan/chalk build/chalk-test build/sol/lib/test 
 	$(foreach c,$(CHAPTERS),build/sol/$(c)/test build/ex/$(c)/test build/asan/$(c)/test)
 
 deps:
-	@tests/deps.sh test
-	@tests/deps.sh book
+	@tests/deps.sh test book watch
+
+# The README's set-up lines on a fresh, minimal Debian 12 root (debootstrap; needs
+# root or sudo): each line timed, make test's summary at the end. CI runs it.
+.PHONY: fresh-check
+fresh-check:
+	@tests/fresh-check.sh
 
 # Your exercises against the tests: make check CH=01 (one chapter) or make check.
 check:
@@ -188,6 +193,7 @@ help:
 	@echo "make flashcards the chapters' flashcards for Anki: build/flashcards.tsv (import as is)"
 	@echo "make problems   your practice problems: make problems SEED=alice (PDFs + key; grade with build/chalk check-answers)"
 	@echo "make bench      time the reader's loop and make test from clean"
+	@echo "make fresh-check  the README's set-up lines on a fresh Debian 12 root (debootstrap; root)"
 	@echo "make format     clang-format the C sources"
 	@echo "make clean      remove build/ (nothing you wrote is touched)"
 

@@ -1,22 +1,37 @@
 #!/usr/bin/env bash
 # deps.sh -- install the Debian packages a make target needs, and say so.
 #
-#   tests/deps.sh test    compiler, make, cmocka (make test, make check)
-#   tests/deps.sh book    pandoc, TeX Live, gnuplot, poppler (make book)
-#   tests/deps.sh watch   inotify-tools (make watch; it polls without them)
+#   tests/deps.sh c       C compiler, C library headers, make, cJSON (building build/chalk)
+#   tests/deps.sh test    c + cmocka (make check, make test)
+#   tests/deps.sh book    c + pandoc, TeX Live, gnuplot, poppler (make book: the book
+#                         runs build/chalk, so it needs the compiler too)
+#   tests/deps.sh watch   inotify-tools (make watch polls without them)
+#   tests/deps.sh fresh   debootstrap (tests/fresh-check.sh)
+#   tests/deps.sh test book watch    several at once: one apt-get run
 #
-# Each need is a command or a file and the package that provides it. Only what is
-# missing is installed, with apt-get (through sudo when not root). Nothing else on
-# the machine is changed.
+# Each need is a command or a file and the package that provides it. A file, not a
+# command, is checked where a command is not enough: `cc` can exist without the C
+# library's headers (gcc only recommends libc6-dev, and we install without
+# recommends), so the headers are checked by a file of their own. Only what is
+# missing is installed, with apt-get (through sudo when not root); nothing else on
+# the machine is changed. An install that was cut off half-way is finished first
+# (dpkg --configure -a), so running the same command again repairs it.
 set -euo pipefail
 
-need_test=(
+need_c=(
     "cmd:cc gcc"
+    "file:/usr/include/stdio.h libc6-dev"
     "cmd:make make"
+    "file:/usr/include/cjson/cJSON.h libcjson-dev"
+)
+need_test=(
     "file:/usr/include/cmocka.h libcmocka-dev"
 )
 need_watch=(
     "cmd:inotifywait inotify-tools"
+)
+need_fresh=(
+    "cmd:debootstrap debootstrap"
 )
 need_book=(
     "cmd:pandoc pandoc"
@@ -31,20 +46,30 @@ need_book=(
     "cmd:pdftoppm poppler-utils"
 )
 
-case "${1:-}" in
-test) needs=("${need_test[@]}") ;;
-book) needs=("${need_book[@]}") ;;
-watch) needs=("${need_watch[@]}") ;;
-all) needs=("${need_test[@]}" "${need_book[@]}" "${need_watch[@]}") ;;
-*)
-    echo "usage: tests/deps.sh test|book|watch|all" >&2
+[ $# -gt 0 ] || {
+    echo "usage: tests/deps.sh c|test|book|watch|fresh|all ..." >&2
     exit 2
-    ;;
-esac
+}
+needs=()
+for group in "$@"; do
+    case $group in
+    c) needs+=("${need_c[@]}") ;;
+    test) needs+=("${need_c[@]}" "${need_test[@]}") ;;
+    book) needs+=("${need_c[@]}" "${need_book[@]}") ;;
+    watch) needs+=("${need_watch[@]}") ;;
+    fresh) needs+=("${need_fresh[@]}") ;;
+    all) needs+=("${need_c[@]}" "${need_test[@]}" "${need_book[@]}" "${need_watch[@]}") ;;
+    *)
+        echo "usage: tests/deps.sh c|test|book|watch|fresh|all ... (not '$group')" >&2
+        exit 2
+        ;;
+    esac
+done
 
 missing=()
 for need in "${needs[@]}"; do
     what=${need%% *} pkg=${need##* }
+    case " ${missing[*]-} " in *" $pkg "*) continue ;; esac
     case $what in
     cmd:*) command -v "${what#cmd:}" >/dev/null 2>&1 || missing+=("$pkg") ;;
     file:*) [ -e "${what#file:}" ] || missing+=("$pkg") ;;
@@ -58,11 +83,22 @@ elif command -v sudo >/dev/null 2>&1; then
     sudo=(sudo)
 else
     echo "chalk: missing packages: ${missing[*]}; install them as root:" >&2
-    echo "  apt-get install ${missing[*]}" >&2
+    echo "  apt-get update && apt-get install --no-install-recommends ${missing[*]}" >&2
     exit 1
 fi
-echo "chalk: installing ${missing[*]} (apt-get${sudo:+, with sudo}) for make $1"
+echo "chalk: installing ${missing[*]} (apt-get${sudo:+, with sudo}) for: $*"
 export DEBIAN_FRONTEND=noninteractive
-"${sudo[@]}" apt-get update -qq
-"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# an earlier install that was interrupted leaves dpkg half-configured: finish it first
+if [ -n "$("${sudo[@]}" dpkg --audit 2>/dev/null)" ]; then
+    echo "chalk: finishing an interrupted install first (dpkg --configure -a)"
+    "${sudo[@]}" dpkg --configure -a >/dev/null
+fi
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+if ! { "${sudo[@]}" apt-get update -qq &&
+    "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+    tail -n 15 "$log" >&2
+    echo "chalk: apt-get could not install ${missing[*]} (its last lines are above)" >&2
+    exit 1
+fi
 echo "chalk: installed ${missing[*]}"
