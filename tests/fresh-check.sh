@@ -47,7 +47,7 @@ mapfile -t lines < <(awk '/^<!-- fresh-check -->/ { armed = 1; next }
 mirror=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null |
     awk '/^URIs:/ { for (i = 2; i <= NF; i++) print $i }
          /^deb / { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { print $i; break } }' |
-    grep -v -e security -e '^cdrom:' | head -n 1)
+    grep -v -e security -e '^cdrom:' | head -n 1 || true)
 mirror=${mirror:-http://deb.debian.org/debian}
 
 cache_dir=${XDG_CACHE_HOME:-$HOME/.cache}/chalk/fresh
