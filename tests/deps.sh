@@ -88,13 +88,17 @@ else
 fi
 echo "chalk: installing ${missing[*]} (apt-get${sudo:+, with sudo}) for: $*"
 export DEBIAN_FRONTEND=noninteractive
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 # an earlier install that was interrupted leaves dpkg half-configured: finish it first
 if [ -n "$("${sudo[@]}" dpkg --audit 2>/dev/null)" ]; then
     echo "chalk: finishing an interrupted install first (dpkg --configure -a)"
-    "${sudo[@]}" dpkg --configure -a >/dev/null
+    "${sudo[@]}" dpkg --configure -a >"$log" 2>&1 || {
+        tail -n 15 "$log" >&2
+        echo "chalk: dpkg --configure -a failed (its last lines are above)" >&2
+        exit 1
+    }
 fi
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
 if ! { "${sudo[@]}" apt-get update -qq &&
     "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
     tail -n 15 "$log" >&2
