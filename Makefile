@@ -75,7 +75,9 @@ book:
 	@case '$(EDITION)' in student|instructor) ;; \
 	*) echo "make book: EDITION must be student or instructor, not '$(EDITION)'" >&2; exit 2;; esac
 	@tests/deps.sh book
-	@$(MAKE) -s --no-print-directory $(BOOK_PDF)
+	@if $(MAKE) -q --no-print-directory $(BOOK_PDF) 2>/dev/null; then \
+		echo "book: $(BOOK_PDF) is already up to date (nothing it is built from changed)"; \
+	else $(MAKE) -s --no-print-directory $(BOOK_PDF); fi
 build/chalk.pdf build/chalk-instructor.pdf: $(BOOK_INPUTS)
 	@book/build.sh $(if $(findstring instructor,$@),instructor,student) $@ $(BOOK_MD)
 
