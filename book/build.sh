@@ -21,6 +21,10 @@ case $edition in student | instructor) ;; *)
 esac
 
 work="$(dirname "$out")/book-$edition"
+# Both editions share one cache: chalk's answers (book/filters/util.lua), plots and
+# diagrams by content, so what did not change is not computed again.
+cache="$(dirname "$out")/cache"
+export CHALK_CACHE=${CHALK_CACHE-$cache/chalk}
 mkdir -p "$work"
 rm -f "$work/chalk.tex"
 
@@ -35,7 +39,7 @@ t_pandoc=$(now)
 if ! pandoc --from markdown --to latex --standalone \
     --template book/template.tex --metadata-file book/metadata.yaml \
     --top-level-division=chapter --highlight-style=tango \
-    -M edition="$edition" -M build-dir="$work" \
+    -M edition="$edition" -M build-dir="$work" -M cache-dir="$cache" \
     "${args[@]}" -o "$work/chalk.tex" "$@" 2>"$work/pandoc.err"; then
     # the filter's own message, without Lua's stack traceback
     sed '/^stack traceback:/,$d' "$work/pandoc.err" >&2

@@ -39,6 +39,7 @@ local COLOURS = { '#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E0
 local WIDTH_CM, HEIGHT_CM = 14, 8.2
 
 local builddir = 'build/book'
+local cachedir = 'build/book/cache'
 
 -- A string for a gnuplot script, in double quotes.
 local function gq(s)
@@ -104,16 +105,6 @@ local function linear_tics(lo, hi, axis)
   end
   if #tics < 2 then return nil end
   return 'set ' .. axis .. 'tics (' .. table.concat(tics, ', ') .. ')'
-end
-
-local function run(cmd, what, id)
-  local errfile = os.tmpname()
-  local ok = os.execute(cmd .. ' 2>' .. errfile)
-  local f = io.open(errfile, 'r')
-  local err = f and f:read('a') or ''
-  if f then f:close() end
-  os.remove(errfile)
-  if not ok then util.fail(WHO, id .. ': ' .. what .. ' failed: ' .. err:gsub('%s+$', '')) end
 end
 
 local function write(path, text)
@@ -192,13 +183,14 @@ local function draw(cb)
   end
 
   local base = builddir .. '/plots/' .. id:gsub('[^%w_-]', '-')
-  os.execute('mkdir -p ' .. builddir .. '/plots')
+  os.execute('mkdir -p ' .. util.shell_quote(builddir .. '/plots'))
   write(base .. '.csv', csv)
-  write(base .. '.dat', '# ' .. a.x .. ' ' .. table.concat((function()
+  local dat = '# ' .. a.x .. ' ' .. table.concat((function()
     local t = {}
     for _, s in ipairs(series) do t[#t + 1] = s.col end
     return t
-  end)(), ' ') .. '\n' .. table.concat(lines, '\n') .. '\n')
+  end)(), ' ') .. '\n' .. table.concat(lines, '\n') .. '\n'
+  write(base .. '.dat', dat)
 
   local gp = {
     'set encoding utf8',
@@ -270,9 +262,16 @@ local function draw(cb)
       k == 1 and gq(base .. '.dat') or '""', k + 1, style, gq(s.label))
   end
   gp[#gp + 1] = 'plot ' .. table.concat(plots, ', \\\n     ')
-  write(base .. '.gp', table.concat(gp, '\n') .. '\n')
-  run('gnuplot ' .. base .. '.gp', 'gnuplot ' .. base .. '.gp', id)
-  return base .. '.pdf'
+  local script = table.concat(gp, '\n') .. '\n'
+  write(base .. '.gp', script)
+  -- The drawing is cached by its script (its own paths left out) and data, so an
+  -- unchanged plot costs no gnuplot run, in either edition.
+  local pdf = util.cache_file(cachedir, 'plots', util.replace(script, base, '') .. '\0' .. dat, '.pdf')
+  if not util.exists(pdf) then
+    util.run(WHO .. ': ' .. id, 'gnuplot ' .. util.shell_quote(base .. '.gp'), base .. '.pdf')
+    util.store(WHO, base .. '.pdf', pdf)
+  end
+  return pdf
 end
 
 local function caption_of(b)
@@ -286,7 +285,12 @@ local function caption_of(b)
 end
 
 return {
-  { Meta = function(meta) builddir = util.meta_string(meta, 'build-dir', 'build/book') end },
+  {
+    Meta = function(meta)
+      builddir = util.meta_string(meta, 'build-dir', 'build/book')
+      cachedir = util.cache_dir(meta, builddir)
+    end,
+  },
   {
     Blocks = function(blocks)
       local out, i = pandoc.List(), 1
