@@ -274,16 +274,6 @@ local function draw(cb)
   return pdf
 end
 
-local function caption_of(b)
-  if not b or b.t ~= 'Para' then return nil end
-  local first = b.content[1]
-  if not (first and first.t == 'Str' and first.text == 'Caption:') then return nil end
-  local inl = pandoc.List(b.content)
-  inl:remove(1)
-  while #inl > 0 and (inl[1].t == 'Space' or inl[1].t == 'SoftBreak') do inl:remove(1) end
-  return inl
-end
-
 return {
   {
     Meta = function(meta)
@@ -291,27 +281,5 @@ return {
       cachedir = util.cache_dir(meta, builddir)
     end,
   },
-  {
-    Blocks = function(blocks)
-      local out, i = pandoc.List(), 1
-      while i <= #blocks do
-        local b = blocks[i]
-        if b.t == 'CodeBlock' and b.classes:includes('plot') then
-          local cap = caption_of(blocks[i + 1])
-          if not cap or #cap == 0 then
-            util.fail(WHO, (b.identifier ~= '' and b.identifier or 'a .plot block') ..
-              ': needs a paragraph "Caption: ..." right after it')
-          end
-          local pdf = draw(b)
-          local img = pandoc.Image(cap, pdf, 'fig:', pandoc.Attr(b.identifier, {}, { width = '100%' }))
-          out:insert(pandoc.Para({ img }))
-          i = i + 2
-        else
-          out:insert(b)
-          i = i + 1
-        end
-      end
-      return out
-    end,
-  },
+  { Blocks = util.figures(WHO, 'plot', function(b) return draw(b), { width = '100%' } end) },
 }

@@ -370,6 +370,45 @@ function M.latex_of(inlines)
   return (pandoc.write(doc, 'latex'):gsub('%s+$', ''))
 end
 
+-- ---- figures --------------------------------------------------------------------
+
+-- The caption of a "Caption: ..." paragraph (its inlines without the word), or nil.
+local function caption_of(b)
+  if not b or b.t ~= 'Para' then return nil end
+  local first = b.content[1]
+  if not (first and first.t == 'Str' and first.text == 'Caption:') then return nil end
+  local inl = pandoc.List(b.content)
+  inl:remove(1)
+  while #inl > 0 and (inl[1].t == 'Space' or inl[1].t == 'SoftBreak') do inl:remove(1) end
+  return inl
+end
+
+-- A Blocks filter for figures drawn from code blocks (plot.lua, diagram.lua): each
+-- code block of class `class`, with the "Caption: ..." paragraph that must follow
+-- it, becomes one figure. draw(block) returns the image's path and attributes.
+function M.figures(who, class, draw)
+  return function(blocks)
+    local out, i = pandoc.List(), 1
+    while i <= #blocks do
+      local b = blocks[i]
+      if b.t == 'CodeBlock' and b.classes:includes(class) then
+        local cap = caption_of(blocks[i + 1])
+        if not cap or #cap == 0 then
+          M.fail(who, (b.identifier ~= '' and b.identifier or ('a .' .. class .. ' block')) ..
+            ': needs a paragraph "Caption: ..." right after it')
+        end
+        local path, attrs = draw(b)
+        out:insert(pandoc.Para({ pandoc.Image(cap, path, 'fig:', pandoc.Attr(b.identifier, {}, attrs)) }))
+        i = i + 2
+      else
+        out:insert(b)
+        i = i + 1
+      end
+    end
+    return out
+  end
+end
+
 -- ---- files, commands, the build cache ----------------------------------------------
 
 -- The directory of cached drawings: the metadata field cache-dir (book/build.sh
