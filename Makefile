@@ -90,7 +90,7 @@ flashcards:
 	@$(MAKE) -s --no-print-directory build/flashcards.tsv
 build/flashcards.tsv: $(CHAPTER_MD) book/filters/flashcards.lua book/filters/chalk.lua \
 		book/filters/util.lua build/chalk
-	@pandoc $(CHAPTER_MD) --lua-filter book/filters/chalk.lua \
+	@CHALK_CACHE=build/cache/chalk pandoc $(CHAPTER_MD) --lua-filter book/filters/chalk.lua \
 		--lua-filter book/filters/flashcards.lua -M flashcards-out=$@ -t native -o /dev/null \
 		2>build/flashcards.err || { sed -e '/^stack traceback:/,$$d' -e '/^Error running filter/d' \
 		build/flashcards.err >&2; exit 1; }

@@ -409,6 +409,61 @@ function M.figures(who, class, draw)
   end
 end
 
+-- ---- flashcards -----------------------------------------------------------------
+
+-- One ::: {.card id=ID tags="..."} (book/README.md, "Flashcards"), checked the same
+-- way for the book (cards.lua) and for Anki (flashcards.lua): an id of letters,
+-- digits, ".", "_" and "-" (it becomes the Anki GUID), no attribute but id and
+-- tags, exactly one ::: front and one ::: back and nothing else, no card inside.
+-- `where` names the card's place for the messages (e.g. the chapter). Returns
+-- id, tags (a list), front and back (block lists).
+function M.card(who, div, where)
+  -- pandoc reads id=NAME in the braces as the identifier
+  local id = div.identifier ~= '' and div.identifier or div.attributes.id
+  if not id or id == '' then
+    M.fail(who, (where and (where .. ': ') or '') .. 'a ::: {.card} has no id=... (its stable Anki id)')
+  end
+  if not id:match('^[%w][%w._-]*$') then
+    M.fail(who, (where and (where .. ': ') or '') .. 'card id "' .. id ..
+      '" may hold only letters, digits, ".", "_" and "-"')
+  end
+  for k, _ in pairs(div.attributes) do
+    if k ~= 'id' and k ~= 'tags' then M.fail(who, 'card ' .. id .. ': unknown attribute "' .. k .. '"') end
+  end
+  local front, back
+  for _, b in ipairs(div.content) do
+    if b.t == 'Div' and b.classes:includes('front') and not front then front = b.content
+    elseif b.t == 'Div' and b.classes:includes('back') and not back then back = b.content
+    else M.fail(who, 'card ' .. id .. ': holds only one ::: front and one ::: back') end
+  end
+  if not front or not back then M.fail(who, 'card ' .. id .. ': needs ::: front and ::: back') end
+  if M.nested_card(front) or M.nested_card(back) then M.fail(who, 'card ' .. id .. ' holds another card') end
+  local tags = {}
+  for t in (div.attributes.tags or ''):gmatch('%S+') do tags[#tags + 1] = t end
+  return id, tags, front, back
+end
+
+-- The first card Div nested anywhere in `blocks` (a card must stand at the top
+-- level of its chapter), or nil.
+function M.nested_card(blocks)
+  for _, b in ipairs(blocks) do
+    if b.t == 'Div' then
+      if b.classes:includes('card') then return b end
+      local inner = M.nested_card(b.content)
+      if inner then return inner end
+    end
+  end
+end
+
+-- Stops the build when a card sits inside another block of `blocks`.
+function M.no_nested_card(who, blocks)
+  local inner = M.nested_card(blocks)
+  if inner then
+    local id = inner.identifier ~= '' and inner.identifier or inner.attributes.id
+    M.fail(who, 'card ' .. tostring(id) .. ' sits inside another block; put it at the top level')
+  end
+end
+
 -- ---- files, commands, the build cache ----------------------------------------------
 
 -- The directory of cached drawings: the metadata field cache-dir (book/build.sh
