@@ -102,7 +102,7 @@ local function make(div)
   for k, h in ipairs({ 'symbol', 'meaning', 'unit', 'chapter' }) do head[k] = { pandoc.Plain({ pandoc.Str(h) }) } end
   local t = pandoc.utils.from_simple_table(pandoc.SimpleTable(cap.content,
     { pandoc.AlignLeft, pandoc.AlignLeft, pandoc.AlignLeft, pandoc.AlignRight },
-    { 0.13, 0.61, 0.18, 0.08 }, head, body))
+    { 0.13, 0.59, 0.18, 0.10 }, head, body))
   t.attr = pandoc.Attr(div.identifier, {}, {})
   return t
 end
