@@ -192,6 +192,9 @@ if selected build/book; then
         grep -q 'Instructor edition' <<<"$i" || why+="instructor title page lacks 'Instructor edition'"$'\n'
         grep -q 'Contents' <<<"$s" || why+="no table of contents"$'\n'
         grep -q 'Hardware and model presets' <<<"$s" || why+="no presets appendix"$'\n'
+        grep -q 'The book’s symbols' <<<"$s" || why+="no notation appendix"$'\n'
+        again=$(make -s --no-print-directory book 2>&1)
+        grep -q 'already up to date' <<<"$again" || why+="make book on an unchanged book does not say it is up to date: $again"$'\n'
         if grep -q 'Solution to Exercise' <<<"$s"; then why+="the student edition shows a solution"$'\n'; fi
         grep -q 'Solution to Exercise' <<<"$i" || why+="the instructor edition shows no solution"$'\n'
         if grep -q '\\[a-z]\+{' <<<"$s"; then why+="raw TeX in the PDF's text: $(grep -o '\\[a-z]\+{' <<<"$s" | head -3)"$'\n'; fi
