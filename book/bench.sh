@@ -9,7 +9,8 @@
 # ids, each with a chapter suffix), so the book has N chapters' worth of pages,
 # live numbers, plots and diagrams. The copies never leave the scratch directory.
 # Then: one `make book` from clean (its time is printed too), and three rounds of
-# "add a sentence to the last chapter, make book", timed; the line gives the median.
+# "add a sentence to the last chapter, make book", timed; the line gives the median
+# and where the last round's time went (book/build.sh's times.txt).
 # `make bench` calls it. Needs what `make book` needs (tests/deps.sh book).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -61,4 +62,5 @@ Bench edit $r." "$last"
 done
 median=$(printf '%s\n' "${runs[@]}" | sort -n | sed -n 2p)
 pages=$(pdfinfo build/chalk.pdf 2>/dev/null | sed -n 's/^Pages: *//p')
-echo "book after editing one chapter ($want chapters, ${pages:-?} pages): median $median s of 3 runs (${runs[*]}); from clean $clean s; goal < 15 s"
+last=$(cat build/book-student/times.txt 2>/dev/null)
+echo "book after editing one chapter ($want chapters, ${pages:-?} pages): median $median s of 3 runs (${runs[*]}; last: ${last:-?}); from clean $clean s; goal < 15 s"
