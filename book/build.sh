@@ -50,10 +50,22 @@ grep -v '^\[WARNING\] Missing character' "$work/pandoc.err" >&2 || true
 t_pandoc=$(seconds "$t_pandoc")
 
 # pdflatex until the cross-references and the table of contents settle: again only
-# while a run changes what the next one reads (.aux labels, .toc, .out bookmarks),
-# at most 4 runs. The .aux of the last build is kept, so an edit that moves no page
-# costs one run.
-state() { { cat "$work"/chalk.{aux,toc,out} 2>/dev/null || true; } | cksum; }
+# while a run changes what the next one prints: label numbers and anchors in the .aux
+# (in any order: a float that moves writes its label elsewhere), and the .toc. Page
+# numbers of labels, bookmarks' source lines and the page count are left out of the
+# comparison: nothing prints them but the table of contents, which is compared whole.
+# The .aux of the last build is kept, so an edit that moves no section to another page
+# costs one run. At most 4 runs.
+state() {
+    local aux
+    aux=$(sed -E -e '/^\\@writefile/d' -e '/^\\gdef ?\\@abspage@last/d' -e 's/srcline=\{[0-9]+\}//' \
+        -e 's/^(\\newlabel\{[^}]*\}\{\{[^}]*\})\{[^}]*\}/\1{}/' "$work/chalk.aux" 2>/dev/null || true)
+    {
+        grep -v -E '^\\(newlabel|BKM@entry)' <<<"$aux" || true
+        grep -E '^\\(newlabel|BKM@entry)' <<<"$aux" | sort || true
+        cat "$work/chalk.toc" 2>/dev/null || true
+    } | cksum
+}
 t_latex=$(now)
 runs=0
 for run in 1 2 3 4; do
