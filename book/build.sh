@@ -6,9 +6,11 @@
 # EDITION is student or instructor. The FILEs are read in order as one book
 # (the Makefile passes book/preface.md, chapters/NN-*.md, book/appendix.md).
 # Intermediate files go to OUT's directory + /book-EDITION/ (chalk.tex, plots/,
-# the LaTeX log). On any error, pandoc's or LaTeX's message is printed and the
-# script exits 1 without writing OUT. Run from the repository root; CHALK
-# overrides the calculator (default build/chalk).
+# diagrams/, the LaTeX log, times.txt: where the time went); chalk's answers, plots
+# and diagrams are cached by content in OUT's directory + /cache/, shared by both
+# editions. On any error, pandoc's or LaTeX's message is printed and the script
+# exits 1 without writing OUT. Run from the repository root; CHALK overrides the
+# calculator (default build/chalk), CHALK_CACHE the cache of its answers.
 set -euo pipefail
 
 [ $# -ge 3 ] || { echo "usage: book/build.sh student|instructor OUT.pdf FILE.md..." >&2; exit 2; }

@@ -1,15 +1,19 @@
 -- util.lua -- helpers shared by the book's Lua filters (not a filter itself).
 --
--- Purpose: run the `chalk` calculator and read its JSON/CSV output, format a
--- number with a unit the way book/README.md ("Live numbers") specifies, split a
--- command line, read the edition and build directory from the metadata, and
--- turn inlines into LaTeX. Every filter loads it with
+-- Purpose: run the `chalk` calculator (its answers cached on disk) and read its
+-- JSON/CSV output, format a number with a unit the way book/README.md ("Live
+-- numbers") specifies, split a command line, read the edition and build directory
+-- from the metadata, turn inlines into LaTeX, make figures from code blocks with
+-- their captions (plot.lua, diagram.lua), check flashcards (cards.lua,
+-- flashcards.lua), and keep files whole and cached products by content. Every
+-- filter loads it with
 --     package.path = (PANDOC_SCRIPT_FILE:match('(.*/)') or './') .. '?.lua;' .. package.path
 --     local util = require 'util'
 --
 -- Consumes: nothing from the document by itself.
 -- Environment: CHALK names the calculator (default build/chalk, relative to the
--- directory pandoc runs in, the repository root).
+-- directory pandoc runs in, the repository root); CHALK_CACHE the directory of
+-- its cached answers (unset: none kept between runs).
 -- Pandoc 2.17: no pandoc.json, so JSON is decoded here; pandoc.write exists.
 -- Every error is raised with error(msg, 0): pandoc prints it and stops the build.
 
