@@ -18,8 +18,11 @@
 -- is drawn as the thick black result line, the others as coloured, dashed
 -- components (distinct in greyscale too). The next paragraph, which must start
 -- with "Caption:", becomes the caption.
--- Files: BUILD/plots/ID.{csv,dat,gp,pdf}, where BUILD is the metadata field
--- build-dir (default build/book). The figure is an image at the text width; the
+-- Files: BUILD/plots/ID.{csv,dat,gp}, where BUILD is the metadata field
+-- build-dir (default build/book); the drawing is CACHE/plots/SHA1.pdf, SHA1 of the
+-- script (its paths left out) and the data, CACHE the metadata field cache-dir
+-- (book/build.sh: build/cache; default BUILD/cache), so an unchanged plot is not
+-- drawn again, in either edition. The figure is an image at the text width; the
 -- plot is drawn at that size (14 cm) in P052 (Palatino) so that type prints at 9 pt
 -- (pdfcairo draws a font of size S at 4/3 S points, so the script asks for 6.75).
 -- Stops the build on: a missing id or caption, an id not starting with fig:,
