@@ -199,7 +199,7 @@ void chalk_sig(char *buf, size_t size, double x)
     double ax = fabs(x);
     if (x == 0.0) {
         snprintf(buf, size, "0");
-    } else if (ax >= 1e3 && ax < 1e15) {
+    } else if (ax >= 1e3 && ax < 1e9) {
         char digits[32];
         snprintf(digits, sizeof digits, "%.0f", ax);
         size_t len = strlen(digits), used = 0;
@@ -221,8 +221,20 @@ void chalk_sig(char *buf, size_t size, double x)
             if (*end == '.')
                 *end = '\0';
         }
-    } else {
-        snprintf(buf, size, "%.4g", x);
+    } else { /* 5.76e14, not 5.76e+14 or 576,000,000,000,000 */
+        char text[32];
+        snprintf(text, sizeof text, "%.4g", x);
+        char *e = strchr(text, 'e');
+        if (e) {
+            char *from = e + 1 + (e[1] == '+');
+            bool minus = *from == '-';
+            from += minus;
+            while (from[0] == '0' && from[1])
+                from++;
+            snprintf(buf, size, "%.*se%s%s", (int)(e - text), text, minus ? "-" : "", from);
+        } else {
+            snprintf(buf, size, "%s", text);
+        }
     }
 }
 
@@ -232,6 +244,11 @@ typedef struct scale_step {
 } scale_step;
 
 static const scale_step TIME_STEPS[] = {{1.0, "s"}, {1e-3, "ms"}, {1e-6, "us"}, {1e-9, "ns"}};
+static const scale_step FLOP_STEPS[] = {{1e21, "ZFLOP"}, {1e18, "EFLOP"}, {1e15, "PFLOP"},
+                                        {1e12, "TFLOP"}, {1e9, "GFLOP"},  {1e6, "MFLOP"},
+                                        {1.0, "FLOP"}};
+static const scale_step COUNT_STEPS[] = {
+    {1e12, "trillion"}, {1e9, "billion"}, {1e6, "million"}, {1.0, ""}};
 static const scale_step BYTE_STEPS[] = {
     {1e12, "TB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "kB"}, {1.0, "bytes"}};
 
@@ -248,7 +265,7 @@ static void scaled_text(char *buf, size_t size, double x, const scale_step *step
         i = n - 1;
     char number[CHALK_NUM_CHARS];
     chalk_sig(number, sizeof number, x / steps[i].scale);
-    snprintf(buf, size, "%s %s%s", number, steps[i].name, suffix);
+    snprintf(buf, size, "%s%s%s%s", number, *steps[i].name ? " " : "", steps[i].name, suffix);
 }
 
 void chalk_human(char *buf, size_t size, chalk_unit unit, double x)
@@ -266,6 +283,15 @@ void chalk_human(char *buf, size_t size, chalk_unit unit, double x)
         return;
     case CHALK_U_BYTES_PER_S:
         scaled_text(buf, size, x, BYTE_STEPS, COUNT_OF(BYTE_STEPS), "/s");
+        return;
+    case CHALK_U_FLOPS:
+        scaled_text(buf, size, x, FLOP_STEPS, COUNT_OF(FLOP_STEPS), "");
+        return;
+    case CHALK_U_PARAMS:
+        scaled_text(buf, size, x, COUNT_STEPS, COUNT_OF(COUNT_STEPS), " params");
+        return;
+    case CHALK_U_TOKENS:
+        scaled_text(buf, size, x, COUNT_STEPS, COUNT_OF(COUNT_STEPS), " tokens");
         return;
     case CHALK_U_FRACTION:
         chalk_sig(number, sizeof number, 100.0 * x);
