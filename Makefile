@@ -87,13 +87,20 @@ build/chalk-test: tests/chalk/test_chalk.c tests/test_util.h
 	$(CC) $(CFLAGS) -o $@ $< $(LDLIBS)
 
 # Install what the tests need (apt-get), then prove: solutions pass, stubs compile
-# and fail, solutions pass under ASan+UBSan, the calculator passes its tests.
+# and fail, every catalogued mistake is caught, solutions pass under ASan+UBSan, the
+# calculator passes its tests, and the rest (tests/run.sh lists the phases). The
+# binaries and the mistakes build side by side (JOBS, default: every core), then the
+# phases run side by side, each one's output shown whole and in order.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 test: deps
-	@$(MAKE) -s --no-print-directory test-binaries
+	@$(MAKE) -s --no-print-directory -j$(JOBS) test-binaries
 	@tests/run.sh $(CHAPTERS)
-.PHONY: test-binaries
+.PHONY: test-binaries mistakes
 test-binaries: build/chalk build/asan/chalk build/chalk-test build/sol/lib/test build/asan/lib/test \
-	$(foreach c,$(CHAPTERS),build/sol/$(c)/test build/ex/$(c)/test build/asan/$(c)/test)
+	$(foreach c,$(CHAPTERS),build/sol/$(c)/test build/ex/$(c)/test build/asan/$(c)/test) \
+	$(MISTAKE_TABLES)
+# Every catalogued mistake built and run: build/mistakes/NN-topic.{tsv,status}.
+mistakes: $(MISTAKE_TABLES)
 
 deps:
 	@tests/deps.sh test book watch
