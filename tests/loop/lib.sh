@@ -155,7 +155,7 @@ loop_run_chapter() {
         [ -f "build/mistakes/$ch.tsv" ] || echo "(building the values of chapter $ch's catalogued mistakes: once, a few seconds)"
     fi
     [ -d "$LOOP_DIR" ] || mkdir -p "$LOOP_DIR"
-    if ! make -s -j2 --no-print-directory "${goals[@]}" >"$LOOP_DIR/$ch.build" 2>&1; then
+    if ! make -s -k -j2 --no-print-directory "${goals[@]}" >"$LOOP_DIR/$ch.build" 2>&1; then
         rm -f "$LOOP_DIR/$ch.tsv"
         return 2
     fi

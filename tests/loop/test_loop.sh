@@ -131,6 +131,7 @@ if want reader; then
     expect "check gives the first hint of the first failing exercise" has "$out" "Hint 1 of 3 for roofline_terms"
     expect "check on the stubs names no mistake (a placeholder is no mistake's value)" \
         hasnt "$out" "this is the value you get"
+    expect "check builds the table of the mistakes' values when it is missing" test -s build/mistakes/$CH.tsv
     out=$(make -s progress 2>&1)
     expect "progress on the stubs: 0/8 exercises, 0%" has "$out" "0/8"
 
@@ -176,8 +177,6 @@ if want reader; then
     out=$(make -s check CH=01 2>&1)
     expect "reset EX= puts that exercise back to the stub (✗ hardware_ratio)" has "$out" "✗ hardware_ratio"
     expect "  and leaves the reader's other work (✓ train_departures)" has "$out" "✓ train_departures"
-    make -s clean
-    expect "make clean keeps the backups" test -d exercises/$CH/.backup
     make -s reset CH=01 >/dev/null 2>&1
     expect "reset CH= restores the whole chapter's stub" cmp -s "$stub" "$here/$stub"
     expect "  with a second backup" test "$(ls exercises/$CH/.backup/ | wc -l)" = 2
@@ -208,9 +207,7 @@ C
     echo "-- the mistake catalogue names a reader's mistake"
     loop_splice "$stub" "$scratch/mistaken.c" "batching_compute_s batching_max_batch_hbm batching_hw_ratio" >"$scratch/x.c" &&
         cp "$scratch/x.c" "$stub"
-    rm -rf build/mistakes
     out=$(make -s check CH=01 2>&1)
-    expect "check builds the mistake table when it is missing" test -s build/mistakes/$CH.tsv
     expect "check names the catalogued mistake whose value a failure computes (MAC counted once)" \
         has "$out" "this is the value you get if you count a multiply-accumulate as one FLOP"
     expect "  the value with all its digits, not check's 6 (another order of operations)" \
@@ -247,6 +244,9 @@ C
             test $rc = 0 -a "$(grep -c '^01-batching: ' "$scratch/watch.out")" = 2
         git show HEAD:"$stub" >"$stub"
     done
+
+    make -s clean
+    expect "make clean keeps the reader's backups" test -d exercises/$CH/.backup
 fi
 
 if want classroom; then
@@ -269,7 +269,7 @@ if want classroom; then
         expect "the leak check catches the instructor edition passed off as chalk.pdf" \
             eval '! tests/grade/handout-check.sh "$scratch/leaky" >/dev/null'
     fi
-    out=$(cd "$h/chalk" && make -s check 2>&1)
+    out=$(cd "$h/chalk" && make -s check CH=01 2>&1)
     rc=$?
     expect "the handout's make check runs and fails on the stubs" test $rc -ne 0
     expect "  with the per-exercise report (8 ✗)" test "$(printf '%s\n' "$out" | grep -c '^  ✗ ')" = 8
@@ -277,7 +277,7 @@ if want classroom; then
     expect "the handout's make progress works" has "$out" "0/8"
     if [ -f "$h/chalk/tests/$CH/mistakes.tsv" ]; then
         loop_splice "$h/chalk/$stub" "$scratch/mistaken.c" batching_compute_s >"$scratch/x.c" && cp "$scratch/x.c" "$h/chalk/$stub"
-        out=$(cd "$h/chalk" && make -s check 2>&1)
+        out=$(cd "$h/chalk" && make -s check CH=01 2>&1)
         expect "the handout's make check names a catalogued mistake (from tests/$CH/mistakes.tsv)" \
             has "$out" "this is the value you get if you count a multiply-accumulate as one FLOP"
     else
@@ -290,7 +290,7 @@ if want classroom; then
     total_tests=$(( $(grep -c 'CHALK_TEST(' tests/$CH/*.c) + $(grep -c 'CHALK_TEST(' tests/$CH/hidden/*.c) ))
     field() { sed -n "s/^  \"$1\": \\([0-9.]*\\).*/\\1/p" "$2"; }
     maxof() { sed -n 's/.*"extra_data": {"max_score": \([0-9.]*\)}.*/\1/p' "$1"; }
-    OUT=$scratch/good.json tests/grade/grade.sh solutions >/dev/null
+    OUT=$scratch/good.json tests/grade/grade.sh solutions "$CH" >/dev/null
     expect "a correct submission gets full marks ($(field score "$scratch/good.json") of $(maxof "$scratch/good.json"))" \
         test "$(field score "$scratch/good.json")" = "$(maxof "$scratch/good.json")"
     expect "  every test, hidden ones too, is in results.json ($total_tests)" \
@@ -299,11 +299,11 @@ if want classroom; then
         test "$(grep -c '"visibility": "after_published"' "$scratch/good.json")" = "$(grep -c 'CHALK_TEST(' tests/$CH/hidden/*.c)"
     mkdir -p "$scratch/flat"
     cp "$ref" "$scratch/flat/"
-    OUT=$scratch/flat.json tests/grade/grade.sh "$scratch/flat" >/dev/null
+    OUT=$scratch/flat.json tests/grade/grade.sh "$scratch/flat" "$CH" >/dev/null
     expect "a submission of the bare .c file (a Gradescope upload) is graded too" \
         test "$(field score "$scratch/flat.json")" = "$(maxof "$scratch/good.json")"
     tar -czf "$scratch/stub.tar.gz" exercises
-    OUT=$scratch/stub.json tests/grade/grade.sh "$scratch/stub.tar.gz" >/dev/null
+    OUT=$scratch/stub.json tests/grade/grade.sh "$scratch/stub.tar.gz" "$CH" >/dev/null
     expect "the stubs (as a tarball) score zero" test "$(field score "$scratch/stub.json")" = 0
 
     mkdir -p "$scratch/bad/exercises/$CH"
@@ -336,7 +336,7 @@ C
     loop_splice "$scratch/bad.c" "$scratch/broken.c" "batching_hw_ratio batching_balance_batch_approx batching_train_departures" \
         >"$scratch/bad/exercises/$CH/batching.c"
     t0=$(date +%s)
-    OUT=$scratch/bad.json TIMEOUT=1 timeout 120 tests/grade/grade.sh "$scratch/bad" >/dev/null
+    OUT=$scratch/bad.json TIMEOUT=1 timeout 120 tests/grade/grade.sh "$scratch/bad" "$CH" >/dev/null
     rc=$?
     t1=$(date +%s)
     expect "a submission that crashes, over-allocates and loops is graded ($((t1 - t0)) s)" test $rc = 0
@@ -350,19 +350,19 @@ C
     expect "  the crash is reported as such" grep -q 'crashed: Segmentation fault' "$scratch/bad.json"
 
     for sub in "" /nonexistent README.md lib; do
-        err=$(tests/grade/grade.sh "$sub" 2>&1 >/dev/null)
+        err=$(tests/grade/grade.sh "$sub" "$CH" 2>&1 >/dev/null)
         rc=$?
         expect "grade SUBMISSION='$sub' is rejected: one line, exit 2" test $rc = 2 -a "$(printf '%s\n' "$err" | wc -l)" = 1
     done
     mkdir -p "$scratch/nofile/exercises/$CH"
-    err=$(tests/grade/grade.sh "$scratch/nofile" 2>&1 >/dev/null)
+    err=$(tests/grade/grade.sh "$scratch/nofile" "$CH" 2>&1 >/dev/null)
     expect "a submission missing batching.c is rejected: exit 2" test $? = 2
 
     mkdir -p "$scratch/class/alice" "$scratch/class/carol"
     cp -r "solutions/$CH" "$scratch/class/alice/"
     cp "$scratch/stub.tar.gz" "$scratch/class/bob.tar.gz"
     echo notes >"$scratch/class/carol/notes.txt"
-    OUT=$scratch/book.csv tests/grade/grade-all.sh "$scratch/class" >/dev/null 2>&1
+    OUT=$scratch/book.csv tests/grade/grade-all.sh "$scratch/class" "$CH" >/dev/null 2>&1
     max=$(maxof "$scratch/good.json")
     expect "grade-all: a CSV gradebook with a header and a max row" grep -qx "student,$CH,total,note" "$scratch/book.csv"
     expect "  alice (a directory) has full marks" grep -qx "alice,$max,$max," "$scratch/book.csv"
