@@ -210,7 +210,7 @@ C
     out=$(make -s check CH=01 2>&1)
     expect "check names the catalogued mistake whose value a failure computes (MAC counted once)" \
         has "$out" "this is the value you get if you count a multiply-accumulate as one FLOP"
-    expect "  the value with all its digits, not check's 6 (another order of operations)" \
+    expect "  (shown with 6 digits, matched on all 17: the reader multiplies in another order)" \
         has "$out" "computed batching_compute_s(&d, 2400) = 0.000123333 s"
     expect "  and an integer search one past its limit (186, not 185)" \
         has "$out" "this is the value you get if you return the first batch that breaks the limit"
@@ -220,6 +220,46 @@ C
     expect "  VERBOSE=1 names it under every failing test it explains" \
         test "$(printf '%s\n' "$out" | grep -c 'return the first batch that breaks')" -gt 1
     git show HEAD:"$stub" >"$stub"
+
+    echo "-- make test fails, naming it, on a mistake not caught, not applying, not compiling or malformed"
+    cp tests/$CH/mistakes.txt "$scratch/mistakes.txt"
+    cat >>tests/$CH/mistakes.txt <<'M'
+
+mistake: survives-the-tests
+says: write the approximate balance batch the other way round
+replace: return hw_ratio * sparsity;
+with: return sparsity * hw_ratio;
+
+mistake: replaces-nothing
+says: change a line the reference does not have
+replace: return 42.0;
+with: return 43.0;
+
+mistake: replaces-twice
+says: change a text the reference has twice
+replace: return b;
+with: return b;
+
+mistake: does-not-compile
+says: forget a semicolon
+replace: return hw_ratio * sparsity;
+with: return hw_ratio * sparsity
+
+mistake: Not_Kebab
+says: use an id with capitals
+replace: return hw_ratio * sparsity;
+with: return 2 * hw_ratio * sparsity;
+M
+    make -s build/mistakes/$CH.tsv >/dev/null 2>&1
+    out=$(PHASES=3 tests/run.sh $CH 2>&1)
+    rc=$?
+    expect "  the phase fails" test $rc -ne 0
+    for what in "survives-the-tests survived" "replaces-nothing does-not-apply" "replaces-twice does-not-apply" \
+        "does-not-compile does-not-compile" "Not_Kebab malformed"; do
+        expect "  it names ${what% *}: ${what#* }" has "$out" "FAILURE: mistake $what"
+    done
+    expect "  and counts the caught ones" has "$out" "$CH: $(grep -c '^mistake: ' "$scratch/mistakes.txt") mistakes caught"
+    cp "$scratch/mistakes.txt" tests/$CH/mistakes.txt
 
     echo "-- make watch"
     for how in poll inotify; do
