@@ -223,33 +223,22 @@ C
 
     echo "-- make test fails, naming it, on a mistake not caught, not applying, not compiling or malformed"
     cp tests/$CH/mistakes.txt "$scratch/mistakes.txt"
-    cat >>tests/$CH/mistakes.txt <<'M'
-
-mistake: survives-the-tests
-says: write the approximate balance batch the other way round
-replace: return hw_ratio * sparsity;
-with: return sparsity * hw_ratio;
-
-mistake: replaces-nothing
-says: change a line the reference does not have
-replace: return 42.0;
-with: return 43.0;
-
-mistake: replaces-twice
-says: change a text the reference has twice
-replace: return b;
-with: return b;
-
-mistake: does-not-compile
-says: forget a semicolon
-replace: return hw_ratio * sparsity;
-with: return hw_ratio * sparsity
-
-mistake: Not_Kebab
-says: use an id with capitals
-replace: return hw_ratio * sparsity;
-with: return 2 * hw_ratio * sparsity;
-M
+    # (the reference's line read from it: the handout carries this file, and its leak
+    # check looks for reference lines)
+    r=$(grep -m1 'hw_ratio \* sparsity' "$ref" | sed 's/^[[:space:]]*//')
+    expect "  (the fixtures' reference line: $r)" test -n "$r"
+    {
+        printf '\nmistake: survives-the-tests\nsays: write it the other way round\n'
+        printf 'replace: %s\nwith: return sparsity * hw_ratio;\n' "$r"
+        printf '\nmistake: replaces-nothing\nsays: change a line the reference does not have\n'
+        printf 'replace: return 42.0;\nwith: return 43.0;\n'
+        printf '\nmistake: replaces-twice\nsays: change a text the reference has twice\n'
+        printf 'replace: return b;\nwith: return b;\n'
+        printf '\nmistake: does-not-compile\nsays: forget a semicolon\n'
+        printf 'replace: %s\nwith: %s\n' "$r" "${r%;}"
+        printf '\nmistake: Not_Kebab\nsays: use an id with capitals\n'
+        printf 'replace: %s\nwith: return 2 * hw_ratio * sparsity;\n' "$r"
+    } >>tests/$CH/mistakes.txt
     make -s build/mistakes/$CH.tsv >/dev/null 2>&1
     out=$(PHASES=3 tests/run.sh $CH 2>&1)
     rc=$?
