@@ -15,8 +15,9 @@
 #                                ../shared/tools)
 # Figures depend on the machine and on what else runs on it: the load average is
 # printed first.
+# shellcheck disable=SC2086 # $runs, $c and $p are split into their numbers on purpose
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 want() { case ",${BENCH:-loop,test,book,sweep}," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 top=$(git rev-parse --show-toplevel 2>/dev/null || pwd)
 tools=${SHARED_TOOLS:-$top/../shared/tools}
@@ -24,7 +25,7 @@ tools=${SHARED_TOOLS:-$top/../shared/tools}
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 git ls-files -co --exclude-standard | grep -v '/\.backup/' | tar -cf - -T - | tar -xf - -C "$scratch"
-cd "$scratch"
+cd "$scratch" || exit 2
 git init -q && git add -A && git -c user.name=bench -c user.email=bench@localhost commit -qm bench
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
@@ -46,7 +47,7 @@ if want loop; then
         seconds make -s check CH=01
     done)
     echo "reader's loop (touch the stub; make check CH=01): median $(printf '%s\n' "$runs" | median) s of 7" \
-        "($(echo $runs)); goal < 0.3 s"
+        "($(printf '%s ' $runs | sed 's/ $//')); goal < 0.3 s"
 fi
 
 if want test; then
@@ -82,7 +83,7 @@ if want sweep; then
             c="$c $(seconds "${sweep[@]}")"
             p="$p $(seconds python3 "$tools/peer-sweep.py")"
         done
-        cm=$(echo $c | tr ' ' '\n' | median) pm=$(echo $p | tr ' ' '\n' | median)
+        cm=$(printf '%s\n' $c | median) pm=$(printf '%s\n' $p | median)
         echo "calculator sweep, 100,000 rows of CSV: chalk $cm s, Python loop $pm s:" \
             "chalk $(awk -v c="$cm" -v p="$pm" 'BEGIN { printf "%.1f", (c > 0 ? p / c : 0) }')x as fast; goal >= 20x"
     fi

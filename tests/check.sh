@@ -9,10 +9,13 @@
 #   CHALK_TIMEOUT=N  seconds a test run may take before it counts as hung (2)
 #   NO_HINT=1        leave the hint out (make watch keeps it)
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 . tests/loop/lib.sh
 
-[ $# -gt 0 ] || set -- $(loop_chapters)
+if [ $# = 0 ]; then
+    mapfile -t chapters < <(loop_chapters)
+    set -- "${chapters[@]}"
+fi
 status=0 first_ch="" first_ex="" first_test="" first_section=""
 for ch in "$@"; do
     if [ ! -d "exercises/$ch" ]; then

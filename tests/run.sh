@@ -20,7 +20,7 @@
 # Usage: tests/run.sh CHAPTER...   (make test passes every chapter)
 #   PHASES="1 2 3"   run only these phases
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 
 logs=build/test-run
 rm -rf "$logs"

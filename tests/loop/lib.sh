@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034 # (the colours are for the scripts that source it)
 # lib.sh -- shared by the reader's-loop scripts (check, progress, hint, solution,
 # reset, watch) and the grader. Source it; it defines functions only.
 #

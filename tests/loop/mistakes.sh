@@ -32,15 +32,15 @@
 # does-not-apply, does-not-compile), then one "test<TAB>where<TAB>value" line per
 # public test it fails. CC, CFLAGS and LDLIBS come from make.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 . tests/loop/lib.sh
 
 cmd=${1:-}
 ch=${2:-}
-[ -n "$cmd" ] && [ -n "$ch" ] || {
+if [ -z "$cmd" ] || [ -z "$ch" ]; then
     echo "usage: tests/loop/mistakes.sh split|build|stub|table CHAPTER ..." >&2
     exit 2
-}
+fi
 shift 2
 top=build/mistakes/$ch
 
@@ -229,7 +229,7 @@ table() {
         printf '# %s: what each catalogued mistake computes in the public tests it fails\n' "$ch"
         printf '# (tests/loop/mistakes.sh). test<TAB>where<TAB>value<TAB>mistake<TAB>says\n'
         for id in "$@"; do
-            [ -f "$top/$id/result" ] && [ -f "$top/blocks/$id.block" ] || continue
+            if [ ! -f "$top/$id/result" ] || [ ! -f "$top/blocks/$id.block" ]; then continue; fi
             IFS=$'\t' read -r verdict _ <"$top/$id/result"
             [ "$verdict" = caught ] || continue
             says=$(awk -F'\t' '$1 == "says" { print $2; exit }' "$top/blocks/$id.block")
@@ -239,7 +239,7 @@ table() {
         done
     } >"$top.tsv"
     {
-        cat "$top/errors" 2>/dev/null | awk -F'\t' -v OFS='\t' '{ print $1, "malformed", $2 }'
+        [ ! -f "$top/errors" ] || awk -F'\t' -v OFS='\t' '{ print $1, "malformed", $2 }' "$top/errors"
         for id in "$@"; do
             # an id the catalogue's check already rejected needs no second line
             cut -f1 "$top/errors" 2>/dev/null | grep -qxF -- "$id" && [ ! -f "$top/blocks/$id.block" ] && continue

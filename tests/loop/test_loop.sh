@@ -18,8 +18,9 @@
 # the two side by side, each in its own scratch copy)
 #   KEEP=1        leave the scratch copy in place (its path is in the output) to look at
 #   CHALK_PDFS=D  take the books for the handout from D (default build/)
+# shellcheck disable=SC2012,SC2016 # ls to count backups; eval's argument is quoted on purpose
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 here=$(pwd)
 part=${1:-all}
 case $part in all | reader | classroom) ;; *)
@@ -55,7 +56,7 @@ for pdf in chalk.pdf chalk-instructor.pdf; do
     [ -f "${CHALK_PDFS:-build}/$pdf" ] && cp "${CHALK_PDFS:-build}/$pdf" "$scratch/pdfs/"
 done
 echo "scratch copy: $scratch"
-cd "$scratch"
+cd "$scratch" || exit 2
 git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm pristine
 . tests/loop/lib.sh
 CH=01-batching
@@ -100,6 +101,7 @@ if want reader; then
         ids=$(loop_exercises "$c" | cut -f1)
         names=$(CHALK_LIST=1 "build/ex/$c/test")
         if ls tests/"$c"/hidden/*.c >/dev/null 2>&1; then
+            # shellcheck disable=SC2086 # a list of flags
             if cc $CFLAGS_STRICT -include tests/loop/runner.h -Ilib -Iexercises/"$c" -o "$scratch/hidden-$c" \
                 tests/"$c"/hidden/*.c solutions/"$c"/*.c lib/*.c -lcmocka -lm; then
                 ok "$c: hidden tests compile warning-free (-Werror)"
