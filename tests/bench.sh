@@ -24,7 +24,11 @@ tools=${SHARED_TOOLS:-$top/../shared/tools}
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-git ls-files -co --exclude-standard | grep -v '/\.backup/' | tar -cf - -T - | tar -xf - -C "$scratch"
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    git ls-files -co --exclude-standard
+else
+    find . -type f -not -path './build/*' -not -path './.git/*' | sed 's|^\./||'
+fi | grep -v '/\.backup/' | tar -cf - -T - | tar -xf - -C "$scratch"
 cd "$scratch" || exit 2
 git init -q && git add -A && git -c user.name=bench -c user.email=bench@localhost commit -qm bench
 
