@@ -7,39 +7,14 @@
 #   build/sol/NN-topic/test    against solutions/      (make test)
 #   build/asan/NN-topic/test   solutions/ under AddressSanitizer + UBSan (make test)
 
-CC ?= cc
-CFLAGS = -std=c11
-CFLAGS += -O1 -g
-CFLAGS += -Wall
-CFLAGS += -Wextra
-CFLAGS += -Wpedantic
-CFLAGS += -Werror
-CFLAGS += -Wshadow
-CFLAGS += -Wmissing-prototypes
-CFLAGS += -Wstrict-prototypes
-SANITIZE = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-LDLIBS = -lcmocka -lm
-
-CHAPTERS := $(sort $(notdir $(wildcard tests/[0-9][0-9]-*)))
-LIB_SRC := $(wildcard lib/*.c)
-LIB_H := $(wildcard lib/*.h)
-# The chapter named by CH=01 (or every chapter when CH is empty).
-CH ?=
-PICK := $(if $(CH),$(filter $(CH)%,$(CHAPTERS)),$(CHAPTERS))
-
-# chapter_rules(variant, source tree, extra flags, chapter): one test binary
-define chapter_rules
-build/$(1)/$(4)/test: $(wildcard tests/$(4)/*.c $(2)/$(4)/*.c exercises/$(4)/*.h) \
-		tests/test_util.h tests/loop/runner.h $(LIB_SRC) $(LIB_H)
-	@mkdir -p $$(@D)
-	$$(CC) $$(CFLAGS) $(3) -Ilib -Iexercises/$(4) -o $$@ \
-		$(wildcard tests/$(4)/*.c $(2)/$(4)/*.c) $$(LIB_SRC) $$(LDLIBS)
-endef
-$(foreach c,$(CHAPTERS),$(eval $(call chapter_rules,sol,solutions,,$(c))))
-# (the exercise build force-includes tests/loop/runner.h: CHALK_LIST / CHALK_ONLY let
-# make check re-run one test at a time after a crash or a hang)
-$(foreach c,$(CHAPTERS),$(eval $(call chapter_rules,ex,exercises,-include tests/loop/runner.h,$(c))))
-$(foreach c,$(CHAPTERS),$(eval $(call chapter_rules,asan,solutions,$(SANITIZE),$(c))))
+# CFLAGS, the chapter list and the test binaries' rules (build/ex, build/sol,
+# build/asan, from cached objects under build/obj/) are shared with the handout's
+# Makefile: tests/loop/loop.mk.
+include tests/loop/loop.mk
+# The mistake catalogues' builds (tests/loop/mistakes.mk), for the goals that use them.
+ifneq ($(filter test test-binaries mistakes build/mistakes/%,$(MAKECMDGOALS)),)
+include tests/loop/mistakes.mk
+endif
 
 # The calculator: the files of solutions/chalk/ (solutions/chalk/README.md), each
 # chapter's reference, and the chapter table generated from solutions/chalk/NN-topic.c.
@@ -165,13 +140,20 @@ build/gen/chalk_tests_main.c: FORCE
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 # Install what the tests need (apt-get), then prove: solutions pass, stubs compile
-# and fail, solutions pass under ASan+UBSan, the calculator passes its tests.
+# and fail, every catalogued mistake is caught, solutions pass under ASan+UBSan, the
+# calculator passes its tests, and the rest (tests/run.sh lists the phases). The
+# binaries and the mistakes build side by side (JOBS, default: every core), then the
+# phases run side by side, each one's output shown whole and in order.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 test: deps
-	@$(MAKE) -s --no-print-directory test-binaries
+	@$(MAKE) -s --no-print-directory -j$(JOBS) test-binaries
 	@tests/run.sh $(CHAPTERS)
-.PHONY: test-binaries
+.PHONY: test-binaries mistakes
 test-binaries: build/chalk build/asan/chalk build/chalk-test build/sol/lib/test build/asan/lib/test \
-	$(foreach c,$(CHAPTERS),build/sol/$(c)/test build/ex/$(c)/test build/asan/$(c)/test)
+	$(foreach c,$(CHAPTERS),build/sol/$(c)/test build/ex/$(c)/test build/asan/$(c)/test) \
+	$(MISTAKE_TABLES)
+# Every catalogued mistake built and run: build/mistakes/NN-topic.{tsv,status}.
+mistakes: $(MISTAKE_TABLES)
 
 deps:
 	@tests/deps.sh test book watch

@@ -9,11 +9,14 @@
 #   CHALK_TIMEOUT=N  seconds a test run may take before it counts as hung (2)
 #   NO_HINT=1        leave the hint out (make watch keeps it)
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 . tests/loop/lib.sh
 
-[ $# -gt 0 ] || set -- $(loop_chapters)
-status=0 first_ch="" first_ex="" first_test=""
+if [ $# = 0 ]; then
+    mapfile -t chapters < <(loop_chapters)
+    set -- "${chapters[@]}"
+fi
+status=0 first_ch="" first_ex="" first_test="" first_section=""
 for ch in "$@"; do
     if [ ! -d "exercises/$ch" ]; then
         echo "check: no chapter $ch (chapters: $(loop_chapters | tr '\n' ' '))" >&2
@@ -25,59 +28,26 @@ for ch in "$@"; do
         status=1
         continue
     fi
-    if ! loop_run_chapter "$ch"; then
+    if ! loop_run_chapter "$ch" mistakes; then
         printf '%s✗ %s does not compile%s (fix the first error; the rest often follow from it):\n' "$C_BAD" "$ch" "$C_OFF"
         grep -v '^make' "$LOOP_DIR/$ch.build" | head -25 | sed 's/^/    /'
         status=1
         [ -n "$first_ch" ] || first_ch=$ch
         continue
     fi
-    summary=$(loop_summary "$ch")
-    # a test whose exercise id is not in exercises.txt would never be reported
-    stray=$(cut -f1 "$LOOP_DIR/$ch.tsv" | sed 's/: .*//' | sort -u | grep -vxF -f <(printf '%s\n' "$summary" | cut -f1) | tr '\n' ' ')
-    [ -z "$stray" ] || echo "check: tests/$ch names exercises that exercises/$ch/exercises.txt lacks: $stray" >&2
-    done_n=0 all_n=0 stars=0 all_stars=0
-    while IFS=$'\t' read -r ex st ok total _; do
-        all_n=$((all_n + 1))
-        all_stars=$((all_stars + st))
-        if [ "$total" -gt 0 ] && [ "$ok" = "$total" ]; then
-            done_n=$((done_n + 1))
-            stars=$((stars + st))
-        fi
-    done <<<"$summary"
-    printf '%s%s%s: %d of %d exercises done, %d of %d stars\n' "$C_BOLD" "$ch" "$C_OFF" \
-        "$done_n" "$all_n" "$stars" "$all_stars"
-    width=$(printf '%s\n' "$summary" | cut -f1 | awk '{ if (length($0) > w) w = length($0) } END { print w }')
-    while IFS=$'\t' read -r ex st ok total title section ftest fdetail; do
-        if [ "$total" -gt 0 ] && [ "$ok" = "$total" ]; then
-            mark="$C_OK✓$C_OFF"
-        else
-            mark="$C_BAD✗$C_OFF"
-            status=1
-        fi
-        stars_txt=$(loop_stars "$st")
-        pad=$(printf '%*s' $((3 - st > 0 ? 3 - st : 0)) '')
-        printf '  %s %-*s %s%s %2d/%-2d  %s\n' "$mark" "$width" "$ex" "$stars_txt" "$pad" "$ok" "$total" "$title"
-        if [ "$total" = 0 ]; then
-            echo "      no test ran for this exercise (see the messages above, or tests/$ch/)"
-            continue
-        fi
-        [ "$ok" = "$total" ] && continue
-        if [ -z "$first_ex" ]; then first_ch=$ch first_ex=$ex first_test=$ftest; fi
-        if [ "${VERBOSE:-0}" = 1 ]; then
-            fails=$(awk -F'\t' -v ex="$ex" 'index($1, ex ": ") == 1 && $2 != "ok" { print $1 "\t" $3 }' "$LOOP_DIR/$ch.tsv")
-        else
-            fails=$(printf '%s\t%s' "$ftest" "$fdetail")
-        fi
-        while IFS=$'\t' read -r name detail; do
-            printf '      %s%s%s\n' "$C_BOLD" "${name#*: }" "$C_OFF"
-            loop_explain "$detail" | sed 's/^/        /'
-        done <<<"$fails"
-        more=$((total - ok - 1))
-        if [ "${VERBOSE:-0}" != 1 ] && [ "$more" -gt 0 ]; then
-            printf '      %sand %d more failing test%s (VERBOSE=1 explains them all)%s\n' "$C_DIM" "$more" "$([ $more = 1 ] || echo s)" "$C_OFF"
-        fi
-    done <<<"$summary"
+    # the values of the catalogued mistakes: built here, or shipped with a handout
+    table=build/mistakes/$ch.tsv
+    [ -f "$table" ] || table=tests/$ch/mistakes.tsv
+    [ -f "$table" ] || table=""
+    : >"$LOOP_DIR/$ch.first"
+    awk -f tests/loop/explain.awk -f tests/loop/report.awk -v ch="$ch" -v tsv="$LOOP_DIR/$ch.tsv" \
+        -v table="$table" -v verbose="${VERBOSE:-0}" -v first="$LOOP_DIR/$ch.first" \
+        -v ok="$C_OK" -v bad="$C_BAD" -v dim="$C_DIM" -v bold="$C_BOLD" -v off="$C_OFF" \
+        "exercises/$ch/exercises.txt" || status=1
+    if [ -z "$first_ex" ] && [ -s "$LOOP_DIR/$ch.first" ]; then
+        IFS=$'\t' read -r first_ex first_test first_section <"$LOOP_DIR/$ch.first"
+        first_ch=$ch
+    fi
 done
 
 if [ "$status" = 0 ]; then
@@ -88,10 +58,9 @@ fi
 if [ -n "$first_ex" ] && [ "${NO_HINT:-0}" != 1 ]; then
     if h=$(loop_hint_next "$first_ch" "$first_ex" "$first_test" again); then
         IFS=$'\t' read -r n total text <<<"$h"
-        section=$(loop_exercises "$first_ch" | awk -F'\t' -v ex="$first_ex" '$1 == ex { print $4 }')
         printf '\nHint %s of %s for %s%s%s (make hint CH=%s shows the next):\n' "$n" "$total" "$C_BOLD" "$first_ex" "$C_OFF" "${first_ch%%-*}"
         printf '%s\n' "$text" | fold -s -w 86 | sed 's/^/  /'
-        [ -n "$section" ] && printf 'Read: chapters/%s.md, section "%s".\n' "$first_ch" "$section"
+        [ -n "$first_section" ] && printf 'Read: chapters/%s.md, section "%s".\n' "$first_ch" "$first_section"
     fi
 fi
 exit 1

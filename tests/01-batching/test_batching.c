@@ -47,6 +47,21 @@ static batching_deploy llama70b_on_h100x8(void)
     return d;
 }
 
+/* A made-up model and chip whose every figure is a power of two, so that sums and
+ * quotients are exact whatever the order of operations: boundaries (a tie, a limit
+ * of exactly one sequence) are then exactly on the boundary in every program.
+ * Compute slope 2 x 2^30 / (4 x 2^50) = 2^-21 s per sequence; weights
+ * 2^33 x 2 / (4 x 2^42) = 2^-10 s; KV slope T x 2^12 / (4 x 2^42) = T x 2^-32 s. */
+static batching_deploy power_of_two_toy(void)
+{
+    batching_deploy d = {
+        .params_total = 0x1p33, .params_active = 0x1p30, .bytes_per_param = 2.0,
+        .kv_bytes_per_token = 0x1p12, .chips = 4, .flops_per_s = 0x1p50,
+        .hbm_bytes_per_s = 0x1p42, .hbm_bytes = 0x1p32 + 0x1p20, .usd_per_chip_hour = 1.0,
+    };
+    return d;
+}
+
 /* Per-sequence compute and KV slopes and the weight term, written out. */
 static double compute_slope(const batching_deploy *d)
 {
@@ -141,6 +156,42 @@ static void latency_floor_is_one_read_of_all_weights(void **state)
         assert_true(batching_step_at(&d, b, 1000).step_s >= batching_latency_floor_s(&d));
 }
 
+/* Lecture §1.3 and batching.h: the floor streams N_total, every expert, not only the
+ * active ones. DeepSeek-V3 in fp4 on 72 GPUs: 671e9 x 0.5 / (72 x 8e12) = 0.58 ms. */
+static void latency_floor_of_an_moe_reads_every_expert(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    assert_close(batching_latency_floor_s(&d), 671e9 * 0.5 / (72 * 8e12), TIGHT, "s");
+}
+
+/* batching.h: the bound compares compute with weights + KV. At batch 8,000 and 4k
+ * context DeepSeek-V3's compute (0.82 ms) is past the weights (0.58 ms) but far
+ * below weights + KV (4.6 ms): memory-bound. */
+static void decode_is_memory_bound_when_kv_outweighs_compute_beyond_the_weights(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    double c = 8000 * compute_slope(&d), w = weights_term(&d), m = w + 8000 * kv_slope(&d, 4096);
+    assert_true(w < c && c < m); /* the regime this test is about */
+    batching_step s = batching_step_at(&d, 8000, 4096);
+    assert_int_equal(s.bound, COST_BOUND_MEMORY);
+    assert_close(s.step_s, m, TIGHT, "s");
+}
+
+/* batching.h: COST_BOUND_COMPUTE when compute_s >= memory_s, so a tie is
+ * compute-bound. On the power-of-two toy at 1,024 tokens of context, batch 4,096:
+ * compute 4096 x 2^-21 = 2^-9 s; memory 2^-10 + 4096 x 1024 x 2^-32 = 2^-9 s. */
+static void a_tie_between_compute_and_memory_counts_as_compute_bound(void **state)
+{
+    (void)state;
+    batching_deploy d = power_of_two_toy();
+    batching_step s = batching_step_at(&d, 4096, 1024);
+    assert_true(s.compute_s == 0x1p-9 && s.memory_s == 0x1p-9);
+    assert_int_equal(s.bound, COST_BOUND_COMPUTE);
+    assert_true(s.step_s == 0x1p-9);
+}
+
 /* ---- 1.3 throughput_cost --------------------------------------------------- */
 
 /* Lecture §1.7: a system makes batch / step tokens per second. */
@@ -150,6 +201,19 @@ static void tokens_per_second_is_batch_over_step_time(void **state)
     batching_deploy d = deepseek_on_nvl72();
     double step = fmax(2000 * compute_slope(&d), weights_term(&d) + 2000 * kv_slope(&d, 8192));
     assert_close(batching_tokens_per_s(&d, 2000, 8192), 2000 / step, TIGHT, "tokens/s");
+}
+
+/* Lecture §1.4: once compute-bound, a system makes chips x F / (2 N_active) tokens
+ * per second, whatever the batch: DeepSeek-V3 on 72 GPUs at 10e15 FLOP/s,
+ * 72 x 10e15 / (2 x 37e9) = 9.7 million. Batch 20,000 at 256 tokens of context is
+ * compute-bound (2.1 ms of compute against 1.2 ms of memory). */
+static void tokens_per_second_once_compute_bound_is_chips_times_flops_over_2_n_active(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    assert_true(20000 * compute_slope(&d) > weights_term(&d) + 20000 * kv_slope(&d, 256));
+    assert_close(batching_tokens_per_s(&d, 20000, 256), 72 * 10e15 / (2 * 37e9), TIGHT,
+                 "tokens/s");
 }
 
 /* Lecture §1.4: cost per token = chips x USD/hour x step / 3600 / batch. */
@@ -265,6 +329,28 @@ static void max_balanced_context_is_where_the_slopes_meet(void **state)
     assert_false(batching_balance_batch(&d, 1.01 * t).exists);
 }
 
+/* Closed form on an MoE: the compute slope counts active parameters only.
+ * DeepSeek-V3 on GB200: 2 x 37e9 x 8e12 / (10e15 x 70,272) = 842 tokens. */
+static void max_balanced_context_of_an_moe_counts_active_parameters(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    assert_close(batching_max_balanced_context_tokens(&d), 2 * 37e9 * 8e12 / (10e15 * 70272.0),
+                 TIGHT, "tokens");
+}
+
+/* batching.h: no balance batch when the KV slope is AT LEAST the compute slope, so
+ * none at exactly the max balanced context. Power-of-two toy: the slopes meet at
+ * 2 x 2^30 x 2^42 / (2^50 x 2^12) = 2,048 tokens, where both are 2^-21 s. */
+static void at_exactly_the_max_balanced_context_there_is_no_balance_batch(void **state)
+{
+    (void)state;
+    batching_deploy d = power_of_two_toy();
+    assert_true(batching_max_balanced_context_tokens(&d) == 2048);
+    assert_false(batching_balance_batch(&d, 2048).exists);
+    assert_true(batching_balance_batch(&d, 1024).exists);
+}
+
 /* ---- 1.6 train_departures -------------------------------------------------- */
 
 /* Lecture §1.6: Rubin, 288 GB / 20 TB/s = 14.4 ms (the lecture says "about 15"). */
@@ -326,6 +412,18 @@ static void no_batch_fits_when_the_weights_alone_overflow_hbm(void **state)
     assert_true(batching_max_batch_hbm(&d, 1024).exists);
 }
 
+/* Closed form on an MoE: every expert's weights occupy HBM, not only the active ones.
+ * DeepSeek-V3 in fp4 on 72 x 186 GB, 8k context:
+ * floor((72 x 186e9 - 671e9 x 0.5) / (8192 x 70,272)) = floor(22,680.6). */
+static void hbm_capacity_of_an_moe_holds_every_expert(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    batching_limit l = batching_max_batch_hbm(&d, 8192);
+    assert_true(l.exists);
+    assert_int_equal(l.batch, 22680);
+}
+
 /* Definition: the largest B with step(B) <= target, so step(B + 1) > target. */
 static void latency_target_admits_the_largest_batch_under_it(void **state)
 {
@@ -338,6 +436,35 @@ static void latency_target_admits_the_largest_batch_under_it(void **state)
     assert_true(batching_step_at(&d, (double)l.batch + 1, 4096).step_s > target);
     double w = weights_term(&d), c = compute_slope(&d), k = kv_slope(&d, 4096);
     assert_int_equal(l.batch, (long)floor(fmin(target / c, (target - w) / k)));
+}
+
+/* Lecture §1.2: both lines must stay under the target. At 256 tokens of context
+ * DeepSeek-V3's compute line is the steeper: a 15 ms step holds
+ * floor(15e-3 x 72 x 10e15 / (2 x 37e9)) = 145,945 sequences (memory alone: 461,627). */
+static void latency_target_at_short_context_is_capped_by_compute(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    batching_limit l = batching_max_batch_latency(&d, 256, 15e-3);
+    assert_true(l.exists);
+    assert_int_equal(l.batch, (long)floor(15e-3 * 72 * 10e15 / (2 * 37e9)));
+    assert_int_equal(l.batch, 145945);
+}
+
+/* batching.h: "at most" the limit, so a limit met exactly by one sequence admits a
+ * batch of 1. Power-of-two toy at 1,024 tokens: HBM 4 x (2^32 + 2^20) holds the
+ * weights 2^34 and exactly one KV cache of 1024 x 2^12 = 2^22 bytes; a target of
+ * 2^-10 + 2^-22 s is exactly the step of one sequence. */
+static void a_limit_met_by_exactly_one_sequence_admits_a_batch_of_1(void **state)
+{
+    (void)state;
+    batching_deploy d = power_of_two_toy();
+    batching_limit m = batching_max_batch_hbm(&d, 1024);
+    assert_true(m.exists);
+    assert_int_equal(m.batch, 1);
+    batching_limit l = batching_max_batch_latency(&d, 1024, 0x1p-10 + 0x1p-22);
+    assert_true(l.exists);
+    assert_int_equal(l.batch, 1);
 }
 
 /* Lecture §1.3: no batch, not even 1, steps faster than the latency floor. */
@@ -391,6 +518,21 @@ static void fast_mode_below_the_floor_is_impossible(void **state)
     assert_true(batching_fast_mode(&d, 4096, 20000, 2.5).possible);
 }
 
+/* A batch holds at least one sequence: a fast step above the floor with room for
+ * only half a sequence's KV is impossible. DeepSeek-V3 at 4k context, normal batch
+ * 2 (W + 2k, W the weights, k one sequence's KV), sped up to W + 1.5k the largest
+ * batch is (T - W) / k = 1.5; sped up to W + 0.5k it would be 0.5. */
+static void fast_mode_with_room_for_less_than_one_sequence_is_impossible(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    double w = weights_term(&d), k = kv_slope(&d, 4096);
+    batching_fast f = batching_fast_mode(&d, 4096, 2, (w + 2 * k) / (w + 1.5 * k));
+    assert_true(f.possible);
+    assert_close(f.batch, 1.5, 1e-6, "sequences");
+    assert_false(batching_fast_mode(&d, 4096, 2, (w + 2 * k) / (w + 0.5 * k)).possible);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -401,7 +543,11 @@ int main(void)
         CHALK_TEST(step_time, decode_at_large_batch_and_short_context_is_compute_bound),
         CHALK_TEST(step_time, step_time_is_the_max_of_compute_and_memory_not_their_sum),
         CHALK_TEST(step_time, latency_floor_is_one_read_of_all_weights),
+        CHALK_TEST(step_time, latency_floor_of_an_moe_reads_every_expert),
+        CHALK_TEST(step_time, decode_is_memory_bound_when_kv_outweighs_compute_beyond_the_weights),
+        CHALK_TEST(step_time, a_tie_between_compute_and_memory_counts_as_compute_bound),
         CHALK_TEST(throughput_cost, tokens_per_second_is_batch_over_step_time),
+        CHALK_TEST(throughput_cost, tokens_per_second_once_compute_bound_is_chips_times_flops_over_2_n_active),
         CHALK_TEST(throughput_cost, cost_per_million_tokens_is_rent_per_step_over_tokens),
         CHALK_TEST(throughput_cost, cost_per_token_flattens_once_compute_bound),
         CHALK_TEST(throughput_cost, unbatched_cost_over_floor_equals_the_balance_batch),
@@ -413,17 +559,23 @@ int main(void)
         CHALK_TEST(balance_batch, kv_traffic_raises_the_balance_batch),
         CHALK_TEST(balance_batch, no_balance_batch_when_kv_slope_exceeds_compute_slope),
         CHALK_TEST(balance_batch, max_balanced_context_is_where_the_slopes_meet),
+        CHALK_TEST(balance_batch, max_balanced_context_of_an_moe_counts_active_parameters),
+        CHALK_TEST(balance_batch, at_exactly_the_max_balanced_context_there_is_no_balance_batch),
         CHALK_TEST(train_departures, rubin_drain_time_is_14_4_ms),
         CHALK_TEST(train_departures, hopper_and_blackwell_drain_in_about_24_ms),
         CHALK_TEST(train_departures, worst_case_latency_is_two_steps),
         CHALK_TEST(train_departures, mean_latency_is_one_and_a_half_steps),
         CHALK_TEST(batch_limits, hbm_capacity_limits_the_batch_after_the_weights),
         CHALK_TEST(batch_limits, no_batch_fits_when_the_weights_alone_overflow_hbm),
+        CHALK_TEST(batch_limits, hbm_capacity_of_an_moe_holds_every_expert),
         CHALK_TEST(batch_limits, latency_target_admits_the_largest_batch_under_it),
+        CHALK_TEST(batch_limits, latency_target_at_short_context_is_capped_by_compute),
+        CHALK_TEST(batch_limits, a_limit_met_by_exactly_one_sequence_admits_a_batch_of_1),
         CHALK_TEST(batch_limits, latency_target_below_the_floor_admits_no_batch),
         CHALK_TEST(fast_mode, fast_mode_on_an_ideal_roofline_costs_nothing_extra),
         CHALK_TEST(fast_mode, fast_mode_with_kv_shrinks_the_batch_and_raises_cost),
         CHALK_TEST(fast_mode, fast_mode_below_the_floor_is_impossible),
+        CHALK_TEST(fast_mode, fast_mode_with_room_for_less_than_one_sequence_is_impossible),
     };
     return cmocka_run_group_tests_name("01-batching", tests, NULL, NULL);
 }

@@ -9,7 +9,7 @@
 # comes first. Which hints you have seen is kept in build/loop/hints-seen, never in
 # your files (make clean forgets it; nothing else does).
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 . tests/loop/lib.sh
 CH=${CH:-} EX=${EX:-}
 

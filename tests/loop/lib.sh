@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034 # (the colours are for the scripts that source it)
 # lib.sh -- shared by the reader's-loop scripts (check, progress, hint, solution,
 # reset, watch) and the grader. Source it; it defines functions only.
 #
@@ -70,15 +71,25 @@ loop_chapter_of() {
 }
 
 # Turns cmocka's output (stdin) into the TSV described above. A test that started
-# and never finished (the process died or was killed) gets status "cut".
+# and never finished (the process died or was killed) gets status "cut"; given the
+# run's exit code and time limit (loop_parse RC LIMIT), status "crash" and the
+# reason instead (as loop_cut_reason does), and the exit status 3 when the run did
+# not report every test (it was cut, or ended without cmocka's summary).
 loop_parse() {
-    awk '
+    local why=""
+    [ $# -lt 2 ] || why=$(loop_cut_why "$1" "$2")
+    awk -v why="$why" '
         function add(s) { det = (det == "" ? s : det "\036" s) }
-        function emit(st) { if (cur != "") print cur "\t" st "\t" det; cur = ""; det = "" }
+        function emit(st) {
+            if (cur == "") return
+            if (st == "cut") { cut = 1; if (why != "") { st = "crash"; det = (det == "" ? why : det "\036" why) } }
+            print cur "\t" st "\t" det; cur = ""; det = ""
+        }
         /^\[ RUN      \] / { emit("cut"); cur = substr($0, 14); next }
         /^\[       OK \] / { if (cur != "") emit("ok"); next }
         /^\[  FAILED  \] / { if (cur != "") emit("fail"); next }
         /^\[  SKIPPED \] / { if (cur != "") emit("fail"); next }
+        /^\[==========\] [0-9]+ test\(s\) run\./ { summary = 1; next }
         /^\[  PASSED  \]/ || /^\[==========\]/ { next }
         {
             s = $0
@@ -86,58 +97,70 @@ loop_parse() {
             gsub(/\[   LINE   \] --- /, "", s)
             if (cur != "" && s != "") add(s)
         }
-        END { emit("cut") }
+        END { emit("cut"); if (why != "" && (cut || !summary)) exit 3 }
     '
 }
 
-# Runs one test binary whole (under a time limit); then re-runs one by one, each
-# in its own process, any test the whole run did not report (it crashed or hung),
-# so one bad function costs its own tests only. Writes the TSV to stdout.
-# Usage: loop_run_binary BINARY TIMEOUT
-loop_run_binary() {
-    local bin=$1 limit=$2 raw rc name
+# Why a run with exit code $1 under a limit of $2 seconds stopped early.
+loop_cut_why() {
+    case $1 in
+    124 | 137) echo "did not finish within $2 s: an endless loop?" ;;
+    134) echo "aborted (signal 6): a failed assert() or a call to abort()" ;;
+    *) if [ "$1" -gt 128 ]; then echo "killed by signal $(($1 - 128))"; else echo "stopped (exit $1) before finishing: exit() called?"; fi ;;
+    esac
+}
+
+# Runs test binary $1 (its environment: CHALK_VALUES=1 and what is exported) under
+# a limit of $2 seconds, its output capped, and prints its exit code then its output.
+loop_run_capped() {
+    local raw rc
     raw=$(
-        timeout -k 1 "$limit" "$bin" 2>&1 | head -c 1000000
+        CHALK_VALUES=1 timeout -k 1 "$2" "$1" 2>&1 | head -c 1000000
         exit "${PIPESTATUS[0]}"
     )
     rc=$?
-    printf '%s\n' "$raw" | loop_parse | loop_cut_reason "$rc" "$limit" >"$LOOP_TMP.tsv"
-    cat "$LOOP_TMP.tsv"
-    CHALK_LIST=1 "$bin" 2>/dev/null | while IFS= read -r name; do
-        cut -f1 "$LOOP_TMP.tsv" | grep -xF -- "$name" >/dev/null && continue
-        raw=$(
-            CHALK_ONLY=$name timeout -k 1 "$limit" "$bin" 2>&1 | head -c 1000000
-            exit "${PIPESTATUS[0]}"
-        )
-        rc=$?
-        printf '%s\n' "$raw" | loop_parse | loop_cut_reason "$rc" "$limit"
+    printf '%s\n%s\n' "$rc" "$raw"
+}
+
+# Runs one test binary whole (under a time limit); when that run did not report
+# every test (one crashed or hung), re-runs each test it did not report in its own
+# process, so one bad function costs its own tests only. Writes the TSV to FILE.
+# Usage: loop_run_binary BINARY TIMEOUT FILE
+loop_run_binary() {
+    local bin=$1 limit=$2 file=$3 out name
+    out=$(loop_run_capped "$bin" "$limit")
+    printf '%s\n' "${out#*$'\n'}" | loop_parse "${out%%$'\n'*}" "$limit" >"$file" && return 0
+    CHALK_LIST=1 "$bin" 2>/dev/null | awk -F'\t' -v done="$file" '
+        BEGIN { while ((getline l < done) > 0) { split(l, f, "\t"); seen[f[1]] = 1 } }
+        !($0 in seen)' | while IFS= read -r name; do
+        out=$(CHALK_ONLY=$name loop_run_capped "$bin" "$limit")
+        printf '%s\n' "${out#*$'\n'}" | loop_parse "${out%%$'\n'*}" "$limit" >>"$file"
     done
 }
 
 # Explains a "cut" status from the exit code of the run that was cut.
 loop_cut_reason() {
-    local rc=$1 limit=$2 why
-    case $rc in
-    124 | 137) why="did not finish within $limit s: an endless loop?" ;;
-    134) why="aborted (signal 6): a failed assert() or a call to abort()" ;;
-    *) if [ "$rc" -gt 128 ]; then why="killed by signal $((rc - 128))"; else why="stopped (exit $rc) before finishing: exit() called?"; fi ;;
-    esac
+    local why
+    why=$(loop_cut_why "$1" "$2")
     awk -F'\t' -v OFS='\t' -v why="$why" '$2 == "cut" { $2 = "crash"; $3 = ($3 == "" ? why : $3 "\036" why) } { print }'
 }
 
 # Builds and runs chapter $1's tests against exercises/. Writes build/loop/$1.tsv.
 # Returns 0 when it ran (whatever the results), 2 when the chapter does not compile
-# (the compiler's messages are in build/loop/$1.build).
+# (the compiler's messages are in build/loop/$1.build). With $2 = mistakes, also
+# brings build/mistakes/$1.tsv up to date (when there are solutions to build it from).
 loop_run_chapter() {
-    local ch=$1
-    mkdir -p "$LOOP_DIR"
-    LOOP_TMP=$LOOP_DIR/$ch.tmp
-    if ! make -s --no-print-directory "build/ex/$ch/test" >"$LOOP_DIR/$ch.build" 2>&1; then
+    local ch=$1 goals=("build/ex/$1/test")
+    if [ "${2:-}" = mistakes ] && [ -d "solutions/$ch" ] && [ -f "tests/$ch/mistakes.txt" ]; then
+        goals+=("build/mistakes/$ch.tsv")
+        [ -f "build/mistakes/$ch.tsv" ] || echo "(building the values of chapter $ch's catalogued mistakes: once, a few seconds)"
+    fi
+    [ -d "$LOOP_DIR" ] || mkdir -p "$LOOP_DIR"
+    if ! make -s -k -j2 --no-print-directory "${goals[@]}" >"$LOOP_DIR/$ch.build" 2>&1; then
         rm -f "$LOOP_DIR/$ch.tsv"
         return 2
     fi
-    loop_run_binary "build/ex/$ch/test" "$CHALK_TIMEOUT" >"$LOOP_DIR/$ch.tsv"
-    rm -f "$LOOP_TMP.tsv"
+    loop_run_binary "build/ex/$ch/test" "$CHALK_TIMEOUT" "$LOOP_DIR/$ch.tsv"
     return 0
 }
 
@@ -163,85 +186,13 @@ loop_summary() {
 # Puts a failure detail (the \036-joined lines from loop_parse) in plain words:
 # what was computed, what was expected, the units, and where the test is.
 loop_explain() {
-    awk -v detail="$1" '
-        function hex2dec(s,   i, n, c) {
-            if (s !~ /^0x[0-9a-fA-F]+$/) return s
-            n = 0
-            for (i = 3; i <= length(s); i++) {
-                c = index("0123456789abcdef", tolower(substr(s, i, 1))) - 1
-                n = n * 16 + c
-            }
-            return n
-        }
-        function statement(file, line,   l, s, n) {
-            s = ""; n = 0
-            while ((getline l < file) > 0) {
-                n++
-                if (n >= line) { sub(/^[ \t]+/, "", l); s = s (s == "" ? "" : " ") l; if (l ~ /;[ \t]*$/) break }
-                if (n > line + 5) break
-            }
-            close(file)
-            return s
-        }
-        BEGIN {
-            nl = split(detail, L, "\036")
-            loc = ""; file = ""; line = 0
-            for (i = 1; i <= nl; i++) if (L[i] ~ /: error: Failure!$/) {
-                loc = L[i]; sub(/: error: Failure!$/, "", loc)
-                file = loc; sub(/:[0-9]+$/, "", file); line = loc; sub(/^.*:/, "", line)
-            }
-            stmt = (file != "" ? statement(file, line + 0) : "")
-            said = 0; raw = ""
-            for (i = 1; i <= nl; i++) {
-                s = L[i]
-                if (s ~ /: error: Failure!$/) continue
-                if (s ~ /, expected .* \(within .* relative\)$/) {
-                    p = index(s, ", expected ")
-                    # the last ", expected " splits computed from expected
-                    rest = s; q = 0
-                    while ((k = index(rest, ", expected ")) > 0) { q += k; rest = substr(rest, k + 1) }
-                    computed = substr(s, 1, q - 1); expected = substr(s, q + 11)
-                    sub(/ \(within /, " (to within ", expected); sub(/ relative\)$/, " relative)", expected)
-                    gsub(/  +/, " ", expected); sub(/ +$/, "", computed)
-                    printf "computed %s\nexpected %s\n", computed, expected
-                    said = 1
-                } else if (s ~ /^Test failed with exception: /) {
-                    sub(/^Test failed with exception: /, "", s)
-                    sig = s; sub(/^.*\(/, "", sig); sub(/\)$/, "", sig); sub(/\([0-9]+\)$/, "", s)
-                    why = (sig == 11 || sig == 7) ? ": reading or writing through a bad pointer?" : (sig == 8 ? ": an integer division by zero?" : "")
-                    printf "crashed: %s (signal %s)%s\n", s, sig, why
-                    said = 1
-                } else if (s ~ /^[-0-9a-fx.]+ != [-0-9a-fx.]+$/ && stmt ~ /^assert_int_equal\(/) {
-                    split(s, v, " != ")
-                    args = stmt; sub(/^assert_int_equal\(/, "", args); sub(/\);$/, "", args)
-                    # split the two arguments at the comma outside parentheses
-                    depth = 0; cut = 0
-                    for (j = 1; j <= length(args); j++) {
-                        c = substr(args, j, 1)
-                        if (c == "(") depth++
-                        else if (c == ")") depth--
-                        else if (c == "," && depth == 0) { cut = j; break }
-                    }
-                    got = substr(args, 1, cut - 1); want = substr(args, cut + 1); sub(/^ +/, "", want)
-                    printf "computed %s = %s\nexpected %s = %s\n", got, hex2dec(v[1]), want, hex2dec(v[2])
-                    said = 1
-                } else if (stmt ~ /^assert_true\(/ && !said) {
-                    e = stmt; sub(/^assert_true\(/, "", e); sub(/\);$/, "", e)
-                    printf "expected true, but it is false: %s\n", e
-                    said = 1
-                } else if (stmt ~ /^assert_false\(/ && !said) {
-                    e = stmt; sub(/^assert_false\(/, "", e); sub(/\);$/, "", e)
-                    printf "expected false, but it is true: %s\n", e
-                    said = 1
-                } else if (raw == "") {
-                    raw = s   # the programs own printing: shown only when nothing else says more
-                }
-            }
-            if (!said && stmt != "") { printf "failed: %s\n", stmt; said = 1 }
-            if (!said && raw != "") printf "%s\n", raw
-            if (loc != "") printf "(the test: %s)\n", loc
-        }
-    '
+    awk -f tests/loop/explain.awk -v mode=explain -v detail="$1"
+}
+
+# For each test of a parsed run (stdin) that failed at an assertion: its name,
+# where (FILE:LINE) and the value computed there (see explain.awk).
+loop_values() {
+    awk -f tests/loop/explain.awk -v mode=values
 }
 
 # Stars as text: ★ per star earned or possible.
@@ -269,41 +220,38 @@ loop_hint_order() {
 
 # Reveals (records as seen) and prints the next unseen hint of an exercise; with
 # $4 = "again", prints the last one seen instead (revealing the first if none was).
-# Prints: number <TAB> total <TAB> text.
+# Prints: number <TAB> total <TAB> text. Returns 1 when the exercise has no hints,
+# 3 when every hint was seen already. (One awk: make check calls it every time.)
 loop_hint_next() {
-    local ch=$1 ex=$2 test=${3:-} mode=${4:-next} order line key n=0 total last="" lastn=0
-    mkdir -p "$LOOP_DIR"
-    touch "$LOOP_HINTS"
-    order=$(loop_hint_order "$ch" "$ex" "$test")
-    [ -n "$order" ] || return 1
-    total=$(printf '%s\n' "$order" | wc -l)
-    # with "again": the test's own hint when it is new, else the last hint seen
-    if [ "$mode" = again ]; then
-        key=$(printf '%s\n' "$order" | head -1 | cut -f1)
-        if [ "${key#general:}" = "$key" ] && ! grep -qxF "$ch $ex $key" "$LOOP_HINTS"; then
-            mode=next
-        else
-            while IFS= read -r line; do
-                n=$((n + 1))
-                grep -qxF "$ch $ex ${line%%$'\t'*}" "$LOOP_HINTS" && { last=$line; lastn=$n; }
-            done <<<"$order"
-            [ -n "$last" ] || mode=next
-        fi
+    local ch=$1 ex=$2 test=${3:-} mode=${4:-next} out rc
+    [ -d "$LOOP_DIR" ] || mkdir -p "$LOOP_DIR"
+    [ -f "$LOOP_HINTS" ] || : >"$LOOP_HINTS"
+    out=$(awk -v ch="$ch" -v want="$ex" -v t="${test#*: }" -v mode="$mode" -v seenf="$LOOP_HINTS" '
+        function val(s) { sub(/^[^:]*:[ \t]*/, "", s); return s }
+        BEGIN { while ((getline l < seenf) > 0) seen[l] = 1 }
+        /^exercise:/ { id = val($0); sub(/[ \t]+$/, "", id); next }
+        id != want { next }
+        /^hint:/ { g[++ng] = val($0) }
+        /^hint@[A-Za-z0-9_]+:/ { k = $0; sub(/^hint@/, "", k); sub(/:.*/, "", k); if (k == t) own = val($0) }
+        END {
+            n = 0
+            if (own != "") { key[++n] = t; text[n] = own }
+            for (i = 1; i <= ng; i++) { key[++n] = "general:" i; text[n] = g[i] }
+            if (n == 0) exit 1
+            pre = ch " " want " "
+            for (i = 1; i <= n; i++) if ((pre key[i]) in seen) { nseen++; last = i }
+            # again: the last hint seen, unless the test has its own hint not seen yet
+            if (mode == "again" && last && !(own != "" && !((pre t) in seen))) { print nseen "\t" n "\t" text[last]; exit 0 }
+            for (i = 1; i <= n; i++) if (!((pre key[i]) in seen)) { print pre key[i]; print nseen + 1 "\t" n "\t" text[i]; exit 0 }
+            exit 3
+        }' "exercises/$ch/exercises.txt")
+    rc=$?
+    [ $rc = 0 ] || return $rc
+    if [ "${out%%$'\n'*}" != "$out" ]; then # a hint revealed: record it
+        echo "${out%%$'\n'*}" >>"$LOOP_HINTS"
+        out=${out#*$'\n'}
     fi
-    if [ "$mode" = next ]; then
-        n=0
-        while IFS= read -r line; do
-            n=$((n + 1))
-            key=${line%%$'\t'*}
-            if ! grep -qxF "$ch $ex $key" "$LOOP_HINTS"; then
-                echo "$ch $ex $key" >>"$LOOP_HINTS"
-                printf '%s\t%s\t%s\n' "$(loop_seen_count "$ch" "$ex")" "$total" "${line#*$'\t'}"
-                return 0
-            fi
-        done <<<"$order"
-        return 3 # every hint already seen
-    fi
-    printf '%s\t%s\t%s\n' "$(loop_seen_count "$ch" "$ex")" "$total" "${last#*$'\t'}"
+    printf '%s\n' "$out"
 }
 
 loop_seen_count() { grep -c "^$1 $2 " "$LOOP_HINTS" || true; }

@@ -3,12 +3,15 @@
 # not, with stars earned and the share done. Runs the tests (as make check does).
 # Usage: tests/loop/progress.sh [CHAPTER...]
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 . tests/loop/lib.sh
-[ $# -gt 0 ] || set -- $(loop_chapters)
+if [ $# = 0 ]; then
+    mapfile -t chapters < <(loop_chapters)
+    set -- "${chapters[@]}"
+fi
 
 sum_done=0 sum_all=0 sum_stars=0 sum_all_stars=0 next=""
-printf '%-18s %-9s %-8s %5s  %s\n' chapter exercises stars done "each exercise (✓ done, ✗ not yet)"
+printf '%-18s %-9s %-8s %5s  %s\n' chapter exercises stars "done" "each exercise (✓ done, ✗ not yet)"
 for ch in "$@"; do
     compiled=1
     loop_run_chapter "$ch" || compiled=0

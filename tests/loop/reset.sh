@@ -13,7 +13,7 @@
 # The stub comes from the handout's pristine copy (tests/stubs/), or from git: the
 # upstream branch of a clone (your own commits do not count), else HEAD.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 . tests/loop/lib.sh
 CH=${CH:-} EX=${EX:-}
 

@@ -9,7 +9,7 @@
 # Only that exercise's functions are shown, with the static helpers they call;
 # other exercises' references stay hidden.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 . tests/loop/lib.sh
 CH=${CH:-} EX=${EX:-} FORCE=${FORCE:-0}
 

@@ -10,7 +10,7 @@
 #   CHALK_WATCH_RUNS=N   stop after N reports (the tests use it)
 # Usage: tests/loop/watch.sh CHAPTER...
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 
 if [ "${CHALK_WATCH_POLL:-0}" != 1 ] && ! command -v inotifywait >/dev/null 2>&1; then
     echo "watch: inotifywait is missing; trying to install inotify-tools (tests/deps.sh watch)"

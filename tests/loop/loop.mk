@@ -1,0 +1,100 @@
+# loop.mk -- how the chapters' tests are compiled, included by the course's
+# Makefile and by the handout's (tests/grade/handout.mk), so both build alike.
+#
+# Each test binary is linked from cached objects: after you edit your exercise,
+# make check recompiles that one file and relinks (tens of milliseconds), not the
+# tests and the library as well.
+#
+#   build/ex/NN-topic/test      the tests against your exercises/      (make check)
+#   build/sol/NN-topic/test     against solutions/ (when there is one) (make test)
+#   build/asan/NN-topic/test    solutions/ under AddressSanitizer + UBSan
+#
+#   build/obj/FLAGS/lib/*.o              lib/
+#   build/obj/FLAGS/NN-topic/tests/*.o   tests/NN-topic/*.c, with tests/loop/runner.h
+#   build/obj/FLAGS/NN-topic/ex/*.o      exercises/NN-topic/*.c
+#   build/obj/FLAGS/NN-topic/sol/*.o     solutions/NN-topic/*.c
+# FLAGS is plain ($(CFLAGS)) or asan ($(CFLAGS) $(SANITIZE)). runner.h is
+# force-included into every test file: CHALK_LIST, CHALK_ONLY and CHALK_VALUES (see
+# it) change nothing unless set.
+
+# (including this file leaves make's default goal as it was)
+loop_default_goal := $(.DEFAULT_GOAL)
+
+CC ?= cc
+CFLAGS = -std=c11
+CFLAGS += -O1 -g
+CFLAGS += -Wall
+CFLAGS += -Wextra
+CFLAGS += -Wpedantic
+CFLAGS += -Werror
+CFLAGS += -Wshadow
+CFLAGS += -Wmissing-prototypes
+CFLAGS += -Wstrict-prototypes
+SANITIZE = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDLIBS = -lcmocka -lm
+FLAGS_plain = $(CFLAGS)
+FLAGS_asan = $(CFLAGS) $(SANITIZE)
+
+CHAPTERS := $(sort $(notdir $(wildcard tests/[0-9][0-9]-*)))
+LIB_SRC := $(wildcard lib/*.c)
+LIB_H := $(wildcard lib/*.h)
+# The chapter named by CH=01 (or every chapter when CH is empty).
+CH ?=
+PICK := $(if $(CH),$(filter $(CH)%,$(CHAPTERS)),$(CHAPTERS))
+
+# objs_of(flags, chapter, subdir, source files): their objects
+objs_of = $(patsubst %.c,build/obj/$(1)/$(2)/$(3)/%.o,$(notdir $(4)))
+lib_objs = $(patsubst lib/%.c,build/obj/$(1)/lib/%.o,$(LIB_SRC))
+test_objs = $(call objs_of,$(1),$(2),tests,$(wildcard tests/$(2)/*.c))
+# the tree's sources (exercises or solutions) of a chapter as objects
+tree_dir = $(if $(filter ex,$(1)),exercises,solutions)
+tree_objs = $(call objs_of,$(1),$(2),$(3),$(wildcard $(call tree_dir,$(3))/$(2)/*.c))
+
+# The library, once per set of flags.
+define lib_rules
+$(call lib_objs,$(1)): build/obj/$(1)/lib/%.o: lib/%.c $(LIB_H)
+	@mkdir -p $$(@D)
+	$$(CC) $$(FLAGS_$(1)) -Ilib -c -o $$@ $$<
+endef
+
+# test_objects(flags, chapter): the chapter's test files, runner.h force-included
+define test_objects
+$(call test_objs,$(1),$(2)): build/obj/$(1)/$(2)/tests/%.o: tests/$(2)/%.c \
+		$(wildcard exercises/$(2)/*.h) tests/test_util.h tests/loop/runner.h $(LIB_H)
+	@mkdir -p $$(@D)
+	$$(CC) $$(FLAGS_$(1)) -include tests/loop/runner.h -Ilib -Iexercises/$(2) -c -o $$@ $$<
+endef
+
+# tree_objects(flags, chapter, ex or sol): the chapter's exercise or reference files
+define tree_objects
+$(call tree_objs,$(1),$(2),$(3)): build/obj/$(1)/$(2)/$(3)/%.o: $(call tree_dir,$(3))/$(2)/%.c \
+		$(wildcard exercises/$(2)/*.h) $(LIB_H)
+	@mkdir -p $$(@D)
+	$$(CC) $$(FLAGS_$(1)) -Ilib -Iexercises/$(2) -c -o $$@ $$<
+endef
+
+# chapter_rules(variant, flags, ex or sol, chapter): build/VARIANT/NN-topic/test and
+# the objects it needs (each set of objects defined once, by its first user)
+define chapter_rules
+build/$(1)/$(4)/test: $(call test_objs,$(2),$(4)) $(call tree_objs,$(2),$(4),$(3)) $(call lib_objs,$(2))
+	@mkdir -p $$(@D)
+	$$(CC) $$(FLAGS_$(2)) -o $$@ $$^ $$(LDLIBS)
+endef
+# rules_for(variant, flags, ex or sol): every chapter's binary of that variant
+define rules_for
+$(foreach c,$(CHAPTERS),$(if $(call tree_objs,$(2),$(c),$(3)),
+$(eval $(call chapter_rules,$(1),$(2),$(3),$(c)))
+$(eval $(call tree_objects,$(2),$(c),$(3)))))
+endef
+
+$(eval $(call lib_rules,plain))
+$(foreach c,$(CHAPTERS),$(eval $(call test_objects,plain,$(c))))
+$(call rules_for,ex,plain,ex)
+ifneq ($(wildcard solutions),)
+$(eval $(call lib_rules,asan))
+$(foreach c,$(CHAPTERS),$(eval $(call test_objects,asan,$(c))))
+$(call rules_for,sol,plain,sol)
+$(call rules_for,asan,asan,sol)
+endif
+
+.DEFAULT_GOAL := $(loop_default_goal)
