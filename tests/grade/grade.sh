@@ -148,7 +148,7 @@ prep_common() {
 
 # Chapter $1: the contract in the box, the wrappers, the test objects, the names.
 prep_chapter() {
-    local ch=$1 kind f files
+    local ch=$1 kind f files key
     mkdir -p "$cache/$ch" "$box/contract/$ch"
     cp exercises/"$ch"/*.h lib/*.h "$box/contract/$ch/"
     [ -f "$cache/$ch/ready" ] && return 0
@@ -167,6 +167,11 @@ prep_chapter() {
         $CC -o "$cache/$ch/$kind.names-bin" "$cache/$ch/$kind"/*.o "$cache/harness.o" \
             "$cache/$ch/wrap.o" "$cache"/lib/*.o -lcmocka -lm || return 1
         CHALK_LIST=1 "$cache/$ch/$kind.names-bin" >"$cache/$ch/$kind.names" || return 1
+        # name <TAB> points
+        while IFS= read -r f; do
+            if [ $kind = hidden ]; then key="hidden/$f"; else key=$f; fi
+            printf '%s\t%s\n' "$f" "$(points_of "$ch" "$key" "${f%%: *}")"
+        done <"$cache/$ch/$kind.names" >"$cache/$ch/$kind.points"
     done
     touch "$cache/$ch/ready"
 }
@@ -210,15 +215,15 @@ objcheck() {
         { name = $1; flags = "" }
         name == "NULL" || name == "" { next }
         name ~ /^\.(init_array|fini_array|preinit_array|ctors|dtors|init|fini)(\.|$)/ {
-            print "a constructor or destructor (" name "): code that would run before or after the tests"; exit
+            print "a constructor or destructor (" name "): code that would run before or after the tests"; done = 1; exit
         }
-        name == ".note.GNU-stack" { stack = 1; if ($0 ~ / [A-Z]*X[A-Z]* +[0-9]+ +[0-9]+ +[0-9]+ *$/) { print "an executable stack"; exit } ; next }
+        name == ".note.GNU-stack" { stack = 1; if ($0 ~ / [A-Z]*X[A-Z]* +[0-9]+ +[0-9]+ +[0-9]+ *$/) { print "an executable stack"; done = 1; exit } ; next }
         name ~ /^\.rela?\./ { name = substr(name, index(substr(name, 2), ".") + 1) }
         name !~ /^\.(text|data|rodata|bss)(\..*)?$/ &&
         name !~ /^\.(comment|note\.GNU-stack|note\.gnu\.property|eh_frame|symtab|strtab|shstrtab|group)$/ {
-            print "a section " name " that plain C functions do not need"; exit
+            print "a section " name " that plain C functions do not need"; done = 1; exit
         }
-        END { if (!stack) print "no .note.GNU-stack section (the object would ask for an executable stack)" }
+        END { if (!done && !stack) print "no .note.GNU-stack section (the object would ask for an executable stack)" }
     ')
     [ -z "$why" ] || { echo "$why"; return; }
     why=$(nm -P "$o" 2>/dev/null | awk -v fns="$fns" -v allow="$cache/allow.syms" '
@@ -226,16 +231,19 @@ objcheck() {
             while ((getline l < fns) > 0) contract[l] = 1
             while ((getline l < allow) > 0) ok[l] = 1
         }
-        $2 == "i" { print "an indirect function (ifunc) " $1 ": code that would run when the program loads"; exit }
+        $2 == "i" { print "an indirect function (ifunc) " $1 ": code that would run when the program loads"; done = 1; exit }
         $2 ~ /^[Uwv]$/ {
-            if (!($1 in ok) && !($1 in contract)) { print "a call to " $1 ", which is not on the allow-list (math, lib/, memory, printing)"; exit }
+            if (!($1 in ok) && !($1 in contract)) calls = calls (calls == "" ? "" : ", ") $1
             next
+        }
+        END {
+            if (!done && calls != "") print "calls to " calls ": not on the allow-list (math, lib/, memory, printing)"
         }
         $2 ~ /^[A-Z]$/ || $2 == "u" {
             if ($2 == "T" && ($1 in contract)) next
             if ($2 ~ /^[TW]$/) print "a global function " $1 " that is not one of the contract'"'"'s functions (make it static)"
             else print "a global variable " $1 " (make it static)"
-            exit
+            done = 1; exit
         }
     ')
     [ -z "$why" ] || { echo "$why"; return; }
@@ -265,12 +273,13 @@ compile_chapter() {
                     >"$secret/$ch/$b.$step.log" 2>&1
             fi
             rc=$?
-            if [ $rc = 124 ] || [ $rc -gt 128 ]; then
+            if [ $rc = 124 ] || [ $rc -gt 128 ] ||
+                grep -qE 'out of memory|virtual memory exhausted|Killed signal|File size limit' "$secret/$ch/$b.$step.log"; then
                 why="does not compile: the compiler went over its limits ($step_secs s, 1 GiB) on $b.c"
                 return 1
             elif [ $rc != 0 ]; then
                 # only the messages about the student's own file (never another file's lines)
-                why=$(grep -F "$f:" "$secret/$ch/$b.$step.log" | grep -v '^In file included' |
+                why=$(LC_ALL=C grep -aF "$f:" "$secret/$ch/$b.$step.log" | LC_ALL=C grep -av '^In file included' |
                     sed "s|$src/|exercises/$ch/|g" | head -20)
                 if [ -z "$why" ]; then # nothing about the file: for the instructor's eyes only
                     echo "grade: $ch/$b.c: the $step step failed (exit $rc): $(head -1 "$secret/$ch/$b.$step.log")" >&2
@@ -317,11 +326,14 @@ compile_chapter() {
             }
         fi
     done
-    # the contract functions it defines become chalk_student_NAME (the wrappers call them)
+    # the contract functions it defines become chalk_student_NAME (the wrappers call them),
     for o in "$secret/$ch/sub"/*.o; do nm -P --defined-only "$o" | awk '$2 == "T" { print $1 }'; done |
         grep -xF -f "$cache/$ch/fns" | sort -u | sed 's/.*/& chalk_student_&/' >"$secret/$ch/rename"
+    # and every other global of the object becomes local: even an object that got
+    # past the checks could not stand in for a function of cmocka, libc or the tests
+    cut -d' ' -f2 "$secret/$ch/rename" >"$secret/$ch/keep"
     for o in "$secret/$ch/sub"/*.o; do
-        objcopy --redefine-syms="$secret/$ch/rename" "$o" || {
+        objcopy --redefine-syms="$secret/$ch/rename" --keep-global-symbols="$secret/$ch/keep" "$o" || {
             why="does not compile: objcopy failed"
             return 1
         }
@@ -351,20 +363,16 @@ run_tests() {
     [ $run_rc != 124 ] || run_rc=deadline
 }
 
-# The words for one test's record: status, signal, cmocka's output, what was printed.
+# The words for one test's record: status, signal, cmocka's failure lines (as
+# loop_parse gives them), what the code printed.
 explain() {
-    local status=$1 sig=$2 detail=$3 printed=$4 sources=$5 out
+    local status=$1 sig=$2 detail=$3 printed=$4 out
     case $status in
     passed) out="passed" ;;
     timeout) out="did not finish within $TIMEOUT s: an endless loop?" ;;
     crashed) out="crashed: the test's process was killed (signal $sig)" ;;
     *)
-        # cmocka's failure locations, kept only when they name this binary's test files
-        detail=$(printf '%s\n' "$detail" | awk -v list="$sources" '
-            BEGIN { while ((getline l < list) > 0) ok[l] = 1 }
-            /: error: Failure!$/ { f = $0; sub(/^.*--- /, "", f); sub(/:[0-9]+: error: Failure!$/, "", f); if (!(f in ok)) next }
-            { print }')
-        out=$(loop_explain "$(printf '%s\n' "$detail" | loop_parse | head -1 | cut -f3)")
+        out=$(loop_explain "$detail")
         [ -n "$out" ] || out="failed"
         ;;
     esac
@@ -372,7 +380,7 @@ explain() {
     printf '%s' "$out"
 }
 
-unbase64() { base64 -d <<<"$1" 2>/dev/null | tr -d '\0'; }
+unbase64() { [ -z "$1" ] || base64 -d <<<"$1" 2>/dev/null | tr -d '\0'; }
 
 # Points of a test: the first matching rule of tests/CH/points.txt, else stars.
 points_of() {
@@ -407,7 +415,8 @@ entry() { # ch key ex points score status visibility output
 prep_common || die "the grader's own parts do not build (lib/, tests/grade/harness.c)"
 : >"$secret/tests.tsv"
 [ -z "${SCORES:-}" ] || : >"$SCORES"
-total=0 max=0 summary="" pub_pass=0 pub_all=0 pub_pts=0 pub_max=0 n_pass=0 n_all=0 notes=""
+summary="" notes=""
+: >"$secret/scores"
 for ch in "$@"; do
     prep_chapter "$ch" || die "the instructor's tests of $ch do not build with the grading harness"
     why="" built=0
@@ -417,7 +426,6 @@ for ch in "$@"; do
         built=1
     fi
     [ -z "$why" ] || notes="$notes"$'\n'"$ch: ${why%%$'\n'*}"
-    ch_score=0 ch_max=0
     for kind in public hidden; do
         [ -f "$cache/$ch/$kind.names" ] || continue
         : >"$secret/$ch.$kind.jsonl"
@@ -430,26 +438,39 @@ for ch in "$@"; do
             budget) kind_why="not run: the submission's grading time ($BUDGET s) ran out" ;;
             esac
         fi
-        # the verdicts, a line per test: name, status, signal, then cmocka's output and
-        # what the code printed in base64 (they may hold any byte); jq drops a line cut short
+        # the verdicts, a line per test: name, status, signal, cmocka's failure lines
+        # (between "[ RUN ]" and its end, \036-joined as loop_parse would give them,
+        # failure locations kept only when they name this binary's test files) and
+        # what the code printed, both in base64 (they may hold any byte). jq drops
+        # a line cut short.
         declare -A rst=() rsig=() rdet=() rpr=()
         while IFS=$'\t' read -r name st sg det pr; do
             [ -n "${rst[$name]+x}" ] && continue # the first verdict for a name counts
             rst[$name]=$st rsig[$name]=$sg rdet[$name]=$det rpr[$name]=$pr
-        done < <(jq -Rr 'fromjson? | select(type == "object")
-            | [.name, .status, (.signal | tostring), (.detail | @base64), (.printed | @base64)] | @tsv' \
-            <"$secret/$ch.$kind.jsonl" 2>/dev/null)
-        while IFS= read -r name; do
+        done < <(jq -Rr --rawfile srcs "$cache/$ch/$kind.sources" '
+            ($srcs | split("\n") | map(select(length > 0))) as $ok
+            | fromjson? | select(type == "object")
+            | (.detail | split("\n")) as $l
+            | ([$l | to_entries[] | select(.value | test("^\\[ RUN ")) | .key] | first // -1) as $a
+            | ([$l | to_entries[] | select(.key > $a and (.value | test("^\\[ *(OK|FAILED|SKIPPED) *\\]"))) | .key]
+               | first // ($l | length)) as $b
+            | [.name, .status, (.signal | tostring),
+               ($l[$a + 1:$b] | map(sub("^\\[  ERROR   \\] --- "; "") | sub("^\\[   LINE   \\] --- "; ""))
+                | map(select(length > 0)
+                      | select((test(": error: Failure!$") | not)
+                               or (sub(":[0-9]+: error: Failure!$"; "") as $f | any($ok[]; . == $f))))
+                | join("\u001e") | @base64),
+               (.printed | @base64)] | @tsv' <"$secret/$ch.$kind.jsonl" 2>/dev/null)
+        while IFS=$'\t' read -r name pts; do
             [ -n "$name" ] || continue
             ex=${name%%: *} key=$name vis=visible
             [ $kind = hidden ] && key="hidden/$name" vis=$HIDDEN_VISIBILITY
-            pts=$(points_of "$ch" "$key" "$ex")
             score=0 status=failed
             if [ -n "$kind_why" ]; then
                 output=$kind_why
             elif [ -n "${rst[$name]+x}" ]; then
                 output=$(explain "${rst[$name]}" "${rsig[$name]}" "$(unbase64 "${rdet[$name]}")" \
-                    "$(unbase64 "${rpr[$name]}")" "$cache/$ch/$kind.sources")
+                    "$(unbase64 "${rpr[$name]}")")
                 if [ "${rst[$name]}" = passed ]; then score=$pts status=passed; fi
             elif [ "$run_rc" = deadline ]; then
                 output="not run: the time for this chapter's tests, or the submission's ($BUDGET s), ran out"
@@ -457,24 +478,19 @@ for ch in "$@"; do
                 output="no result: the test program ended before this test (exit status $run_rc)"
             fi
             entry "$ch" "$key" "$ex" "$pts" "$score" "$status" "$vis" "$output"
-            n_all=$((n_all + 1))
-            [ $status = passed ] && n_pass=$((n_pass + 1))
-            if [ $kind = public ]; then
-                pub_all=$((pub_all + 1))
-                [ $status = passed ] && pub_pass=$((pub_pass + 1))
-                pub_pts=$(awk -v a="$pub_pts" -v b="$score" 'BEGIN { print a + b }')
-                pub_max=$(awk -v a="$pub_max" -v b="$pts" 'BEGIN { print a + b }')
-            fi
-            ch_score=$(awk -v a="$ch_score" -v b="$score" 'BEGIN { print a + b }')
-            ch_max=$(awk -v a="$ch_max" -v b="$pts" 'BEGIN { print a + b }')
-        done <"$cache/$ch/$kind.names"
+            printf '%s\t%s\t%s\t%s\t%s\n' "$ch" "$kind" "$score" "$pts" "$status" >>"$secret/scores"
+        done <"$cache/$ch/$kind.points"
         unset rst rsig rdet rpr
     done
-    total=$(awk -v a="$total" -v b="$ch_score" 'BEGIN { print a + b }')
-    max=$(awk -v a="$max" -v b="$ch_max" 'BEGIN { print a + b }')
+    read -r ch_score ch_max < <(awk -F'\t' -v c="$ch" '$1 == c { s += $3; m += $4 } END { print s + 0, m + 0 }' "$secret/scores")
     summary="${summary:+$summary, }$ch $ch_score/$ch_max"
     [ -z "${SCORES:-}" ] || printf '%s\t%s\t%s\n' "$ch" "$ch_score" "$ch_max" >>"$SCORES"
 done
+# totals: all tests, and the public ones alone
+read -r total max n_pass n_all pub_pts pub_max pub_pass pub_all < <(awk -F'\t' '
+    { s += $3; m += $4; n++; p += $5 == "passed" }
+    $2 == "public" { ps += $3; pm += $4; pn++; pp += $5 == "passed" }
+    END { print s + 0, m + 0, p + 0, n + 0, ps + 0, pm + 0, pp + 0, pn + 0 }' "$secret/scores")
 
 # What every student sees at once: the public tests only (hidden results wait for
 # the grades to be published, with their own visibility).
