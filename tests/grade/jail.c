@@ -67,18 +67,18 @@ static void set_limit(int resource, rlim_t value)
         die("setrlimit");
 }
 
-/* 1 when some process (a zombie included) has uid as its real, effective or
- * saved uid, from /proc/PID/status (readable even for non-dumpable processes). */
-static int uid_alive(uid_t uid)
+/* Calls fn(pid, text of /proc/PID/FILE, arg) for every process; stops early when
+ * fn returns non-zero, and returns that. */
+static int each_process(const char *file, int (*fn)(long, char *, void *), void *arg)
 {
     DIR *d = opendir("/proc");
     struct dirent *e;
-    int found = 0;
-    while (d != NULL && !found && (e = readdir(d)) != NULL) {
+    int r = 0;
+    while (d != NULL && r == 0 && (e = readdir(d)) != NULL) {
         char path[300], buf[2048];
         if (e->d_name[0] < '0' || e->d_name[0] > '9')
             continue;
-        snprintf(path, sizeof path, "/proc/%s/status", e->d_name);
+        snprintf(path, sizeof path, "/proc/%s/%s", e->d_name, file);
         int fd = open(path, O_RDONLY);
         if (fd < 0)
             continue;
@@ -87,14 +87,33 @@ static int uid_alive(uid_t uid)
         if (n <= 0)
             continue;
         buf[n] = '\0';
-        char *u = strstr(buf, "\nUid:");
-        unsigned long r, ef, sv;
-        if (u != NULL && sscanf(u + 5, "%lu %lu %lu", &r, &ef, &sv) == 3)
-            found = r == uid || ef == uid || sv == uid;
+        r = fn(atol(e->d_name), buf, arg);
     }
     if (d != NULL)
         closedir(d);
-    return found;
+    return r;
+}
+
+/* A process whose real, effective or saved uid is *(uid_t *)arg, from its status
+ * (readable even for a non-dumpable process). */
+static int has_uid(long pid, char *status, void *arg)
+{
+    char *u = strstr(status, "\nUid:");
+    unsigned long r, ef, sv, uid = *(uid_t *)arg;
+    (void)pid;
+    return u != NULL && sscanf(u + 5, "%lu %lu %lu", &r, &ef, &sv) == 3 &&
+           (r == uid || ef == uid || sv == uid);
+}
+
+/* Kills a process whose parent is jail, from its stat (the name may hold spaces
+ * and parentheses: the fields after the last ')' are parsed). */
+static int kill_if_child(long pid, char *stat, void *arg)
+{
+    char *paren = strrchr(stat, ')');
+    int ppid = 0;
+    if (paren != NULL && sscanf(paren + 1, " %*c %d", &ppid) == 1 && ppid == *(pid_t *)arg)
+        kill((pid_t)pid, SIGKILL);
+    return 0;
 }
 
 /* Kills every process of uid from a helper that takes that uid (jail runs as
@@ -102,7 +121,7 @@ static int uid_alive(uid_t uid)
  * reaping in between, until /proc shows no process of uid. */
 static void kill_uid(uid_t uid)
 {
-    for (int round = 0; round < 200 && uid_alive(uid); round++) {
+    for (int round = 0; round < 200 && each_process("status", has_uid, &uid); round++) {
         pid_t h = fork();
         if (h < 0)
             return;
@@ -130,28 +149,7 @@ static void reap_all(void)
         }
         if (waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD)
             return;
-        DIR *d = opendir("/proc");
-        struct dirent *e;
-        while (d != NULL && (e = readdir(d)) != NULL) {
-            char path[300], buf[512];
-            if (e->d_name[0] < '0' || e->d_name[0] > '9')
-                continue;
-            snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-            int fd = open(path, O_RDONLY);
-            if (fd < 0)
-                continue;
-            ssize_t n = read(fd, buf, sizeof buf - 1);
-            close(fd);
-            if (n <= 0)
-                continue;
-            buf[n] = '\0';
-            char *paren = strrchr(buf, ')'); /* the name may hold spaces and ')' */
-            int ppid = 0;
-            if (paren != NULL && sscanf(paren + 1, " %*c %d", &ppid) == 1 && ppid == self)
-                kill(atoi(e->d_name), SIGKILL);
-        }
-        if (d != NULL)
-            closedir(d);
+        each_process("stat", kill_if_child, &self);
         sleep_ms(5);
     }
 }

@@ -91,10 +91,16 @@ sandbox_bwrap_works() {
     sandbox_exec bwrap 10 256 "" "" -- /bin/true >/dev/null 2>&1
 }
 
-# The root of a bwrap sandbox: /usr read-only and the top-level links into it.
+# The root of a bwrap sandbox: /usr read-only and the top-level links into it
+# (computed once: SB_BASE).
+SB_BASE=()
 sandbox_bwrap_base() {
     local d
-    SB=(bwrap --unshare-all --die-with-parent --new-session --cap-drop ALL
+    if [ ${#SB_BASE[@]} -gt 0 ]; then
+        SB=("${SB_BASE[@]}")
+        return
+    fi
+    SB=("$(command -v bwrap)" --unshare-all --die-with-parent --new-session --cap-drop ALL
         --clearenv --setenv PATH /usr/bin:/bin --setenv LC_ALL C --setenv HOME /tmp
         --setenv TMPDIR /tmp --ro-bind /usr /usr)
     for d in bin sbin lib lib32 lib64 libx32; do
@@ -106,6 +112,7 @@ sandbox_bwrap_base() {
     done
     [ -f /etc/ld.so.cache ] && SB+=(--ro-bind /etc/ld.so.cache /etc/ld.so.cache)
     SB+=(--dev /dev --remount-ro /dev --size $((${GRADE_TMPFS_MB:-16} << 20)) --tmpfs /tmp)
+    SB_BASE=("${SB[@]}")
 }
 
 # sandbox_exec MODE SECONDS MEM_MB RW_DIR "RO_PATH..." -- COMMAND...

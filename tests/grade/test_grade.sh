@@ -22,24 +22,19 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 here=$(pwd)
 fails=0 passes=0
-ok() {
-    echo "ok - $*"
-    passes=$((passes + 1))
+verdict() { # verdict ok|FAIL FACT: one line, counted
+    echo "$1 - $2"
+    if [ "$1" = ok ]; then passes=$((passes + 1)); else fails=$((fails + 1)); fi
 }
-fail() {
-    echo "FAIL - $*"
-    fails=$((fails + 1))
-}
-expect() { # expect DESCRIPTION COMMAND...: the command must succeed
-    local what=$1
-    shift
-    if "$@"; then ok "$what"; else fail "$what"; fi
-}
+ok() { verdict ok "$*"; }
+fail() { verdict FAIL "$*"; }
+expect() { if "${@:2}"; then ok "$1"; else fail "$1"; fi; } # expect FACT COMMAND...
 has() { printf '%s\n' "$1" | grep -F -- "$2" >/dev/null; }
 t_begin=$(date +%s)
 section() { echo "-- $* ($(($(date +%s) - t_begin)) s)"; }
 finish() {
-    echo "grading: $passes passed, $fails failed ($(($(date +%s) - t_begin)) s)"
+    echo "(test_grade.sh took $(($(date +%s) - t_begin)) s)"
+    echo "grading: $passes passed, $fails failed"
     [ $fails = 0 ]
     exit
 }
@@ -70,16 +65,23 @@ checksum() { (cd "$tree" && find . -path ./.git -prune -o -print0 | sort -z | xa
 score() { jq -r '.score' "$1" 2>/dev/null; }
 maxof() { jq -r '.extra_data.max_score' "$1" 2>/dev/null; }
 
-# grade NAME SUBMISSION [CHAPTER]: grades into $scratch/out/NAME.json; sets rc, secs.
+# grade NAME SUBMISSION [CHAPTER]: grades into $scratch/out/NAME.json; sets rc, secs
+# (also kept in NAME.rc and NAME.secs).
 grade() {
-    local name=$1 sub=$2 t0 t1
+    local name=$1 sub=$2 t0
     shift 2
     t0=$(date +%s.%N)
     OUT=$scratch/out/$name.json timeout 300 tests/grade/grade.sh "$sub" "${@:-$CH}" \
         >"$scratch/out/$name.log" 2>&1
     rc=$?
-    t1=$(date +%s.%N)
-    secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+    secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    echo "$rc" >"$scratch/out/$name.rc"
+    echo "$secs" >"$scratch/out/$name.secs"
+}
+# grade_bg NAME SUBMISSION: the same in the background, two at a time.
+grade_bg() {
+    while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done
+    grade "$@" &
 }
 
 # submission NAME FIXTURE...: a directory with exercises/CH/batching.c made of the
@@ -116,18 +118,14 @@ submission() {
 
 # Text that must never reach a report: a line of the hidden tests, of the
 # reference's function bodies, and the points table's rule for hidden tests.
-secret_lines() {
+{
     sed -n 's/^ \* test_batching_hidden.c -- //p' tests/$CH/hidden/test_batching_hidden.c
     loop_c_functions "$ref" | head -3 | while IFS=$'\t' read -r _ s e _ _; do
         sed -n "$((s + 2)),${e}p" "$ref" | awk 'length($0) > 30' | head -1
     done
     grep '^hidden/' tests/$CH/points.txt
-}
-leaks() { # prints the secret lines found in file $1
-    secret_lines | sed 's/^[[:space:]]*//' | grep . | while IFS= read -r l; do
-        grep -qF -- "$l" "$1" && echo "$l"
-    done
-}
+} | sed 's/^[[:space:]]*//' | grep . >"$scratch/secrets"
+leaks() { grep -oF -f "$scratch/secrets" "$1" | head -1; } # the first secret line in file $1
 
 before=$(checksum)
 
@@ -170,78 +168,75 @@ grade flat "$scratch/sub/flat"
 expect "the bare .c file (a Gradescope upload) is graded: full marks" test "$(score "$scratch/out/flat.json")" = "$full"
 
 section "grading: attacks (tests/grade/fixtures/), each at most the stubs' score"
-# attack NAME RULE-TEXT SUBMISSION: graded; no more than the stubs; tree unchanged;
-# bounded time; no secret in its report; the report names the rule.
-attack() {
-    local name=$1 rule=$2 sub=$3 s leaked
-    grade "$name" "$sub"
-    s=$(score "$scratch/out/$name.json")
-    leaked=$(leaks "$scratch/out/$name.json" | head -1)
-    if [ -n "$s" ] && awk -v s="$s" -v z="$stub_score" 'BEGIN { exit !(s <= z) }' &&
-        [ "$(checksum)" = "$before" ] && [ -z "$leaked" ] &&
-        awk -v t="$secs" 'BEGIN { exit !(t < 60) }' &&
-        { [ -z "$rule" ] || grep -qF -- "$rule" "$scratch/out/$name.json"; }; then
-        ok "$name: $s points, tree unchanged, ${secs} s${rule:+, says \"$rule\"}"
+# Each attack: a submission graded (two at a time); then, for each, no more than the
+# stubs' score, bounded time, no secret in its report, the report naming the rule;
+# and the graded tree unchanged by them all.
+attacks=(
+    "ctor-ok|constructor" "exit-ok|_exit" "include-scratch|does not compile"
+    "include-repo|does not compile" "include-abs|" "include-hidden|"
+    "include-devzero|went over its limits" "proc-run|popen"
+    "cmocka-defs|not one of the contract's functions" "points-write|fopen" "detached|fork"
+    "read-secrets|fopen" "stdout-open|fork" "sigterm|signal" "forkbomb|setsid" "devshm|fopen"
+    "asm|inline assembly" "text-bytes|the attribute section" "globals|make it static"
+)
+for a in "${attacks[@]}"; do
+    name=${a%%|*}
+    grade_bg "$name" "$(submission "$name" "$name")"
+done
+wait
+for a in "${attacks[@]}"; do
+    name=${a%%|*} rule=${a#*|}
+    s=$(score "$scratch/out/$name.json") secs=$(cat "$scratch/out/$name.secs")
+    leaked=$(leaks "$scratch/out/$name.json")
+    named=1
+    [ -z "$rule" ] || grep -qF -- "$rule" "$scratch/out/$name.json" || named=0
+    if [ -n "$s" ] && awk -v s="$s" -v z="$stub_score" -v t="$secs" 'BEGIN { exit !(s <= z && t < 60) }' &&
+        [ -z "$leaked" ] && [ $named = 1 ]; then
+        ok "$name: $s points, ${secs} s${rule:+, says \"$rule\"}"
     else
-        fail "$name: score ${s:-none} (stubs $stub_score), ${secs} s, tree $([ "$(checksum)" = "$before" ] && echo unchanged || echo CHANGED)${leaked:+, leaked: $leaked}${rule:+, rule \"$rule\" $(grep -qF -- "$rule" "$scratch/out/$name.json" && echo named || echo NOT named)}"
-        before=$(checksum)
+        fail "$name: score ${s:-none} (stubs $stub_score), ${secs} s${leaked:+, leaked: $leaked}${rule:+, rule \"$rule\" $([ $named = 1 ] && echo named || echo NOT named)}"
     fi
-}
-attack ctor-ok "constructor" "$(submission ctor-ok ctor-ok)"
-attack exit-ok "_exit" "$(submission exit-ok exit-ok)"
-attack include-scratch "does not compile" "$(submission include-scratch include-scratch)"
-attack include-repo "does not compile" "$(submission include-repo include-repo)"
-attack include-abs "" "$(submission include-abs include-abs)"
-attack include-hidden "" "$(submission include-hidden include-hidden)"
-attack include-devzero "went over its limits" "$(submission include-devzero include-devzero)"
-attack proc-run "popen" "$(submission proc-run proc-run)"
-attack cmocka-defs "not one of the contract's functions" "$(submission cmocka-defs cmocka-defs)"
-attack points-write "fopen" "$(submission points-write points-write)"
-attack detached "fork" "$(submission detached detached)"
-attack read-secrets "fopen" "$(submission read-secrets read-secrets)"
-attack stdout-open "fork" "$(submission stdout-open stdout-open)"
-attack sigterm "signal" "$(submission sigterm sigterm)"
-attack forkbomb "setsid" "$(submission forkbomb forkbomb)"
-attack devshm "fopen" "$(submission devshm devshm)"
-attack asm "inline assembly" "$(submission asm asm)"
-attack text-bytes "the attribute section" "$(submission text-bytes text-bytes)"
-attack globals "make it static" "$(submission globals globals)"
+done
+expect "the graded tree is unchanged by all ${#attacks[@]} (a checksum of every file)" test "$(checksum)" = "$before"
 grade memory "$(submission memory memory)"
 expect "memory: the allocation really runs and hits the limit (crashed, not passed; ${secs} s)" \
     test "$(jq -r '[.tests[] | select(.tags[1] == "batch_limits") | .output] | map(select(test("crashed|Segmentation"))) | length' "$scratch/out/memory.json")" -gt 0
 expect "  and scores no more than the stubs" test "$(score "$scratch/out/memory.json")" = "$stub_score"
+expect "  the crash is named, with the function" grep -q 'crashed: Segmentation fault in batching_max_batch_hbm' "$scratch/out/memory.json"
 expect "include-abs: refused for what it includes, or not found" \
     grep -qE 'refused: it includes|No such file' "$scratch/out/include-abs.json"
 
 section "grading: the runtime attacks with the object checks off (the sandbox alone)"
 runtime=(exit-ok cmocka-defs proc-run points-write detached read-secrets stdout-open sigterm forkbomb devshm memory)
 leftovers() { ls -d /dev/shm/chalk-fixture-* /tmp/chalk-fixture-* /var/tmp/chalk-fixture-* "$tree"/fixture-* 2>/dev/null; }
-for mode in bwrap user; do
-    if [ $mode = user ] && [ "$(id -u)" != 0 ]; then
-        echo "skip - the user fallback needs root"
-        continue
-    fi
-    sub=$(submission "trust-$mode" "${runtime[@]}")
-    GRADE_SANDBOX=$mode GRADE_TRUST_OBJECT=1 TIMEOUT=0.3 grade "trust-$mode" "$sub"
-    if [ $rc != 0 ]; then
+modes=()
+if grep -q '^grade: sandbox: bwrap' "$scratch/out/ref.log"; then modes+=(bwrap); else echo "skip - bwrap cannot run here"; fi
+if [ "$(id -u)" = 0 ]; then modes+=(user); else echo "skip - the user fallback needs root"; fi
+for mode in "${modes[@]}"; do
+    GRADE_SANDBOX=$mode GRADE_TRUST_OBJECT=1 TIMEOUT=0.3 grade_bg "trust-$mode" "$(submission "trust-$mode" "${runtime[@]}")"
+    GRADE_SANDBOX=$mode GRADE_TRUST_OBJECT=1 grade_bg "trust-ctor-$mode" "$(submission "trust-ctor-$mode" ctor-ok)"
+done
+wait
+for mode in "${modes[@]}"; do cp "$scratch/out/trust-$mode.json" "$scratch/trust-$mode.saved"; done
+sleep 1.5 # the detached grandchildren would write now
+for mode in "${modes[@]}"; do
+    rc=$(cat "$scratch/out/trust-$mode.rc") secs=$(cat "$scratch/out/trust-$mode.secs")
+    if [ "$rc" != 0 ]; then
         fail "trust-$mode: the grader failed (exit $rc): $(tail -1 "$scratch/out/trust-$mode.log")"
         continue
     fi
     s=$(score "$scratch/out/trust-$mode.json")
-    cp "$scratch/out/trust-$mode.json" "$scratch/trust-$mode.saved"
     expect "$mode, no object checks: ${#runtime[@]} runtime attacks together score $s (stubs $stub_score) in ${secs} s" \
         awk -v s="$s" -v z="$stub_score" -v t="$secs" 'BEGIN { exit !(s <= z && t < 60) }'
-    expect "  the graded tree is unchanged" test "$(checksum)" = "$before"
     expect "  no secret in the report" test -z "$(leaks "$scratch/out/trust-$mode.json")"
-    sleep 1.5 # the detached grandchild would write now
-    expect "  results.json is as the grader wrote it 1.5 s later (the detached child is dead)" \
+    expect "  results.json is as the grader wrote it, 1.5 s later (the detached child is dead)" \
         cmp -s "$scratch/out/trust-$mode.json" "$scratch/trust-$mode.saved"
-    expect "  nothing left in /dev/shm, /tmp, /var/tmp or the tree" test -z "$(leftovers)"
-    rm -f $(leftovers) 2>/dev/null
-    GRADE_SANDBOX=$mode GRADE_TRUST_OBJECT=1 grade "trust-ctor-$mode" "$(submission "trust-ctor-$mode" ctor-ok)"
     expect "  a constructor that prints success and exits scores $(score "$scratch/out/trust-ctor-$mode.json")" \
         test "$(score "$scratch/out/trust-ctor-$mode.json")" = "$stub_score"
 done
+expect "the graded tree is unchanged by them" test "$(checksum)" = "$before"
+expect "nothing left in /dev/shm, /tmp, /var/tmp or the tree" test -z "$(leftovers)"
+rm -rf $(leftovers) 2>/dev/null
 before=$(checksum)
 
 section "grading: tarballs and links, refused before unpacking"
@@ -289,6 +284,7 @@ GRADE_TRUST_OBJECT=1 GRADE_BUDGET=4 TIMEOUT=1 grade budget "$sub"
 expect "a submission whose tests all hang ends within its budget (4 s budget: ${secs} s)" \
     awk -v t="$secs" 'BEGIN { exit !(t < 12) }'
 expect "  the tests it could not run say so" grep -q 'ran out' "$scratch/out/budget.json"
+expect "  the ones it ran name the endless loop" grep -q 'did not finish within 1 s' "$scratch/out/budget.json"
 
 section "grading: reports"
 grade hostile-output "$(submission hostile-output hostile-output)"
