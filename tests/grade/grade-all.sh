@@ -119,5 +119,6 @@ done <"$tmp/entries"
     printf ',total,note\n'
     [ -z "$maxrow" ] || echo "$maxrow"
     cat "$tmp/rows"
-} >"$OUT.tmp" && mv "$OUT.tmp" "$OUT"
+} >"$tmp/book.csv" && out_tmp=$(mktemp "$OUT.XXXXXX") && cp "$tmp/book.csv" "$out_tmp" && chmod 644 "$out_tmp" &&
+    mv -f "$out_tmp" "$OUT" || die "cannot write $OUT"
 echo "grade-all: $n submissions graded ($bad refused); gradebook $OUT"

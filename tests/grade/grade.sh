@@ -78,13 +78,23 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# Writes stdin to OUT through a new file beside it (mktemp: never through a name
+# someone else made, even in a shared directory), renamed into place at the end.
+write_out() {
+    local tmp
+    mkdir -p "$(dirname "$OUT")" && tmp=$(mktemp "$OUT.XXXXXX") || return 1
+    cat >"$tmp" && chmod 644 "$tmp" && mv -f "$tmp" "$OUT" || {
+        rm -f "$tmp"
+        return 1
+    }
+}
+
 # A results.json for a submission refused whole: score 0, the reason; exit 2.
 reject() {
     local why=$1
-    mkdir -p "$(dirname "$OUT")" 2>/dev/null
     jq -n --arg why "$why" --argjson t "$(elapsed)" '{score: 0, execution_time: $t,
         output: ("Chalk: submission refused: " + $why), output_format: "text",
-        visibility: "visible", stdout_visibility: "hidden", tests: []}' >"$OUT" 2>/dev/null
+        visibility: "visible", stdout_visibility: "hidden", tests: []}' 2>/dev/null | write_out
     echo "grade: ${SUB:-(no submission)}: refused: $why" >&2
     exit 2
 }
@@ -500,7 +510,6 @@ visible="Chalk: public tests: $pub_pass of $pub_all passed ($pub_pts of $pub_max
 [ $n_all -eq $pub_all ] || visible="$visible Hidden tests: $((n_all - pub_all)) more, shown when grades are published."
 [ -z "$notes" ] || visible="$visible$notes"
 line="$total/$max points ($summary); $n_pass of $n_all tests passed, hidden tests included"
-mkdir -p "$(dirname "$OUT")"
 jq -Rs --argjson score "$total" --argjson max "$max" --argjson t "$(elapsed)" --arg out "$visible" \
     --arg sandbox "$SANDBOX_NOTE" --arg line "$line" '
     [split("\n")[] | select(length > 0) | split("\t")
@@ -509,5 +518,5 @@ jq -Rs --argjson score "$total" --argjson max "$max" --argjson t "$(elapsed)" --
     | {score: $score, execution_time: $t, output: $out, output_format: "text",
        visibility: "visible", stdout_visibility: "hidden",
        extra_data: {max_score: $max, summary: $line, sandbox: $sandbox}, tests: .}' \
-    "$secret/tests.tsv" >"$OUT.tmp" && mv "$OUT.tmp" "$OUT" || die "cannot write $OUT"
+    "$secret/tests.tsv" | write_out || die "cannot write $OUT"
 echo "grade: $SUB: $line; $OUT"

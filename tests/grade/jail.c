@@ -105,14 +105,19 @@ static int has_uid(long pid, char *status, void *arg)
            (r == uid || ef == uid || sv == uid);
 }
 
-/* Kills a process whose parent is jail, from its stat (the name may hold spaces
- * and parentheses: the fields after the last ')' are parsed). */
+/* Kills a process whose parent is jail, and its process group (a fork bomb that
+ * called setsid keeps its children in its own group), from its stat (the name
+ * may hold spaces and parentheses: the fields after the last ')' are parsed). */
 static int kill_if_child(long pid, char *stat, void *arg)
 {
     char *paren = strrchr(stat, ')');
-    int ppid = 0;
-    if (paren != NULL && sscanf(paren + 1, " %*c %d", &ppid) == 1 && ppid == *(pid_t *)arg)
+    int ppid = 0, pgrp = 0;
+    if (paren != NULL && sscanf(paren + 1, " %*c %d %d", &ppid, &pgrp) == 2 &&
+        ppid == *(pid_t *)arg) {
+        if (pgrp > 1 && pgrp != getpgrp())
+            kill(-pgrp, SIGKILL);
         kill((pid_t)pid, SIGKILL);
+    }
     return 0;
 }
 

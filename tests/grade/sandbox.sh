@@ -35,8 +35,12 @@ sandbox_init() {
             return 1
         }
     fi
-    SANDBOX_UID=""
-    [ "$(id -u)" = 0 ] && SANDBOX_UID=$(sandbox_free_uid)
+    SANDBOX_UID="" SANDBOX_NPROC=32
+    if [ "$(id -u)" = 0 ]; then
+        SANDBOX_UID=$(sandbox_free_uid)
+    else # RLIMIT_NPROC counts all of your processes: leave room above them
+        SANDBOX_NPROC=$(($(ps -u "$(id -u)" -o pid= 2>/dev/null | wc -l) + 64))
+    fi
     case $want in
     auto)
         if sandbox_bwrap_works; then
@@ -122,7 +126,7 @@ sandbox_bwrap_base() {
 sandbox_exec() {
     local mode=$1 secs=$2 mem=$3 rw=$4 ro=$5 p
     shift 6
-    local jail=("$JAIL" -t "$secs" -c "$(((${secs%.*} + 2)))" -m "$mem" -p 32 -f 16 -n 64 -x 3)
+    local jail=("$JAIL" -t "$secs" -c "$(((${secs%.*} + 2)))" -m "$mem" -p "${SANDBOX_NPROC:-32}" -f 16 -n 64 -x 3)
     [ -n "$SANDBOX_UID" ] && jail+=(-u "$SANDBOX_UID")
     case $mode in
     bwrap)

@@ -126,6 +126,11 @@ submission() {
     grep '^hidden/' tests/$CH/points.txt
 } | sed 's/^[[:space:]]*//' | grep . >"$scratch/secrets"
 leaks() { grep -oF -f "$scratch/secrets" "$1" | head -1; } # the first secret line in file $1
+expect "the checks below can fail: the leak finder finds $(wc -l <"$scratch/secrets") secret lines in their sources" \
+    test "$(cat tests/$CH/hidden/*.c "$ref" tests/$CH/points.txt | grep -cF -f "$scratch/secrets")" -ge 3
+before=$(checksum)
+touch "$tree/x" && after=$(checksum) && rm "$tree/x"
+expect "  and the tree's checksum changes when a file appears" test "$before" != "$after"
 
 before=$(checksum)
 
