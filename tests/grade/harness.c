@@ -21,10 +21,11 @@
  *                on a pipe and exits. The student's code runs only in calls.
  *
  * Why the verdict cannot be forged by the student's code: a call holds no
- * descriptor to the verdicts (closed before any test ran, and there is no /proc in
- * the sandbox to reopen it from), and it cannot reach the memory of the test or of
- * the harness: they are other processes, made non-dumpable (PR_SET_DUMPABLE 0), so
- * a process of the same uid can neither ptrace them nor open /proc/PID/mem. What
+ * descriptor to the verdicts (closed in the test before any call), cannot reopen
+ * the harness's (no /proc under bwrap; elsewhere /proc/PID/fd of a non-dumpable
+ * process is closed to it), and cannot reach the memory of the test or of the
+ * harness: they are other processes, made non-dumpable (PR_SET_DUMPABLE 0), so a
+ * process of the same uid can neither ptrace them nor open /proc/PID/mem. What
  * the student's code prints goes to a file of its own, shown as "your code
  * printed", never parsed. So a call can only hand back a value (its answer),
  * print, crash, hang, or kill its parent, and each of these fails the test it is in
