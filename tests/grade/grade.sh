@@ -63,7 +63,7 @@ CC=$(readlink -f "$(command -v "${CC:-cc}")") && [ -x "$CC" ] || {
     exit 2
 }
 TRUSTED_CFLAGS=(-std=c11 -O1 -w)
-STUDENT_CFLAGS=(-std=c11 -O1 -w -fno-diagnostics-show-caret -fdiagnostics-color=never)
+STUDENT_CFLAGS=(-std=c11 -O1 -w -pipe -fno-diagnostics-show-caret -fdiagnostics-color=never)
 t_start=$(date +%s.%N)
 
 work=""

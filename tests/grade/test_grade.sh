@@ -323,6 +323,14 @@ out=$(AUTOGRADER=$ag "$ag/run_autograder" 2>&1)
 expect "  or the chapter from the assignment's title, and an uploaded tarball (stubs: 0)" \
     test "$(score "$ag/results/results.json")" = 0 -a "$(jq '.tests | length' "$ag/results/results.json")" = "$n_tests"
 
+if command -v zip >/dev/null 2>&1 && command -v unzip >/dev/null 2>&1; then
+    out=$(make -s gradescope CH=01 2>&1)
+    expect "make gradescope CH=01 zips setup.sh, run_autograder, the chapter and the course at the top" \
+        eval 'unzip -Z1 build/gradescope-01.zip | grep -xc -e setup.sh -e run_autograder -e chapter -e chalk/solutions/$CH/batching.c | grep -qx 4'
+else
+    echo "skip - make gradescope: no zip/unzip here"
+fi
+
 section "grading: the gradebook (make grade-all)"
 class=$scratch/class
 mkdir -p "$class"
