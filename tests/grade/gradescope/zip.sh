@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # zip.sh -- builds build/gradescope-NN.zip, the autograder for one chapter's
 # assignment: setup.sh and run_autograder at the top, a file chapter holding NN,
-# and the course tree (git's files, solutions and hidden tests included) under chalk/.
+# and the course tree (solutions and hidden tests included; not build/) under chalk/.
 #   tests/grade/gradescope/zip.sh 01        (make gradescope CH=01)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
@@ -18,7 +18,12 @@ out=build/gradescope-$ch.zip
 stage=build/gradescope-stage
 rm -rf "$stage" "$out"
 mkdir -p "$stage/chalk"
-git ls-files -co --exclude-standard | grep -v -e '/\.backup/' -e '^build/' | tar -cf - -T - | tar -xf - -C "$stage/chalk"
+# the files of the tree: git's list (tracked and new, not ignored), else find
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    git ls-files -co --exclude-standard
+else
+    find . -type f -not -path './build/*' -not -path './.git/*' | sed 's|^\./||'
+fi | grep -v -e '/\.backup/' -e '^build/' | tar -cf - -T - | tar -xf - -C "$stage/chalk"
 cp tests/grade/gradescope/setup.sh tests/grade/gradescope/run_autograder "$stage/"
 printf '%s\n' "$ch" >"$stage/chapter"
 (cd "$stage" && zip -qr "../$(basename "$out")" setup.sh run_autograder chapter chalk)
