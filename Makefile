@@ -26,7 +26,7 @@ CHALK_INC = -Ilib -Isolutions/chalk $(addprefix -I,$(wildcard exercises/[0-9][0-
 CHALK_LIBS = -lcjson -lm
 
 .PHONY: all chalk test check hint bench format help clean deps book
-.PHONY: progress watch solution reset handout grade grade-all
+.PHONY: progress watch solution reset handout grade grade-all gradescope
 .PHONY: flashcards problems
 .SECONDARY:
 
@@ -192,15 +192,21 @@ reset:
 # The student handout: build/chalk-handout.tar.gz (no solutions, no hidden tests).
 handout:
 	@tests/grade/handout.sh
-# Grade one student's exercises/ (a directory or tarball), hidden tests included:
-# make grade SUBMISSION=path [CH=01]; writes build/grade/results.json (Gradescope).
+# Grade one student's exercises/ (a directory or tarball), hidden tests included, in
+# a sandbox (bubblewrap; installed if missing): make grade SUBMISSION=path [CH=01];
+# writes build/grade/results.json (Gradescope's format).
 grade:
 	@$(if $(PICK),,echo "no chapter matches CH=$(CH); chapters: $(CHAPTERS)" >&2; exit 2)
+	@tests/deps.sh grade
 	@tests/grade/grade.sh '$(SUBMISSION)' $(PICK)
 # Grade every submission in DIR into a CSV gradebook: make grade-all DIR=submissions/.
 grade-all:
 	@$(if $(PICK),,echo "no chapter matches CH=$(CH); chapters: $(CHAPTERS)" >&2; exit 2)
+	@tests/deps.sh grade
 	@tests/grade/grade-all.sh '$(DIR)' $(PICK)
+# The autograder zip for one chapter's Gradescope assignment: make gradescope CH=01.
+gradescope:
+	@tests/grade/gradescope/zip.sh '$(CH)'
 
 # Speed figures: the reader's loop and make test from clean, in a scratch copy.
 bench:
@@ -223,6 +229,7 @@ help:
 	@echo "make handout    the student handout build/chalk-handout.tar.gz (no solutions, no hidden tests)"
 	@echo "make grade      grade SUBMISSION=dir-or-tarball with hidden tests: build/grade/results.json"
 	@echo "make grade-all  grade every submission in DIR=submissions/: build/grade/gradebook.csv"
+	@echo "make gradescope the autograder zip for one chapter's assignment: make gradescope CH=01"
 	@echo "make chalk      build the calculator: build/chalk --help"
 	@echo "make book       build the book: build/chalk.pdf (EDITION=instructor: build/chalk-instructor.pdf, with solutions)"
 	@echo "make flashcards the chapters' flashcards for Anki: build/flashcards.tsv (import as is)"

@@ -5,6 +5,7 @@
 #   tests/deps.sh test    c + cmocka (make check, make test)
 #   tests/deps.sh book    c + pandoc, TeX Live, gnuplot, poppler (make book: the book
 #                         runs build/chalk, so it needs the compiler too)
+#   tests/deps.sh grade   bubblewrap, jq, binutils (make grade: the sandbox, results.json)
 #   tests/deps.sh watch   inotify-tools (make watch polls without them)
 #   tests/deps.sh fresh   debootstrap (tests/fresh-check.sh)
 #   tests/deps.sh test book watch    several at once: one apt-get run
@@ -27,6 +28,11 @@ need_c=(
 need_test=(
     "file:/usr/include/cmocka.h libcmocka-dev"
 )
+need_grade=(
+    "cmd:bwrap bubblewrap"
+    "cmd:jq jq"
+    "cmd:objcopy binutils"
+)
 need_watch=(
     "cmd:inotifywait inotify-tools"
 )
@@ -47,7 +53,7 @@ need_book=(
 )
 
 [ $# -gt 0 ] || {
-    echo "usage: tests/deps.sh c|test|book|watch|fresh|all ..." >&2
+    echo "usage: tests/deps.sh c|test|book|grade|watch|fresh|all ..." >&2
     exit 2
 }
 needs=()
@@ -56,11 +62,12 @@ for group in "$@"; do
     c) needs+=("${need_c[@]}") ;;
     test) needs+=("${need_c[@]}" "${need_test[@]}") ;;
     book) needs+=("${need_c[@]}" "${need_book[@]}") ;;
+    grade) needs+=("${need_c[@]}" "${need_test[@]}" "${need_grade[@]}") ;;
     watch) needs+=("${need_watch[@]}") ;;
     fresh) needs+=("${need_fresh[@]}") ;;
-    all) needs+=("${need_c[@]}" "${need_test[@]}" "${need_book[@]}" "${need_watch[@]}") ;;
+    all) needs+=("${need_c[@]}" "${need_test[@]}" "${need_book[@]}" "${need_grade[@]}" "${need_watch[@]}") ;;
     *)
-        echo "usage: tests/deps.sh c|test|book|watch|fresh|all ... (not '$group')" >&2
+        echo "usage: tests/deps.sh c|test|book|grade|watch|fresh|all ... (not '$group')" >&2
         exit 2
         ;;
     esac

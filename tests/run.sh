@@ -12,10 +12,11 @@
 #   5. the calculator's own tests, against the sanitized build/asan/chalk
 #   6. flashcards, practice problems and chalk check-answers (tests/practice/run.sh,
 #      with pandoc and pdflatex: tests/deps.sh book)
-#   7. the reader's loop (tests/loop/test_loop.sh reader) and the classroom
-#      (... classroom), each in its own scratch copy
+#   7. the reader's loop (tests/loop/test_loop.sh, in a scratch copy)
 #   8. the book (book/tests/run.sh): golden tests of every Lua filter, bad input that
 #      must stop the build, a smoke book, and build/chalk.pdf in both editions
+#   9. the classroom (tests/grade/test_grade.sh): the handout, sandboxed grading
+#      against every attack fixture, reports and the gradebook
 #
 # Usage: tests/run.sh CHAPTER...   (make test passes every chapter)
 #   PHASES="1 2 3"   run only these phases
@@ -144,15 +145,15 @@ phase_6() {
 }
 
 phase_7() {
-    counted 'loop and classroom' '^ok - \|^handout-check: ok' tests/loop/test_loop.sh reader &
-    local a=$!
-    counted 'loop and classroom' '^ok - \|^handout-check: ok' tests/loop/test_loop.sh classroom >"$logs/7b.out"
-    wait $a
-    cat "$logs/7b.out"
+    counted loop '^ok - ' tests/loop/test_loop.sh
 }
 
 phase_8() {
     QUIET=1 cmocka book/tests/run.sh
+}
+
+phase_9() {
+    counted grading '^ok - \|^handout-check: ok' tests/grade/test_grade.sh
 }
 
 titles=(""
@@ -162,8 +163,9 @@ titles=(""
     "4. solutions under AddressSanitizer and UBSan"
     "5. the calculator: answers, sweeps and bad input (sanitized build)"
     "6. flashcards, practice problems, chalk check-answers"
-    "7. the reader's loop and the classroom (tests/loop/test_loop.sh, in scratch copies)"
-    "8. the book: filter golden tests, bad input stops the build, both editions build")
+    "7. the reader's loop (tests/loop/test_loop.sh, in a scratch copy)"
+    "8. the book: filter golden tests, bad input stops the build, both editions build"
+    "9. the classroom: handout, sandboxed grading, reports (tests/grade/test_grade.sh)")
 
 # Each phase in the background, its output and its counts in build/test-run/; the
 # slowest start first. Then each is shown, in order, as soon as it and those before
@@ -173,9 +175,9 @@ run_phase() {
     "phase_$1" "${@:2}" >"$logs/$1.out" 2>&1
     echo "$passed $failed $t0 $EPOCHREALTIME" >"$logs/$1.counts"
 }
-phases=${PHASES:-1 2 3 4 5 6 7 8}
+phases=${PHASES:-1 2 3 4 5 6 7 8 9}
 declare -A pid
-for p in 7 8 6 5 4 3 2 1; do
+for p in 8 9 7 6 5 4 3 2 1; do
     case " $phases " in *" $p "*) ;; *) continue ;; esac
     run_phase "$p" "$@" &
     pid[$p]=$!

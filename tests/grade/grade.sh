@@ -1,102 +1,396 @@
 #!/usr/bin/env bash
 # grade.sh -- the body of `make grade SUBMISSION=path`: grades a student's exercises
-# against the instructor's tests, the hidden ones (tests/NN-topic/hidden/) included.
+# against the instructor's tests, the hidden ones (tests/NN-topic/hidden/) included,
+# without trusting anything the student wrote.
 #
 #   tests/grade/grade.sh SUBMISSION [CHAPTER...]     (default: every chapter)
 #
-# SUBMISSION is a directory or a tarball holding the student's exercises/ (or the
-# exercises/ directory itself, its NN-topic/ directories, or just the .c files,
-# as a Gradescope upload of batching.c gives). Only the .c files the
-# handout's exercises/NN-topic/ has are taken; headers and tests are always the
-# instructor's. Each chapter is compiled once; then every test runs in its own
-# process under a time limit (TIMEOUT seconds, default 2) and a memory limit
-# (MEM_MB, default 512), in a scratch directory with its output capped (64 KB), so
-# a crash, an endless loop or a huge allocation costs that test only. Points per test: tests/NN-topic/points.txt, else the exercise's
-# stars.
+# SUBMISSION: a directory or tarball (see tests/grade/intake.sh for what is taken and
+# what is refused). Headers, tests and points are always the instructor's. A
+# submission is graded in four steps, each bounded in time:
+#   1. intake    its .c files are copied out as plain files (intake.sh);
+#   2. compile   in the sandbox (sandbox.sh), where the compiler sees the student's
+#                .c files, the chapter's contract (exercises/NN-topic/*.h, lib/*.h)
+#                and /usr, nothing else; first preprocessed, and refused unless every
+#                file it included is a system header or the contract and the
+#                student's own lines hold no asm and no attribute that places code
+#                or runs it at load time; then compiled, under a time and memory
+#                limit, with caret diagnostics off (no line of any file is quoted);
+#   3. check     the object (objcheck below): it defines as globals only the
+#                contract's functions, calls only the allow-list (libm, lib/, the
+#                compiler's own helpers, memory, printing, a few pure C library
+#                functions), has no constructor, destructor, ifunc, executable stack
+#                or system call instruction. A broken rule scores the chapter zero,
+#                the message naming the rule;
+#   4. run       the tests, linked with the checked object and the grading harness
+#                (harness.c: each test in its own process, each call into the
+#                student's code in a child, verdicts written by the harness alone on
+#                a descriptor the student's code never holds), in the sandbox, one
+#                process tree per test binary, killed whole at its deadline.
+# The points (tests/NN-topic/points.txt, else the exercise's stars), the hidden test
+# sources and the results stay outside anything a step can read or write.
 #
-# Writes OUT (default build/grade/results.json) in Gradescope's autograder format,
-# prints one summary line, exits 0. A bad SUBMISSION: one line on stderr, exit 2.
+# Writes OUT (default build/grade/results.json) in Gradescope's format with jq,
+# prints the sandbox mode and one summary line, exits 0. A submission refused at
+# intake still gets an OUT with score 0 and the reason, and one line on stderr,
+# exit 2; so does a missing SUBMISSION.
+#   TIMEOUT=s            per test (2)             MEM_MB=n   address space (512)
+#   GRADE_BUDGET=s       the whole submission (240): when it runs out, the tests
+#                        not yet run score 0, marked so
+#   GRADE_SANDBOX=mode   bwrap | user | none (sandbox.sh; default: the best here)
 #   ALLOW_MISSING=1      a chapter missing from the submission scores 0 (grade-all)
 #   HIDDEN_VISIBILITY=v  Gradescope visibility of hidden tests (after_published)
 #   SCORES=file          also write "chapter<TAB>score<TAB>max" lines there
-#
-# Not a sandbox: student code runs as you. Grade untrusted code in a container
-# (Gradescope runs each submission in one).
+#   GRADE_CACHE=dir      keep the instructor's compiled tests there (grade-all)
+#   GRADE_KEEP=1         leave the scratch directory (its path on stderr)
+#   GRADE_TRUST_OBJECT=1 skip step 3 (only for the grader's own tests: it proves
+#                        the sandbox holds without the object checks)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 . tests/loop/lib.sh
+. tests/grade/intake.sh
+. tests/grade/sandbox.sh
 
 SUB=${1:-}
 [ $# -gt 0 ] && shift
 OUT=${OUT:-build/grade/results.json}
 TIMEOUT=${TIMEOUT:-2}
 MEM_MB=${MEM_MB:-512}
+BUDGET=${GRADE_BUDGET:-240}
 HIDDEN_VISIBILITY=${HIDDEN_VISIBILITY:-after_published}
-GRADE_CFLAGS="-std=c11 -O1 -g -w"
+CC=$(readlink -f "$(command -v "${CC:-cc}")") && [ -x "$CC" ] || {
+    echo "grade: no C compiler (${CC:-cc}); tests/deps.sh test installs one" >&2
+    exit 2
+}
+TRUSTED_CFLAGS=(-std=c11 -O1 -w)
+STUDENT_CFLAGS=(-std=c11 -O1 -w -pipe -fno-diagnostics-show-caret -fdiagnostics-color=never)
+t_start=$(date +%s.%N)
+
+work=""
+cleanup() {
+    [ -n "$work" ] || return 0
+    sandbox_cleanup 2>/dev/null
+    if [ -n "${GRADE_KEEP:-}" ]; then
+        echo "grade: GRADE_KEEP: the scratch directory is $work" >&2
+        return 0
+    fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+# Writes stdin to OUT through a new file beside it (mktemp: never through a name
+# someone else made, even in a shared directory), renamed into place at the end.
+write_out() {
+    local tmp
+    mkdir -p "$(dirname "$OUT")" && tmp=$(mktemp "$OUT.XXXXXX") || return 1
+    cat >"$tmp" && chmod 644 "$tmp" && mv -f "$tmp" "$OUT" || {
+        rm -f "$tmp"
+        return 1
+    }
+}
+
+# A results.json for a submission refused whole: score 0, the reason; exit 2.
+reject() {
+    local why=$1
+    jq -n --arg why "$why" --argjson t "$(elapsed)" '{score: 0, execution_time: $t,
+        output: ("Chalk: submission refused: " + $why), output_format: "text",
+        visibility: "visible", stdout_visibility: "hidden", tests: []}' 2>/dev/null | write_out
+    echo "grade: ${SUB:-(no submission)}: refused: $why" >&2
+    exit 2
+}
 die() {
     echo "grade: $*" >&2
     exit 2
 }
-t_start=$(date +%s.%N)
+elapsed() { awk -v a="$t_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }'; }
+left() { awk -v a="$t_start" -v b="$(date +%s.%N)" -v B="$BUDGET" 'BEGIN { l = B - (b - a); printf "%.2f", (l > 0 ? l : 0) }'; }
+min() { awk -v a="$1" -v b="$2" 'BEGIN { print (a < b ? a : b) }'; }
 
-[ -n "$SUB" ] || die "say what to grade: make grade SUBMISSION=path (a directory or tarball of exercises/)"
-[ -e "$SUB" ] || die "no such file or directory: $SUB"
+command -v jq >/dev/null 2>&1 || tests/deps.sh grade >&2 || die "jq is needed (tests/deps.sh grade installs it)"
+[ -n "$SUB" ] || reject "say what to grade: make grade SUBMISSION=path (a directory or tarball of exercises/)"
+[ -e "$SUB" ] || [ -L "$SUB" ] || reject "no such file or directory: $SUB"
 [ $# -gt 0 ] || set -- $(loop_chapters)
-for ch in "$@"; do [ -d "tests/$ch" ] || die "no chapter $ch"; done
+for ch in "$@"; do [ -d "tests/$ch" ] && [ -d "exercises/$ch" ] || die "no chapter $ch"; done
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/chalk-grade.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-if [ -d "$SUB" ]; then
-    src=$SUB
-elif [ -f "$SUB" ]; then
-    mkdir -p "$work/unpacked"
-    tar -xf "$SUB" -C "$work/unpacked" 2>/dev/null || die "$SUB is neither a directory nor a tarball (tar cannot read it)"
-    src=$work/unpacked
-else
-    die "$SUB is neither a directory nor a tarball"
-fi
+# $work (traversable, not listable) holds secret/ (the grader's alone) and box/ (what
+# a sandboxed step may be shown).
+work=$(mktemp -d "${TMPDIR:-/tmp}/chalk-grade.XXXXXX") || die "no scratch directory"
+chmod 711 "$work"
+secret=$work/secret box=$work/box
+mkdir -m 700 "$secret" && mkdir -m 755 "$box" "$box/src" "$box/cc" "$box/bin" "$box/contract"
+cache=${GRADE_CACHE:-$secret/cache}
+mkdir -p "$cache"
 
-# The directory holding NN-topic/ for the most chapters: the submission itself, its
-# exercises/, or one level down (a tarball with a top directory).
-root="" best=0
-for cand in "$src" "$src/exercises" "$src"/*/ "$src"/*/exercises; do
-    [ -d "$cand" ] || continue
-    n=0
-    for ch in "$@"; do [ -d "$cand/$ch" ] && n=$((n + 1)); done
-    if [ $n -gt $best ]; then root=${cand%/} best=$n; fi
-done
-# Or the .c files themselves, side by side (a Gradescope upload of batching.c).
-if [ -z "$root" ]; then
-    for ch in "$@"; do
-        for stub in "exercises/$ch"/*.c; do
-            f=$(basename "$stub")
-            if [ -f "$src/$f" ]; then
-                mkdir -p "$work/flat/$ch"
-                cp "$src/$f" "$work/flat/$ch/$f"
-                root=$work/flat
+intake "$SUB" "$secret/in" "$@" || reject "$INTAKE_WHY"
+sandbox_init "$cache" || die "no way to run the submission here"
+echo "grade: sandbox: $SANDBOX_NOTE"
+exposed=$(sandbox_exposed solutions tests/*/hidden tests/*/points.txt)
+[ -z "$exposed" ] || echo "grade: WARNING: the sandbox uid can read $exposed: chmod -R o-rwx them (setup.sh does on Gradescope)" >&2
+
+# ---- the instructor's side, compiled once (and kept in GRADE_CACHE) ----------------
+
+# Objects of lib/, the allow-list of what a student's object may call, the harness.
+prep_common() {
+    local f lm lg
+    [ -f "$cache/allow.syms" ] && return 0
+    mkdir -p "$cache/lib"
+    for f in lib/*.c; do
+        $CC "${TRUSTED_CFLAGS[@]}" -Ilib -c "$f" -o "$cache/lib/$(basename "$f" .c).o" || return 1
+    done
+    $CC "${TRUSTED_CFLAGS[@]}" -Itests/grade -c tests/grade/harness.c -o "$cache/harness.o" || return 1
+    lm=$($CC -print-file-name=libm.so.6)
+    lg=$($CC -print-libgcc-file-name)
+    {
+        nm -P "$cache"/lib/*.o | awk '$2 == "T" { print $1 }'
+        nm -D -P --defined-only "$lm" 2>/dev/null | awk '$2 ~ /^[TWi]$/ { sub(/@.*/, "", $1); print $1 }'
+        # libgcc's arithmetic helpers (__muldc3, __popcountdi2...): named with a digit
+        nm -P --defined-only "$lg" 2>/dev/null | awk '$2 == "T" && $1 ~ /^__.*[0-9]$/ && $1 !~ /^__gcc_/ { print $1 }'
+        # what the compiler emits for itself, memory, printing, pure C library helpers
+        printf '%s\n' memcpy memset memmove memcmp __stack_chk_fail \
+            malloc calloc realloc free abort __assert_fail \
+            printf puts putchar fputs fputc putc fprintf vprintf vfprintf sprintf \
+            snprintf vsnprintf fflush fwrite stdout stderr __printf_chk __fprintf_chk \
+            __sprintf_chk __snprintf_chk __vfprintf_chk __vprintf_chk __vsnprintf_chk \
+            __memcpy_chk __memset_chk __memmove_chk \
+            abs labs llabs qsort bsearch strlen strcmp strncmp strchr strrchr memchr
+    } | sort -u >"$cache/allow.syms.tmp" && mv "$cache/allow.syms.tmp" "$cache/allow.syms"
+}
+
+# Chapter $1: the contract in the box, the wrappers, the test objects, the names.
+prep_chapter() {
+    local ch=$1 kind f files key
+    mkdir -p "$cache/$ch" "$box/contract/$ch"
+    cp exercises/"$ch"/*.h lib/*.h "$box/contract/$ch/"
+    [ -f "$cache/$ch/ready" ] && return 0
+    tests/grade/wrap.sh "$ch" "$cache/$ch/wrap.c" >"$cache/$ch/fns" || return 1
+    $CC "${TRUSTED_CFLAGS[@]}" -Itests/grade -Ilib -Iexercises/"$ch" -c "$cache/$ch/wrap.c" -o "$cache/$ch/wrap.o" || return 1
+    for kind in public hidden; do
+        if [ $kind = public ]; then files=(tests/"$ch"/*.c); else files=(tests/"$ch"/hidden/*.c); fi
+        [ -f "${files[0]}" ] || continue
+        mkdir -p "$cache/$ch/$kind"
+        printf '%s\n' "${files[@]}" >"$cache/$ch/$kind.sources"
+        for f in "${files[@]}"; do # relative paths: cmocka's messages name tests/... files
+            $CC "${TRUSTED_CFLAGS[@]}" -include tests/grade/harness.h -Ilib -Iexercises/"$ch" \
+                -c "$f" -o "$cache/$ch/$kind/$(basename "$f" .c).o" || return 1
+        done
+        # the names, from the tests alone (no student object: its functions are null)
+        $CC -o "$cache/$ch/$kind.names-bin" "$cache/$ch/$kind"/*.o "$cache/harness.o" \
+            "$cache/$ch/wrap.o" "$cache"/lib/*.o -lcmocka -lm || return 1
+        CHALK_LIST=1 "$cache/$ch/$kind.names-bin" >"$cache/$ch/$kind.names" || return 1
+        # name <TAB> points
+        while IFS= read -r f; do
+            if [ $kind = hidden ]; then key="hidden/$f"; else key=$f; fi
+            printf '%s\t%s\n' "$f" "$(points_of "$ch" "$key" "${f%%: *}")"
+        done <"$cache/$ch/$kind.names" >"$cache/$ch/$kind.points"
+    done
+    touch "$cache/$ch/ready"
+}
+
+# ---- the student's side ---------------------------------------------------------------
+
+# Source check of preprocessed file $1 whose own lines are marked as file $2: prints
+# the first rule broken (inline assembly, an attribute that places code or runs it
+# at load time), nothing when there is none.
+srccheck() {
+    awk -v src="$2" '
+        /^# [0-9]+ "/ { f = $3; gsub(/^"|"$/, "", f); mine = (f == src); next }
+        /^#/ || !mine { next }
+        {
+            s = $0
+            gsub(/"([^"\\]|\\.)*"/, "\"\"", s); gsub(/\047([^\047\\]|\\.)*\047/, "0", s)
+            while (s != "") {
+                if (match(s, /^[A-Za-z_][A-Za-z0-9_]*/)) {
+                    id = substr(s, 1, RLENGTH); s = substr(s, RLENGTH + 1)
+                    if (id ~ /^(asm|__asm|__asm__)$/) { print "inline assembly (" id ") is not allowed"; exit }
+                    if (id ~ /^__attribute(__)?$/) { attr = 1; depth = 0; continue }
+                    bare = id; gsub(/^__|__$/, "", bare)
+                    if (attr && depth > 0 && bare ~ /^(section|constructor|destructor|ifunc|alias|weakref|symver|naked|noplt)$/) {
+                        print "the attribute " id " is not allowed (it places code or runs it outside the tests)"; exit
+                    }
+                } else {
+                    c = substr(s, 1, 1); s = substr(s, 2)
+                    if (c == "(" && attr) depth++
+                    else if (c == ")" && attr) { depth--; if (depth <= 0) attr = 0 }
+                }
+            }
+        }
+    ' "$1"
+}
+
+# Object check of $1 (the chapter's contract function names in $2): prints the first
+# rule broken, nothing when there is none.
+objcheck() {
+    local o=$1 fns=$2 why
+    why=$(readelf -SW "$o" 2>/dev/null | sed -n 's/^ *\[ *[0-9]*\] //p' | awk '
+        { name = $1; flags = "" }
+        name == "NULL" || name == "" { next }
+        name ~ /^\.(init_array|fini_array|preinit_array|ctors|dtors|init|fini)(\.|$)/ {
+            print "a constructor or destructor (" name "): code that would run before or after the tests"; done = 1; exit
+        }
+        name == ".note.GNU-stack" { stack = 1; if ($0 ~ / [A-Z]*X[A-Z]* +[0-9]+ +[0-9]+ +[0-9]+ *$/) { print "an executable stack"; done = 1; exit } ; next }
+        name ~ /^\.rela?\./ { name = substr(name, index(substr(name, 2), ".") + 1) }
+        name !~ /^\.(text|data|rodata|bss)(\..*)?$/ &&
+        name !~ /^\.(comment|note\.GNU-stack|note\.gnu\.property|eh_frame|symtab|strtab|shstrtab|group)$/ {
+            print "a section " name " that plain C functions do not need"; done = 1; exit
+        }
+        END { if (!done && !stack) print "no .note.GNU-stack section (the object would ask for an executable stack)" }
+    ')
+    [ -z "$why" ] || { echo "$why"; return; }
+    why=$(nm -P "$o" 2>/dev/null | awk -v fns="$fns" -v allow="$cache/allow.syms" '
+        BEGIN {
+            while ((getline l < fns) > 0) contract[l] = 1
+            while ((getline l < allow) > 0) ok[l] = 1
+        }
+        $2 == "i" { print "an indirect function (ifunc) " $1 ": code that would run when the program loads"; done = 1; exit }
+        $2 ~ /^[Uwv]$/ {
+            if (!($1 in ok) && !($1 in contract)) calls = calls (calls == "" ? "" : ", ") $1
+            next
+        }
+        END {
+            if (!done && calls != "") print "calls to " calls ": not on the allow-list (math, lib/, memory, printing)"
+        }
+        $2 ~ /^[A-Z]$/ || $2 == "u" {
+            if ($2 == "T" && ($1 in contract)) next
+            if ($2 ~ /^[TW]$/) print "a global function " $1 " that is not one of the contract'"'"'s functions (make it static)"
+            else print "a global variable " $1 " (make it static)"
+            done = 1; exit
+        }
+    ')
+    [ -z "$why" ] || { echo "$why"; return; }
+    objdump -d --no-show-raw-insn "$o" 2>/dev/null | grep -qE '[[:space:]](syscall|sysenter|int[[:space:]]+\$0x80)([[:space:]]|$)' &&
+        echo "a system call instruction"
+}
+
+# Compiles chapter $1's submitted files in the sandbox and checks them. On success
+# the renamed objects are in $secret/$1/sub/; on failure, $why says what happened.
+compile_chapter() {
+    local ch=$1 f b rc dep bad o cc=$box/cc/$1 src=$box/src/$1 con=$box/contract/$1 step
+    mkdir -m 755 -p "$src" "$cc" "$secret/$ch/sub"
+    cp "$secret/in/$ch"/*.c "$src/" && chmod 644 "$src"/*.c
+    sandbox_own "$cc"
+    for f in "$src"/*.c; do
+        b=$(basename "$f" .c)
+        for step in preprocess compile; do
+            step_secs=$(min 30 "$(left)")
+            if [ $step = preprocess ]; then
+                sandbox_run "$step_secs" 1024 "$cc" "$src $con" -- \
+                    "$CC" "${STUDENT_CFLAGS[@]}" -I"$con" -E -MD -MF "$cc/$b.d" -MT "$b.o" "$f" -o "$cc/$b.i" \
+                    >"$secret/$ch/$b.$step.log" 2>&1
+            else
+                cp "$secret/$ch/$b.i" "$cc/$b.i.ok" && sandbox_own "$cc/$b.i.ok"
+                sandbox_run "$step_secs" 1024 "$cc" "$con" -- \
+                    "$CC" "${STUDENT_CFLAGS[@]}" -fpreprocessed -x cpp-output -c "$cc/$b.i.ok" -o "$cc/$b.o" \
+                    >"$secret/$ch/$b.$step.log" 2>&1
+            fi
+            rc=$?
+            if [ $rc = 124 ] || [ $rc -gt 128 ] ||
+                grep -qE 'out of memory|virtual memory exhausted|Killed signal|File size limit' "$secret/$ch/$b.$step.log"; then
+                why="does not compile: the compiler went over its limits ($step_secs s, 1 GiB) on $b.c"
+                return 1
+            elif [ $rc != 0 ]; then
+                # only the messages about the student's own file (never another file's lines)
+                why=$(LC_ALL=C grep -aF "$f:" "$secret/$ch/$b.$step.log" | LC_ALL=C grep -av '^In file included' |
+                    sed "s|$src/|exercises/$ch/|g" | head -20)
+                if [ -z "$why" ]; then # nothing about the file: for the instructor's eyes only
+                    echo "grade: $ch/$b.c: the $step step failed (exit $rc): $(head -1 "$secret/$ch/$b.$step.log")" >&2
+                    why="(the compiler gave no message about $b.c)"
+                fi
+                why="does not compile:"$'\n'$why
+                return 1
+            fi
+            if [ $step = preprocess ]; then
+                cp "$cc/$b.i" "$secret/$ch/$b.i" && cp "$cc/$b.d" "$secret/$ch/$b.d" || {
+                    why="does not compile: no output from the preprocessor"
+                    return 1
+                }
+                # every file it read: the submitted file, the contract, system headers
+                bad=$(sed -e 's/\\$//' -e '1s/^[^:]*://' "$secret/$ch/$b.d" | tr ' ' '\n' | grep . |
+                    while IFS= read -r dep; do
+                        case $dep in
+                        *..*) echo "$dep" ;;
+                        "$f" | /usr/include/* | /usr/lib/gcc/*/include/*) ;;
+                        "$con"/*) [ -f "$con/${dep##*/}" ] && [ "$dep" = "$con/${dep##*/}" ] || echo "$dep" ;;
+                        *) echo "$dep" ;;
+                        esac
+                    done | head -1)
+                if [ -n "$bad" ]; then
+                    why="refused: it includes ${bad//$src\//} (only system headers and the chapter's own headers may be included)"
+                    return 1
+                fi
+                bad=$(srccheck "$secret/$ch/$b.i" "$f")
+                [ -z "$bad" ] || {
+                    why="refused: $b.c: $bad"
+                    return 1
+                }
             fi
         done
-    done
-fi
-[ -n "$root" ] || die "$SUB holds no exercises/NN-topic/ directory (nor the files) of chapters: $*"
-for ch in "$@"; do
-    for stub in "exercises/$ch"/*.c; do
-        f=$(basename "$stub")
-        if [ ! -f "$root/$ch/$f" ] && [ "${ALLOW_MISSING:-0}" != 1 ]; then
-            die "$SUB lacks exercises/$ch/$f"
+        cp "$cc/$b.o" "$secret/$ch/sub/$b.o" || {
+            why="does not compile: no object"
+            return 1
+        }
+        if [ "${GRADE_TRUST_OBJECT:-0}" != 1 ]; then
+            bad=$(objcheck "$secret/$ch/sub/$b.o" "$cache/$ch/fns")
+            [ -z "$bad" ] || {
+                why="refused: $b.c has $bad"
+                return 1
+            }
         fi
     done
-done
-
-# JSON string, escaped.
-json() {
-    printf '%s' "$1" | awk 'BEGIN { ORS = "" } {
-        gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); gsub(/\t/, "\\t"); gsub(/\r/, "")
-        gsub(/[\001-\037]/, "")
-        if (NR > 1) print "\\n"
-        print
-    } END { }' | sed 's/^/"/; s/$/"/'
+    # the contract functions it defines become chalk_student_NAME (the wrappers call them),
+    for o in "$secret/$ch/sub"/*.o; do nm -P --defined-only "$o" | awk '$2 == "T" { print $1 }'; done |
+        grep -xF -f "$cache/$ch/fns" | sort -u | sed 's/.*/& chalk_student_&/' >"$secret/$ch/rename"
+    # and every other global of the object becomes local: even an object that got
+    # past the checks could not stand in for a function of cmocka, libc or the tests
+    cut -d' ' -f2 "$secret/$ch/rename" >"$secret/$ch/keep"
+    for o in "$secret/$ch/sub"/*.o; do
+        objcopy --redefine-syms="$secret/$ch/rename" --keep-global-symbols="$secret/$ch/keep" "$o" || {
+            why="does not compile: objcopy failed"
+            return 1
+        }
+    done
 }
+
+# Links and runs chapter $1's $2 (public|hidden) tests against the checked objects;
+# the harness's verdicts go to $secret/$1.$2.jsonl. Sets run_rc.
+run_tests() {
+    local ch=$1 kind=$2 bin=$box/bin/$1-$2 n secs
+    if ! $CC -o "$bin" "$cache/$ch/$kind"/*.o "$cache/harness.o" "$cache/$ch/wrap.o" \
+        "$secret/$ch/sub"/*.o "$cache"/lib/*.o -lcmocka -lm -Wl,-z,noexecstack \
+        >"$secret/$ch.$kind.link" 2>&1; then
+        run_rc=link
+        return
+    fi
+    chmod 755 "$bin"
+    n=$(wc -l <"$cache/$ch/$kind.names")
+    secs=$(min "$(awk -v n="$n" -v t="$TIMEOUT" 'BEGIN { print n * (t + 0.5) + 5 }')" "$(left)")
+    if [ "$(awk -v s="$secs" 'BEGIN { print (s < 0.5) }')" = 1 ]; then
+        run_rc=budget
+        return
+    fi
+    sandbox_run "$secs" "$MEM_MB" "" "$bin" -- /usr/bin/env CHALK_TIMEOUT="$TIMEOUT" "$bin" \
+        3>"$secret/$ch.$kind.jsonl" >"$secret/$ch.$kind.log" 2>&1
+    run_rc=$?
+    [ $run_rc != 124 ] || run_rc=deadline
+}
+
+# The words for one test's record: status, signal, cmocka's failure lines (as
+# loop_parse gives them), what the code printed.
+explain() {
+    local status=$1 sig=$2 detail=$3 printed=$4 out
+    case $status in
+    passed) out="passed" ;;
+    timeout) out="did not finish within $TIMEOUT s: an endless loop?" ;;
+    crashed) out="crashed: the test's process was killed (signal $sig)" ;;
+    *)
+        out=$(loop_explain "$detail")
+        [ -n "$out" ] || out="failed"
+        ;;
+    esac
+    [ -z "$printed" ] || out="$out"$'\n'"Your code printed:"$'\n'"$printed"
+    printf '%s' "$out"
+}
+
+unbase64() { [ -z "$1" ] || base64 -d <<<"$1" 2>/dev/null | tr -d '\0'; }
 
 # Points of a test: the first matching rule of tests/CH/points.txt, else stars.
 points_of() {
@@ -118,96 +412,111 @@ points_of() {
     loop_exercises "$ch" | awk -F'\t' -v ex="$ex" '$1 == ex { s = $2 } END { print (s == "" ? 1 : s) }'
 }
 
-# Builds tests (files $3...) of chapter $1 against the .c files in dir $2 into $work.
-build() {
-    local out=$1 srcdir=$2
-    shift 2
-    timeout 120 ${CC:-cc} $GRADE_CFLAGS -include tests/loop/runner.h -Ilib -Iexercises/"$ch" \
-        -o "$out" "$@" "$srcdir"/*.c lib/*.c -lcmocka -lm >"$out.log" 2>&1
+# One test's entry of results.json, a line of $secret/tests.tsv: the instructor's
+# fields as they are (no tab or newline in them), the output in base64, since it
+# may hold any byte; one jq call turns the lines into JSON at the end.
+entry_last="" entry_b64=""
+entry() { # ch key ex points score status visibility output
+    local f
+    if [ "$8" != "$entry_last" ] || [ -z "$entry_b64" ]; then # many tests share one output
+        entry_last=$8 entry_b64=$(printf '%s' "$8" | base64 -w0)
+    fi
+    for f in "${@:1:7}"; do printf '%s\t' "${f//[$'\t\n']/ }"; done >>"$secret/tests.tsv"
+    printf '%s\n' "$entry_b64" >>"$secret/tests.tsv"
 }
 
-tests_json="" total=0 max=0 n_pass=0 n_all=0 summary=""
+prep_common || die "the grader's own parts do not build (lib/, tests/grade/harness.c)"
+: >"$secret/tests.tsv"
 [ -z "${SCORES:-}" ] || : >"$SCORES"
+summary="" notes=""
+: >"$secret/scores"
 for ch in "$@"; do
-    mkdir -p "$work/$ch/ref" "$work/$ch/sub"
-    cp "solutions/$ch"/*.c "$work/$ch/ref/"
-    missing=0
-    for stub in "exercises/$ch"/*.c; do
-        f=$(basename "$stub")
-        if [ -f "$root/$ch/$f" ]; then cp "$root/$ch/$f" "$work/$ch/sub/$f"; else missing=1; fi
-    done
-    ch_score=0 ch_max=0
+    prep_chapter "$ch" || die "the instructor's tests of $ch do not build with the grading harness"
+    why="" built=0
+    if [ ! -d "$secret/in/$ch" ]; then
+        why="not submitted: the submission has no exercises/$ch/ files"
+    elif compile_chapter "$ch"; then
+        built=1
+    fi
+    [ -z "$why" ] || notes="$notes"$'\n'"$ch: ${why%%$'\n'*}"
     for kind in public hidden; do
-        if [ $kind = public ]; then
-            files=(tests/"$ch"/*.c)
-        else
-            files=(tests/"$ch"/hidden/*.c)
+        [ -f "$cache/$ch/$kind.names" ] || continue
+        : >"$secret/$ch.$kind.jsonl"
+        run_rc=""
+        kind_why=$why
+        if [ $built = 1 ]; then
+            run_tests "$ch" "$kind"
+            case $run_rc in
+            link) kind_why="does not link:"$'\n'$(grep -v '^collect2' "$secret/$ch.$kind.link" | sed "s|$secret/$ch/sub/||g; s|$cache/||g" | head -10) ;;
+            budget) kind_why="not run: the submission's grading time ($BUDGET s) ran out" ;;
+            esac
         fi
-        [ -f "${files[0]}" ] || continue
-        # the names come from the instructor's build, never from the student's
-        build "$work/$ch/ref.$kind" "$work/$ch/ref" "${files[@]}" ||
-            die "the reference does not build with tests/$ch ($kind): $(head -3 "$work/$ch/ref.$kind.log" | tr '\n' ' ')"
-        names=$(CHALK_LIST=1 "$work/$ch/ref.$kind")
-        built=0 why=""
-        if [ $missing = 1 ]; then
-            why="not submitted: the submission has no exercises/$ch/ files"
-        elif build "$work/$ch/sub.$kind" "$work/$ch/sub" "${files[@]}"; then
-            built=1
-        else
-            why="does not compile:"$'\n'$(grep -v '^make' "$work/$ch/sub.$kind.log" | head -20)
-        fi
-        while IFS= read -r name; do
+        # the verdicts, a line per test: name, status, signal, cmocka's failure lines
+        # (between "[ RUN ]" and its end, \036-joined as loop_parse would give them,
+        # failure locations kept only when they name this binary's test files:
+        # cmocka's and the tests' own words, one line) and what the code printed, in
+        # base64 (it may hold any byte). jq drops a line cut short.
+        declare -A rst=() rsig=() rdet=() rpr=()
+        while IFS=$'\t' read -r name st sg det pr; do
+            [ -n "${rst[$name]+x}" ] && continue # the first verdict for a name counts
+            rst[$name]=$st rsig[$name]=$sg rdet[$name]=$det rpr[$name]=$pr
+        done < <(jq -Rr --rawfile srcs "$cache/$ch/$kind.sources" '
+            ($srcs | split("\n") | map(select(length > 0))) as $ok
+            | fromjson? | select(type == "object")
+            | (.detail | split("\n")) as $l
+            | ([$l | to_entries[] | select(.value | test("^\\[ RUN ")) | .key] | first // -1) as $a
+            | ([$l | to_entries[] | select(.key > $a and (.value | test("^\\[ *(OK|FAILED|SKIPPED) *\\]"))) | .key]
+               | first // ($l | length)) as $b
+            | [.name, .status, (.signal | tostring),
+               ($l[$a + 1:$b] | map(sub("^\\[  ERROR   \\] --- "; "") | sub("^\\[   LINE   \\] --- "; ""))
+                | map(select(length > 0)
+                      | select((test(": error: Failure!$") | not)
+                               or (sub(":[0-9]+: error: Failure!$"; "") as $f | any($ok[]; . == $f))))
+                | join("\u001e")),
+               (.printed | @base64)] | @tsv' <"$secret/$ch.$kind.jsonl" 2>/dev/null)
+        while IFS=$'\t' read -r name pts; do
             [ -n "$name" ] || continue
-            ex=${name%%: *}
-            key=$name
-            [ $kind = hidden ] && key="hidden/$name"
-            pts=$(points_of "$ch" "$key" "$ex")
-            score=0 status=failed output=$why
-            if [ $built = 1 ]; then
-                # in a scratch directory, with memory, core, file size and output capped
-                mkdir -p "$work/run"
-                raw=$(
-                    cd "$work/run" || exit 99
-                    ulimit -v $((MEM_MB * 1024)) 2>/dev/null
-                    ulimit -c 0 2>/dev/null
-                    ulimit -f 20480 2>/dev/null
-                    CHALK_ONLY=$name timeout -k 1 "$TIMEOUT" "$work/$ch/sub.$kind" 2>&1 | head -c 65536
-                    exit "${PIPESTATUS[0]}"
-                )
-                rc=$?
-                if [ $rc = 0 ] && printf '%s\n' "$raw" | grep -xF "[       OK ] $name" >/dev/null; then
-                    score=$pts status=passed output="passed"
-                    n_pass=$((n_pass + 1))
-                else
-                    detail=$(printf '%s\n' "$raw" | loop_parse | loop_cut_reason "$rc" "$TIMEOUT" | head -1 | cut -f3)
-                    [ -n "$detail" ] || detail="exit $rc: $(printf '%s' "$raw" | tail -3)"
-                    output=$(loop_explain "$detail")
-                fi
+            ex=${name%%: *} key=$name vis=visible
+            [ $kind = hidden ] && key="hidden/$name" vis=$HIDDEN_VISIBILITY
+            score=0 status=failed
+            if [ -n "$kind_why" ]; then
+                output=$kind_why
+            elif [ -n "${rst[$name]+x}" ]; then
+                output=$(explain "${rst[$name]}" "${rsig[$name]}" "${rdet[$name]}" "$(unbase64 "${rpr[$name]}")")
+                if [ "${rst[$name]}" = passed ]; then score=$pts status=passed; fi
+            elif [ "$run_rc" = deadline ]; then
+                output="not run: the time for this chapter's tests, or the submission's ($BUDGET s), ran out"
+            else
+                output="no result: the test program ended before this test (exit status $run_rc)"
             fi
-            n_all=$((n_all + 1))
-            ch_score=$(awk -v a="$ch_score" -v b="$score" 'BEGIN { print a + b }')
-            ch_max=$(awk -v a="$ch_max" -v b="$pts" 'BEGIN { print a + b }')
-            vis=visible
-            [ $kind = hidden ] && vis=$HIDDEN_VISIBILITY
-            entry=$(printf '    {"name": %s, "score": %s, "max_score": %s, "status": "%s", "visibility": "%s", "tags": [%s, %s], "output": %s}' \
-                "$(json "$ch $key")" "$score" "$pts" "$status" "$vis" "$(json "$ch")" "$(json "$ex")" "$(json "$output")")
-            tests_json="${tests_json:+$tests_json,
-}$entry"
-        done <<<"$names"
+            entry "$ch" "$key" "$ex" "$pts" "$score" "$status" "$vis" "$output"
+            printf '%s\t%s\t%s\t%s\t%s\n' "$ch" "$kind" "$score" "$pts" "$status" >>"$secret/scores"
+        done <"$cache/$ch/$kind.points"
+        unset rst rsig rdet rpr
     done
-    total=$(awk -v a="$total" -v b="$ch_score" 'BEGIN { print a + b }')
-    max=$(awk -v a="$max" -v b="$ch_max" 'BEGIN { print a + b }')
+    read -r ch_score ch_max < <(awk -F'\t' -v c="$ch" '$1 == c { s += $3; m += $4 } END { print s + 0, m + 0 }' "$secret/scores")
     summary="${summary:+$summary, }$ch $ch_score/$ch_max"
     [ -z "${SCORES:-}" ] || printf '%s\t%s\t%s\n' "$ch" "$ch_score" "$ch_max" >>"$SCORES"
 done
+# totals: all tests, and the public ones alone
+read -r total max n_pass n_all pub_pts pub_max pub_pass pub_all < <(awk -F'\t' '
+    { s += $3; m += $4; n++; p += $5 == "passed" }
+    $2 == "public" { ps += $3; pm += $4; pn++; pp += $5 == "passed" }
+    END { print s + 0, m + 0, p + 0, n + 0, ps + 0, pm + 0, pp + 0, pn + 0 }' "$secret/scores")
 
-elapsed=$(awk -v a="$t_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
+# What every student sees at once: the public tests only (hidden results wait for
+# the grades to be published, with their own visibility).
+visible="Chalk: public tests: $pub_pass of $pub_all passed ($pub_pts of $pub_max points)."
+[ $n_all -eq $pub_all ] || visible="$visible Hidden tests: $((n_all - pub_all)) more, shown when grades are published."
+[ -z "$notes" ] || visible="$visible$notes"
 line="$total/$max points ($summary); $n_pass of $n_all tests passed, hidden tests included"
-mkdir -p "$(dirname "$OUT")"
-{
-    printf '{\n  "score": %s,\n  "execution_time": %s,\n' "$total" "$elapsed"
-    printf '  "output": %s,\n  "visibility": "visible",\n  "stdout_visibility": "hidden",\n' "$(json "Chalk: $line")"
-    printf '  "extra_data": {"max_score": %s},\n' "$max"
-    printf '  "tests": [\n%s\n  ]\n}\n' "$tests_json"
-} >"$OUT"
+jq -Rs --argjson score "$total" --argjson max "$max" --argjson t "$(elapsed)" --arg out "$visible" \
+    --arg sandbox "$SANDBOX_NOTE" --arg line "$line" '
+    [split("\n")[] | select(length > 0) | split("\t")
+       | {name: (.[0] + " " + .[1]), score: (.[4] | tonumber), max_score: (.[3] | tonumber),
+          status: .[5], visibility: .[6], tags: [.[0], .[2]], output: (.[7] | @base64d)}]
+    | {score: $score, execution_time: $t, output: $out, output_format: "text",
+       visibility: "visible", stdout_visibility: "hidden",
+       extra_data: {max_score: $max, summary: $line, sandbox: $sandbox}, tests: .}' \
+    "$secret/tests.tsv" | write_out || die "cannot write $OUT"
 echo "grade: $SUB: $line; $OUT"

@@ -16,7 +16,12 @@ CFLAGS += -Werror
 CFLAGS += -Wshadow
 CFLAGS += -Wmissing-prototypes
 CFLAGS += -Wstrict-prototypes
-LDLIBS = -lcmocka -lm
+# cmocka wherever it is installed: pkg-config's flags, else the plain -lcmocka (make
+# check then proves it with a test compile before building anything).
+CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS := $(or $(shell pkg-config --libs cmocka 2>/dev/null),-lcmocka)
+CFLAGS += $(CMOCKA_CFLAGS)
+LDLIBS = $(CMOCKA_LIBS) -lm
 
 CHAPTERS := $(sort $(notdir $(wildcard tests/[0-9][0-9]-*)))
 LIB_SRC := $(wildcard lib/*.c)
@@ -36,20 +41,43 @@ build/ex/$(1)/test: $(wildcard tests/$(1)/*.c exercises/$(1)/*.c exercises/$(1)/
 endef
 $(foreach c,$(CHAPTERS),$(eval $(call chapter_rules,$(c))))
 
-.PHONY: check progress watch hint solution reset book deps help clean
+.PHONY: check progress watch hint solution reset book deps help clean tools submission
+.PHONY: test chalk problems flashcards
 .SECONDARY:
 
 # Your exercises against the tests: make check CH=01 (one chapter) or make check.
-check: deps
+check: tools
 	@$(if $(PICK),,echo "no chapter matches CH=$(CH); chapters: $(CHAPTERS)" >&2; exit 2)
 	@tests/check.sh $(PICK)
+# The handout's tests are make check's.
+test: check
 # Every chapter's exercises: done/total, stars earned, percent.
-progress: deps
+progress: tools
 	@tests/loop/progress.sh
 # Re-run make check whenever a file under exercises/ changes: make watch CH=01.
-watch: deps
+# Without inotifywait (make deps installs it) it polls once a second; it never
+# installs anything itself.
+watch: tools
 	@$(if $(PICK),,echo "no chapter matches CH=$(CH); chapters: $(CHAPTERS)" >&2; exit 2)
-	@tests/loop/watch.sh $(PICK)
+	@$(if $(shell command -v inotifywait),,echo "watch: no inotifywait: polling (make deps installs inotify-tools)"; CHALK_WATCH_POLL=1) \
+		tests/loop/watch.sh $(PICK)
+
+# A C compiler and cmocka, found by a test compile; missing, says how to get them
+# and stops (nothing is installed without make deps).
+CMOCKA_PROBE = '\#include <stdarg.h>\n\#include <stddef.h>\n\#include <setjmp.h>\n\#include <stdint.h>\n\#include <cmocka.h>\nint main(void) { return 0; }\n'
+tools:
+	@printf $(CMOCKA_PROBE) | $(CC) $(CMOCKA_CFLAGS) -x c - -o /dev/null $(CMOCKA_LIBS) >/dev/null 2>&1 || { \
+		echo "make check needs a C compiler and cmocka, and a test compile with them failed" >&2; \
+		echo "($(CC) $(CMOCKA_CFLAGS) ... $(CMOCKA_LIBS)). Install them: make deps (Debian/Ubuntu:" >&2; \
+		echo "apt-get, with sudo), brew install cmocka (macOS), or your system's cmocka package." >&2; \
+		exit 2; }
+
+# Your exercises to hand in: build/submission.tar.gz holds exercises/*/*.c and nothing
+# else (upload it, or the .c files themselves, as your instructor says).
+submission:
+	@mkdir -p build
+	@tar -czf build/submission.tar.gz $(sort $(wildcard exercises/[0-9][0-9]-*/*.c))
+	@echo "build/submission.tar.gz: $(sort $(wildcard exercises/[0-9][0-9]-*/*.c))"
 # One more hint for the first failing exercise: make hint CH=01, or EX=step_time.
 hint: deps
 	@CH='$(CH)' EX='$(EX)' tests/loop/hint.sh
@@ -60,13 +88,24 @@ solution:
 # make reset EX=step_time (its functions only) or make reset CH=01 (whole chapter).
 reset:
 	@CH='$(CH)' EX='$(EX)' tests/loop/reset.sh
+# What the full course has and a handout does not, and what you have instead.
+chalk:
+	@echo "The calculator (build/chalk) runs the reference solutions, which a handout leaves out;"
+	@echo "every number in chalk.pdf is its output. Your own functions are your calculator."
+problems:
+	@echo "Practice problem sheets (one per seed, with an answer key) come from your instructor,"
+	@echo "who builds them with the full course (make problems SEED=yourname)."
+flashcards:
+	@if [ -f flashcards.tsv ]; then echo "The review cards are flashcards.tsv: import it into Anki as it is."; \
+	else echo "The review cards are at the end of each chapter in chalk.pdf; your instructor has the Anki file."; fi
 # The book is prebuilt: its numbers come from the reference solutions.
 book:
 	@if [ -f chalk.pdf ]; then echo "The book is chalk.pdf in this directory (student edition)."; \
 	else echo "book: this handout carries no chalk.pdf; ask your instructor for it" >&2; exit 1; fi
-# Install the compiler, make and cmocka if missing (apt-get; says what it installs).
+# Install the compiler, make, cmocka and inotify-tools if missing (apt-get; says what
+# it installs). The only target that installs anything.
 deps:
-	@tests/deps.sh test
+	@tests/deps.sh test watch
 
 # List the targets.
 help:
@@ -75,8 +114,9 @@ help:
 	@echo "make watch      re-run make check on every save under exercises/ (CH=01)"
 	@echo "make hint       one more hint for the first failing exercise (CH=01 or EX=step_time)"
 	@echo "make reset      the stub back for EX=step_time or CH=01; yours goes to exercises/*/.backup/"
+	@echo "make submission build/submission.tar.gz: your exercises/*/*.c, to hand in"
 	@echo "make book       where the book is (chalk.pdf)"
-	@echo "make deps       install what make check needs (gcc, make, cmocka)"
+	@echo "make deps       install what make check needs (gcc, make, cmocka, inotify-tools)"
 	@echo "make clean      remove build/ (nothing you wrote is touched)"
 
 # Remove generated files: build/ only (your exercises and their .backup/ stay).

@@ -3,11 +3,13 @@
 # student's copy of the course, and proves it gives nothing away.
 #
 # In it (under chalk/): exercises/ (the stubs), tests/ (the public tests, the
-# reader's-loop scripts, deps.sh), tests/stubs/ (pristine stubs for make reset),
+# reader's-loop scripts but not their own test, deps.sh), tests/stubs/ (pristine
+# stubs for make reset),
 # lib/, chapters/ (with every ::: {.solution} block removed), book/ (without its own
 # tests: their golden files include instructor-edition output), the student
-# edition of the book as chalk.pdf, and its own Makefile and README
-# (tests/grade/handout.mk, handout-README.md).
+# edition of the book as chalk.pdf, the review cards as flashcards.tsv (when the
+# book build makes them), and its own Makefile and README (tests/grade/handout.mk,
+# handout-README.md).
 # Not in it: solutions/, the calculator, hidden tests, points, the grader.
 #
 #   BOOK=0   do not (re)build the book: take build/chalk.pdf as it is, if present
@@ -33,7 +35,7 @@ else
     find . -type f -not -path './build/*' -not -path './.git/*' | sed 's|^\./||' >"$stage/files"
 fi
 grep -E '^(exercises/[0-9][0-9]-[^/]+/[^/]+|tests/[0-9][0-9]-[^/]+/[^/]+\.c|tests/test_util\.h|tests/check\.sh|tests/deps\.sh|tests/loop/[^/]+|lib/.+|chapters/.+|book/.+|\.clang-format)$' "$stage/files" |
-    grep -v -e '/\.backup/' -e '^book/tests/' >"$stage/keep"
+    grep -v -e '/\.backup/' -e '^book/tests/' -e '^tests/loop/test_loop\.sh$' >"$stage/keep"
 while IFS= read -r f; do
     [ -f "$f" ] || continue
     mkdir -p "$dest/$(dirname "$f")"
@@ -79,6 +81,12 @@ else
         die "no build/chalk.pdf after make book; NO_PDF=1 makes a handout without the book"
     fi
 fi
+
+# The review cards for Anki, when the book build made them (make flashcards).
+if [ "${BOOK:-1}" != 0 ] && [ "${NO_PDF:-0}" != 1 ] && grep -q '^flashcards:' Makefile; then
+    make -s --no-print-directory flashcards >>"$stage/book.log" 2>&1 || true
+fi
+[ ! -f build/flashcards.tsv ] || cp build/flashcards.tsv "$dest/flashcards.tsv"
 
 tests/grade/handout-check.sh "$dest" >"$stage/check.log" || {
     cat "$stage/check.log" >&2

@@ -1,34 +1,25 @@
 #!/usr/bin/env bash
-# test_loop.sh -- make test's proof of the reader's loop and the classroom tools,
-# run in a scratch copy of the tree (your exercises/ and build/ are not touched).
+# test_loop.sh -- make test's proof of the reader's loop, run in a scratch copy of
+# the tree (your exercises/ and build/ are not touched).
 #
 #   reader:     check on the stubs; fix one exercise and see check and progress
 #               change; progressive and test-specific hints; solution only after
 #               success; reset (one exercise, then the chapter) with backups that
 #               survive make clean; a hung exercise in check; watch (poll, inotify)
-#   instructor: handout (it runs make check, fails on the stubs, leaks nothing;
-#               the leak check itself catches a leak); grade a correct submission
-#               (full marks), the stubs (zero), one that segfaults, allocates
-#               without bound and loops forever (those tests zero, the rest full);
-#               bad submissions (one line, exit 2); grade-all's gradebook
+#   (the handout and the grader have their own: tests/grade/test_grade.sh)
 #
-# Prints "ok - ..." or "FAIL - ..." per fact, then "loop and classroom: N passed,
-# N failed", which run.sh adds to make test's totals. Exits 1 on a FAIL.
-# Usage: tests/loop/test_loop.sh [reader|classroom]   (default: both; make test runs
-# the two side by side, each in its own scratch copy)
+# Prints "ok - ..." or "FAIL - ..." per fact, then "loop: N passed, N failed",
+# which run.sh adds to make test's totals. Exits 1 on a FAIL.
+# Usage: tests/loop/test_loop.sh
 #   KEEP=1        leave the scratch copy in place (its path is in the output) to look at
-#   CHALK_PDFS=D  take the books for the handout from D (default build/)
 # shellcheck disable=SC2012,SC2016 # ls to count backups; eval's argument is quoted on purpose
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
 here=$(pwd)
-part=${1:-all}
-case $part in all | reader | classroom) ;; *)
-    echo "usage: tests/loop/test_loop.sh [reader|classroom]" >&2
+[ $# -eq 0 ] || {
+    echo "usage: tests/loop/test_loop.sh (no arguments)" >&2
     exit 2
-    ;;
-esac
-want() { [ "$part" = all ] || [ "$part" = "$1" ]; }
+}
 fails=0 passes=0
 ok() {
     echo "ok - $*"
@@ -51,10 +42,6 @@ hasnt() { ! has "$@"; }
 scratch=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$scratch"' EXIT
 git ls-files -co --exclude-standard | grep -v '/\.backup/' | tar -cf - -T - | tar -xf - -C "$scratch"
-mkdir -p "$scratch/pdfs" # the books, if built, for the handout (make clean comes first)
-for pdf in chalk.pdf chalk-instructor.pdf; do
-    [ -f "${CHALK_PDFS:-build}/$pdf" ] && cp "${CHALK_PDFS:-build}/$pdf" "$scratch/pdfs/"
-done
 echo "scratch copy: $scratch"
 cd "$scratch" || exit 2
 git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm pristine
@@ -93,7 +80,7 @@ double batching_hw_ratio(double flops_per_s, double hbm_bytes_per_s, double byte
 }
 C
 
-if want reader; then
+if true; then # the reader
     echo "-- every chapter: tests, exercises.txt and functions agree"
     CFLAGS_STRICT="-std=c11 -O1 -g -Wall -Wextra -Wpedantic -Werror -Wshadow -Wmissing-prototypes -Wstrict-prototypes"
     for c in $(loop_chapters); do
@@ -280,126 +267,5 @@ C
     expect "make clean keeps the reader's backups" test -d exercises/$CH/.backup
 fi
 
-if want classroom; then
-    echo "-- the handout"
-    mkdir -p build && cp "$scratch"/pdfs/*.pdf build/ 2>/dev/null
-    out=$(BOOK=0 make -s handout 2>&1)
-    expect "make handout writes build/chalk-handout.tar.gz" test -f build/chalk-handout.tar.gz
-    h=$scratch/handout
-    mkdir -p "$h"
-    tar -xzf build/chalk-handout.tar.gz -C "$h"
-    expect "the handout has no solutions/, calculator, hidden tests, answers or reference code" \
-        tests/grade/handout-check.sh "$h/chalk"
-    expect "the leak check catches a leak (it flags the instructor tree)" \
-        eval '! tests/grade/handout-check.sh . >/dev/null'
-    if [ -f build/chalk.pdf ]; then
-        expect "the handout carries the book as chalk.pdf" test -s "$h/chalk/chalk.pdf"
-    fi
-    if [ -f build/chalk-instructor.pdf ] && command -v pdftotext >/dev/null 2>&1; then
-        cp -r "$h/chalk" "$scratch/leaky" && cp build/chalk-instructor.pdf "$scratch/leaky/chalk.pdf"
-        expect "the leak check catches the instructor edition passed off as chalk.pdf" \
-            eval '! tests/grade/handout-check.sh "$scratch/leaky" >/dev/null'
-    fi
-    out=$(cd "$h/chalk" && make -s check CH=01 2>&1)
-    rc=$?
-    expect "the handout's make check runs and fails on the stubs" test $rc -ne 0
-    expect "  with the per-exercise report (8 ✗)" test "$(printf '%s\n' "$out" | grep -c '^  ✗ ')" = 8
-    out=$(cd "$h/chalk" && make -s progress 2>&1)
-    expect "the handout's make progress works" has "$out" "0/8"
-    if [ -f "$h/chalk/tests/$CH/mistakes.tsv" ]; then
-        loop_splice "$h/chalk/$stub" "$scratch/mistaken.c" batching_compute_s >"$scratch/x.c" && cp "$scratch/x.c" "$h/chalk/$stub"
-        out=$(cd "$h/chalk" && make -s check CH=01 2>&1)
-        expect "the handout's make check names a catalogued mistake (from tests/$CH/mistakes.tsv)" \
-            has "$out" "this is the value you get if you count a multiply-accumulate as one FLOP"
-    else
-        echo "skip - the handout's make check names mistakes: the handout has no tests/$CH/mistakes.tsv (tests/grade/handout.sh ships build/mistakes/$CH.tsv there)"
-    fi
-    (cd "$h/chalk" && echo '/* mine */' >>"$stub" && make -s reset CH=01 >/dev/null 2>&1)
-    expect "the handout's make reset restores from its pristine copy (no git)" cmp -s "$h/chalk/$stub" "$here/$stub"
-
-    echo "-- grading"
-    total_tests=$(( $(grep -c 'CHALK_TEST(' tests/$CH/*.c) + $(grep -c 'CHALK_TEST(' tests/$CH/hidden/*.c) ))
-    field() { sed -n "s/^  \"$1\": \\([0-9.]*\\).*/\\1/p" "$2"; }
-    maxof() { sed -n 's/.*"extra_data": {"max_score": \([0-9.]*\)}.*/\1/p' "$1"; }
-    OUT=$scratch/good.json tests/grade/grade.sh solutions "$CH" >/dev/null
-    expect "a correct submission gets full marks ($(field score "$scratch/good.json") of $(maxof "$scratch/good.json"))" \
-        test "$(field score "$scratch/good.json")" = "$(maxof "$scratch/good.json")"
-    expect "  every test, hidden ones too, is in results.json ($total_tests)" \
-        test "$(grep -c '"status": ' "$scratch/good.json")" = "$total_tests"
-    expect "  hidden tests carry their visibility" \
-        test "$(grep -c '"visibility": "after_published"' "$scratch/good.json")" = "$(grep -c 'CHALK_TEST(' tests/$CH/hidden/*.c)"
-    mkdir -p "$scratch/flat"
-    cp "$ref" "$scratch/flat/"
-    OUT=$scratch/flat.json tests/grade/grade.sh "$scratch/flat" "$CH" >/dev/null
-    expect "a submission of the bare .c file (a Gradescope upload) is graded too" \
-        test "$(field score "$scratch/flat.json")" = "$(maxof "$scratch/good.json")"
-    tar -czf "$scratch/stub.tar.gz" exercises
-    OUT=$scratch/stub.json tests/grade/grade.sh "$scratch/stub.tar.gz" "$CH" >/dev/null
-    expect "the stubs (as a tarball) score zero" test "$(field score "$scratch/stub.json")" = 0
-
-    mkdir -p "$scratch/bad/exercises/$CH"
-    {
-        echo '#include <stdlib.h>'
-        echo '#include <string.h>'
-        cat "$ref"
-    } >"$scratch/bad.c"
-    cat >"$scratch/broken.c" <<'C'
-double batching_hw_ratio(double flops_per_s, double hbm_bytes_per_s, double bytes_per_param)
-{
-    size_t n = (size_t)1 << 36; /* 64 GiB: beyond the grader's memory limit */
-    char *p = malloc(n);
-    memset(p, 1, n);
-    return p[n - 1] * flops_per_s * hbm_bytes_per_s * bytes_per_param;
-}
-double batching_balance_batch_approx(double hw_ratio, double sparsity)
-{
-    volatile double *p = NULL;
-    return *p * hw_ratio * sparsity;
-}
-batching_departures batching_train_departures(double hbm_bytes, double hbm_bytes_per_s)
-{
-    batching_departures t = {0};
-    for (volatile double x = hbm_bytes; x >= 0; x = hbm_bytes_per_s) {
-    }
-    return t;
-}
-C
-    loop_splice "$scratch/bad.c" "$scratch/broken.c" "batching_hw_ratio batching_balance_batch_approx batching_train_departures" \
-        >"$scratch/bad/exercises/$CH/batching.c"
-    t0=$(date +%s)
-    OUT=$scratch/bad.json TIMEOUT=1 timeout 120 tests/grade/grade.sh "$scratch/bad" "$CH" >/dev/null
-    rc=$?
-    t1=$(date +%s)
-    expect "a submission that crashes, over-allocates and loops is graded ($((t1 - t0)) s)" test $rc = 0
-    bad_zero=$(grep -E '"tags": \["01-batching", "(hardware_ratio|train_departures)"\]' "$scratch/bad.json" | grep -c '"score": 0,')
-    bad_all=$(grep -cE '"tags": \["01-batching", "(hardware_ratio|train_departures)"\]' "$scratch/bad.json")
-    expect "  the broken exercises' tests score zero ($bad_zero of $bad_all)" test "$bad_zero" = "$bad_all" -a "$bad_all" -gt 0
-    good_full=$(grep '"status": ' "$scratch/bad.json" | grep -vE '"(hardware_ratio|train_departures)"\]' |
-        awk '{ s = $0; sub(/.*"score": /, "", s); sub(/,.*/, "", s); m = $0; sub(/.*"max_score": /, "", m); sub(/,.*/, "", m); if (s != m) bad++ } END { print bad + 0 }')
-    expect "  every other test gets its full points" test "$good_full" = 0
-    expect "  the loop is reported as such" grep -q 'did not finish within 1 s' "$scratch/bad.json"
-    expect "  the crash is reported as such" grep -q 'crashed: Segmentation fault' "$scratch/bad.json"
-
-    for sub in "" /nonexistent README.md lib; do
-        err=$(tests/grade/grade.sh "$sub" "$CH" 2>&1 >/dev/null)
-        rc=$?
-        expect "grade SUBMISSION='$sub' is rejected: one line, exit 2" test $rc = 2 -a "$(printf '%s\n' "$err" | wc -l)" = 1
-    done
-    mkdir -p "$scratch/nofile/exercises/$CH"
-    err=$(tests/grade/grade.sh "$scratch/nofile" "$CH" 2>&1 >/dev/null)
-    expect "a submission missing batching.c is rejected: exit 2" test $? = 2
-
-    mkdir -p "$scratch/class/alice" "$scratch/class/carol"
-    cp -r "solutions/$CH" "$scratch/class/alice/"
-    cp "$scratch/stub.tar.gz" "$scratch/class/bob.tar.gz"
-    echo notes >"$scratch/class/carol/notes.txt"
-    OUT=$scratch/book.csv tests/grade/grade-all.sh "$scratch/class" "$CH" >/dev/null 2>&1
-    max=$(maxof "$scratch/good.json")
-    expect "grade-all: a CSV gradebook with a header and a max row" grep -qx "student,$CH,total,note" "$scratch/book.csv"
-    expect "  alice (a directory) has full marks" grep -qx "alice,$max,$max," "$scratch/book.csv"
-    expect "  bob (a tarball) has zero" grep -qx "bob,0,0," "$scratch/book.csv"
-    expect "  carol's unusable submission has a note" grep -q '^carol,,,.*grade:' "$scratch/book.csv"
-
-fi
-echo "loop and classroom: $passes passed, $fails failed"
+echo "loop: $passes passed, $fails failed"
 [ $fails = 0 ]

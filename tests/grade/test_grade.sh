@@ -1,0 +1,404 @@
+#!/usr/bin/env bash
+# test_grade.sh -- make test's proof of the classroom tools: the handout, the grader
+# (make grade) and the gradebook (make grade-all), run in a scratch copy of the tree
+# (your exercises/ and build/ are not touched).
+#
+#   grading:  the reference scores full marks, the stubs zero, a half-done
+#             submission partial marks; every attack in tests/grade/fixtures/ scores
+#             no more than the stubs, leaves the graded tree as it was (a checksum
+#             of every file before and after) and ends in bounded time; the runtime
+#             attacks again with the object checks off (GRADE_TRUST_OBJECT=1), under
+#             bwrap and under the user fallback, to prove the sandbox holds alone;
+#             tarballs refused before unpacking; results.json valid for hostile
+#             output; the Gradescope wrapper; the gradebook for hostile names
+#   handout:  it builds, leaves out the grader's tests, runs make check, leaks no
+#             answer; the leak check catches a leak; make check names a missing
+#             cmocka without installing anything
+#
+# Prints "ok - ..." or "FAIL - ..." per fact, then "grading: N passed, N failed",
+# which run.sh adds to make test's totals. Exits 1 on a FAIL.
+#   KEEP=1   leave the scratch copy in place (its path is in the output)
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+here=$(pwd)
+fails=0 passes=0
+verdict() { # verdict ok|FAIL FACT: one line, counted
+    echo "$1 - $2"
+    if [ "$1" = ok ]; then passes=$((passes + 1)); else fails=$((fails + 1)); fi
+}
+ok() { verdict ok "$*"; }
+fail() { verdict FAIL "$*"; }
+expect() { if "${@:2}"; then ok "$1"; else fail "$1"; fi; } # expect FACT COMMAND...
+has() { printf '%s\n' "$1" | grep -F -- "$2" >/dev/null; }
+t_begin=$(date +%s)
+section() { echo "-- $* ($(($(date +%s) - t_begin)) s)"; }
+finish() {
+    echo "(test_grade.sh took $(($(date +%s) - t_begin)) s)"
+    echo "grading: $passes passed, $fails failed"
+    [ $fails = 0 ]
+    exit
+}
+if ! tests/deps.sh grade >/dev/null 2>&1; then
+    fail "tests/deps.sh grade: bubblewrap, jq and binutils are not installable here"
+    finish
+fi
+
+scratch=$(mktemp -d)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$scratch"' EXIT
+tree=$scratch/tree
+mkdir -p "$tree" "$scratch/out" "$scratch/sub"
+git ls-files -co --exclude-standard | grep -v '/\.backup/' | tar -cf - -T - | tar -xf - -C "$tree"
+mkdir -p "$scratch/pdfs" # the books, if built, for the handout
+for pdf in build/chalk.pdf build/chalk-instructor.pdf; do [ -f "$pdf" ] && cp "$pdf" "$scratch/pdfs/"; done
+echo "scratch copy: $scratch"
+cd "$tree"
+. tests/loop/lib.sh
+CH=01-batching
+stub=exercises/$CH/batching.c
+ref=solutions/$CH/batching.c
+fixtures=tests/grade/fixtures
+export GRADE_CACHE=$scratch/cache # the instructor's side is compiled once
+mkdir -m 700 "$GRADE_CACHE"
+
+# Every file of the graded tree, hashed: an attack must leave it as it was.
+checksum() { (cd "$tree" && find . -path ./.git -prune -o -print0 | sort -z | xargs -0 sha256sum 2>&1 | sha256sum); }
+score() { jq -r '.score' "$1" 2>/dev/null; }
+maxof() { jq -r '.extra_data.max_score' "$1" 2>/dev/null; }
+
+# grade NAME SUBMISSION [CHAPTER]: grades into $scratch/out/NAME.json; sets rc, secs
+# (also kept in NAME.rc and NAME.secs).
+grade() {
+    local name=$1 sub=$2 t0
+    shift 2
+    t0=$(date +%s.%N)
+    OUT=$scratch/out/$name.json timeout 300 tests/grade/grade.sh "$sub" "${@:-$CH}" \
+        >"$scratch/out/$name.log" 2>&1
+    rc=$?
+    secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    echo "$rc" >"$scratch/out/$name.rc"
+    echo "$secs" >"$scratch/out/$name.secs"
+}
+# grade_bg NAME SUBMISSION: the same in the background, two at a time.
+grade_bg() {
+    while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done
+    grade "$@" &
+}
+
+# submission NAME FIXTURE...: a directory with exercises/CH/batching.c made of the
+# stub and the fixtures (how: whole, append, or splice FUNCTIONS), placeholders
+# @TREE@, @OUT@ and @FF@ filled in.
+submission() {
+    local name=$1 fx how fns dir=$scratch/sub/$1/exercises/$CH
+    shift
+    mkdir -p "$dir"
+    cp "$stub" "$dir/batching.c"
+    for fx in "$@"; do
+        how=$(sed -n 's/^ \* how: //p' "$fixtures/$fx.c")
+        sed -e "s|@TREE@|$tree|g" -e "s|@OUT@|$scratch/out/$name.json|g" -e "s|@FF@|$(printf '\377')|g" \
+            "$fixtures/$fx.c" >"$scratch/fx.c"
+        case $how in
+        whole) cp "$scratch/fx.c" "$dir/batching.c" ;;
+        append) cat "$scratch/fx.c" >>"$dir/batching.c" ;;
+        splice*)
+            fns=${how#splice }
+            loop_splice "$dir/batching.c" "$scratch/fx.c" "$fns" >"$scratch/spliced.c"
+            # the contract, the rest of the fixture (includes, helpers), then the stub
+            # with those functions replaced
+            loop_c_functions "$scratch/fx.c" | awk -F'\t' -v fns=" $fns " 'index(fns, " " $1 " ") { print $4, $3 }' >"$scratch/cut"
+            { echo '#include "batching.h"'
+              awk 'BEGIN { while ((getline l < "'"$scratch/cut"'") > 0) { split(l, r, " "); from[++n] = r[1]; to[n] = r[2] } }
+                   { for (i = 1; i <= n; i++) if (FNR >= from[i] && FNR <= to[i]) next; print }' "$scratch/fx.c"
+              cat "$scratch/spliced.c"; } >"$dir/batching.c"
+            ;;
+        *) fail "fixture $fx has no 'how:' line" ;;
+        esac
+    done
+    echo "$scratch/sub/$name"
+}
+
+# Text that must never reach a report: a line of the hidden tests, of the
+# reference's function bodies, and the points table's rule for hidden tests.
+{
+    sed -n 's/^ \* test_batching_hidden.c -- //p' tests/$CH/hidden/test_batching_hidden.c
+    loop_c_functions "$ref" | head -3 | while IFS=$'\t' read -r _ s e _ _; do
+        sed -n "$((s + 2)),${e}p" "$ref" | awk 'length($0) > 30' | head -1
+    done
+    grep '^hidden/' tests/$CH/points.txt
+} | sed 's/^[[:space:]]*//' | grep . >"$scratch/secrets"
+leaks() { grep -oF -f "$scratch/secrets" "$1" | head -1; } # the first secret line in file $1
+expect "the checks below can fail: the leak finder finds $(wc -l <"$scratch/secrets") secret lines in their sources" \
+    test "$(cat tests/$CH/hidden/*.c "$ref" tests/$CH/points.txt | grep -cF -f "$scratch/secrets")" -ge 3
+before=$(checksum)
+touch "$tree/x" && after=$(checksum) && rm "$tree/x"
+expect "  and the tree's checksum changes when a file appears" test "$before" != "$after"
+
+before=$(checksum)
+
+section "grading: the reference, the stubs, half done"
+grade ref solutions
+echo "sandbox on this machine: $(sed -n 's/^grade: sandbox: //p' "$scratch/out/ref.log")"
+full=$(maxof "$scratch/out/ref.json")
+expect "the reference scores full marks ($(score "$scratch/out/ref.json") of $full, ${secs} s)" \
+    test -n "$full" -a "$(score "$scratch/out/ref.json")" = "$full"
+expect "  the grader says which sandbox ran" grep -qE '^grade: sandbox: (bwrap|user|none) ' "$scratch/out/ref.log"
+n_tests=$(($(grep -c 'CHALK_TEST(' tests/$CH/*.c) + $(grep -c 'CHALK_TEST(' tests/$CH/hidden/*.c)))
+n_hidden=$(grep -c 'CHALK_TEST(' tests/$CH/hidden/*.c)
+expect "  every test is in results.json ($n_tests), hidden ones with their visibility ($n_hidden)" \
+    test "$(jq '.tests | length' "$scratch/out/ref.json")" = "$n_tests" \
+    -a "$(jq '[.tests[] | select(.visibility == "after_published")] | length' "$scratch/out/ref.json")" = "$n_hidden"
+expect "  output_format is text" test "$(jq -r .output_format "$scratch/out/ref.json")" = text
+top=$(jq -r .output "$scratch/out/ref.json")
+expect "  the always-visible output counts public tests only (no hidden name, no total)" \
+    eval '! has "$top" hidden/ && ! has "$top" " of $n_tests" && ! has "$top" "$full of" && has "$top" "public tests"'
+
+tar -czf "$scratch/sub/stub.tar.gz" exercises
+grade stub "$scratch/sub/stub.tar.gz"
+stub_score=$(score "$scratch/out/stub.json")
+expect "the stubs (a tarball) score zero ($stub_score, ${secs} s)" test "$stub_score" = 0
+
+half=$(submission half)
+for ex in hardware_ratio train_departures; do
+    fns=$(loop_exercises "$CH" | awk -F'\t' -v ex="$ex" '$1 == ex { print $5 }')
+    loop_splice "$half/exercises/$CH/batching.c" "$ref" "$fns" >"$scratch/x.c" && cp "$scratch/x.c" "$half/exercises/$CH/batching.c"
+done
+grade half "$half"
+h=$(score "$scratch/out/half.json")
+expect "a half-done submission scores partial marks ($h of $full)" awk -v h="$h" -v f="$full" 'BEGIN { exit !(h > 0 && h < f) }'
+expect "  and only the solved exercises' tests pass" \
+    test -z "$(jq -r '.tests[] | select(.status == "passed") | .tags[1]' "$scratch/out/half.json" | grep -vx -e hardware_ratio -e train_departures)"
+
+mkdir -p "$scratch/sub/flat"
+cp "$ref" "$scratch/sub/flat/"
+grade flat "$scratch/sub/flat"
+expect "the bare .c file (a Gradescope upload) is graded: full marks" test "$(score "$scratch/out/flat.json")" = "$full"
+
+section "grading: attacks (tests/grade/fixtures/), each at most the stubs' score"
+# Each attack: a submission graded (two at a time); then, for each, no more than the
+# stubs' score, bounded time, no secret in its report, the report naming the rule;
+# and the graded tree unchanged by them all.
+attacks=(
+    "ctor-ok|constructor" "exit-ok|_exit" "include-scratch|does not compile"
+    "include-repo|does not compile" "include-abs|" "include-hidden|"
+    "include-devzero|went over its limits" "proc-run|popen"
+    "cmocka-defs|not one of the contract's functions" "points-write|fopen" "detached|fork"
+    "read-secrets|fopen" "stdout-open|fork" "sigterm|signal" "forkbomb|setsid" "devshm|fopen"
+    "asm|inline assembly" "text-bytes|the attribute section" "globals|make it static"
+)
+for a in "${attacks[@]}"; do
+    name=${a%%|*}
+    grade_bg "$name" "$(submission "$name" "$name")"
+done
+wait
+for a in "${attacks[@]}"; do
+    name=${a%%|*} rule=${a#*|}
+    s=$(score "$scratch/out/$name.json") secs=$(cat "$scratch/out/$name.secs")
+    leaked=$(leaks "$scratch/out/$name.json")
+    named=1
+    [ -z "$rule" ] || grep -qF -- "$rule" "$scratch/out/$name.json" || named=0
+    if [ -n "$s" ] && awk -v s="$s" -v z="$stub_score" -v t="$secs" 'BEGIN { exit !(s <= z && t < 60) }' &&
+        [ -z "$leaked" ] && [ $named = 1 ]; then
+        ok "$name: $s points, ${secs} s${rule:+, says \"$rule\"}"
+    else
+        fail "$name: score ${s:-none} (stubs $stub_score), ${secs} s${leaked:+, leaked: $leaked}${rule:+, rule \"$rule\" $([ $named = 1 ] && echo named || echo NOT named)}"
+    fi
+done
+expect "the graded tree is unchanged by all ${#attacks[@]} (a checksum of every file)" test "$(checksum)" = "$before"
+grade memory "$(submission memory memory)"
+expect "memory: the allocation really runs and hits the limit (crashed, not passed; ${secs} s)" \
+    test "$(jq -r '[.tests[] | select(.tags[1] == "batch_limits") | .output] | map(select(test("crashed|Segmentation"))) | length' "$scratch/out/memory.json")" -gt 0
+expect "  and scores no more than the stubs" test "$(score "$scratch/out/memory.json")" = "$stub_score"
+expect "  the crash is named, with the function" grep -q 'crashed: Segmentation fault in batching_max_batch_hbm' "$scratch/out/memory.json"
+expect "include-abs: refused for what it includes, or not found" \
+    grep -qE 'refused: it includes|No such file' "$scratch/out/include-abs.json"
+
+section "grading: the runtime attacks with the object checks off (the sandbox alone)"
+runtime=(exit-ok cmocka-defs proc-run points-write detached read-secrets stdout-open sigterm forkbomb devshm memory)
+leftovers() { ls -d /dev/shm/chalk-fixture-* /tmp/chalk-fixture-* /var/tmp/chalk-fixture-* "$tree"/fixture-* 2>/dev/null; }
+modes=()
+if grep -q '^grade: sandbox: bwrap' "$scratch/out/ref.log"; then modes+=(bwrap); else echo "skip - bwrap cannot run here"; fi
+if [ "$(id -u)" = 0 ]; then modes+=(user); else echo "skip - the user fallback needs root"; fi
+for mode in "${modes[@]}"; do
+    GRADE_SANDBOX=$mode GRADE_TRUST_OBJECT=1 TIMEOUT=0.3 grade_bg "trust-$mode" "$(submission "trust-$mode" "${runtime[@]}")"
+    GRADE_SANDBOX=$mode GRADE_TRUST_OBJECT=1 grade_bg "trust-ctor-$mode" "$(submission "trust-ctor-$mode" ctor-ok)"
+done
+wait
+for mode in "${modes[@]}"; do cp "$scratch/out/trust-$mode.json" "$scratch/trust-$mode.saved"; done
+sleep 1.5 # the detached grandchildren would write now
+for mode in "${modes[@]}"; do
+    rc=$(cat "$scratch/out/trust-$mode.rc") secs=$(cat "$scratch/out/trust-$mode.secs")
+    if [ "$rc" != 0 ]; then
+        fail "trust-$mode: the grader failed (exit $rc): $(tail -1 "$scratch/out/trust-$mode.log")"
+        continue
+    fi
+    s=$(score "$scratch/out/trust-$mode.json")
+    expect "$mode, no object checks: ${#runtime[@]} runtime attacks together score $s (stubs $stub_score) in ${secs} s" \
+        awk -v s="$s" -v z="$stub_score" -v t="$secs" 'BEGIN { exit !(s <= z && t < 60) }'
+    expect "  no secret in the report" test -z "$(leaks "$scratch/out/trust-$mode.json")"
+    expect "  results.json is as the grader wrote it, 1.5 s later (the detached child is dead)" \
+        cmp -s "$scratch/out/trust-$mode.json" "$scratch/trust-$mode.saved"
+    expect "  a constructor that prints success and exits scores $(score "$scratch/out/trust-ctor-$mode.json")" \
+        test "$(score "$scratch/out/trust-ctor-$mode.json")" = "$stub_score"
+done
+expect "the graded tree is unchanged by them" test "$(checksum)" = "$before"
+expect "nothing left in /dev/shm, /tmp, /var/tmp or the tree" test -z "$(leftovers)"
+rm -rf $(leftovers) 2>/dev/null
+before=$(checksum)
+
+section "grading: tarballs and links, refused before unpacking"
+# refused NAME WHY-TEXT: exit 2, one line on stderr, a results.json with score 0 and why
+refused() {
+    local name=$1 why=$2
+    expect "$name: refused ($why), exit 2, results.json score 0 with the reason (${secs} s)" \
+        test "$rc" = 2 -a "$(score "$scratch/out/$name.json")" = 0 -a "$(wc -l <"$scratch/out/$name.log")" = 1 \
+        -a "$(grep -cF -- "$why" "$scratch/out/$name.json")" = 1
+}
+d=$scratch/sub/link-dir/exercises/$CH
+mkdir -p "$d" && ln -s "$tree/$ref" "$d/batching.c"
+grade link-dir "$scratch/sub/link-dir"
+refused link-dir "is a symbolic link"
+mkdir -p "$scratch/sub/link-up/real/$CH" && cp "$ref" "$scratch/sub/link-up/real/$CH/" &&
+    ln -s real "$scratch/sub/link-up/exercises"
+grade link-up "$scratch/sub/link-up"
+refused link-up "is a symbolic link"
+(cd "$scratch/sub/link-dir" && tar -cf "$scratch/sub/link.tar" exercises)
+grade link-tar "$scratch/sub/link.tar"
+refused link-tar "a symbolic link"
+mkdir -p "$scratch/sub/hl/exercises/$CH" && cp "$stub" "$scratch/sub/hl/exercises/$CH/batching.c" &&
+    ln "$scratch/sub/hl/exercises/$CH/batching.c" "$scratch/sub/hl/exercises/$CH/other.c"
+(cd "$scratch/sub/hl" && tar -cf "$scratch/sub/hardlink.tar" exercises)
+grade hardlink-tar "$scratch/sub/hardlink.tar"
+refused hardlink-tar "a hard link"
+truncate -s 3G "$scratch/sub/huge.tar.gz" # sparse: no disk used
+grade huge "$scratch/sub/huge.tar.gz"
+refused huge "over the limit"
+expect "  (the 3 GB tarball was refused at once: ${secs} s)" awk -v t="$secs" 'BEGIN { exit !(t < 10) }'
+mkdir -p "$scratch/bomb/exercises/$CH" && cp "$stub" "$scratch/bomb/exercises/$CH/" &&
+    truncate -s 64M "$scratch/bomb/exercises/$CH/zeros.c"
+(cd "$scratch/bomb" && tar -czf "$scratch/sub/bomb.tar.gz" exercises) && rm -rf "$scratch/bomb"
+grade bomb "$scratch/sub/bomb.tar.gz"
+refused bomb "unpacks to over"
+for bad in "" /nonexistent README.md lib; do
+    grade "bad" "$bad"
+    expect "SUBMISSION='$bad' is refused: one line, exit 2" test $rc = 2 -a "$(wc -l <"$scratch/out/bad.log")" = 1
+done
+expect "the graded tree is unchanged by all of these" test "$(checksum)" = "$before"
+
+section "grading: the time budget"
+sub=$(submission budget hang)
+GRADE_TRUST_OBJECT=1 GRADE_BUDGET=2 TIMEOUT=0.5 grade budget "$sub"
+expect "a submission whose tests all hang ends within its budget (2 s budget: ${secs} s)" \
+    awk -v t="$secs" 'BEGIN { exit !(t < 12) }'
+expect "  the tests it could not run say so" grep -q 'ran out' "$scratch/out/budget.json"
+expect "  the ones it ran name the endless loop" grep -q 'did not finish within 0.5 s' "$scratch/out/budget.json"
+
+section "grading: reports"
+grade hostile-output "$(submission hostile-output hostile-output)"
+expect "results.json is valid JSON when the code prints backslashes, quotes, control bytes, invalid UTF-8" \
+    jq -e '.tests | length > 0' "$scratch/out/hostile-output.json"
+printed=$(jq -r '[.tests[].output | select(test("Your code printed"))][0]' "$scratch/out/hostile-output.json")
+expect "  and shows what was printed, invalid bytes replaced" eval 'has "$printed" "back\\slash \"quote\"" && has "$printed" "invalid �"'
+grade compile-hostile "$(submission compile-hostile compile-hostile)"
+expect "results.json is valid JSON for a compiler message with the same" \
+    eval 'jq -r ".tests[0].output" "$scratch/out/compile-hostile.json" | grep -qF "back\\slash \"quote\" invalid"'
+bad_json=$(for f in "$scratch"/out/*.json; do jq -e . "$f" >/dev/null 2>&1 || echo "$(basename "$f")"; done)
+expect "every results.json written above is valid JSON${bad_json:+ (not: $bad_json)}" test -z "$bad_json"
+
+section "grading: Gradescope's wrapper"
+ag=$scratch/autograder
+mkdir -p "$ag/source" "$ag/submission" "$ag/results"
+ln -s "$tree" "$ag/source/chalk"
+cp tests/grade/gradescope/run_autograder "$ag/"
+cp "$ref" "$ag/submission/"
+out=$(AUTOGRADER=$ag "$ag/run_autograder" 2>&1)
+expect "run_autograder without a configured chapter: results.json says so, score 0" \
+    test "$(score "$ag/results/results.json")" = 0 -a "$(grep -c 'chapter' "$ag/results/results.json")" -gt 0
+echo 01 >"$ag/source/chapter"
+out=$(AUTOGRADER=$ag "$ag/run_autograder" 2>&1)
+expect "run_autograder grades the uploaded .c file for the configured chapter (full marks)" \
+    test "$(score "$ag/results/results.json")" = "$full"
+rm "$ag/source/chapter" "$ag/submission/batching.c"
+printf '{"assignment": {"title": "Chapter 1: batching"}}\n' >"$ag/submission_metadata.json"
+cp "$scratch/sub/stub.tar.gz" "$ag/submission/"
+out=$(AUTOGRADER=$ag "$ag/run_autograder" 2>&1)
+expect "  or the chapter from the assignment's title, and an uploaded tarball (stubs: 0)" \
+    test "$(score "$ag/results/results.json")" = 0 -a "$(jq '.tests | length' "$ag/results/results.json")" = "$n_tests"
+
+if command -v zip >/dev/null 2>&1 && command -v unzip >/dev/null 2>&1; then
+    out=$(make -s gradescope CH=01 2>&1)
+    expect "make gradescope CH=01 zips setup.sh, run_autograder, the chapter and the course at the top" \
+        eval 'unzip -Z1 build/gradescope-01.zip | grep -xc -e setup.sh -e run_autograder -e chapter -e chalk/solutions/$CH/batching.c | grep -qx 4'
+else
+    echo "skip - make gradescope: no zip/unzip here"
+fi
+
+section "grading: the gradebook (make grade-all)"
+class=$scratch/class
+mkdir -p "$class"
+# graded: alice (the reference), bob twice (a directory and a tarball of the stubs);
+# refused at once (nothing to grade in them), for their names: the rest
+mkdir -p "$class/alice" "$class/bob, the \"builder\"" && cp -r "solutions/$CH" "$class/alice/" &&
+    cp -r "exercises/$CH" "$class/bob, the \"builder\"/"
+cp "$scratch/sub/stub.tar.gz" "$class/bob, the \"builder\".tar.gz" # a second submission for bob
+for n in "=HYPERLINK(\"http://x\")" '+1' '-2' '@SUM(A1)' 'max' $'new\nline' carol; do
+    mkdir -p "$class/$n" && echo notes >"$class/$n/notes.txt"
+done
+OUT=$scratch/book.csv tests/grade/grade-all.sh "$class" "$CH" >"$scratch/book.log" 2>&1
+book=$scratch/book.csv
+expect "grade-all writes a gradebook with a header" grep -qx "kind,student,$CH,total,note" "$book"
+expect "  the max row is marked as such ($(grep '^max,' "$book")), apart from a student called max" \
+    test "$(grep -c "^max,,$full,$full,points possible" "$book")" = 1 -a "$(grep -c '^student,max,' "$book")" = 1
+expect "  alice has full marks" grep -qx "student,alice,$full,$full," "$book"
+expect "  a name with a comma and quotes is quoted and escaped" grep -qF 'student,"bob, the ""builder""",' "$book"
+expect "  two submissions for one name are both there, flagged" \
+    test "$(grep -F 'bob, the' "$book" | grep -c 'DUPLICATE')" = 2
+expect "  names starting with = + - @ cannot run as formulas" \
+    test "$(grep -cE "^student,\"?'[=+@-]" "$book")" = 4 -a "$(grep -cE '^student,"?[=+@-]' "$book")" = 0
+expect "  a name with a newline is escaped, never split" grep -qF 'student,new\nline,' "$book"
+expect "  every row has the same number of fields (a CSV reader agrees)" \
+    test "$(awk -F, '{ gsub(/"[^"]*"/, "x"); print NF }' "$book" | sort -u | wc -l)" = 1
+expect "  carol's unusable submission has a note" grep -q '^student,carol,0,0,.*refused' "$book"
+expect "  each submission's results.json is kept apart (both of bob's)" \
+    test "$(ls build/grade/all/ | grep -c '^bob, the')" = 2
+
+section "the handout"
+mkdir -p build && cp "$scratch"/pdfs/*.pdf build/ 2>/dev/null
+out=$(BOOK=0 make -s handout 2>&1)
+expect "make handout writes build/chalk-handout.tar.gz" test -f build/chalk-handout.tar.gz
+hd=$scratch/handout
+mkdir -p "$hd"
+tar -xzf build/chalk-handout.tar.gz -C "$hd"
+expect "the handout has no solutions/, calculator, hidden tests, answers or reference code" \
+    tests/grade/handout-check.sh "$hd/chalk"
+expect "  nor the grader's tests (tests/loop/test_loop.sh, tests/grade/)" \
+    test ! -e "$hd/chalk/tests/loop/test_loop.sh" -a ! -e "$hd/chalk/tests/grade"
+expect "the leak check catches a leak (it flags the instructor tree)" \
+    eval '! tests/grade/handout-check.sh . >/dev/null'
+if [ -f build/chalk.pdf ]; then
+    expect "the handout carries the book as chalk.pdf" test -s "$hd/chalk/chalk.pdf"
+fi
+if [ -f build/chalk-instructor.pdf ] && command -v pdftotext >/dev/null 2>&1; then
+    cp -r "$hd/chalk" "$scratch/leaky" && cp build/chalk-instructor.pdf "$scratch/leaky/chalk.pdf"
+    expect "the leak check catches the instructor edition passed off as chalk.pdf" \
+        eval '! tests/grade/handout-check.sh "$scratch/leaky" >/dev/null'
+fi
+out=$(cd "$hd/chalk" && make -s check 2>&1)
+rc=$?
+expect "the handout's make check runs and fails on the stubs" test $rc -ne 0
+expect "  with the per-exercise report (8 ✗)" test "$(printf '%s\n' "$out" | grep -c '^  ✗ ')" = 8
+out=$(cd "$hd/chalk" && make -s progress 2>&1)
+expect "the handout's make progress works" has "$out" "0/8"
+(cd "$hd/chalk" && echo '/* mine */' >>"$stub" && make -s reset CH=01 >/dev/null 2>&1)
+expect "the handout's make reset restores from its pristine copy (no git)" cmp -s "$hd/chalk/$stub" "$here/$stub"
+out=$(cd "$hd/chalk" && make -s check CMOCKA_LIBS=-lno-such-cmocka 2>&1)
+rc=$?
+expect "make check without cmocka (a test compile fails) says so and how to get it, exit 2, installs nothing" \
+    eval '[ $rc = 2 ] && has "$out" "cmocka" && has "$out" "make deps" && ! has "$out" "installing"'
+expect "make watch and make check do not install packages (no deps.sh on their way)" \
+    eval '! (cd "$hd/chalk" && make -n check watch CH=01 2>/dev/null | grep -q "deps.sh")'
+out=$(cd "$hd/chalk" && make -s submission 2>&1)
+expect "make submission packs exercises/*/*.c into one tarball the grader takes" \
+    eval 'tar -tzf "$hd/chalk/build/submission.tar.gz" | grep -qx "exercises/$CH/batching.c"'
+grade handout-sub "$hd/chalk/build/submission.tar.gz"
+expect "  (graded: the stubs' score)" test "$(score "$scratch/out/handout-sub.json")" = "$stub_score"
+
+finish
