@@ -6,40 +6,15 @@
 # (This is the handout's Makefile: the course's own Makefile also has the
 # reference solutions, the calculator and the book build, which a handout leaves out.)
 
-CC ?= cc
-CFLAGS = -std=c11
-CFLAGS += -O1 -g
-CFLAGS += -Wall
-CFLAGS += -Wextra
-CFLAGS += -Wpedantic
-CFLAGS += -Werror
-CFLAGS += -Wshadow
-CFLAGS += -Wmissing-prototypes
-CFLAGS += -Wstrict-prototypes
+# How the tests are compiled: the course's own rules (tests/loop/loop.mk), so the
+# handout's make check builds alike: cached objects, one file recompiled per edit.
+include tests/loop/loop.mk
 # cmocka wherever it is installed: pkg-config's flags, else the plain -lcmocka (make
 # check then proves it with a test compile before building anything).
 CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS := $(or $(shell pkg-config --libs cmocka 2>/dev/null),-lcmocka)
 CFLAGS += $(CMOCKA_CFLAGS)
 LDLIBS = $(CMOCKA_LIBS) -lm
-
-CHAPTERS := $(sort $(notdir $(wildcard tests/[0-9][0-9]-*)))
-LIB_SRC := $(wildcard lib/*.c)
-LIB_H := $(wildcard lib/*.h)
-# The chapter named by CH=01 (or every chapter when CH is empty).
-CH ?=
-PICK := $(if $(CH),$(filter $(CH)%,$(CHAPTERS)),$(CHAPTERS))
-
-# One test binary per chapter, against your exercises/ (tests/loop/runner.h lets
-# make check re-run one test at a time after a crash or a hang).
-define chapter_rules
-build/ex/$(1)/test: $(wildcard tests/$(1)/*.c exercises/$(1)/*.c exercises/$(1)/*.h) \
-		tests/test_util.h tests/loop/runner.h $(LIB_SRC) $(LIB_H)
-	@mkdir -p $$(@D)
-	$$(CC) $$(CFLAGS) -include tests/loop/runner.h -Ilib -Iexercises/$(1) -o $$@ \
-		$(wildcard tests/$(1)/*.c exercises/$(1)/*.c) $$(LIB_SRC) $$(LDLIBS)
-endef
-$(foreach c,$(CHAPTERS),$(eval $(call chapter_rules,$(c))))
 
 .PHONY: check progress watch hint solution reset book deps help clean tools submission
 .PHONY: test chalk problems flashcards

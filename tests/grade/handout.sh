@@ -8,8 +8,9 @@
 # lib/, chapters/ (with every ::: {.solution} block removed), book/ (without its own
 # tests: their golden files include instructor-edition output), the student
 # edition of the book as chalk.pdf, the review cards as flashcards.tsv (when the
-# book build makes them), and its own Makefile and README (tests/grade/handout.mk,
-# handout-README.md).
+# book build makes them), the values of each chapter's catalogued mistakes
+# (tests/NN-topic/mistakes.tsv, for make check to name them), and its own Makefile
+# and README (tests/grade/handout.mk, handout-README.md).
 # Not in it: solutions/, the calculator, hidden tests, points, the grader.
 #
 #   BOOK=0   do not (re)build the book: take build/chalk.pdf as it is, if present
@@ -52,6 +53,17 @@ for md in "$dest"/chapters/*.md; do
         skip > 0 { next }
         { print }
     ' "$md" >"$md.tmp" && mv "$md.tmp" "$md"
+done
+
+# The values of each chapter's catalogued mistakes, so that the handout's make check
+# can name one (tests/check.sh reads tests/NN-topic/mistakes.tsv): test, value and the
+# one-line description, never the catalogue itself (its lines quote the reference).
+for cat in tests/[0-9][0-9]-*/mistakes.txt; do
+    [ -f "$cat" ] || continue
+    ch=$(basename "$(dirname "$cat")")
+    make -s --no-print-directory "build/mistakes/$ch.tsv" >"$stage/mistakes-$ch.log" 2>&1 ||
+        die "the values of $ch's mistakes could not be built (see $stage/mistakes-$ch.log)"
+    cp "build/mistakes/$ch.tsv" "$dest/tests/$ch/mistakes.tsv"
 done
 
 # Pristine stubs for make reset (a handout has no git history).

@@ -381,12 +381,30 @@ if [ -f build/chalk-instructor.pdf ] && command -v pdftotext >/dev/null 2>&1; th
     expect "the leak check catches the instructor edition passed off as chalk.pdf" \
         eval '! tests/grade/handout-check.sh "$scratch/leaky" >/dev/null'
 fi
-out=$(cd "$hd/chalk" && make -s check 2>&1)
+out=$(cd "$hd/chalk" && make -s check CH=01 2>&1)
 rc=$?
 expect "the handout's make check runs and fails on the stubs" test $rc -ne 0
-expect "  with the per-exercise report (8 ✗)" test "$(printf '%s\n' "$out" | grep -c '^  ✗ ')" = 8
+n_ex=$(grep -c '^exercise:' exercises/$CH/exercises.txt)
+expect "  with the per-exercise report ($n_ex ✗)" test "$(printf '%s\n' "$out" | grep -c '^  ✗ ')" = "$n_ex"
 out=$(cd "$hd/chalk" && make -s progress 2>&1)
-expect "the handout's make progress works" has "$out" "0/8"
+expect "the handout's make progress works" has "$out" "0/$n_ex"
+for cat in tests/[0-9][0-9]-*/mistakes.txt; do
+    ch=$(basename "$(dirname "$cat")")
+    expect "the handout carries $ch's mistake values (tests/$ch/mistakes.tsv), not its catalogue" \
+        test -s "$hd/chalk/tests/$ch/mistakes.tsv" -a ! -e "$hd/chalk/tests/$ch/mistakes.txt"
+done
+cat >"$scratch/mac.c" <<'C'
+double batching_compute_s(const batching_deploy *d, double batch)
+{
+    return batch * d->params_active / (d->chips * d->flops_per_s); /* a FLOP a weight */
+}
+C
+(cd "$hd/chalk" && . tests/loop/lib.sh && loop_splice "$stub" "$scratch/mac.c" batching_compute_s >"$scratch/mac-stub.c") &&
+    cp "$scratch/mac-stub.c" "$hd/chalk/$stub"
+out=$(cd "$hd/chalk" && make -s check CH=01 2>&1)
+expect "the handout's make check names a catalogued mistake (from tests/$CH/mistakes.tsv)" \
+    has "$out" "this is the value you get if you count a multiply-accumulate as one FLOP"
+cp "$here/$stub" "$hd/chalk/$stub"
 (cd "$hd/chalk" && echo '/* mine */' >>"$stub" && make -s reset CH=01 >/dev/null 2>&1)
 expect "the handout's make reset restores from its pristine copy (no git)" cmp -s "$hd/chalk/$stub" "$here/$stub"
 out=$(cd "$hd/chalk" && make -s check CMOCKA_LIBS=-lno-such-cmocka 2>&1)
