@@ -16,7 +16,7 @@
 /* HBM: one B200 GPU of a GB200 NVL72, rented whole; its HBM is what a KV cache uses. */
 static const cost_tier TIER_HBM = {
     .name = "hbm",
-    .title = "HBM3e of one B200 GPU in a GB200 NVL72",
+    .title = "B200 HBM3e (GB200 NVL72)",
     .capacity_bytes = 186e9,  /* MLPerf inference v6.1 GB200 system JSON (lib/hw.c) */
     .bytes_per_s = 8.0e12,    /* 576 TB/s per rack / 72 GPUs (lib/hw.c) */
     .usd_per_hour = 2.0,      /* the lecture's ~$2 per GPU-hour [lecture, 12:52] */
@@ -28,7 +28,7 @@ static const cost_tier TIER_HBM = {
  * is 64 bits wide, so 6400e6 transfers/s x 8 bytes = 51.2e9 B/s (JEDEC DDR5). */
 static const cost_tier TIER_DDR = {
     .name = "ddr",
-    .title = "DDR5-6400 RDIMM, 256 GB, on one memory channel",
+    .title = "DDR5-6400 RDIMM 256 GB, one channel",
     .capacity_bytes = 256e9,
     .bytes_per_s = 6400e6 * 8.0,
     /* NEMIX 16 x 256 GB DDR5-6400 ECC RDIMM kit listed at $76,999 (hi-tech.ua,
@@ -41,7 +41,7 @@ static const cost_tier TIER_DDR = {
 /* NVMe flash: a Micron 9550 PRO, PCIe Gen5, 30.72 TB. */
 static const cost_tier TIER_NVME = {
     .name = "nvme",
-    .title = "Micron 9550 PRO 30.72 TB NVMe SSD (PCIe Gen5)",
+    .title = "Micron 9550 PRO 30.72 TB (PCIe 5)",
     .capacity_bytes = 30.72e12, /* Micron 9550 PRO capacities 3.84-30.72 TB */
     .bytes_per_s = 14e9,        /* Micron: 14,000 MB/s sequential read */
     /* average flash price $0.079 per GB (Computer Weekly's weekly Amazon survey,
@@ -55,7 +55,7 @@ static const cost_tier TIER_NVME = {
 /* Hard disk: a Seagate Exos X24, 24 TB, 7,200 rpm. */
 static const cost_tier TIER_HDD = {
     .name = "hdd",
-    .title = "Seagate Exos X24 24 TB hard disk (7,200 rpm)",
+    .title = "Seagate Exos X24 24 TB",
     .capacity_bytes = 24e12, /* Seagate: 24 TB (blocksandfiles.com, 2023-10-18) */
     .bytes_per_s = 285e6,    /* Seagate: max sustained data rate 285 MB/s */
     /* Backblaze's bulk purchases of large drives: $0.014 per GB (2022); 5-year

@@ -13,31 +13,7 @@
 
 #include <math.h>
 
-/* ---- Exercise 5.1 (*) kv_shape ----------------------------------------------- */
-
-double context_kv_bytes_per_token(double kv_contexts, double kv_heads, double head_dim,
-                                  double bytes_per_element)
-{
-    /* TODO(ch5 §5.3): every layer with its own KV keeps a key AND a value per head. */
-    (void)kv_contexts;
-    (void)kv_heads;
-    (void)head_dim;
-    (void)bytes_per_element;
-    return 0.0;
-}
-
-double context_mla_kv_bytes_per_token(double layers, double latent_dim, double rope_dim,
-                                      double bytes_per_element)
-{
-    /* TODO(ch5 §5.3): one latent (plus its RoPE key) per token and layer. */
-    (void)layers;
-    (void)latent_dim;
-    (void)rope_dim;
-    (void)bytes_per_element;
-    return 0.0;
-}
-
-/* ---- Exercise 5.2 (*) context_roofline --------------------------------------- */
+/* ---- Exercise 5.1 (*) context_roofline --------------------------------------- */
 
 context_token_time context_time_per_token(const context_deploy *d, double batch,
                                           double context_tokens)
@@ -59,7 +35,7 @@ context_kink context_kink_tokens(const context_deploy *d, double batch)
     return k;
 }
 
-/* ---- Exercise 5.3 (**) kv_from_price ----------------------------------------- */
+/* ---- Exercise 5.2 (**) kv_from_price ----------------------------------------- */
 
 double context_kv_bytes_from_crossover(double params_active, double crossover_tokens,
                                        double flops_per_s, double hbm_bytes_per_s)
@@ -83,20 +59,54 @@ double context_kv_bytes_from_ratio(double hw_ratio, double bytes_per_weight,
     return 0.0;
 }
 
-/* ---- Exercise 5.4 (**) api_bill ---------------------------------------------- */
+/* ---- Exercise 5.3 (*) kv_shape ----------------------------------------------- */
 
-context_bill context_api_usd(const cost_api_price *p, double input_tokens,
-                             double output_tokens, double cached_tokens,
-                             cost_cache_write write)
+double context_kv_bytes_per_token(double kv_contexts, double kv_heads, double head_dim,
+                                  double bytes_per_element)
 {
-    /* TODO(ch5 §5.7): pick the tier by the prompt, then price each kind of token. */
-    (void)p;
-    (void)input_tokens;
-    (void)output_tokens;
-    (void)cached_tokens;
-    (void)write;
-    context_bill b = {0};
-    return b;
+    /* TODO(ch5 §5.3): every layer with its own KV keeps a key AND a value per head. */
+    (void)kv_contexts;
+    (void)kv_heads;
+    (void)head_dim;
+    (void)bytes_per_element;
+    return 0.0;
+}
+
+double context_mla_kv_bytes_per_token(double layers, double latent_dim, double rope_dim,
+                                      double bytes_per_element)
+{
+    /* TODO(ch5 §5.3): one latent (plus its RoPE key) per token and layer. */
+    (void)layers;
+    (void)latent_dim;
+    (void)rope_dim;
+    (void)bytes_per_element;
+    return 0.0;
+}
+
+/* ---- Exercise 5.4 (**) windows_sparse ---------------------------------------- */
+
+double context_window_kv_bytes(double global_layers, double local_layers,
+                               double window_tokens, double kv_bytes_per_layer_token,
+                               double context_tokens)
+{
+    /* TODO(ch5 §5.3): a local layer keeps at most its window of tokens. */
+    (void)global_layers;
+    (void)local_layers;
+    (void)window_tokens;
+    (void)kv_bytes_per_layer_token;
+    (void)context_tokens;
+    return 0.0;
+}
+
+double context_sparse_read_bytes(double kv_bytes_per_token, double index_bytes_per_token,
+                                 double selected_tokens, double context_tokens)
+{
+    /* TODO(ch5 §5.3): the selected tokens' KV, plus the index over every token. */
+    (void)kv_bytes_per_token;
+    (void)index_bytes_per_token;
+    (void)selected_tokens;
+    (void)context_tokens;
+    return 0.0;
 }
 
 /* ---- Exercise 5.5 (**) pass_length ------------------------------------------- */
@@ -161,33 +171,7 @@ context_tier_choice context_cheapest_tier(const cost_tier *const *tiers, size_t 
     return c;
 }
 
-/* ---- Exercise 5.7 (**) windows_sparse ---------------------------------------- */
-
-double context_window_kv_bytes(double global_layers, double local_layers,
-                               double window_tokens, double kv_bytes_per_layer_token,
-                               double context_tokens)
-{
-    /* TODO(ch5 §5.3): a local layer keeps at most its window of tokens. */
-    (void)global_layers;
-    (void)local_layers;
-    (void)window_tokens;
-    (void)kv_bytes_per_layer_token;
-    (void)context_tokens;
-    return 0.0;
-}
-
-double context_sparse_read_bytes(double kv_bytes_per_token, double index_bytes_per_token,
-                                 double selected_tokens, double context_tokens)
-{
-    /* TODO(ch5 §5.3): the selected tokens' KV, plus the index over every token. */
-    (void)kv_bytes_per_token;
-    (void)index_bytes_per_token;
-    (void)selected_tokens;
-    (void)context_tokens;
-    return 0.0;
-}
-
-/* ---- Exercise 5.8 (**) attention_parity -------------------------------------- */
+/* ---- Exercise 5.7 (**) attention_parity -------------------------------------- */
 
 double context_attention_flops_per_context_token(double attn_layers, double q_heads,
                                                  double qk_dim, double v_dim)
@@ -207,4 +191,20 @@ double context_attention_parity_tokens(double params_active,
     (void)params_active;
     (void)attn_flops_per_context_token;
     return 0.0;
+}
+
+/* ---- Exercise 5.8 (**) api_bill ---------------------------------------------- */
+
+context_bill context_api_usd(const cost_api_price *p, double input_tokens,
+                             double output_tokens, double cached_tokens,
+                             cost_cache_write write)
+{
+    /* TODO(ch5 §5.7): pick the tier by the prompt, then price each kind of token. */
+    (void)p;
+    (void)input_tokens;
+    (void)output_tokens;
+    (void)cached_tokens;
+    (void)write;
+    context_bill b = {0};
+    return b;
 }

@@ -39,24 +39,7 @@ typedef struct context_deploy {
     double hbm_bytes_per_s;    /* per chip */
 } context_deploy;
 
-/* ---- Exercise 5.1 (*) kv_shape: KV bytes per token from the shape ------ §5.3 */
-
-/* Bytes of K and V one token leaves in the cache, summed over the layers that keep
- * their own KV (`kv_contexts`; fewer than the layers when layers share a cache):
- *     kv_contexts * 2 * kv_heads * head_dim * bytes_per_element.
- * The 2 is K and V. Multi-head attention has kv_heads = query heads, grouped-query
- * fewer, multi-query 1. Preconditions: all inputs >= 0. */
-double context_kv_bytes_per_token(double kv_contexts, double kv_heads, double head_dim,
-                                  double bytes_per_element);
-
-/* DeepSeek's multi-head latent attention caches ONE latent vector per token and
- * layer, from which K and V are both rebuilt, plus a small decoupled RoPE key:
- *     layers * (latent_dim + rope_dim) * bytes_per_element    (no factor 2).
- * Preconditions: all inputs >= 0. */
-double context_mla_kv_bytes_per_token(double layers, double latent_dim, double rope_dim,
-                                      double bytes_per_element);
-
-/* ---- Exercise 5.2 (*) context_roofline: cost per token against context -- §5.1 */
+/* ---- Exercise 5.1 (*) context_roofline: cost per token against context -- §5.1 */
 
 /* One token's share of a step: the step divided by the batch. */
 typedef struct context_token_time {
@@ -83,7 +66,7 @@ typedef struct context_kink {
  * to 2 N_active BW / (F b_kv). Preconditions: batch > 0, kv_bytes_per_token > 0. */
 context_kink context_kink_tokens(const context_deploy *d, double batch);
 
-/* ---- Exercise 5.3 (**) kv_from_price: the price step read as a crossover - §5.2 */
+/* ---- Exercise 5.2 (**) kv_from_price: the price step read as a crossover - §5.2 */
 
 /* KV bytes per token that put the compute/KV crossover at `crossover_tokens`, with
  * the weight fetch negligible (a large batch):
@@ -99,31 +82,39 @@ double context_kv_bytes_from_crossover(double params_active, double crossover_to
 double context_kv_bytes_from_ratio(double hw_ratio, double bytes_per_weight,
                                    double params_active, double crossover_tokens);
 
-/* ---- Exercise 5.4 (**) api_bill: what a request costs -------------------- §5.7 */
+/* ---- Exercise 5.3 (*) kv_shape: KV bytes per token from the shape ------ §5.3 */
 
-/* A request's bill, or the reason there is none. */
-typedef struct context_bill {
-    bool exists;        /* false when the price list has no price for what was asked */
-    bool long_tier;     /* the prompt was billed at the long-prompt tier */
-    double input_usd;   /* uncached prompt tokens, at the input or cache-write price */
-    double cached_usd;  /* prompt tokens read from the cache */
-    double output_usd;  /* generated tokens */
-    double usd;         /* the sum; 0 when !exists */
-} context_bill;
+/* Bytes of K and V one token leaves in the cache, summed over the layers that keep
+ * their own KV (`kv_contexts`; fewer than the layers when layers share a cache):
+ *     kv_contexts * 2 * kv_heads * head_dim * bytes_per_element.
+ * The 2 is K and V. Multi-head attention has kv_heads = query heads, grouped-query
+ * fewer, multi-query 1. Preconditions: all inputs >= 0. */
+double context_kv_bytes_per_token(double kv_contexts, double kv_heads, double head_dim,
+                                  double bytes_per_element);
 
-/* Bills one request of `input_tokens` prompt tokens (of which `cached_tokens` are
- * read from the cache) and `output_tokens` generated tokens:
- *   - the tier is chosen by the whole prompt length: longer than the threshold bills
- *     EVERY token, input and output, at the long tier;
- *   - cached tokens pay the tier's cache-read price;
- *   - the uncached rest pays the input price, or with `write` the 5-minute or 1-hour
- *     cache-write price.
- * No answer (exists = false) when cached_tokens > 0 and the tier has no cache-read
- * price, or `write` asks for a write price the list does not have.
- * Preconditions: 0 <= cached_tokens <= input_tokens, output_tokens >= 0. */
-context_bill context_api_usd(const cost_api_price *p, double input_tokens,
-                             double output_tokens, double cached_tokens,
-                             cost_cache_write write);
+/* DeepSeek's multi-head latent attention caches ONE latent vector per token and
+ * layer, from which K and V are both rebuilt, plus a small decoupled RoPE key:
+ *     layers * (latent_dim + rope_dim) * bytes_per_element    (no factor 2).
+ * Preconditions: all inputs >= 0. */
+double context_mla_kv_bytes_per_token(double layers, double latent_dim, double rope_dim,
+                                      double bytes_per_element);
+
+/* ---- Exercise 5.4 (**) windows_sparse: local layers and sparse reads ----- §5.3 */
+
+/* KV bytes one sequence of `context_tokens` holds when `global_layers` attend to the
+ * whole context and `local_layers` to a sliding window of `window_tokens` only (they
+ * keep at most that many tokens of KV). `kv_bytes_per_layer_token` is one layer's KV
+ * for one token. Preconditions: all inputs >= 0. */
+double context_window_kv_bytes(double global_layers, double local_layers,
+                               double window_tokens, double kv_bytes_per_layer_token,
+                               double context_tokens);
+
+/* Bytes one decode step reads for one sequence under sparse attention: the KV of the
+ * `selected_tokens` it attends to (all of them, if the context is shorter), plus a
+ * small index entry (`index_bytes_per_token`) for every token of the context, which a
+ * light scorer reads to choose them. Preconditions: all inputs >= 0. */
+double context_sparse_read_bytes(double kv_bytes_per_token, double index_bytes_per_token,
+                                 double selected_tokens, double context_tokens);
 
 /* ---- Exercise 5.5 (**) pass_length: output against input price ----------- §5.4 */
 
@@ -182,24 +173,7 @@ typedef struct context_tier_choice {
 context_tier_choice context_cheapest_tier(const cost_tier *const *tiers, size_t count,
                                           double hold_s, double remat_usd_per_byte);
 
-/* ---- Exercise 5.7 (**) windows_sparse: local layers and sparse reads ----- §5.3 */
-
-/* KV bytes one sequence of `context_tokens` holds when `global_layers` attend to the
- * whole context and `local_layers` to a sliding window of `window_tokens` only (they
- * keep at most that many tokens of KV). `kv_bytes_per_layer_token` is one layer's KV
- * for one token. Preconditions: all inputs >= 0. */
-double context_window_kv_bytes(double global_layers, double local_layers,
-                               double window_tokens, double kv_bytes_per_layer_token,
-                               double context_tokens);
-
-/* Bytes one decode step reads for one sequence under sparse attention: the KV of the
- * `selected_tokens` it attends to (all of them, if the context is shorter), plus a
- * small index entry (`index_bytes_per_token`) for every token of the context, which a
- * light scorer reads to choose them. Preconditions: all inputs >= 0. */
-double context_sparse_read_bytes(double kv_bytes_per_token, double index_bytes_per_token,
-                                 double selected_tokens, double context_tokens);
-
-/* ---- Exercise 5.8 (**) attention_parity: the quadratic term ------------- §5.6 */
+/* ---- Exercise 5.7 (**) attention_parity: the quadratic term ------------- §5.6 */
 
 /* Attention FLOPs one new token spends per token of context: in each of `attn_layers`
  * layers, each of `q_heads` query heads takes a dot product with every cached key
@@ -214,5 +188,31 @@ double context_attention_flops_per_context_token(double attn_layers, double q_he
  * 2 N_active. Preconditions: both > 0. */
 double context_attention_parity_tokens(double params_active,
                                        double attn_flops_per_context_token);
+
+/* ---- Exercise 5.8 (**) api_bill: what a request costs -------------------- §5.7 */
+
+/* A request's bill, or the reason there is none. */
+typedef struct context_bill {
+    bool exists;        /* false when the price list has no price for what was asked */
+    bool long_tier;     /* the prompt was billed at the long-prompt tier */
+    double input_usd;   /* uncached prompt tokens, at the input or cache-write price */
+    double cached_usd;  /* prompt tokens read from the cache */
+    double output_usd;  /* generated tokens */
+    double usd;         /* the sum; 0 when !exists */
+} context_bill;
+
+/* Bills one request of `input_tokens` prompt tokens (of which `cached_tokens` are
+ * read from the cache) and `output_tokens` generated tokens:
+ *   - the tier is chosen by the whole prompt length: longer than the threshold bills
+ *     EVERY token, input and output, at the long tier;
+ *   - cached tokens pay the tier's cache-read price;
+ *   - the uncached rest pays the input price, or with `write` the 5-minute or 1-hour
+ *     cache-write price.
+ * No answer (exists = false) when cached_tokens > 0 and the tier has no cache-read
+ * price, or `write` asks for a write price the list does not have.
+ * Preconditions: 0 <= cached_tokens <= input_tokens, output_tokens >= 0. */
+context_bill context_api_usd(const cost_api_price *p, double input_tokens,
+                             double output_tokens, double cached_tokens,
+                             cost_cache_write write);
 
 #endif /* CHALK_CONTEXT_H */

@@ -12,26 +12,6 @@
 
 /* ---- Exercise 5.1 ------------------------------------------------------------ */
 
-/* region: kv-shape */
-double context_kv_bytes_per_token(double kv_contexts, double kv_heads, double head_dim,
-                                  double bytes_per_element)
-{
-    COST_ASSERT(kv_contexts >= 0 && kv_heads >= 0 && head_dim >= 0 && bytes_per_element >= 0);
-    double k_and_v = 2.0; /* a key and a value per head */
-    return kv_contexts * k_and_v * kv_heads * head_dim * bytes_per_element;
-}
-
-double context_mla_kv_bytes_per_token(double layers, double latent_dim, double rope_dim,
-                                      double bytes_per_element)
-{
-    COST_ASSERT(layers >= 0 && latent_dim >= 0 && rope_dim >= 0 && bytes_per_element >= 0);
-    /* one latent serves as both K and V, so there is no factor 2 */
-    return layers * (latent_dim + rope_dim) * bytes_per_element;
-}
-/* endregion: kv-shape */
-
-/* ---- Exercise 5.2 ------------------------------------------------------------ */
-
 /* region: per-token */
 /* Seconds of arithmetic per new token, on all chips together. */
 static double compute_per_token_s(const context_deploy *d)
@@ -83,7 +63,7 @@ context_kink context_kink_tokens(const context_deploy *d, double batch)
 }
 /* endregion: roofline */
 
-/* ---- Exercise 5.3 ------------------------------------------------------------ */
+/* ---- Exercise 5.2 ------------------------------------------------------------ */
 
 /* region: kv-from-price */
 double context_kv_bytes_from_crossover(double params_active, double crossover_tokens,
@@ -107,41 +87,49 @@ double context_kv_bytes_from_ratio(double hw_ratio, double bytes_per_weight,
 }
 /* endregion: kv-from-price */
 
+/* ---- Exercise 5.3 ------------------------------------------------------------ */
+
+/* region: kv-shape */
+double context_kv_bytes_per_token(double kv_contexts, double kv_heads, double head_dim,
+                                  double bytes_per_element)
+{
+    COST_ASSERT(kv_contexts >= 0 && kv_heads >= 0 && head_dim >= 0 && bytes_per_element >= 0);
+    double k_and_v = 2.0; /* a key and a value per head */
+    return kv_contexts * k_and_v * kv_heads * head_dim * bytes_per_element;
+}
+
+double context_mla_kv_bytes_per_token(double layers, double latent_dim, double rope_dim,
+                                      double bytes_per_element)
+{
+    COST_ASSERT(layers >= 0 && latent_dim >= 0 && rope_dim >= 0 && bytes_per_element >= 0);
+    /* one latent serves as both K and V, so there is no factor 2 */
+    return layers * (latent_dim + rope_dim) * bytes_per_element;
+}
+/* endregion: kv-shape */
+
 /* ---- Exercise 5.4 ------------------------------------------------------------ */
 
-/* region: bill */
-static double per_token_usd(double usd_per_mtok)
+/* region: windows */
+double context_window_kv_bytes(double global_layers, double local_layers,
+                               double window_tokens, double kv_bytes_per_layer_token,
+                               double context_tokens)
 {
-    return usd_per_mtok / 1e6;
+    COST_ASSERT(global_layers >= 0 && local_layers >= 0 && window_tokens >= 0 &&
+                kv_bytes_per_layer_token >= 0 && context_tokens >= 0);
+    double local_tokens = fmin(context_tokens, window_tokens); /* a window keeps no more */
+    double layer_tokens = global_layers * context_tokens + local_layers * local_tokens;
+    return layer_tokens * kv_bytes_per_layer_token;
 }
 
-context_bill context_api_usd(const cost_api_price *p, double input_tokens,
-                             double output_tokens, double cached_tokens,
-                             cost_cache_write write)
+double context_sparse_read_bytes(double kv_bytes_per_token, double index_bytes_per_token,
+                                 double selected_tokens, double context_tokens)
 {
-    COST_ASSERT(cached_tokens >= 0 && cached_tokens <= input_tokens && output_tokens >= 0 &&
-                "need 0 <= cached <= input and output >= 0");
-    context_bill b = {.exists = false};
-    /* the whole prompt decides the tier, and the tier prices every token */
-    b.long_tier = cost_api_has_long_tier(p) && input_tokens > p->long_threshold_tokens;
-    const cost_price_tier *tier = b.long_tier ? &p->long_prompt : &p->base;
-    double uncached_usd_per_mtok = tier->input_usd_per_mtok;
-    if (write == COST_CACHE_WRITE_5M)
-        uncached_usd_per_mtok = p->cache_write_5m_usd_per_mtok;
-    if (write == COST_CACHE_WRITE_1H)
-        uncached_usd_per_mtok = p->cache_write_1h_usd_per_mtok;
-    if (uncached_usd_per_mtok <= 0.0)
-        return b; /* no such write price on this list */
-    if (cached_tokens > 0.0 && tier->cache_read_usd_per_mtok <= 0.0)
-        return b; /* no cache-read price for this tier */
-    b.exists = true;
-    b.input_usd = (input_tokens - cached_tokens) * per_token_usd(uncached_usd_per_mtok);
-    b.cached_usd = cached_tokens * per_token_usd(tier->cache_read_usd_per_mtok);
-    b.output_usd = output_tokens * per_token_usd(tier->output_usd_per_mtok);
-    b.usd = b.input_usd + b.cached_usd + b.output_usd;
-    return b;
+    COST_ASSERT(kv_bytes_per_token >= 0 && index_bytes_per_token >= 0 &&
+                selected_tokens >= 0 && context_tokens >= 0);
+    double read_tokens = fmin(selected_tokens, context_tokens);
+    return read_tokens * kv_bytes_per_token + context_tokens * index_bytes_per_token;
 }
-/* endregion: bill */
+/* endregion: windows */
 
 /* ---- Exercise 5.5 ------------------------------------------------------------ */
 
@@ -215,30 +203,6 @@ context_tier_choice context_cheapest_tier(const cost_tier *const *tiers, size_t 
 
 /* ---- Exercise 5.7 ------------------------------------------------------------ */
 
-/* region: windows */
-double context_window_kv_bytes(double global_layers, double local_layers,
-                               double window_tokens, double kv_bytes_per_layer_token,
-                               double context_tokens)
-{
-    COST_ASSERT(global_layers >= 0 && local_layers >= 0 && window_tokens >= 0 &&
-                kv_bytes_per_layer_token >= 0 && context_tokens >= 0);
-    double local_tokens = fmin(context_tokens, window_tokens); /* a window keeps no more */
-    double layer_tokens = global_layers * context_tokens + local_layers * local_tokens;
-    return layer_tokens * kv_bytes_per_layer_token;
-}
-
-double context_sparse_read_bytes(double kv_bytes_per_token, double index_bytes_per_token,
-                                 double selected_tokens, double context_tokens)
-{
-    COST_ASSERT(kv_bytes_per_token >= 0 && index_bytes_per_token >= 0 &&
-                selected_tokens >= 0 && context_tokens >= 0);
-    double read_tokens = fmin(selected_tokens, context_tokens);
-    return read_tokens * kv_bytes_per_token + context_tokens * index_bytes_per_token;
-}
-/* endregion: windows */
-
-/* ---- Exercise 5.8 ------------------------------------------------------------ */
-
 /* region: parity */
 double context_attention_flops_per_context_token(double attn_layers, double q_heads,
                                                  double qk_dim, double v_dim)
@@ -256,3 +220,39 @@ double context_attention_parity_tokens(double params_active,
     return weight_flops / attn_flops_per_context_token;
 }
 /* endregion: parity */
+
+/* ---- Exercise 5.8 ------------------------------------------------------------ */
+
+/* region: bill */
+static double per_token_usd(double usd_per_mtok)
+{
+    return usd_per_mtok / 1e6;
+}
+
+context_bill context_api_usd(const cost_api_price *p, double input_tokens,
+                             double output_tokens, double cached_tokens,
+                             cost_cache_write write)
+{
+    COST_ASSERT(cached_tokens >= 0 && cached_tokens <= input_tokens && output_tokens >= 0 &&
+                "need 0 <= cached <= input and output >= 0");
+    context_bill b = {.exists = false};
+    /* the whole prompt decides the tier, and the tier prices every token */
+    b.long_tier = cost_api_has_long_tier(p) && input_tokens > p->long_threshold_tokens;
+    const cost_price_tier *tier = b.long_tier ? &p->long_prompt : &p->base;
+    double uncached_usd_per_mtok = tier->input_usd_per_mtok;
+    if (write == COST_CACHE_WRITE_5M)
+        uncached_usd_per_mtok = p->cache_write_5m_usd_per_mtok;
+    if (write == COST_CACHE_WRITE_1H)
+        uncached_usd_per_mtok = p->cache_write_1h_usd_per_mtok;
+    if (uncached_usd_per_mtok <= 0.0)
+        return b; /* no such write price on this list */
+    if (cached_tokens > 0.0 && tier->cache_read_usd_per_mtok <= 0.0)
+        return b; /* no cache-read price for this tier */
+    b.exists = true;
+    b.input_usd = (input_tokens - cached_tokens) * per_token_usd(uncached_usd_per_mtok);
+    b.cached_usd = cached_tokens * per_token_usd(tier->cache_read_usd_per_mtok);
+    b.output_usd = output_tokens * per_token_usd(tier->output_usd_per_mtok);
+    b.usd = b.input_usd + b.cached_usd + b.output_usd;
+    return b;
+}
+/* endregion: bill */

@@ -1030,6 +1030,19 @@ static void build_crossover(const void *ctx, long row, chalk_record *r)
         k.exists = false;
     chalk_put_result(r, "kink_tokens", "kink at this batch", CHALK_U_TOKENS, 0, k.exists, k.tokens,
                      why);
+    /* the weights and the batch's caches at the kink, against the chips' HBM */
+    bool known = k.exists && s->d.has_hbm;
+    double used = s->cd.params_total * s->cd.bytes_per_param +
+                  batch * k.tokens * s->cd.kv_bytes_per_token;
+    const char *no_use = !k.exists ? why : "no HBM capacity: pass --hbm-bytes X (or --hw NAME)";
+    chalk_put_result(r, "hbm_used_at_kink_bytes", "HBM used at the kink", CHALK_U_BYTES,
+                     CHALK_DETAIL, known, used, no_use);
+    chalk_field *fits = chalk_put_bool(r, "fits_hbm", "fits in HBM at the kink", CHALK_DETAIL,
+                                       used <= s->d.chips * s->d.hbm_bytes);
+    if (!known) {
+        fits->kind = CHALK_NULL;
+        chalk_put_string(r, "fits_hbm_reason", "  why none", CHALK_DETAIL, no_use);
+    }
     const char *no_shape = "no attention shape: pass --model NAME or --attn-layers, --q-heads, "
                            "--qk-dim, --v-dim";
     double f = s->has_attn ? context_attention_flops_per_context_token(s->attn_layers, s->q_heads,
