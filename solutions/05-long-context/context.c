@@ -1,10 +1,11 @@
 /*
- * context.c -- Chapter 5 reference solution: long context, KV bytes read off
- * prices, cache tiers.
+ * context.c -- Chapter 5 reference solution: long context, KV bytes read
+ * off prices, cache tiers.
  *
- * Contract and equations: exercises/05-long-context/context.h. Every function
- * is a closed form; the care goes into units (bytes per weight, 2 FLOPs per
- * multiply- accumulate) and into saying plainly when there is no answer.
+ * Contract and equations: exercises/05-long-context/context.h. Every
+ * function is a closed form; the care goes into units (bytes per weight, 2
+ * FLOPs per multiply- accumulate) and into saying plainly when there is no
+ * answer.
  */
 #include "context.h"
 
@@ -17,7 +18,8 @@
 /* Seconds of arithmetic per new token, on all chips together. */
 static double compute_per_token_s(const context_deploy *d)
 {
-    return COST_FLOPS_PER_MAC * d->params_active / (d->chips * d->flops_per_s);
+    return COST_FLOPS_PER_MAC * d->params_active /
+           (d->chips * d->flops_per_s);
 }
 
 /* Seconds of memory traffic per sequence for one pass: its share of the
@@ -42,7 +44,8 @@ static context_token_time token_time(double compute_s, double memory_s)
 /* endregion: per-token */
 
 /* region: roofline */
-context_token_time context_time_per_token(const context_deploy *d, double batch,
+context_token_time context_time_per_token(const context_deploy *d,
+                                          double batch,
                                           double context_tokens)
 {
     COST_ASSERT(batch > 0 && context_tokens >= 0 &&
@@ -56,15 +59,18 @@ context_kink context_kink_tokens(const context_deploy *d, double batch)
     COST_ASSERT(batch > 0 && d->kv_bytes_per_token > 0 &&
                 "need batch and a KV cache");
     context_kink k = {.exists = false, .tokens = 0.0};
-    /* (W / batch + L b_kv) / (n BW) = c  =>  L = (c n BW - W / batch) / b_kv */
+    /* (W / batch + L b_kv) / (n BW) = c  =>  L = (c n BW - W / batch) /
+     * b_kv */
     double bytes_in_compute_time =
         compute_per_token_s(d) * d->chips * d->hbm_bytes_per_s;
-    double shared_weight_bytes = d->params_total * d->bytes_per_param / batch;
+    double weight_bytes_all = d->params_total * d->bytes_per_param;
+    double shared_weight_bytes = weight_bytes_all / batch;
     if (bytes_in_compute_time <= shared_weight_bytes)
-        return k; /* memory-bound at every context: the batch is too small */
+        return k; /* memory-bound at every context: the batch is too small
+                   */
     k.exists = true;
-    k.tokens =
-        (bytes_in_compute_time - shared_weight_bytes) / d->kv_bytes_per_token;
+    k.tokens = (bytes_in_compute_time - shared_weight_bytes) /
+               d->kv_bytes_per_token;
     return k;
 }
 /* endregion: roofline */
@@ -78,10 +84,11 @@ double context_kv_bytes_from_crossover(double params_active,
                                        double flops_per_s,
                                        double hbm_bytes_per_s)
 {
-    COST_ASSERT(params_active > 0 && crossover_tokens > 0 && flops_per_s > 0 &&
-                hbm_bytes_per_s > 0 && "need positive inputs");
-    /* L b_kv / BW = 2 N_active / F: one token's KV fetch takes as long as its
-     * math */
+    COST_ASSERT(params_active > 0 && crossover_tokens > 0 &&
+                flops_per_s > 0 && hbm_bytes_per_s > 0 &&
+                "need positive inputs");
+    /* L b_kv / BW = 2 N_active / F: one token's KV fetch takes as long as
+     * its math */
     double bytes_per_flop = hbm_bytes_per_s / flops_per_s;
     double flops_per_token = COST_FLOPS_PER_MAC * params_active;
     return bytes_per_flop * flops_per_token / crossover_tokens;
@@ -114,7 +121,8 @@ double context_kv_bytes_per_token(double kv_contexts, double kv_heads,
 }
 
 double context_mla_kv_bytes_per_token(double layers, double latent_dim,
-                                      double rope_dim, double bytes_per_element)
+                                      double rope_dim,
+                                      double bytes_per_element)
 {
     COST_ASSERT(layers >= 0 && latent_dim >= 0 && rope_dim >= 0 &&
                 bytes_per_element >= 0);
@@ -132,8 +140,9 @@ double context_window_kv_bytes(double global_layers, double local_layers,
                                double kv_bytes_per_layer_token,
                                double context_tokens)
 {
-    COST_ASSERT(global_layers >= 0 && local_layers >= 0 && window_tokens >= 0 &&
-                kv_bytes_per_layer_token >= 0 && context_tokens >= 0);
+    COST_ASSERT(global_layers >= 0 && local_layers >= 0 &&
+                window_tokens >= 0 && kv_bytes_per_layer_token >= 0 &&
+                context_tokens >= 0);
     /* a local layer keeps no more than its window */
     double local_tokens = fmin(context_tokens, window_tokens);
     double layer_tokens =
@@ -143,7 +152,8 @@ double context_window_kv_bytes(double global_layers, double local_layers,
 
 double context_sparse_read_bytes(double kv_bytes_per_token,
                                  double index_bytes_per_token,
-                                 double selected_tokens, double context_tokens)
+                                 double selected_tokens,
+                                 double context_tokens)
 {
     COST_ASSERT(kv_bytes_per_token >= 0 && index_bytes_per_token >= 0 &&
                 selected_tokens >= 0 && context_tokens >= 0);
@@ -164,7 +174,8 @@ context_token_time context_pass_time_per_token(const context_deploy *d,
 {
     COST_ASSERT(batch > 0 && context_tokens >= 0 && pass_tokens >= 1 &&
                 "bad pass");
-    /* the weights and the old KV are read once per pass, whatever its length */
+    /* the weights and the old KV are read once per pass, whatever its
+     * length */
     double pass_memory_s = memory_per_sequence_s(d, batch, context_tokens);
     double memory_s = pass_memory_s / pass_tokens;
     return token_time(compute_per_token_s(d), memory_s);
@@ -238,10 +249,12 @@ context_tier_choice context_cheapest_tier(const cost_tier *const *tiers,
 
 /* region: parity */
 double context_attention_flops_per_context_token(double attn_layers,
-                                                 double q_heads, double qk_dim,
+                                                 double q_heads,
+                                                 double qk_dim,
                                                  double v_dim)
 {
-    COST_ASSERT(attn_layers >= 0 && q_heads >= 0 && qk_dim >= 0 && v_dim >= 0);
+    COST_ASSERT(attn_layers >= 0 && q_heads >= 0 && qk_dim >= 0 &&
+                v_dim >= 0);
     /* a score, then a weighted sum, per head and cached token */
     double macs = attn_layers * q_heads * (qk_dim + v_dim);
     return COST_FLOPS_PER_MAC * macs;
@@ -251,7 +264,8 @@ double context_attention_parity_tokens(double params_active,
                                        double attn_flops_per_context_token)
 {
     COST_ASSERT(params_active > 0 && attn_flops_per_context_token > 0);
-    double weight_flops = COST_FLOPS_PER_MAC * params_active; /* per token */
+    double weight_flops =
+        COST_FLOPS_PER_MAC * params_active; /* per token */
     return weight_flops / attn_flops_per_context_token;
 }
 /* endregion: parity */
@@ -289,7 +303,8 @@ context_bill context_api_usd(const cost_api_price *p, double input_tokens,
     b.exists = true;
     double uncached_tokens = input_tokens - cached_tokens;
     b.input_usd = uncached_tokens * per_token_usd(uncached_usd_per_mtok);
-    b.cached_usd = cached_tokens * per_token_usd(tier->cache_read_usd_per_mtok);
+    double read_usd_per_mtok = tier->cache_read_usd_per_mtok;
+    b.cached_usd = cached_tokens * per_token_usd(read_usd_per_mtok);
     b.output_usd = output_tokens * per_token_usd(tier->output_usd_per_mtok);
     b.usd = b.input_usd + b.cached_usd + b.output_usd;
     return b;
