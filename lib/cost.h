@@ -6,6 +6,8 @@
  *   model.h     model presets and shape arithmetic (parameters, FLOPs, KV bytes)
  *   roofline.h  time = max(FLOPs / peak, bytes / bandwidth)
  *   numeric.h   bisection, monotone integer search, relative comparison
+ *   price.h     API price presets, dated (USD per million tokens)
+ *   tier.h      memory-tier presets: HBM, DDR, NVMe flash, hard disk
  *
  * The library knows no chapter: chapter math lives in exercises/NN-topic/topic.h.
  * Pure functions, no allocation, no globals but const presets, no exit().
@@ -17,6 +19,8 @@
 #include "hw.h"
 #include "model.h"
 #include "numeric.h"
+#include "price.h"
 #include "roofline.h"
+#include "tier.h"
 
 #endif /* COST_COST_H */

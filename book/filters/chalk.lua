@@ -5,7 +5,8 @@
 -- Runs `build/chalk ARGS --json` (CHALK overrides the path), takes `key` (dotted
 -- paths reach into objects and arrays: hw_ratio.bf16, rows.0.step_s) and prints
 -- it with `unit` to `digits` significant figures (default 3), after multiplying
--- by `scale`. A JSON null prints the key's `*_reason` string when `null=reason`
+-- by `scale`. A string value (a word: bound, a date) prints as is when no
+-- unit, scale or digits is given. A JSON null prints the key's `*_reason` string when `null=reason`
 -- is given and stops the build otherwise. A failing command, a missing key, an
 -- unknown unit or a bad attribute stops the build, naming the command.
 --
@@ -55,8 +56,13 @@ local function number(code)
       (type(reason) == 'string' and (' (' .. reason .. ')') or '') ..
       (null == 'reason' and '' or '; add null=reason to print the reason'))
   end
+  -- a word (bound, cheapest_tier, a preset's date) prints as is, without a unit
+  if type(v) == 'string' and unit == '' and not code.attributes.scale and not code.attributes.digits then
+    return { pandoc.Str(v) }
+  end
   if type(v) ~= 'number' then
-    util.fail(WHO, 'chalk ' .. cmd .. ' --json: "' .. key .. '" is not a number')
+    util.fail(WHO, 'chalk ' .. cmd .. ' --json: "' .. key .. '" is not a number' ..
+      (type(v) == 'string' and ' (a word prints only without unit, scale or digits)' or ''))
   end
   local text, math = util.format(WHO .. ': ' .. where, v, unit, digits, scale)
   if math then return { pandoc.Math('InlineMath', math) } end

@@ -1,0 +1,312 @@
+/*
+ * context.c -- Chapter 5 reference solution: long context, KV bytes read
+ * off prices, cache tiers.
+ *
+ * Contract and equations: exercises/05-long-context/context.h. Every
+ * function is a closed form; the care goes into units (bytes per weight, 2
+ * FLOPs per multiply- accumulate) and into saying plainly when there is no
+ * answer.
+ */
+#include "context.h"
+
+#include <math.h>
+
+/* ---- Exercise 5.1
+ * ------------------------------------------------------------ */
+
+/* region: per-token */
+/* Seconds of arithmetic per new token, on all chips together. */
+static double compute_per_token_s(const context_deploy *d)
+{
+    return COST_FLOPS_PER_MAC * d->params_active /
+           (d->chips * d->flops_per_s);
+}
+
+/* Seconds of memory traffic per sequence for one pass: its share of the
+ * weights, which the batch shares, and its own KV cache. */
+static double memory_per_sequence_s(const context_deploy *d, double batch,
+                                    double context_tokens)
+{
+    double weight_bytes = d->params_total * d->bytes_per_param / batch;
+    double kv_bytes = context_tokens * d->kv_bytes_per_token;
+    return (weight_bytes + kv_bytes) / (d->chips * d->hbm_bytes_per_s);
+}
+
+static context_token_time token_time(double compute_s, double memory_s)
+{
+    context_token_time t;
+    t.compute_s = compute_s;
+    t.memory_s = memory_s;
+    t.time_s = fmax(compute_s, memory_s);
+    t.bound = cost_bound_of(compute_s, memory_s);
+    return t;
+}
+/* endregion: per-token */
+
+/* region: roofline */
+context_token_time context_time_per_token(const context_deploy *d,
+                                          double batch,
+                                          double context_tokens)
+{
+    COST_ASSERT(batch > 0 && context_tokens >= 0 &&
+                "need batch > 0, context >= 0");
+    return token_time(compute_per_token_s(d),
+                      memory_per_sequence_s(d, batch, context_tokens));
+}
+
+context_kink context_kink_tokens(const context_deploy *d, double batch)
+{
+    COST_ASSERT(batch > 0 && d->kv_bytes_per_token > 0 &&
+                "need batch and a KV cache");
+    context_kink k = {.exists = false, .tokens = 0.0};
+    /* (W / batch + L b_kv) / (n BW) = c  =>  L = (c n BW - W / batch) /
+     * b_kv */
+    double bytes_in_compute_time =
+        compute_per_token_s(d) * d->chips * d->hbm_bytes_per_s;
+    double weight_bytes_all = d->params_total * d->bytes_per_param;
+    double shared_weight_bytes = weight_bytes_all / batch;
+    if (bytes_in_compute_time <= shared_weight_bytes)
+        return k; /* memory-bound at every context: the batch is too small
+                   */
+    k.exists = true;
+    k.tokens = (bytes_in_compute_time - shared_weight_bytes) /
+               d->kv_bytes_per_token;
+    return k;
+}
+/* endregion: roofline */
+
+/* ---- Exercise 5.2
+ * ------------------------------------------------------------ */
+
+/* region: kv-from-price */
+double context_kv_bytes_from_crossover(double params_active,
+                                       double crossover_tokens,
+                                       double flops_per_s,
+                                       double hbm_bytes_per_s)
+{
+    COST_ASSERT(params_active > 0 && crossover_tokens > 0 &&
+                flops_per_s > 0 && hbm_bytes_per_s > 0 &&
+                "need positive inputs");
+    /* L b_kv / BW = 2 N_active / F: one token's KV fetch takes as long as
+     * its math */
+    double bytes_per_flop = hbm_bytes_per_s / flops_per_s;
+    double flops_per_token = COST_FLOPS_PER_MAC * params_active;
+    return bytes_per_flop * flops_per_token / crossover_tokens;
+}
+
+double context_kv_bytes_from_ratio(double hw_ratio, double bytes_per_weight,
+                                   double params_active,
+                                   double crossover_tokens)
+{
+    COST_ASSERT(hw_ratio > 0 && bytes_per_weight > 0 && params_active > 0 &&
+                crossover_tokens > 0 && "need positive inputs");
+    /* r multiplies per weight fetched = r / bytes_per_weight multiplies per
+     * byte */
+    double bytes_per_multiply = bytes_per_weight / hw_ratio;
+    return bytes_per_multiply * params_active / crossover_tokens;
+}
+/* endregion: kv-from-price */
+
+/* ---- Exercise 5.3
+ * ------------------------------------------------------------ */
+
+/* region: kv-shape */
+double context_kv_bytes_per_token(double kv_contexts, double kv_heads,
+                                  double head_dim, double bytes_per_element)
+{
+    COST_ASSERT(kv_contexts >= 0 && kv_heads >= 0 && head_dim >= 0 &&
+                bytes_per_element >= 0);
+    double k_and_v = 2.0; /* a key and a value per head */
+    return kv_contexts * k_and_v * kv_heads * head_dim * bytes_per_element;
+}
+
+double context_mla_kv_bytes_per_token(double layers, double latent_dim,
+                                      double rope_dim,
+                                      double bytes_per_element)
+{
+    COST_ASSERT(layers >= 0 && latent_dim >= 0 && rope_dim >= 0 &&
+                bytes_per_element >= 0);
+    /* one latent serves as both K and V, so there is no factor 2 */
+    return layers * (latent_dim + rope_dim) * bytes_per_element;
+}
+/* endregion: kv-shape */
+
+/* ---- Exercise 5.4
+ * ------------------------------------------------------------ */
+
+/* region: windows */
+double context_window_kv_bytes(double global_layers, double local_layers,
+                               double window_tokens,
+                               double kv_bytes_per_layer_token,
+                               double context_tokens)
+{
+    COST_ASSERT(global_layers >= 0 && local_layers >= 0 &&
+                window_tokens >= 0 && kv_bytes_per_layer_token >= 0 &&
+                context_tokens >= 0);
+    /* a local layer keeps no more than its window */
+    double local_tokens = fmin(context_tokens, window_tokens);
+    double layer_tokens =
+        global_layers * context_tokens + local_layers * local_tokens;
+    return layer_tokens * kv_bytes_per_layer_token;
+}
+
+double context_sparse_read_bytes(double kv_bytes_per_token,
+                                 double index_bytes_per_token,
+                                 double selected_tokens,
+                                 double context_tokens)
+{
+    COST_ASSERT(kv_bytes_per_token >= 0 && index_bytes_per_token >= 0 &&
+                selected_tokens >= 0 && context_tokens >= 0);
+    double read_tokens = fmin(selected_tokens, context_tokens);
+    return read_tokens * kv_bytes_per_token +
+           context_tokens * index_bytes_per_token;
+}
+/* endregion: windows */
+
+/* ---- Exercise 5.5
+ * ------------------------------------------------------------ */
+
+/* region: pass */
+context_token_time context_pass_time_per_token(const context_deploy *d,
+                                               double batch,
+                                               double context_tokens,
+                                               double pass_tokens)
+{
+    COST_ASSERT(batch > 0 && context_tokens >= 0 && pass_tokens >= 1 &&
+                "bad pass");
+    /* the weights and the old KV are read once per pass, whatever its
+     * length */
+    double pass_memory_s = memory_per_sequence_s(d, batch, context_tokens);
+    double memory_s = pass_memory_s / pass_tokens;
+    return token_time(compute_per_token_s(d), memory_s);
+}
+
+double context_crossover_pass_tokens(const context_deploy *d, double batch,
+                                     double context_tokens)
+{
+    return memory_per_sequence_s(d, batch, context_tokens) /
+           compute_per_token_s(d);
+}
+
+context_price_ratio context_read_price_ratio(double output_over_input)
+{
+    COST_ASSERT(output_over_input > 0 && "need a positive price ratio");
+    context_price_ratio r = {.exists = false};
+    if (output_over_input < 1.0)
+        return r; /* a decode token is never cheaper than a prefill token */
+    r.exists = true;
+    r.decode_mfu_over_prefill = 1.0 / output_over_input;
+    r.crossover_pass_tokens = output_over_input;
+    return r;
+}
+/* endregion: pass */
+
+/* ---- Exercise 5.6
+ * ------------------------------------------------------------ */
+
+/* region: tiers */
+double context_drain_s(double capacity_bytes, double bytes_per_s)
+{
+    COST_ASSERT(capacity_bytes > 0 && bytes_per_s > 0 && "need a device");
+    return capacity_bytes / bytes_per_s;
+}
+
+double context_tier_usd_per_byte(const cost_tier *t, double hold_s)
+{
+    COST_ASSERT(hold_s >= 0 && "need a hold time >= 0");
+    double usd_per_s = t->usd_per_hour / COST_HOUR_S;
+    double capacity_share_s =
+        hold_s / t->capacity_bytes; /* seconds of device per byte */
+    double bandwidth_share_s = 1.0 / t->bytes_per_s;
+    return usd_per_s * fmax(capacity_share_s, bandwidth_share_s);
+}
+
+context_tier_choice context_cheapest_tier(const cost_tier *const *tiers,
+                                          size_t count, double hold_s,
+                                          double remat_usd_per_byte)
+{
+    COST_ASSERT(count >= 1 && remat_usd_per_byte > 0 &&
+                "need a tier and a remat cost");
+    context_tier_choice c = {.remat = false, .tier = 0};
+    c.usd_per_byte = context_tier_usd_per_byte(tiers[0], hold_s);
+    for (size_t i = 1; i < count; i++) {
+        double usd = context_tier_usd_per_byte(tiers[i], hold_s);
+        if (usd < c.usd_per_byte) {
+            c.tier = i;
+            c.usd_per_byte = usd;
+        }
+    }
+    if (remat_usd_per_byte <= c.usd_per_byte) {
+        c.remat = true;
+        c.usd_per_byte = remat_usd_per_byte;
+    }
+    return c;
+}
+/* endregion: tiers */
+
+/* ---- Exercise 5.7
+ * ------------------------------------------------------------ */
+
+/* region: parity */
+double context_attention_flops_per_context_token(double attn_layers,
+                                                 double q_heads,
+                                                 double qk_dim,
+                                                 double v_dim)
+{
+    COST_ASSERT(attn_layers >= 0 && q_heads >= 0 && qk_dim >= 0 &&
+                v_dim >= 0);
+    /* a score, then a weighted sum, per head and cached token */
+    double macs = attn_layers * q_heads * (qk_dim + v_dim);
+    return COST_FLOPS_PER_MAC * macs;
+}
+
+double context_attention_parity_tokens(double params_active,
+                                       double attn_flops_per_context_token)
+{
+    COST_ASSERT(params_active > 0 && attn_flops_per_context_token > 0);
+    double weight_flops =
+        COST_FLOPS_PER_MAC * params_active; /* per token */
+    return weight_flops / attn_flops_per_context_token;
+}
+/* endregion: parity */
+
+/* ---- Exercise 5.8
+ * ------------------------------------------------------------ */
+
+/* region: bill */
+static double per_token_usd(double usd_per_mtok)
+{
+    return usd_per_mtok / 1e6;
+}
+
+context_bill context_api_usd(const cost_api_price *p, double input_tokens,
+                             double output_tokens, double cached_tokens,
+                             cost_cache_write write)
+{
+    COST_ASSERT(cached_tokens >= 0 && cached_tokens <= input_tokens &&
+                output_tokens >= 0 &&
+                "need 0 <= cached <= input and output >= 0");
+    context_bill b = {.exists = false};
+    /* the whole prompt decides the tier, and the tier prices every token */
+    bool two_tiers = cost_api_has_long_tier(p);
+    b.long_tier = two_tiers && input_tokens > p->long_threshold_tokens;
+    const cost_price_tier *tier = b.long_tier ? &p->long_prompt : &p->base;
+    double uncached_usd_per_mtok = tier->input_usd_per_mtok;
+    if (write == COST_CACHE_WRITE_5M)
+        uncached_usd_per_mtok = p->cache_write_5m_usd_per_mtok;
+    if (write == COST_CACHE_WRITE_1H)
+        uncached_usd_per_mtok = p->cache_write_1h_usd_per_mtok;
+    if (uncached_usd_per_mtok <= 0.0)
+        return b; /* no such write price on this list */
+    if (cached_tokens > 0.0 && tier->cache_read_usd_per_mtok <= 0.0)
+        return b; /* no cache-read price for this tier */
+    b.exists = true;
+    double uncached_tokens = input_tokens - cached_tokens;
+    b.input_usd = uncached_tokens * per_token_usd(uncached_usd_per_mtok);
+    double read_usd_per_mtok = tier->cache_read_usd_per_mtok;
+    b.cached_usd = cached_tokens * per_token_usd(read_usd_per_mtok);
+    b.output_usd = output_tokens * per_token_usd(tier->output_usd_per_mtok);
+    b.usd = b.input_usd + b.cached_usd + b.output_usd;
+    return b;
+}
+/* endregion: bill */

@@ -1,0 +1,524 @@
+/*
+ * test_context.c -- Chapter 5 tests: long context, KV bytes read off prices, cache
+ * tiers.
+ *
+ * Built twice: against exercises/05-long-context/context.c (yours) and against
+ * solutions/05-long-context/context.c (the reference). Each test states one fact;
+ * the comment above it names where the expected value comes from. Expected values
+ * are closed forms with published inputs, never copied from output.
+ *
+ * Published inputs used below:
+ *   DeepSeek-V3   671e9 total, 37e9 active parameters (DeepSeek-V3 README); MLA
+ *                 cache 61 layers x (512 + 64) elements (config_671B.json), stored
+ *                 in fp8 (its "dtype": "fp8"): 35,136 bytes/token
+ *   Llama 3 70B   80 layers, 8 KV heads of 128 (config.json)
+ *   GPT-3 175B    96 layers, 96 heads of 128, multi-head (Brown et al. 2020)
+ *   PaLM 540B     118 layers, 1 KV head of 256, multi-query (Chowdhery et al. 2022)
+ *   GB200 NVL72   72 GPUs, 10e15 dense fp4 FLOP/s, 8e12 B/s, 186e9 B each (NVIDIA)
+ *   The lecture   100e9 active parameters, a hardware ratio of 300 at half a byte
+ *                 per fp4 weight, a price step at 200k tokens [lecture, 1:36:01]
+ *   Gemini 3.1 Pro  $2 / $12 per million tokens up to 200k, $4 / $18 above
+ *                 (Google's pricing page, 2026-03)
+ *   Claude Opus 4.6 $5 in, $25 out, hits $0.50, writes $6.25 (5 min) / $10 (1 h)
+ *                 (Anthropic's pricing page, 2026)
+ *   Devices       DDR5-6400: 6400e6 x 8 B/s per channel (JEDEC); Micron 9550 PRO
+ *                 30.72 TB at 14 GB/s; Seagate Exos X24 24 TB at 285 MB/s (data
+ *                 sheets); prices as in lib/tier.c
+ */
+#include "../test_util.h"
+
+#include "context.h"
+
+#define TIGHT 1e-9 /* closed forms: only rounding differs */
+
+/* DeepSeek-V3 in fp4 on a GB200 NVL72, its MLA cache in fp8. */
+static context_deploy deepseek_on_nvl72(void)
+{
+    context_deploy d = {
+        .params_total = 671e9, .params_active = 37e9, .bytes_per_param = 0.5,
+        .kv_bytes_per_token = 61 * (512 + 64) * 1.0, .chips = 72,
+        .flops_per_s = 10e15, .hbm_bytes_per_s = 8e12,
+    };
+    return d;
+}
+
+/* Per-token compute, and one sequence's memory traffic per pass, written out. */
+static double compute_per_token(const context_deploy *d)
+{
+    return 2.0 * d->params_active / (d->chips * d->flops_per_s);
+}
+static double memory_per_sequence(const context_deploy *d, double batch, double ctx)
+{
+    return (d->params_total * d->bytes_per_param / batch + ctx * d->kv_bytes_per_token) /
+           (d->chips * d->hbm_bytes_per_s);
+}
+
+/* The four tiers of lib/tier.c, written out with their sources. A bought device is
+ * spread over five years of 365.25 days. */
+#define LIFE_H (5 * 365.25 * 24)
+static const cost_tier HBM = {"hbm", "B200 HBM", 186e9, 8e12, 2.0, "", ""};
+static const cost_tier DDR = {"ddr", "DDR5-6400 RDIMM", 256e9, 6400e6 * 8,
+                              76999.0 / 16 / LIFE_H, "", ""};
+static const cost_tier NVME = {"nvme", "Micron 9550", 30.72e12, 14e9,
+                               0.079 * 30.72e3 / LIFE_H, "", ""};
+static const cost_tier HDD = {"hdd", "Exos X24", 24e12, 285e6, 0.014 * 24e3 / LIFE_H, "", ""};
+
+/* Closed form of a tier's cost per byte held for t seconds and read once. */
+static double tier_cost(const cost_tier *t, double hold_s)
+{
+    return t->usd_per_hour / 3600 * fmax(hold_s / t->capacity_bytes, 1 / t->bytes_per_s);
+}
+
+/* ---- 5.1 kv_shape ---------------------------------------------------------- */
+
+/* Lecture 6.3: one shared context, K and V, head_dim 128, 8 KV heads, one byte per
+ * element: 1 x 2 x 128 x 8 = 2,048 bytes ("gives exactly this number"); 4,096 at bf16. */
+static void lecture_shared_context_gives_2048_bytes(void **state)
+{
+    (void)state;
+    assert_close(context_kv_bytes_per_token(1, 8, 128, 1), 2048, TIGHT, "B");
+    assert_close(context_kv_bytes_per_token(1, 8, 128, 2), 4096, TIGHT, "B");
+}
+
+/* Scaling book: Llama 3 70B, 2 x 80 x 8 x 128 x 2 bytes = 327,680 bytes in bf16. */
+static void llama3_70b_grouped_query_cache_is_327680_bytes_in_bf16(void **state)
+{
+    (void)state;
+    assert_close(context_kv_bytes_per_token(80, 8, 128, 2), 327680, TIGHT, "B");
+}
+
+/* GPT-3 is multi-head (96 KV heads): 2 x 96 x 96 x 128 x 2 = 4,718,592 bytes; PaLM is
+ * multi-query (1 KV head of 256): 2 x 118 x 256 x 2 = 120,832 bytes. */
+static void multi_head_gpt3_and_multi_query_palm_differ_by_39x(void **state)
+{
+    (void)state;
+    assert_close(context_kv_bytes_per_token(96, 96, 128, 2), 4718592, TIGHT, "B");
+    assert_close(context_kv_bytes_per_token(118, 1, 256, 2), 120832, TIGHT, "B");
+}
+
+/* Layers that share one cache (Character.AI, Gemma) count once: 80 layers in pairs
+ * keep 40 caches, half the bytes. */
+static void layers_sharing_a_cache_count_once(void **state)
+{
+    (void)state;
+    assert_close(context_kv_bytes_per_token(40, 8, 128, 2), 327680 / 2.0, TIGHT, "B");
+}
+
+/* DeepSeek-V3 config: 61 layers x (512 latent + 64 RoPE) = 35,136 elements, one
+ * latent for K and V: 70,272 bytes in bf16, 35,136 in fp8. */
+static void deepseek_mla_cache_is_one_latent_per_layer(void **state)
+{
+    (void)state;
+    assert_close(context_mla_kv_bytes_per_token(61, 512, 64, 2), 70272, TIGHT, "B");
+    assert_close(context_mla_kv_bytes_per_token(61, 512, 64, 1), 35136, TIGHT, "B");
+}
+
+/* ---- 5.2 context_roofline -------------------------------------------------- */
+
+/* Lecture 6.1: compute per token is flat in context, 2 N_active / (chips F). */
+static void compute_per_token_is_flat_in_context(void **state)
+{
+    (void)state;
+    context_deploy d = deepseek_on_nvl72();
+    double c = 2 * 37e9 / (72 * 10e15);
+    assert_close(context_time_per_token(&d, 16384, 0).compute_s, c, TIGHT, "s");
+    assert_close(context_time_per_token(&d, 16384, 1e6).compute_s, c, TIGHT, "s");
+}
+
+/* Lecture 6.1: memory per token is the batch's share of the weights plus one
+ * context's KV: (671e9 x 0.5 / B + L x 35,136) / (72 x 8e12). */
+static void memory_per_token_rises_linearly_with_context(void **state)
+{
+    (void)state;
+    context_deploy d = deepseek_on_nvl72();
+    for (double ctx = 0; ctx <= 200e3; ctx += 50e3) {
+        double m = (671e9 * 0.5 / 8192 + ctx * 35136) / (72 * 8e12);
+        assert_close(context_time_per_token(&d, 8192, ctx).memory_s, m, TIGHT, "s");
+    }
+}
+
+/* The max of a flat line and a rising one: compute-bound at short context, memory-
+ * bound at long. */
+static void short_context_is_compute_bound_long_context_memory_bound(void **state)
+{
+    (void)state;
+    context_deploy d = deepseek_on_nvl72();
+    context_token_time short_ctx = context_time_per_token(&d, 65536, 256);
+    context_token_time long_ctx = context_time_per_token(&d, 65536, 200e3);
+    assert_int_equal(short_ctx.bound, COST_BOUND_COMPUTE);
+    assert_close(short_ctx.time_s, compute_per_token(&d), TIGHT, "s");
+    assert_int_equal(long_ctx.bound, COST_BOUND_MEMORY);
+    assert_close(long_ctx.time_s, memory_per_sequence(&d, 65536, 200e3), TIGHT, "s");
+}
+
+/* Closed form: the kink is at L = (2 N_a BW / F - N_total bytes / B) / b_kv; at an
+ * unbounded batch it is chapter 1's balance context 2 N_a BW / (F b_kv) = 1,684.9. */
+static void kink_tends_to_the_balance_context_as_the_batch_grows(void **state)
+{
+    (void)state;
+    context_deploy d = deepseek_on_nvl72();
+    double fetchable = 2 * 37e9 * 8e12 / 10e15; /* bytes per sequence in its compute time */
+    context_kink k = context_kink_tokens(&d, 20000);
+    assert_true(k.exists);
+    assert_close(k.tokens, (fetchable - 671e9 * 0.5 / 20000) / 35136, TIGHT, "tokens");
+    assert_close(context_kink_tokens(&d, 1e12).tokens, fetchable / 35136, 1e-6, "tokens");
+}
+
+/* Chapter 1: below the balance batch without KV (312.5 x 671 / 37 = 5,667 for this
+ * rack and model) the weight fetch alone exceeds compute: no context is balanced. */
+static void no_kink_below_the_balance_batch(void **state)
+{
+    (void)state;
+    context_deploy d = deepseek_on_nvl72();
+    assert_false(context_kink_tokens(&d, 5000).exists);
+    assert_true(context_kink_tokens(&d, 6000).exists);
+}
+
+/* ---- 5.3 kv_from_price ----------------------------------------------------- */
+
+/* Lecture 6.2 in consistent units: a ratio of 300 multiplies per fp4 weight is 600
+ * multiplies per byte, so b_kv = 0.5 x 1e11 / (300 x 2e5) = 833 bytes. The same chip
+ * as rates: F = 1,200 FLOP per byte of bandwidth. */
+static void lecture_inputs_give_833_bytes_in_consistent_units(void **state)
+{
+    (void)state;
+    assert_close(context_kv_bytes_from_ratio(300, 0.5, 1e11, 2e5), 2500.0 / 3, TIGHT, "B");
+    assert_close(context_kv_bytes_from_crossover(1e11, 2e5, 1200, 1), 2500.0 / 3, TIGHT, "B");
+}
+
+/* Lecture 6.2: 1e11 / (300 x 2e5) = 1,667 is the answer for a ratio counted per BYTE:
+ * one byte per weight (fp8), or a chip with 600 FLOPs per byte of bandwidth. */
+static void lecture_1667_bytes_is_the_answer_for_a_ratio_per_byte(void **state)
+{
+    (void)state;
+    assert_close(context_kv_bytes_from_ratio(300, 1.0, 1e11, 2e5), 5000.0 / 3, TIGHT, "B");
+    assert_close(context_kv_bytes_from_crossover(1e11, 2e5, 600, 1), 5000.0 / 3, TIGHT, "B");
+}
+
+/* GB200 in fp4, 8e12 / 10e15 bytes per FLOP: a 200k step with 100e9 active parameters
+ * puts b_kv at 8e-4 x 2e11 / 2e5 = 800 bytes. */
+static void gb200_fp4_puts_a_200k_step_at_800_bytes(void **state)
+{
+    (void)state;
+    assert_close(context_kv_bytes_from_crossover(1e11, 2e5, 10e15, 8e12), 800, TIGHT, "B");
+}
+
+/* Inverse of chapter 1's balance context L* = 2 N_a BW / (F b_kv): reading b_kv back
+ * from DeepSeek-V3's own L* on the NVL72 gives its 35,136 bytes. */
+static void kv_from_crossover_inverts_the_balance_context(void **state)
+{
+    (void)state;
+    double l_star = 2 * 37e9 * 8e12 / (10e15 * 35136);
+    assert_close(context_kv_bytes_from_crossover(37e9, l_star, 10e15, 8e12), 35136, TIGHT,
+                 "B");
+    assert_close(context_kv_bytes_from_crossover(37e9, 2 * l_star, 10e15, 8e12), 35136 / 2.0,
+                 TIGHT, "B");
+}
+
+/* Chapter 1: r = (F / 2) x bytes per weight / BW, so both forms give the same bytes
+ * on any chip: H100 in bf16 (r = 296), a step at 100k, 70e9 active parameters:
+ * 3.35e12 / 989e12 x 1.4e11 / 1e5 = 4,742 bytes. */
+static void ratio_and_rate_forms_agree(void **state)
+{
+    (void)state;
+    double r = 989e12 / 2 * 2.0 / 3.35e12;
+    double expected = 3.35e12 / 989e12 * 2 * 70e9 / 1e5;
+    assert_close(context_kv_bytes_from_ratio(r, 2.0, 70e9, 1e5), expected, TIGHT, "B");
+    assert_close(context_kv_bytes_from_crossover(70e9, 1e5, 989e12, 3.35e12), expected, TIGHT,
+                 "B");
+}
+
+/* ---- 5.4 api_bill ---------------------------------------------------------- */
+
+static const cost_api_price *api(const char *name)
+{
+    const cost_api_price *p = cost_api_find(name);
+    assert_non_null(p);
+    return p;
+}
+
+/* Gemini 3.1 Pro: 100k in, 10k out, short tier: 0.1 x $2 + 0.01 x $12 = $0.32. */
+static void gemini_short_prompt_pays_2_and_12_per_million(void **state)
+{
+    (void)state;
+    context_bill b = context_api_usd(api("gemini-3.1-pro"), 100e3, 10e3, 0, COST_CACHE_WRITE_NONE);
+    assert_true(b.exists);
+    assert_false(b.long_tier);
+    assert_close(b.usd, 0.1 * 2 + 0.01 * 12, TIGHT, "USD");
+}
+
+/* Gemini's rule: a prompt over 200k bills every token at $4 / $18, not only the
+ * tokens past the threshold: 0.3 x $4 + 0.01 x $18 = $1.38. */
+static void gemini_long_prompt_bills_every_token_at_the_long_tier(void **state)
+{
+    (void)state;
+    context_bill b = context_api_usd(api("gemini-3.1-pro"), 300e3, 10e3, 0, COST_CACHE_WRITE_NONE);
+    assert_true(b.long_tier);
+    assert_close(b.input_usd, 0.3 * 4, TIGHT, "USD");
+    assert_close(b.output_usd, 0.01 * 18, TIGHT, "USD");
+    assert_close(b.usd, 1.38, TIGHT, "USD");
+}
+
+/* Gemini: "<= 200k" is short: 200,000 tokens cost $0.40, one more token $0.800004. */
+static void gemini_prompt_of_exactly_200k_is_still_short(void **state)
+{
+    (void)state;
+    const cost_api_price *g = api("gemini-3.1-pro");
+    assert_close(context_api_usd(g, 200e3, 0, 0, COST_CACHE_WRITE_NONE).usd, 0.4, TIGHT, "USD");
+    assert_close(context_api_usd(g, 200001, 0, 0, COST_CACHE_WRITE_NONE).usd, 200001 * 4e-6,
+                 TIGHT, "USD");
+}
+
+/* Gemini: the prompt picks the tier, not prompt plus output: 150k in and 100k out is
+ * short, 0.15 x $2 + 0.1 x $12 = $1.50. */
+static void output_tokens_do_not_choose_the_tier(void **state)
+{
+    (void)state;
+    context_bill b = context_api_usd(api("gemini-3.1-pro"), 150e3, 100e3, 0, COST_CACHE_WRITE_NONE);
+    assert_false(b.long_tier);
+    assert_close(b.usd, 1.5, TIGHT, "USD");
+}
+
+/* Anthropic: hits cost 0.1x. Opus, 100k prompt of which 90k cached: 10k x $5 + 90k x
+ * $0.50 per million = $0.095. */
+static void claude_cache_hits_cost_a_tenth_of_input(void **state)
+{
+    (void)state;
+    context_bill b = context_api_usd(api("claude-opus-4.6"), 100e3, 0, 90e3, COST_CACHE_WRITE_NONE);
+    assert_true(b.exists);
+    assert_close(b.cached_usd, 90e3 * 0.5e-6, TIGHT, "USD");
+    assert_close(b.usd, 0.05 + 0.045, TIGHT, "USD");
+}
+
+/* Anthropic: writes cost 1.25x (5 minutes) and 2x (1 hour): a 100k-token write is
+ * $0.625 or $1.00 against $0.50 unwritten; hits in the same request stay at 0.1x. */
+static void claude_writes_cost_1_25x_for_5_minutes_and_2x_for_an_hour(void **state)
+{
+    (void)state;
+    const cost_api_price *o = api("claude-opus-4.6");
+    assert_close(context_api_usd(o, 100e3, 0, 0, COST_CACHE_WRITE_5M).usd, 0.625, TIGHT, "USD");
+    assert_close(context_api_usd(o, 100e3, 0, 0, COST_CACHE_WRITE_1H).usd, 1.0, TIGHT, "USD");
+    context_bill mixed = context_api_usd(o, 100e3, 0, 60e3, COST_CACHE_WRITE_1H);
+    assert_close(mixed.usd, 40e3 * 10e-6 + 60e3 * 0.5e-6, TIGHT, "USD");
+}
+
+/* No price, no bill: Gemini 3.1's long-tier cache read and GPT-5's 5-minute write
+ * are not on the lists. */
+static void a_price_the_list_lacks_gives_no_bill(void **state)
+{
+    (void)state;
+    assert_false(context_api_usd(api("gemini-3.1-pro"), 300e3, 0, 100e3, COST_CACHE_WRITE_NONE)
+                     .exists);
+    assert_true(context_api_usd(api("gemini-3.1-pro"), 100e3, 0, 50e3, COST_CACHE_WRITE_NONE)
+                    .exists);
+    assert_false(context_api_usd(api("gpt-5"), 100e3, 0, 0, COST_CACHE_WRITE_5M).exists);
+}
+
+/* ---- 5.5 pass_length ------------------------------------------------------- */
+
+/* Lecture 6.4: decode (a one-token pass) pays the memory term; a long prefill pass
+ * spreads it over its tokens and sits on the compute floor. */
+static void decode_pays_memory_prefill_pays_compute(void **state)
+{
+    (void)state;
+    context_deploy d = deepseek_on_nvl72();
+    context_token_time decode = context_pass_time_per_token(&d, 64, 8192, 1);
+    context_token_time prefill = context_pass_time_per_token(&d, 64, 8192, 4096);
+    assert_int_equal(decode.bound, COST_BOUND_MEMORY);
+    assert_close(decode.time_s, memory_per_sequence(&d, 64, 8192), TIGHT, "s");
+    assert_int_equal(prefill.bound, COST_BOUND_COMPUTE);
+    assert_close(prefill.time_s, compute_per_token(&d), TIGHT, "s");
+}
+
+/* Lecture 6.4: memory per token falls as 1 / L_pass; compute per token does not. */
+static void memory_per_token_falls_as_one_over_the_pass_length(void **state)
+{
+    (void)state;
+    context_deploy d = deepseek_on_nvl72();
+    double m1 = memory_per_sequence(&d, 256, 32768);
+    for (double pass = 1; pass <= 64; pass *= 4) {
+        context_token_time t = context_pass_time_per_token(&d, 256, 32768, pass);
+        assert_close(t.memory_s, m1 / pass, TIGHT, "s");
+        assert_close(t.compute_s, compute_per_token(&d), TIGHT, "s");
+    }
+}
+
+/* Closed form: the pass is balanced at L_pass = one-token memory / compute. */
+static void crossover_pass_is_memory_over_compute(void **state)
+{
+    (void)state;
+    context_deploy d = deepseek_on_nvl72();
+    double expected = memory_per_sequence(&d, 1024, 8192) / compute_per_token(&d);
+    assert_close(context_crossover_pass_tokens(&d, 1024, 8192), expected, TIGHT, "tokens");
+}
+
+/* Lecture 6.4 and flashcard 24: output at 5x input means decode MFU about 1/5 of
+ * prefill, and a 5-token pass would balance; Gemini's 6x gives 1/6; a ratio below 1
+ * has no reading. */
+static void price_ratio_5_means_decode_mfu_one_fifth(void **state)
+{
+    (void)state;
+    context_price_ratio r = context_read_price_ratio(5);
+    assert_true(r.exists);
+    assert_close(r.decode_mfu_over_prefill, 0.2, TIGHT, "");
+    assert_close(r.crossover_pass_tokens, 5, TIGHT, "tokens");
+    assert_close(context_read_price_ratio(12.0 / 2).decode_mfu_over_prefill, 1.0 / 6, TIGHT, "");
+    assert_false(context_read_price_ratio(0.5).exists);
+}
+
+/* ---- 5.6 cache_tiers ------------------------------------------------------- */
+
+/* Drain time = capacity / bandwidth: the lecture's Rubin 288 GB / 20 TB/s = 14.4 ms;
+ * a DDR5-6400 channel's 256 GB DIMM 5 s; the Micron 9550 30.72 TB / 14 GB/s = 2,194 s;
+ * the Exos X24 24 TB / 285 MB/s = 84,211 s (23 h). */
+static void drain_time_is_capacity_over_bandwidth(void **state)
+{
+    (void)state;
+    assert_close(context_drain_s(288e9, 20e12), 14.4e-3, TIGHT, "s");
+    assert_close(context_drain_s(256e9, 51.2e9), 5.0, TIGHT, "s");
+    assert_close(context_drain_s(30.72e12, 14e9), 30.72e12 / 14e9, TIGHT, "s");
+    assert_close(context_drain_s(24e12, 285e6), 24e12 / 285e6, TIGHT, "s");
+}
+
+/* A device of 100 bytes read at 10 bytes/s for $3,600 an hour ($1/s): a byte held
+ * 1 s pays its bandwidth share (0.1 s of device), held 100 s its capacity share
+ * (1 s); at the drain time, 10 s, the two shares are equal (0.1 s), not added. */
+static void a_byte_pays_its_larger_share_of_the_device(void **state)
+{
+    (void)state;
+    cost_tier t = {"toy", "toy", 100, 10, 3600, "", ""};
+    assert_close(context_tier_usd_per_byte(&t, 1), 0.1, TIGHT, "USD/B");
+    assert_close(context_tier_usd_per_byte(&t, 100), 1.0, TIGHT, "USD/B");
+    assert_close(context_tier_usd_per_byte(&t, 10), 0.1, TIGHT, "USD/B");
+}
+
+/* Each tier of lib/tier.c is cheapest near its own drain time: HBM at 10 ms, DDR at
+ * 1 s, flash at 5 minutes and 1 hour, disk at a day. */
+static void each_tier_is_cheapest_near_its_own_drain_time(void **state)
+{
+    (void)state;
+    const cost_tier *tiers[] = {&HBM, &DDR, &NVME, &HDD};
+    double holds[] = {0.01, 1, 300, 3600, 86400};
+    size_t expected[] = {0, 1, 2, 2, 3};
+    for (size_t i = 0; i < 5; i++) {
+        context_tier_choice c = context_cheapest_tier(tiers, 4, holds[i], 1.0);
+        assert_false(c.remat);
+        assert_int_equal(c.tier, expected[i]);
+        assert_close(c.usd_per_byte, tier_cost(tiers[expected[i]], holds[i]), TIGHT, "USD/B");
+    }
+}
+
+/* Lecture 6.5: recomputing costs the forward pass, 2 x 37e9 / 10e15 s of a $2/h GPU
+ * per token of 35,136 bytes; HBM holds a byte for $2/h / 186e9 per second, so it
+ * loses to recomputing past 2 x 37e9 x 186e9 / (10e15 x 35,136) = 39 s. */
+static void recomputing_beats_hbm_for_long_holds(void **state)
+{
+    (void)state;
+    const cost_tier *only_hbm[] = {&HBM};
+    double remat = 2 * 37e9 / 10e15 * (2.0 / 3600) / 35136;
+    context_tier_choice held = context_cheapest_tier(only_hbm, 1, 10, remat);
+    assert_false(held.remat);
+    assert_close(held.usd_per_byte, tier_cost(&HBM, 10), TIGHT, "USD/B");
+    context_tier_choice redone = context_cheapest_tier(only_hbm, 1, 60, remat);
+    assert_true(redone.remat);
+    assert_close(redone.usd_per_byte, remat, TIGHT, "USD/B");
+}
+
+/* ---- 5.7 windows_sparse ---------------------------------------------------- */
+
+/* Character.AI-style layout: 1 global layer in 6, the others a 1,024-token window.
+ * At 512 tokens all six layers hold 512 tokens; at 100k the five local layers still
+ * hold 1,024 each. */
+static void sliding_window_layers_stop_growing_at_the_window(void **state)
+{
+    (void)state;
+    double b = 2 * 8 * 128 * 2.0; /* one layer's K and V per token, 8 heads, bf16 */
+    assert_close(context_window_kv_bytes(1, 5, 1024, b, 512), 6 * 512 * b, TIGHT, "B");
+    assert_close(context_window_kv_bytes(1, 5, 1024, b, 100e3), (100e3 + 5 * 1024) * b, TIGHT,
+                 "B");
+}
+
+/* DeepSeek-V3.2's sparse attention reads 2,048 selected tokens' KV plus every token's
+ * index key: at 128k, 2,048 b + 131,072 b_idx; below 2,048 tokens it reads them all. */
+static void sparse_attention_reads_the_selection_plus_the_index(void **state)
+{
+    (void)state;
+    assert_close(context_sparse_read_bytes(35136, 61 * 128, 2048, 131072),
+                 2048 * 35136.0 + 131072 * 61 * 128.0, TIGHT, "B");
+    assert_close(context_sparse_read_bytes(35136, 61 * 128, 2048, 1000),
+                 1000 * (35136.0 + 61 * 128), TIGHT, "B");
+}
+
+/* ---- 5.8 attention_parity -------------------------------------------------- */
+
+/* Lecture notes open point 16: 60 layers of 64 heads of 128 spend 2 x 60 x 64 x 256
+ * = 1,966,080 FLOPs per context token, and reach a 100e9-active model's 2e11 FLOPs
+ * at 101,725 tokens: "near 100k". */
+static void conventional_layout_reaches_parity_near_100k(void **state)
+{
+    (void)state;
+    double a = context_attention_flops_per_context_token(60, 64, 128, 128);
+    assert_close(a, 2.0 * 60 * 64 * 256, TIGHT, "FLOP");
+    assert_close(context_attention_parity_tokens(1e11, a), 2e11 / 1966080.0, TIGHT, "tokens");
+}
+
+/* An aggressive layout, global attention in 10 layers of 16 heads, reaches parity
+ * only at 2e11 / (2 x 10 x 16 x 256) = 2.44 million tokens: the lecture's "millions". */
+static void aggressive_layout_reaches_parity_in_the_millions(void **state)
+{
+    (void)state;
+    double a = context_attention_flops_per_context_token(10, 16, 128, 128);
+    assert_close(context_attention_parity_tokens(1e11, a), 2e11 / 81920.0, TIGHT, "tokens");
+}
+
+/* DeepSeek-V3's absorbed MLA: 128 heads score 576 dims and sum 512 in 61 layers:
+ * 2 x 61 x 128 x 1,088 FLOPs per context token; parity with 2 x 37e9 at 4,355 tokens. */
+static void deepseek_mla_reaches_parity_at_a_few_thousand_tokens(void **state)
+{
+    (void)state;
+    double a = context_attention_flops_per_context_token(61, 128, 576, 512);
+    assert_close(a, 2.0 * 61 * 128 * 1088, TIGHT, "FLOP");
+    assert_close(context_attention_parity_tokens(37e9, a), 74e9 / a, TIGHT, "tokens");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        CHALK_TEST(kv_shape, lecture_shared_context_gives_2048_bytes),
+        CHALK_TEST(kv_shape, llama3_70b_grouped_query_cache_is_327680_bytes_in_bf16),
+        CHALK_TEST(kv_shape, multi_head_gpt3_and_multi_query_palm_differ_by_39x),
+        CHALK_TEST(kv_shape, layers_sharing_a_cache_count_once),
+        CHALK_TEST(kv_shape, deepseek_mla_cache_is_one_latent_per_layer),
+        CHALK_TEST(context_roofline, compute_per_token_is_flat_in_context),
+        CHALK_TEST(context_roofline, memory_per_token_rises_linearly_with_context),
+        CHALK_TEST(context_roofline, short_context_is_compute_bound_long_context_memory_bound),
+        CHALK_TEST(context_roofline, kink_tends_to_the_balance_context_as_the_batch_grows),
+        CHALK_TEST(context_roofline, no_kink_below_the_balance_batch),
+        CHALK_TEST(kv_from_price, lecture_inputs_give_833_bytes_in_consistent_units),
+        CHALK_TEST(kv_from_price, lecture_1667_bytes_is_the_answer_for_a_ratio_per_byte),
+        CHALK_TEST(kv_from_price, gb200_fp4_puts_a_200k_step_at_800_bytes),
+        CHALK_TEST(kv_from_price, kv_from_crossover_inverts_the_balance_context),
+        CHALK_TEST(kv_from_price, ratio_and_rate_forms_agree),
+        CHALK_TEST(api_bill, gemini_short_prompt_pays_2_and_12_per_million),
+        CHALK_TEST(api_bill, gemini_long_prompt_bills_every_token_at_the_long_tier),
+        CHALK_TEST(api_bill, gemini_prompt_of_exactly_200k_is_still_short),
+        CHALK_TEST(api_bill, output_tokens_do_not_choose_the_tier),
+        CHALK_TEST(api_bill, claude_cache_hits_cost_a_tenth_of_input),
+        CHALK_TEST(api_bill, claude_writes_cost_1_25x_for_5_minutes_and_2x_for_an_hour),
+        CHALK_TEST(api_bill, a_price_the_list_lacks_gives_no_bill),
+        CHALK_TEST(pass_length, decode_pays_memory_prefill_pays_compute),
+        CHALK_TEST(pass_length, memory_per_token_falls_as_one_over_the_pass_length),
+        CHALK_TEST(pass_length, crossover_pass_is_memory_over_compute),
+        CHALK_TEST(pass_length, price_ratio_5_means_decode_mfu_one_fifth),
+        CHALK_TEST(cache_tiers, drain_time_is_capacity_over_bandwidth),
+        CHALK_TEST(cache_tiers, a_byte_pays_its_larger_share_of_the_device),
+        CHALK_TEST(cache_tiers, each_tier_is_cheapest_near_its_own_drain_time),
+        CHALK_TEST(cache_tiers, recomputing_beats_hbm_for_long_holds),
+        CHALK_TEST(windows_sparse, sliding_window_layers_stop_growing_at_the_window),
+        CHALK_TEST(windows_sparse, sparse_attention_reads_the_selection_plus_the_index),
+        CHALK_TEST(attention_parity, conventional_layout_reaches_parity_near_100k),
+        CHALK_TEST(attention_parity, aggressive_layout_reaches_parity_in_the_millions),
+        CHALK_TEST(attention_parity, deepseek_mla_reaches_parity_at_a_few_thousand_tokens),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
