@@ -62,7 +62,7 @@ all: chalk book
 chalk: build/chalk
 build/chalk: $(CHALK_SRC) $(CHALK_H) $(LIB_SRC) $(LIB_H)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -O2 $(CHALK_INC) -o $@ $(CHALK_SRC) $(LIB_SRC) $(CHALK_LIBS)
+	$(CC) $(CFLAGS) -O2 -fno-math-errno $(CHALK_INC) -o $@ $(CHALK_SRC) $(LIB_SRC) $(CHALK_LIBS)
 build/asan/chalk: $(CHALK_SRC) $(CHALK_H) $(LIB_SRC) $(LIB_H)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SANITIZE) $(CHALK_INC) -o $@ $(CHALK_SRC) $(LIB_SRC) $(CHALK_LIBS)
