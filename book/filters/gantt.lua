@@ -1,5 +1,5 @@
--- gantt.lua -- gantt blocks become numbered figures: pipeline timelines drawn from
--- the simulator's output (`chalk schedule ... --csv`), one panel per command.
+-- gantt.lua -- gantt blocks become diagrams: pipeline timelines drawn from the
+-- schedule simulator's output (`chalk schedule ... --csv`), one panel per command.
 --
 -- Consumes:
 --     ```{.gantt #fig:ID}
@@ -8,36 +8,33 @@
 --     ```
 --
 --     Caption: what the figure shows ...
--- Each line is a `chalk schedule` command. Its --csv output (one row per pass:
+-- Each line is a `chalk schedule` command (an indented line continues the one
+-- before it). Its --csv output (one row per pass:
 -- stage, microbatch, chunk, pass, start_s, end_s) gives the boxes; its --json output
 -- gives the panel's title (the schedule, the batch time and the measured idle share).
 -- Stage 0 is the top row of a panel; every panel shares one time scale, so that
 -- shorter schedules look shorter. A forward pass is a light box, a backward pass a
 -- dark one, each labelled with its micro-batch counted from 1 (primes mark the
 -- second and later chunks of the interleaved schedule) when the box is wide enough.
--- The paragraph right after the block, which must start with "Caption:", becomes
--- the caption.
--- Files: BUILD/plots/ID.{tex,pdf,log} (BUILD: the metadata field build-dir, default
--- build/book). The picture is TikZ in a standalone document with the book's fonts,
--- compiled by pdflatex only when its source changed, and included at the text width.
--- Stops the build on: a missing id or caption, an id not starting with fig:, a line
--- that is not a `schedule` command, a failing chalk, a CSV without the timeline's
--- columns, or a TikZ error (the first lines of pdflatex's log are shown).
+-- Produces: the same block as a ```{.diagram #fig:ID}``` holding the tikzpicture
+-- (about 12 cm wide), which diagram.lua compiles, sizes and captions with the
+-- "Caption:" paragraph that follows; nothing is drawn here.
+-- Stops the build on: an id not starting with fig:, an attribute, a line that is
+-- not a `schedule` command, a failing chalk, or a CSV without the timeline's columns.
 --
--- Order: after chalk.lua (live numbers in the caption), before crossref.lua (which
--- numbers the figure). Pandoc 2.17; pdflatex with TikZ (texlive-pictures).
+-- Order: after chalk.lua, before diagram.lua (which compiles what this writes).
+-- Pandoc 2.17.
 
 package.path = (PANDOC_SCRIPT_FILE:match('(.*/)') or './') .. '?.lua;' .. package.path
 local util = require 'util'
 
 local WHO = 'gantt.lua'
-local WIDTH_CM = 10.6      -- the time axis; stage labels take the rest of the text width
+local WIDTH_CM = 10.8      -- the time axis; stage labels take the rest of the text width
 local ROW_CM = 0.42        -- one stage
 local PANEL_GAP_CM = 0.95  -- between panels, room for the next title
 local LABEL_MIN_CM = 0.26  -- narrower boxes stay unlabelled
 local NAMES = { gpipe = 'GPipe', ['1f1b'] = '1F1B', interleaved = 'Interleaved 1F1B' }
 
-local builddir = 'build/book'
 
 local function num(s, what, id)
   local x = tonumber(s)
@@ -151,96 +148,43 @@ local function tikz_of(panels)
     for _, a in ipairs(p.passes) do chunks = math.max(chunks, a.chunk) end
   end
   if chunks > 0 then
-    legend[#legend + 1] = { 'fill=black!26', "forward, second chunk ($1'$)" }
-    legend[#legend + 1] = { 'fill=black!76', 'backward, second chunk' }
+    legend[#legend + 1] = { 'fill=black!26', "forward, chunk 2" }
+    legend[#legend + 1] = { 'fill=black!76', 'backward, chunk 2' }
   end
-  local x = 0
-  for _, l in ipairs(legend) do
-    out[#out + 1] = string.format('\\node[pass, %s, minimum width=0.5cm, minimum height=%.3fcm, anchor=west] at (%.3f, %.3f) {};',
-      l[1], ROW_CM, x, ly)
-    out[#out + 1] = string.format('\\node[anchor=west] at (%.3f, %.3f) {%s};', x + 0.55, ly, l[2])
-    x = x + 0.9 + 0.11 * #l[2]:gsub('%$.-%$', 'xx')
+  -- each key sits right of the previous one's text (TikZ's positioning library)
+  for k, l in ipairs(legend) do
+    local where = k == 1 and string.format('anchor=west] at (0, %.3f)', ly) or
+        string.format('right=0.35cm of gantt-key-%d]', k - 1)
+    out[#out + 1] = string.format('\\node[pass, %s, minimum width=0.5cm, minimum height=%.3fcm, %s (gantt-box-%d) {};',
+      l[1], ROW_CM, where, k)
+    out[#out + 1] = string.format('\\node[right=2pt of gantt-box-%d] (gantt-key-%d) {%s};', k, k, l[2])
   end
   out[#out + 1] = '\\end{tikzpicture}'
   return table.concat(out, '\n')
 end
 
-local PREAMBLE = [[
-\documentclass[border=2pt]{standalone}
-\usepackage[T1]{fontenc}
-\usepackage[utf8]{inputenc}
-\usepackage{lmodern}
-\usepackage[sc]{mathpazo}
-\usepackage{tikz}
-\begin{document}
-]]
-
--- Compiles the picture when its source changed; returns the PDF's path.
-local function compile(id, tikz)
-  local base = builddir .. '/plots/' .. id:gsub('[^%w_-]', '-')
-  os.execute('mkdir -p ' .. builddir .. '/plots')
-  local tex = PREAMBLE .. tikz .. '\n\\end{document}\n'
-  local pdf = io.open(base .. '.pdf', 'r')
-  if pdf then pdf:close() end
-  if pdf and util.read_file(base .. '.tex') == tex then return base .. '.pdf' end
-  util.write_file(WHO, base .. '.tex', tex)
-  local dir, name = base:match('^(.*)/([^/]+)$')
-  local ok = os.execute('cd ' .. dir .. ' && pdflatex -interaction=nonstopmode -halt-on-error ' ..
-    name .. '.tex >/dev/null 2>&1')
-  if not ok then
-    os.remove(base .. '.pdf')
-    local log = util.read_file(base .. '.log') or ''
-    local first = log:match('\n(!.-)\n\n') or log:sub(-600)
-    util.fail(WHO, id .. ': pdflatex failed on ' .. base .. '.tex:\n' .. first)
-  end
-  return base .. '.pdf'
-end
-
-local function caption_of(b)
-  if not b or b.t ~= 'Para' then return nil end
-  local first = b.content[1]
-  if not (first and first.t == 'Str' and first.text == 'Caption:') then return nil end
-  local inl = pandoc.List(b.content)
-  inl:remove(1)
-  while #inl > 0 and (inl[1].t == 'Space' or inl[1].t == 'SoftBreak') do inl:remove(1) end
-  return inl
-end
-
-local function figure(b, cap)
+local function diagram(b)
   local id = b.identifier
-  if id == '' then util.fail(WHO, 'a .gantt block needs an id: {.gantt #fig:NAME}') end
-  if not id:match('^fig:') then util.fail(WHO, id .. ': a gantt id must start with fig:') end
-  local panels = {}
+  if not id:match('^fig:') then util.fail(WHO, (id ~= '' and id or 'a .gantt block') .. ': a gantt id must be fig:NAME') end
+  for k, _ in pairs(b.attributes) do util.fail(WHO, id .. ': unknown attribute "' .. k .. '"') end
+  -- one command per line; an indented line continues the one before it
+  local cmds = {}
   for line in b.text:gmatch('[^\n]+') do
-    local cmd = line:gsub('%s+', ' '):gsub('^ ', ''):gsub(' $', '')
-    if cmd ~= '' then panels[#panels + 1] = panel_of(cmd, id) end
+    if line:match('^%s') and #cmds > 0 then cmds[#cmds] = cmds[#cmds] .. ' ' .. line
+    elseif line:match('%S') then cmds[#cmds + 1] = line end
+  end
+  local panels = {}
+  for _, line in ipairs(cmds) do
+    panels[#panels + 1] = panel_of((line:gsub('%s+', ' '):gsub('^ ', ''):gsub(' $', '')), id)
   end
   if #panels == 0 then util.fail(WHO, id .. ': no `chalk schedule` command in the block') end
-  local pdf = compile(id, tikz_of(panels))
-  return pandoc.Para({ pandoc.Image(cap, pdf, 'fig:', pandoc.Attr(id, {}, { width = '100%' })) })
+  return pandoc.CodeBlock(tikz_of(panels), pandoc.Attr(id, { 'diagram' }))
 end
 
 return {
-  { Meta = function(meta) builddir = util.meta_string(meta, 'build-dir', 'build/book') end },
   {
-    Blocks = function(blocks)
-      local out, i = pandoc.List(), 1
-      while i <= #blocks do
-        local b = blocks[i]
-        if b.t == 'CodeBlock' and b.classes:includes('gantt') then
-          local cap = caption_of(blocks[i + 1])
-          if not cap or #cap == 0 then
-            util.fail(WHO, (b.identifier ~= '' and b.identifier or 'a .gantt block') ..
-              ': needs a paragraph "Caption: ..." right after it')
-          end
-          out:insert(figure(b, cap))
-          i = i + 2
-        else
-          out:insert(b)
-          i = i + 1
-        end
-      end
-      return out
+    CodeBlock = function(b)
+      if b.classes:includes('gantt') then return diagram(b) end
     end,
   },
 }
