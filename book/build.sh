@@ -25,7 +25,7 @@ mkdir -p "$work"
 rm -f "$work/chalk.tex"
 
 # The filters, in the order their header comments require.
-filters=(include chalk plot presets boxes cards problems crossref book)
+filters=(include chalk plot gantt presets boxes cards problems crossref book)
 args=()
 for f in "${filters[@]}"; do args+=(--lua-filter "book/filters/$f.lua"); done
 
