@@ -57,7 +57,7 @@ int pipelining_min_layers_per_stage(double bandwidth_ratio, int experts_per_toke
 
 double pipelining_bubble_fraction(int stages, int microbatches, int chunks)
 {
-    /* TODO(ch3, "Bubbles in training"): idle time over total time. */
+    /* TODO(ch3, "The bubble of GPipe"): idle time over total time. */
     (void)stages;
     (void)microbatches;
     (void)chunks;
@@ -66,7 +66,7 @@ double pipelining_bubble_fraction(int stages, int microbatches, int chunks)
 
 double pipelining_bubble_over_ideal(int stages, int microbatches, int chunks)
 {
-    /* TODO(ch3, "Bubbles in training"): idle time over the ideal compute time. */
+    /* TODO(ch3, "The bubble of GPipe"): idle time over the ideal compute time. */
     (void)stages;
     (void)microbatches;
     (void)chunks;
@@ -161,7 +161,7 @@ double pipelining_kv_bytes_per_gpu(const pipelining_memory *m)
 
 pipelining_fit pipelining_min_stages_to_fit(const pipelining_memory *m, double hbm_bytes)
 {
-    /* TODO(ch3, "The cancellation"): what is left for weights once the KV cache
+    /* TODO(ch3, "The capacity equation"): what is left for weights once the KV cache
      * is in, and how many stages make the weights fit in it? */
     (void)m;
     (void)hbm_bytes;

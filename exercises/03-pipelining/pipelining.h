@@ -91,7 +91,7 @@ double pipelining_bubble_fraction(int stages, int microbatches, int chunks);
  * Preconditions as for pipelining_bubble_fraction. */
 double pipelining_bubble_over_ideal(int stages, int microbatches, int chunks);
 
-/* ---- Exercises 3.4-3.6: the schedule simulator ---------------------------- §3.6 */
+/* ---- Exercises 3.4-3.6: the schedule simulator ---------------------------- §3.5 */
 
 typedef enum pipelining_schedule {
     PIPELINING_GPIPE,       /* all forwards, a hard stop, all backwards */
@@ -160,7 +160,7 @@ static inline int pipelining_ops_per_stage(const pipelining_plan *plan)
     return 2 * plan->microbatches * plan->chunks;
 }
 
-/* ---- Exercise 3.4 (**) schedule_order: GPipe and 1F1B --------------------- §3.6 */
+/* ---- Exercise 3.4 (**) schedule_order: GPipe and 1F1B --------------------- §3.5 */
 
 /* The k-th pass (k = 0, 1, ..., 2 * microbatches - 1) that stage `stage` runs under
  * GPipe: the forwards of micro-batches 0 .. m-1 in order, then the backwards in
@@ -177,7 +177,7 @@ pipelining_op pipelining_gpipe_op(const pipelining_plan *plan, int stage, int k)
  * 0 <= k < 2 * microbatches. */
 pipelining_op pipelining_1f1b_op(const pipelining_plan *plan, int stage, int k);
 
-/* ---- Exercise 3.5 (***) interleaved_order: Megatron's interleaved 1F1B ----- §3.6 */
+/* ---- Exercise 3.5 (***) interleaved_order: Megatron's interleaved 1F1B ----- §3.5 */
 
 /* The k-th pass that stage `stage` runs under the interleaved schedule of
  * Narayanan et al. (2021), as Megatron-LM orders it. A stage's forwards are
@@ -192,7 +192,7 @@ pipelining_op pipelining_1f1b_op(const pipelining_plan *plan, int stage, int k);
  * 0 <= k < 2 * microbatches * chunks. */
 pipelining_op pipelining_interleaved_op(const pipelining_plan *plan, int stage, int k);
 
-/* ---- Exercise 3.6 (***) simulate: the timeline and the measured bubble ---- §3.6 */
+/* ---- Exercise 3.6 (***) simulate: the timeline and the measured bubble ---- §3.5 */
 
 /* What the simulation measured. */
 typedef struct pipelining_timeline {
@@ -221,7 +221,7 @@ typedef struct pipelining_timeline {
 bool pipelining_simulate(const pipelining_plan *plan, pipelining_op *ops, size_t capacity,
                          pipelining_timeline *out);
 
-/* ---- Exercise 3.7 (**) decode_loop: hops and micro-batches in decode ------ §3.8 */
+/* ---- Exercise 3.7 (**) decode_loop: hops and micro-batches in decode ------ §4.3 */
 
 /* Seconds between two tokens of one sequence when its decode step runs through
  * `stages` racks, each taking stage_s per micro-batch, with a network hop of hop_s
@@ -238,7 +238,7 @@ double pipelining_decode_token_s(int stages, double stage_s, double hop_s);
  * Preconditions: stages >= 1, stage_s > 0, hop_s >= 0. */
 int pipelining_decode_microbatches(int stages, double stage_s, double hop_s);
 
-/* ---- Exercise 3.8 (**) capacity: what pipelining does to memory per GPU --- §3.9 */
+/* ---- Exercise 3.8 (**) capacity: what pipelining does to memory per GPU --- §4.4 */
 
 /* A decode deployment: `stages` racks of `chips` GPUs. The weights are spread
  * evenly over all stages * chips GPUs; so is the KV cache of the `microbatches`

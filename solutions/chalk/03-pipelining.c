@@ -188,7 +188,7 @@ static const chalk_flag F_D_MODEL = {
     .rules = CHALK_WHOLE,
 };
 static const chalk_flag F_ACT_BYTES = {
-    .name = "--activation-bytes",
+    .name = "--act-bytes",
     .arg = "X",
     .key = "activation_bytes",
     .group = G_PIPE,
