@@ -51,17 +51,29 @@ static pipelining_plan plan_of(pipelining_schedule schedule, int p, int m, int v
     return plan;
 }
 
-/* Simulates a plan into a fresh buffer; fails the test when the simulator refuses. */
-static pipelining_timeline simulated(const pipelining_plan *plan, pipelining_op **ops_out)
+static const char *pass_name(pipelining_pass pass)
+{
+    return pass == PIPELINING_FORWARD ? "the forward" : "the backward";
+}
+
+/* Simulates a plan into a fresh buffer (freed unless ops_out takes it); a refusal
+ * fails the test at the caller's line. */
+#define simulated(plan, ops_out) simulate_at((plan), (ops_out), __FILE__, __LINE__)
+
+static pipelining_timeline simulate_at(const pipelining_plan *plan, pipelining_op **ops_out,
+                                       const char *file, int line)
 {
     size_t n = (size_t)plan->stages * 2 * plan->microbatches * plan->chunks;
     pipelining_op *ops = calloc(n, sizeof *ops);
     assert_non_null(ops);
     pipelining_timeline t = {0};
-    bool ok = pipelining_simulate(plan, ops, n, &t);
-    if (!ok)
+    if (!pipelining_simulate(plan, ops, n, &t)) {
         free(ops);
-    assert_true(ok);
+        print_error("pipelining_simulate returned false for a valid plan (%d stages, %d "
+                    "micro-batches, %d chunks) and a buffer of %zu passes\n",
+                    plan->stages, plan->microbatches, plan->chunks, n);
+        _fail(file, line);
+    }
     if (ops_out)
         *ops_out = ops;
     else
@@ -69,12 +81,20 @@ static pipelining_timeline simulated(const pipelining_plan *plan, pipelining_op 
     return t;
 }
 
-/* Asserts that pass k of a stage is (F|B, micro-batch, chunk). */
-static void assert_op(pipelining_op op, pipelining_pass pass, int microbatch, int chunk)
+/* Asserts that a pass is (F|B, micro-batch, chunk), failing at the caller's line. */
+#define assert_op(op, pass, microbatch, chunk)                                               \
+    check_op((op), (pass), (microbatch), (chunk), __FILE__, __LINE__)
+
+static void check_op(pipelining_op got, pipelining_pass pass, int microbatch, int chunk,
+                     const char *file, int line)
 {
-    assert_int_equal(op.pass, pass);
-    assert_int_equal(op.microbatch, microbatch);
-    assert_int_equal(op.chunk, chunk);
+    if (got.pass == pass && got.microbatch == microbatch && got.chunk == chunk)
+        return;
+    print_error("the pass is %s of micro-batch %d on chunk %d; expected %s of micro-batch "
+                "%d on chunk %d\n",
+                pass_name(got.pass), got.microbatch, got.chunk, pass_name(pass), microbatch,
+                chunk);
+    _fail(file, line);
 }
 
 #define F PIPELINING_FORWARD
