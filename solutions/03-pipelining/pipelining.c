@@ -4,7 +4,8 @@
  *
  * Contract and equations: exercises/03-pipelining/pipelining.h. Everything is a
  * closed form except the simulator, which measures what the closed forms of the
- * bubble predict: the tests hold the two to each other.
+ * bubble predict: the tests hold the two to each other. The regions the book
+ * prints are kept within 74 columns, so that no listing wraps.
  */
 #include "pipelining.h"
 
@@ -18,15 +19,23 @@ static double whole_ceil(double x)
     return ceil(x * (1.0 - 1e-12));
 }
 
+/* x as an int, saturating at INT_MAX (a cast of a larger double is undefined). */
+static int int_of(double x)
+{
+    return x < (double)INT_MAX ? (int)x : INT_MAX;
+}
+
 /* ---- Exercise 3.1 ------------------------------------------------------------ */
 
 /* region: rack-hop */
 double pipelining_scaleup_s(const pipelining_hop *h)
 {
-    COST_ASSERT(h->chips >= 1 && h->experts_per_token >= 1 && h->layers_per_stage >= 1);
-    /* each token goes out to each chosen expert and comes back: 2 crossings */
-    double bytes = h->tokens * 2.0 * h->experts_per_token * h->layers_per_stage *
-                   h->d_model * h->activation_bytes;
+    COST_ASSERT(h->chips >= 1 && h->experts_per_token >= 1);
+    COST_ASSERT(h->layers_per_stage >= 1 && "a stage holds a layer");
+    /* out to each chosen expert and back, in every layer: 2 k l */
+    double crossings = 2.0 * h->experts_per_token * h->layers_per_stage;
+    double token_bytes = h->d_model * h->activation_bytes;
+    double bytes = h->tokens * crossings * token_bytes;
     return cost_transfer_s(bytes, h->chips * h->scaleup_bytes_per_s);
 }
 
@@ -45,39 +54,45 @@ double pipelining_scaleout_s(const pipelining_hop *h)
 double pipelining_hop_ratio(double bandwidth_ratio, int experts_per_token,
                             int layers_per_stage)
 {
-    COST_ASSERT(bandwidth_ratio > 0.0 && experts_per_token >= 1 && layers_per_stage >= 1);
-    return 2.0 * experts_per_token * layers_per_stage / bandwidth_ratio;
+    COST_ASSERT(bandwidth_ratio > 0.0 && experts_per_token >= 1);
+    COST_ASSERT(layers_per_stage >= 1 && "a stage holds a layer");
+    double k = experts_per_token, layers = layers_per_stage;
+    return 2.0 * k * layers / bandwidth_ratio;
 }
 
-int pipelining_min_layers_per_stage(double bandwidth_ratio, int experts_per_token)
+int pipelining_min_layers_per_stage(double bandwidth_ratio,
+                                    int experts_per_token)
 {
     COST_ASSERT(bandwidth_ratio > 0.0 && experts_per_token >= 1);
-    double layers = whole_ceil(bandwidth_ratio / (2.0 * experts_per_token));
+    double k = experts_per_token;
+    double layers = whole_ceil(bandwidth_ratio / (2.0 * k));
     if (layers < 1.0)
         return 1; /* a stage holds at least one layer */
-    return layers < (double)INT_MAX ? (int)layers : INT_MAX;
+    return int_of(layers);
 }
 /* endregion: hop-condition */
 
 /* ---- Exercise 3.3 ------------------------------------------------------------ */
 
 /* region: bubble */
-double pipelining_bubble_fraction(int stages, int microbatches, int chunks)
+double pipelining_bubble_fraction(int stages, int microbatches,
+                                  int chunks)
 {
     COST_ASSERT(stages >= 1 && microbatches >= 1 && chunks >= 1);
-    /* in units of one chunk's pass: the ideal is v m, the fill and drain p - 1 */
+    /* in slots of one chunk's pass: ideal v m, fill and drain p - 1 */
     double ideal = (double)chunks * microbatches;
     return (stages - 1) / (ideal + stages - 1);
 }
 
-double pipelining_bubble_over_ideal(int stages, int microbatches, int chunks)
+double pipelining_bubble_over_ideal(int stages, int microbatches,
+                                    int chunks)
 {
     COST_ASSERT(stages >= 1 && microbatches >= 1 && chunks >= 1);
     return (stages - 1) / ((double)chunks * microbatches);
 }
 /* endregion: bubble */
 
-/* ---- the plan ---------------------------------------------------------------- */
+/* ---- passes ------------------------------------------------------------------ */
 
 static pipelining_op op_of(int stage, int microbatch, int chunk, pipelining_pass pass)
 {
@@ -89,13 +104,16 @@ static pipelining_op op_of(int stage, int microbatch, int chunk, pipelining_pass
 /* ---- Exercise 3.4 ------------------------------------------------------------ */
 
 /* region: gpipe-order */
-pipelining_op pipelining_gpipe_op(const pipelining_plan *plan, int stage, int k)
+pipelining_op pipelining_gpipe_op(const pipelining_plan *plan, int stage,
+                                  int k)
 {
     int m = plan->microbatches;
-    COST_ASSERT(stage >= 0 && stage < plan->stages && k >= 0 && k < 2 * m);
+    COST_ASSERT(stage >= 0 && stage < plan->stages);
+    COST_ASSERT(k >= 0 && k < 2 * m && "a stage runs 2m passes");
     if (k < m)
         return op_of(stage, k, 0, PIPELINING_FORWARD);
-    return op_of(stage, 2 * m - 1 - k, 0, PIPELINING_BACKWARD); /* m-1 first */
+    int last_first = 2 * m - 1 - k; /* backwards from micro-batch m-1 */
+    return op_of(stage, last_first, 0, PIPELINING_BACKWARD);
 }
 /* endregion: gpipe-order */
 
@@ -123,12 +141,14 @@ static int min_int(int a, int b)
 }
 
 /* region: 1f1b-order */
-pipelining_op pipelining_1f1b_op(const pipelining_plan *plan, int stage, int k)
+pipelining_op pipelining_1f1b_op(const pipelining_plan *plan, int stage,
+                                 int k)
 {
     int m = plan->microbatches;
-    COST_ASSERT(stage >= 0 && stage < plan->stages && k >= 0 && k < 2 * m);
-    /* stage s must get p - s - 1 micro-batches ahead before its first backward
-     * can arrive from the last stage */
+    COST_ASSERT(stage >= 0 && stage < plan->stages);
+    COST_ASSERT(k >= 0 && k < 2 * m && "a stage runs 2m passes");
+    /* stage s gets p - s - 1 forwards ahead: the time for its first
+     * backward to come back from the last stage */
     int warmup = min_int(plan->stages - stage - 1, m);
     pipelining_pass pass;
     int number;
@@ -140,15 +160,17 @@ pipelining_op pipelining_1f1b_op(const pipelining_plan *plan, int stage, int k)
 /* ---- Exercise 3.5 ------------------------------------------------------------ */
 
 /* region: interleaved-order */
-pipelining_op pipelining_interleaved_op(const pipelining_plan *plan, int stage, int k)
+pipelining_op pipelining_interleaved_op(const pipelining_plan *plan,
+                                        int stage, int k)
 {
-    int p = plan->stages, v = plan->chunks, total = plan->microbatches * v;
+    int p = plan->stages, v = plan->chunks;
+    int total = plan->microbatches * v; /* chunk passes of each kind */
     COST_ASSERT(stage >= 0 && stage < p && k >= 0 && k < 2 * total);
     int warmup = min_int(2 * (p - stage - 1) + (v - 1) * p, total);
     pipelining_pass pass;
     int j;
     one_f_one_b(total, warmup, k, &pass, &j);
-    /* micro-batches in groups of p, each group through chunk 0, 1, ..., v-1 */
+    /* micro-batches in groups of p, each group through chunks 0..v-1 */
     int microbatch = (j / (p * v)) * p + j % p;
     int chunk = (j / p) % v;
     if (pass == PIPELINING_BACKWARD)
@@ -173,45 +195,48 @@ static pipelining_op order_op(const pipelining_plan *plan, int stage, int k)
 }
 
 /* region: simulate */
-/* Where the pass (mb, virtual stage j, pass) sits in ops[], or NULL. It is looked
- * for in its stage's passes outwards from position `near`: an input usually runs at
- * about the same place in its own stage's order, so the search is short, and any
- * order the order functions produce is still found. */
-static const pipelining_op *find_op(const pipelining_plan *plan, const pipelining_op *ops,
-                                    int microbatch, int vstage, pipelining_pass pass,
-                                    int near)
+/* The pass (mb, virtual stage j, pass) in ops[], or NULL. It is sought
+ * in its stage's passes outwards from position `near`: an input usually
+ * runs at about the same place in its own stage's order, so the search
+ * is short, whatever order the order functions produce. */
+static const pipelining_op *find_op(const pipelining_plan *plan,
+                                    const pipelining_op *ops, int mb,
+                                    int j, pipelining_pass pass, int near)
 {
     int per_stage = pipelining_ops_per_stage(plan);
-    int stage = vstage % plan->stages, chunk = vstage / plan->stages;
+    int stage = j % plan->stages, chunk = j / plan->stages;
     const pipelining_op *first = ops + (size_t)stage * per_stage;
     for (int d = 0; d < per_stage; d++)
         for (int side = 0; side < 2; side++) {
             int k = side == 0 ? near + d : near - d - 1;
             if (k < 0 || k >= per_stage)
                 continue;
-            if (first[k].microbatch == microbatch && first[k].chunk == chunk &&
-                first[k].pass == pass)
-                return first + k;
+            const pipelining_op *o = first + k;
+            if (o->microbatch == mb && o->chunk == chunk &&
+                o->pass == pass)
+                return o;
         }
     return NULL;
 }
 
-/* The pass that must end before the k-th pass of its stage, `op`, starts, or NULL
- * when there is none (the first forward of a micro-batch). */
-static const pipelining_op *input_of(const pipelining_plan *plan, const pipelining_op *ops,
+/* The pass that must end before `op`, the k-th pass of its stage, can
+ * start; NULL for the first forward of a micro-batch. */
+static const pipelining_op *input_of(const pipelining_plan *plan,
+                                     const pipelining_op *ops,
                                      const pipelining_op *op, int k)
 {
     int last = plan->stages * plan->chunks - 1;
     int j = op->chunk * plan->stages + op->stage, mb = op->microbatch;
-    if (op->pass == PIPELINING_FORWARD)
-        return j == 0 ? NULL : find_op(plan, ops, mb, j - 1, PIPELINING_FORWARD, k);
+    pipelining_pass forward = PIPELINING_FORWARD;
+    if (op->pass == forward)
+        return j == 0 ? NULL : find_op(plan, ops, mb, j - 1, forward, k);
     if (j == last)
-        return find_op(plan, ops, mb, j, PIPELINING_FORWARD, k);
+        return find_op(plan, ops, mb, j, forward, k);
     return find_op(plan, ops, mb, j + 1, PIPELINING_BACKWARD, k);
 }
 
-bool pipelining_simulate(const pipelining_plan *plan, pipelining_op *ops, size_t capacity,
-                         pipelining_timeline *out)
+bool pipelining_simulate(const pipelining_plan *plan, pipelining_op *ops,
+                         size_t capacity, pipelining_timeline *out)
 {
     if (!pipelining_plan_valid(plan))
         return false;
@@ -219,9 +244,10 @@ bool pipelining_simulate(const pipelining_plan *plan, pipelining_op *ops, size_t
     int total = p * per_stage;
     if (capacity < (size_t)total)
         return false;
-    double f = plan->forward_s / plan->chunks, b = plan->backward_s / plan->chunks;
+    double f = plan->forward_s / plan->chunks;
+    double b = plan->backward_s / plan->chunks;
 
-    /* lay out every stage's passes in its order, none run yet (end_s < 0) */
+    /* every stage's passes in its order, none run yet (end_s < 0) */
     for (int s = 0; s < p; s++)
         for (int k = 0; k < per_stage; k++) {
             pipelining_op *op = ops + (size_t)s * per_stage + k;
@@ -229,8 +255,8 @@ bool pipelining_simulate(const pipelining_plan *plan, pipelining_op *ops, size_t
             op->start_s = op->end_s = -1.0;
         }
 
-    /* run: each stage takes its next passes, in order, while their inputs have
-     * ended; next[s] counts the passes stage s has run */
+    /* run: each stage runs its next passes, in order, while their inputs
+     * have ended; next[s] counts the passes stage s has run */
     int next[PIPELINING_MAX_STAGES] = {0};
     int done = 0;
     while (done < total) {
@@ -245,14 +271,16 @@ bool pipelining_simulate(const pipelining_plan *plan, pipelining_op *ops, size_t
                     break; /* the stage waits for this pass's input */
                 double ready = k > 0 ? first[k - 1].end_s : 0.0;
                 op->start_s = in != NULL ? fmax(ready, in->end_s) : ready;
-                op->end_s = op->start_s + (op->pass == PIPELINING_FORWARD ? f : b);
+                double length = op->pass == PIPELINING_FORWARD ? f : b;
+                op->end_s = op->start_s + length;
             }
         }
         if (progress == 0)
             return false; /* every stage waits on another: a deadlock */
     }
 
-    /* measure: makespan, and activations held (forward start to backward end) */
+    /* measure: the makespan, and the activations each stage holds, from
+     * a forward's start to its backward's end */
     double makespan = 0.0, peak = 0.0;
     for (int s = 0; s < p; s++) {
         const pipelining_op *first = ops + (size_t)s * per_stage;
@@ -265,11 +293,13 @@ bool pipelining_simulate(const pipelining_plan *plan, pipelining_op *ops, size_t
                 held--;
         }
     }
+    double pair_s = plan->forward_s + plan->backward_s;
+    double busy = plan->microbatches * pair_s;
     out->ops = total;
     out->makespan_s = makespan;
-    out->busy_s = plan->microbatches * (plan->forward_s + plan->backward_s);
-    out->bubble_fraction = 1.0 - out->busy_s / makespan;
-    out->bubble_over_ideal = makespan / out->busy_s - 1.0;
+    out->busy_s = busy;
+    out->bubble_fraction = 1.0 - busy / makespan;
+    out->bubble_over_ideal = makespan / busy - 1.0;
     out->peak_microbatches_in_flight = peak;
     return true;
 }
@@ -281,15 +311,15 @@ bool pipelining_simulate(const pipelining_plan *plan, pipelining_op *ops, size_t
 double pipelining_decode_token_s(int stages, double stage_s, double hop_s)
 {
     COST_ASSERT(stages >= 1 && stage_s > 0.0 && hop_s >= 0.0);
-    /* P stages and P hops: the last hop brings the new token back to stage 0 */
+    /* P stages, P hops: the last hop takes the token back to stage 0 */
     return stages * (stage_s + hop_s);
 }
 
-int pipelining_decode_microbatches(int stages, double stage_s, double hop_s)
+int pipelining_decode_microbatches(int stages, double stage_s,
+                                   double hop_s)
 {
     double loop_s = pipelining_decode_token_s(stages, stage_s, hop_s);
-    double m = whole_ceil(loop_s / stage_s);
-    return m < (double)INT_MAX ? (int)m : INT_MAX;
+    return int_of(whole_ceil(loop_s / stage_s));
 }
 /* endregion: decode-loop */
 
@@ -306,16 +336,18 @@ double pipelining_kv_bytes_per_gpu(const pipelining_memory *m)
 {
     COST_ASSERT(m->chips >= 1 && m->stages >= 1 && "need GPUs");
     double sequences = (double)m->microbatches * m->microbatch_seqs;
-    return sequences * m->context_tokens * m->kv_bytes_per_token /
-           ((double)m->chips * m->stages);
+    double bytes = sequences * m->context_tokens * m->kv_bytes_per_token;
+    return bytes / ((double)m->chips * m->stages);
 }
 
-pipelining_fit pipelining_min_stages_to_fit(const pipelining_memory *m, double hbm_bytes)
+pipelining_fit pipelining_min_stages_to_fit(const pipelining_memory *m,
+                                            double hbm_bytes)
 {
     COST_ASSERT(hbm_bytes > 0.0 && m->chips >= 1 && "need HBM and GPUs");
     pipelining_fit fit = {.exists = false, .stages = 0};
     /* with M = P micro-batches the KV per GPU does not depend on P */
-    double kv = m->microbatch_seqs * m->context_tokens * m->kv_bytes_per_token / m->chips;
+    double seq_bytes = m->context_tokens * m->kv_bytes_per_token;
+    double kv = m->microbatch_seqs * seq_bytes / m->chips;
     double room = hbm_bytes - kv;
     if (room <= 0.0)
         return fit; /* the KV cache alone overflows: no P helps */
