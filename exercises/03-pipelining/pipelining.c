@@ -44,7 +44,8 @@ double pipelining_hop_ratio(double bandwidth_ratio, int experts_per_token,
     return 0.0;
 }
 
-int pipelining_min_layers_per_stage(double bandwidth_ratio, int experts_per_token)
+int pipelining_min_layers_per_stage(double bandwidth_ratio,
+                                    int experts_per_token)
 {
     /* TODO(ch3, "Is a rack hop a bottleneck?"): the smallest whole number of
      * layers with a ratio of at least 1. */
@@ -55,7 +56,8 @@ int pipelining_min_layers_per_stage(double bandwidth_ratio, int experts_per_toke
 
 /* ---- Exercise 3.3 (*) bubble ------------------------------------------------- */
 
-double pipelining_bubble_fraction(int stages, int microbatches, int chunks)
+double pipelining_bubble_fraction(int stages, int microbatches,
+                                  int chunks)
 {
     /* TODO(ch3, "The bubble of GPipe"): idle time over total time. */
     (void)stages;
@@ -64,7 +66,8 @@ double pipelining_bubble_fraction(int stages, int microbatches, int chunks)
     return 0.0;
 }
 
-double pipelining_bubble_over_ideal(int stages, int microbatches, int chunks)
+double pipelining_bubble_over_ideal(int stages, int microbatches,
+                                    int chunks)
 {
     /* TODO(ch3, "The bubble of GPipe"): idle time over the ideal compute time. */
     (void)stages;
@@ -75,7 +78,8 @@ double pipelining_bubble_over_ideal(int stages, int microbatches, int chunks)
 
 /* ---- Exercise 3.4 (**) schedule_order ---------------------------------------- */
 
-pipelining_op pipelining_gpipe_op(const pipelining_plan *plan, int stage, int k)
+pipelining_op pipelining_gpipe_op(const pipelining_plan *plan, int stage,
+                                  int k)
 {
     /* TODO(ch3, "A schedule simulator"): forwards 0..m-1, then backwards m-1..0. */
     (void)plan;
@@ -84,7 +88,8 @@ pipelining_op pipelining_gpipe_op(const pipelining_plan *plan, int stage, int k)
     return op;
 }
 
-pipelining_op pipelining_1f1b_op(const pipelining_plan *plan, int stage, int k)
+pipelining_op pipelining_1f1b_op(const pipelining_plan *plan, int stage,
+                                 int k)
 {
     /* TODO(ch3, "A schedule simulator"): a warm-up of forwards, then pairs of one
      * forward and one backward, then the remaining backwards. */
@@ -96,7 +101,8 @@ pipelining_op pipelining_1f1b_op(const pipelining_plan *plan, int stage, int k)
 
 /* ---- Exercise 3.5 (***) interleaved_order ------------------------------------ */
 
-pipelining_op pipelining_interleaved_op(const pipelining_plan *plan, int stage, int k)
+pipelining_op pipelining_interleaved_op(const pipelining_plan *plan,
+                                        int stage, int k)
 {
     /* TODO(ch3, "Interleaved stages"): the same three phases as 1F1B over m * v
      * chunk passes; number the forwards and backwards, then turn a number into a
@@ -109,8 +115,8 @@ pipelining_op pipelining_interleaved_op(const pipelining_plan *plan, int stage, 
 
 /* ---- Exercise 3.6 (***) simulate --------------------------------------------- */
 
-bool pipelining_simulate(const pipelining_plan *plan, pipelining_op *ops, size_t capacity,
-                         pipelining_timeline *out)
+bool pipelining_simulate(const pipelining_plan *plan, pipelining_op *ops,
+                         size_t capacity, pipelining_timeline *out)
 {
     /* TODO(ch3, "A schedule simulator"): lay out each stage's passes in order, then
      * run them: a pass starts when its stage is free and its input has ended. */
@@ -132,7 +138,8 @@ double pipelining_decode_token_s(int stages, double stage_s, double hop_s)
     return 0.0;
 }
 
-int pipelining_decode_microbatches(int stages, double stage_s, double hop_s)
+int pipelining_decode_microbatches(int stages, double stage_s,
+                                   double hop_s)
 {
     /* TODO(ch3, "Decode is a loop"): how many micro-batches fill one trip round
      * the loop? */
@@ -159,7 +166,8 @@ double pipelining_kv_bytes_per_gpu(const pipelining_memory *m)
     return 0.0;
 }
 
-pipelining_fit pipelining_min_stages_to_fit(const pipelining_memory *m, double hbm_bytes)
+pipelining_fit pipelining_min_stages_to_fit(const pipelining_memory *m,
+                                            double hbm_bytes)
 {
     /* TODO(ch3, "The capacity equation"): what is left for weights once the KV cache
      * is in, and how many stages make the weights fit in it? */

@@ -150,10 +150,10 @@ pipelining_op pipelining_1f1b_op(const pipelining_plan *plan, int stage,
     /* stage s gets p - s - 1 forwards ahead: the time for its first
      * backward to come back from the last stage */
     int warmup = min_int(plan->stages - stage - 1, m);
-    pipelining_pass pass;
+    pipelining_pass kind;
     int number;
-    one_f_one_b(m, warmup, k, &pass, &number);
-    return op_of(stage, number, 0, pass);
+    one_f_one_b(m, warmup, k, &kind, &number);
+    return op_of(stage, number, 0, kind);
 }
 /* endregion: 1f1b-order */
 
@@ -167,15 +167,15 @@ pipelining_op pipelining_interleaved_op(const pipelining_plan *plan,
     int total = plan->microbatches * v; /* chunk passes of each kind */
     COST_ASSERT(stage >= 0 && stage < p && k >= 0 && k < 2 * total);
     int warmup = min_int(2 * (p - stage - 1) + (v - 1) * p, total);
-    pipelining_pass pass;
+    pipelining_pass kind;
     int j;
-    one_f_one_b(total, warmup, k, &pass, &j);
+    one_f_one_b(total, warmup, k, &kind, &j);
     /* micro-batches in groups of p, each group through chunks 0..v-1 */
     int microbatch = (j / (p * v)) * p + j % p;
     int chunk = (j / p) % v;
-    if (pass == PIPELINING_BACKWARD)
+    if (kind == PIPELINING_BACKWARD)
         chunk = v - 1 - chunk; /* backwards come down the chunks */
-    return op_of(stage, microbatch, chunk, pass);
+    return op_of(stage, microbatch, chunk, kind);
 }
 /* endregion: interleaved-order */
 
@@ -183,14 +183,10 @@ pipelining_op pipelining_interleaved_op(const pipelining_plan *plan,
 
 static pipelining_op order_op(const pipelining_plan *plan, int stage, int k)
 {
-    switch (plan->schedule) {
-    case PIPELINING_GPIPE:
+    if (plan->schedule == PIPELINING_GPIPE)
         return pipelining_gpipe_op(plan, stage, k);
-    case PIPELINING_1F1B:
+    if (plan->schedule == PIPELINING_1F1B)
         return pipelining_1f1b_op(plan, stage, k);
-    case PIPELINING_INTERLEAVED:
-        break;
-    }
     return pipelining_interleaved_op(plan, stage, k);
 }
 

@@ -424,12 +424,12 @@ static void timeline_runs_one_pass_at_a_time_and_waits_for_inputs(void **state)
     assert_op(ops[0], F, 0, 0);
     assert_close(ops[0].start_s + 1.0, 1.0, TIGHT, "s");
     for (int s = 0; s < 3; s++)
-        for (int k = 0; k < per_stage; k++) {
-            pipelining_op op = ops[s * per_stage + k];
+        for (int i = 0; i < per_stage; i++) {
+            pipelining_op op = ops[s * per_stage + i];
             assert_int_equal(op.stage, s);
             assert_close(op.end_s - op.start_s, op.pass == F ? 1.0 : 2.0, TIGHT, "s");
-            if (k > 0)
-                assert_true(op.start_s >= ops[s * per_stage + k - 1].end_s - 1e-12);
+            if (i > 0)
+                assert_true(op.start_s >= ops[s * per_stage + i - 1].end_s - 1e-12);
             for (int j = 0; s > 0 && op.pass == F && j < per_stage; j++) {
                 pipelining_op in = ops[(s - 1) * per_stage + j];
                 if (in.pass == F && in.microbatch == op.microbatch)
