@@ -31,7 +31,7 @@ mkdir -p "$work"
 rm -f "$work/chalk.tex"
 
 # The filters, in the order their header comments require.
-filters=(include chalk plot diagram presets notation boxes cards problems crossref book)
+filters=(include chalk plot gantt diagram presets notation boxes cards problems crossref book)
 args=()
 for f in "${filters[@]}"; do args+=(--lua-filter "book/filters/$f.lua"); done
 

@@ -1,0 +1,190 @@
+-- gantt.lua -- gantt blocks become diagrams: pipeline timelines drawn from the
+-- schedule simulator's output (`chalk schedule ... --csv`), one panel per command.
+--
+-- Consumes:
+--     ```{.gantt #fig:ID}
+--     schedule --stages 4 --microbatches 8 --schedule gpipe
+--     schedule --stages 4 --microbatches 8 --schedule 1f1b
+--     ```
+--
+--     Caption: what the figure shows ...
+-- Each line is a `chalk schedule` command (an indented line continues the one
+-- before it). Its --csv output (one row per pass:
+-- stage, microbatch, chunk, pass, start_s, end_s) gives the boxes; its --json output
+-- gives the panel's title (the schedule, the batch time and the measured idle share).
+-- Stage 0 is the top row of a panel; every panel shares one time scale, so that
+-- shorter schedules look shorter. A forward pass is a light box, a backward pass a
+-- dark one, each labelled with its micro-batch counted from 1 (primes mark the
+-- second and later chunks of the interleaved schedule) when the box is wide enough.
+-- Produces: the same block as a ```{.diagram #fig:ID}``` holding the tikzpicture
+-- (about 12 cm wide), which diagram.lua compiles, sizes and captions with the
+-- "Caption:" paragraph that follows; nothing is drawn here.
+-- Stops the build on: an id not starting with fig:, an attribute, a line that is
+-- not a `schedule` command, a failing chalk, or a CSV without the timeline's columns.
+--
+-- Order: after chalk.lua, before diagram.lua (which compiles what this writes).
+-- Pandoc 2.17.
+
+package.path = (PANDOC_SCRIPT_FILE:match('(.*/)') or './') .. '?.lua;' .. package.path
+local util = require 'util'
+
+local WHO = 'gantt.lua'
+local WIDTH_CM = 10.8      -- the time axis; stage labels take the rest of the text width
+local ROW_CM = 0.42        -- one stage
+local PANEL_GAP_CM = 0.95  -- between panels, room for the next title
+local LABEL_MIN_CM = 0.26  -- narrower boxes stay unlabelled
+local NAMES = { gpipe = 'GPipe', ['1f1b'] = '1F1B', interleaved = 'Interleaved 1F1B' }
+
+
+local function num(s, what, id)
+  local x = tonumber(s)
+  if not x then util.fail(WHO, id .. ': the timeline\'s ' .. what .. ' is "' .. tostring(s) .. '", not a number') end
+  return x
+end
+
+-- One panel: the passes of `cmd` and its summary.
+local function panel_of(cmd, id)
+  if not cmd:match('^schedule%s') then
+    util.fail(WHO, id .. ': each line must be a `chalk schedule` command, not "' .. cmd .. '"')
+  end
+  local csv = util.run_chalk(WHO .. ': ' .. id, cmd, '--csv')
+  local ok, header, rows = pcall(util.parse_csv, csv)
+  if not ok then util.fail(WHO, id .. ': chalk ' .. cmd .. ' --csv: ' .. header) end
+  local have = {}
+  for _, h in ipairs(header) do have[h] = true end
+  for _, c in ipairs({ 'stage', 'microbatch', 'chunk', 'pass', 'start_s', 'end_s' }) do
+    if not have[c] then util.fail(WHO, id .. ': chalk ' .. cmd .. ' --csv has no column "' .. c .. '"') end
+  end
+  local json = util.chalk_json(WHO .. ': ' .. id, cmd)
+  local p = { passes = {}, stages = 0, makespan = 0, json = json }
+  for _, r in ipairs(rows) do
+    local pass = {
+      stage = num(r.stage, 'stage', id), mb = num(r.microbatch, 'microbatch', id),
+      chunk = num(r.chunk, 'chunk', id), forward = r.pass == 'forward',
+      from = num(r.start_s, 'start', id), to = num(r.end_s, 'end', id),
+    }
+    p.passes[#p.passes + 1] = pass
+    p.stages = math.max(p.stages, pass.stage + 1)
+    p.makespan = math.max(p.makespan, pass.to)
+  end
+  if #p.passes == 0 then util.fail(WHO, id .. ': chalk ' .. cmd .. ' --csv gave no passes') end
+  return p
+end
+
+-- A time on the axis: in units of the forward pass when every panel's is 1 s.
+local function time_of(t, unit_tf)
+  return unit_tf and ('$' .. util.sig(t, 3) .. '\\,t_F$') or (util.sig(t, 3) .. ' s')
+end
+
+-- The panel's title: "GPipe: the batch takes 33 t_F, 27.3% idle".
+local function title_of(p, unit_tf)
+  local j = p.json
+  local name = NAMES[j.schedule] or tostring(j.schedule)
+  if j.schedule == 'interleaved' then name = name .. string.format(', $v = %d$', j.chunks) end
+  local idle = util.format(WHO, j.bubble_fraction, '%', 3):gsub('%%', '\\%%')
+  return string.format('%s: the batch takes %s, %s idle', name, time_of(j.makespan_s, unit_tf), idle)
+end
+
+-- Fill and text colours: forward light, backward dark; later chunks a shade darker.
+local function style_of(pass)
+  local shade = pass.forward and (12 + 14 * pass.chunk) or (62 + 14 * pass.chunk)
+  return string.format('fill=black!%d, text=%s', math.min(shade, 90), pass.forward and 'black' or 'white')
+end
+
+local function tikz_of(panels)
+  local span, unit_tf = 0, true
+  for _, p in ipairs(panels) do
+    span = math.max(span, p.makespan)
+    unit_tf = unit_tf and p.json.forward_s == 1
+  end
+  local cm = WIDTH_CM / span
+  local out = {
+    '\\begin{tikzpicture}[x=1cm, y=1cm, font=\\footnotesize,',
+    '  pass/.style={draw=white, line width=0.35pt, inner sep=0pt, outer sep=0pt}]',
+  }
+  local y = 0
+  for _, p in ipairs(panels) do
+    out[#out + 1] = string.format('\\node[anchor=south west, inner sep=0pt] at (0, %.3f) {\\small %s};',
+      y + 0.12, title_of(p, unit_tf))
+    for s = 0, p.stages - 1 do
+      local top = y - s * ROW_CM
+      out[#out + 1] = string.format('\\draw[black!30, line width=0.3pt] (0, %.3f) rectangle (%.3f, %.3f);',
+        top, p.makespan * cm, top - ROW_CM)
+      out[#out + 1] = string.format('\\node[anchor=east] at (-0.08, %.3f) {stage %d};', top - ROW_CM / 2, s)
+    end
+    for _, a in ipairs(p.passes) do
+      local top = y - a.stage * ROW_CM
+      local x0, x1 = a.from * cm, a.to * cm
+      local label = ''
+      if x1 - x0 >= LABEL_MIN_CM then
+        label = tostring(math.floor(a.mb + 1)) .. string.rep("'", math.floor(a.chunk))
+        if a.chunk > 0 then label = '$' .. label .. '$' end
+      end
+      out[#out + 1] = string.format('\\node[pass, %s, minimum width=%.3fcm, minimum height=%.3fcm, anchor=north west] at (%.3f, %.3f) {%s};',
+        style_of(a), x1 - x0, ROW_CM, x0, top, label)
+    end
+    y = y - p.stages * ROW_CM - PANEL_GAP_CM
+  end
+  -- the shared time axis under the last panel
+  local base = y + PANEL_GAP_CM - 0.08
+  local step = 5
+  while span / step > 8 do step = step * 2 end
+  out[#out + 1] = string.format('\\draw[black!60, line width=0.4pt] (0, %.3f) -- (%.3f, %.3f);', base, span * cm, base)
+  local t = 0
+  while t <= span + 1e-9 do
+    out[#out + 1] = string.format('\\draw[black!60, line width=0.4pt] (%.3f, %.3f) -- ++(0, -0.08) node[below] {%s};',
+      t * cm, base, util.sig(t, 3))
+    t = t + step
+  end
+  out[#out + 1] = string.format('\\node[anchor=north] at (%.3f, %.3f) {%s};', span * cm / 2,
+    base - 0.45, unit_tf and 'time, in units of the forward pass $t_F$' or 'time (s)')
+  -- the legend
+  local ly = base - 1.05
+  local legend = {
+    { 'fill=black!12', 'forward' }, { 'fill=black!62', 'backward' },
+  }
+  local chunks = 0
+  for _, p in ipairs(panels) do
+    for _, a in ipairs(p.passes) do chunks = math.max(chunks, a.chunk) end
+  end
+  if chunks > 0 then
+    legend[#legend + 1] = { 'fill=black!26', "forward, chunk 2" }
+    legend[#legend + 1] = { 'fill=black!76', 'backward, chunk 2' }
+  end
+  -- each key sits right of the previous one's text (TikZ's positioning library)
+  for k, l in ipairs(legend) do
+    local where = k == 1 and string.format('anchor=west] at (0, %.3f)', ly) or
+        string.format('right=0.35cm of gantt-key-%d]', k - 1)
+    out[#out + 1] = string.format('\\node[pass, %s, minimum width=0.5cm, minimum height=%.3fcm, %s (gantt-box-%d) {};',
+      l[1], ROW_CM, where, k)
+    out[#out + 1] = string.format('\\node[right=2pt of gantt-box-%d] (gantt-key-%d) {%s};', k, k, l[2])
+  end
+  out[#out + 1] = '\\end{tikzpicture}'
+  return table.concat(out, '\n')
+end
+
+local function diagram(b)
+  local id = b.identifier
+  if not id:match('^fig:') then util.fail(WHO, (id ~= '' and id or 'a .gantt block') .. ': a gantt id must be fig:NAME') end
+  for k, _ in pairs(b.attributes) do util.fail(WHO, id .. ': unknown attribute "' .. k .. '"') end
+  -- one command per line; an indented line continues the one before it
+  local cmds = {}
+  for line in b.text:gmatch('[^\n]+') do
+    if line:match('^%s') and #cmds > 0 then cmds[#cmds] = cmds[#cmds] .. ' ' .. line
+    elseif line:match('%S') then cmds[#cmds + 1] = line end
+  end
+  local panels = {}
+  for _, line in ipairs(cmds) do
+    panels[#panels + 1] = panel_of((line:gsub('%s+', ' '):gsub('^ ', ''):gsub(' $', '')), id)
+  end
+  if #panels == 0 then util.fail(WHO, id .. ': no `chalk schedule` command in the block') end
+  return pandoc.CodeBlock(tikz_of(panels), pandoc.Attr(id, { 'diagram' }))
+end
+
+return {
+  {
+    CodeBlock = function(b)
+      if b.classes:includes('gantt') then return diagram(b) end
+    end,
+  },
+}

@@ -1,0 +1,167 @@
+/*
+ * test_pipelining_hidden.c -- Chapter 3 instructor-only tests, run by `make grade`
+ * beside the public tests and never shipped in a handout. They check the same
+ * contract (exercises/03-pipelining/pipelining.h) on other inputs than the public
+ * tests, so an answer shaped to the public tests' inputs does not pass. Expected
+ * values are closed forms with published inputs, never program output.
+ *
+ * Sources: GPipe (Huang et al. 2019) and Megatron (Narayanan et al. 2021) for the
+ * bubbles; Megatron-LM's interleaved warm-up 2 (p - rank - 1) + (v - 1) p.
+ * Published inputs: Mixtral 8x7B d_model 4,096, top-2 of 8 experts (config.json);
+ * H100 NVLink 450e9 B/s and NIC 50e9 B/s per GPU each way; TPU v5e ICI 1.8e11 B/s
+ * and DCN 3.125e9 B/s per chip (scaling-book gpus.md, tpus.md).
+ */
+#include "../../test_util.h"
+
+#include <stdlib.h>
+
+#include "pipelining.h"
+
+#define TIGHT 1e-9
+
+static pipelining_timeline simulate_plan(pipelining_schedule schedule, int p, int m, int v,
+                                         double f, double b)
+{
+    pipelining_plan plan = {.schedule = schedule, .stages = p, .microbatches = m,
+                            .chunks = v, .forward_s = f, .backward_s = b};
+    size_t n = (size_t)p * 2 * m * v;
+    pipelining_op *ops = calloc(n, sizeof *ops);
+    assert_non_null(ops);
+    pipelining_timeline t = {0};
+    bool ok = pipelining_simulate(&plan, ops, n, &t);
+    free(ops);
+    assert_true(ok);
+    return t;
+}
+
+/* Mixtral 8x7B on 8 H100s, 512 tokens, 2 layers per stage, bf16: the two times. */
+static void mixtral_on_an_h100_node(void **state)
+{
+    (void)state;
+    pipelining_hop h = {
+        .tokens = 512, .d_model = 4096, .activation_bytes = 2, .experts_per_token = 2,
+        .layers_per_stage = 2, .chips = 8, .scaleup_bytes_per_s = 450e9,
+        .scaleout_bytes_per_s = 50e9,
+    };
+    assert_close(pipelining_scaleup_s(&h), 512 * 2.0 * 2 * 2 * 4096 * 2 / (8 * 450e9), TIGHT,
+                 "s");
+    assert_close(pipelining_scaleout_s(&h), 512 * 4096 * 2.0 / (8 * 50e9), TIGHT, "s");
+}
+
+/* H100's gap of 9 needs ceil(9 / 4) = 3 layers for top-2; TPU v5e's 57.6 needs
+ * ceil(57.6 / 16) = 4 for top-8 and the ratio at 4 layers is 64 / 57.6. */
+static void h100_top2_needs_three_layers_tpu_v5e_top8_four(void **state)
+{
+    (void)state;
+    assert_int_equal(pipelining_min_layers_per_stage(450e9 / 50e9, 2), 3);
+    assert_int_equal(pipelining_min_layers_per_stage(1.8e11 / 3.125e9, 8), 4);
+    assert_close(pipelining_hop_ratio(1.8e11 / 3.125e9, 8, 4), 64 / 57.6, TIGHT, "x");
+}
+
+/* GPipe with 16 stages and 64 micro-batches: 15/79 of the time idle, 15/64 of the
+ * ideal; interleaving by 8 makes it 15/512 of the ideal. */
+static void sixteen_stages_sixty_four_microbatches(void **state)
+{
+    (void)state;
+    assert_close(pipelining_bubble_fraction(16, 64, 1), 15.0 / 79.0, TIGHT, "");
+    assert_close(pipelining_bubble_over_ideal(16, 64, 1), 15.0 / 64.0, TIGHT, "");
+    assert_close(pipelining_bubble_over_ideal(16, 64, 8), 15.0 / 512.0, TIGHT, "");
+    assert_close(pipelining_bubble_fraction(16, 64, 8), 15.0 / 527.0, TIGHT, "");
+}
+
+/* 1F1B on 6 stages, 3 micro-batches: stage 1 warms up min(4, 3) = 3, so it runs
+ * every forward before the first backward; stage 4 warms up 1. */
+static void short_1f1b_warm_ups(void **state)
+{
+    (void)state;
+    pipelining_plan plan = {.schedule = PIPELINING_1F1B, .stages = 6, .microbatches = 3,
+                            .chunks = 1, .forward_s = 1, .backward_s = 1};
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(pipelining_1f1b_op(&plan, 1, k).pass, PIPELINING_FORWARD);
+    assert_int_equal(pipelining_1f1b_op(&plan, 1, 3).pass, PIPELINING_BACKWARD);
+    assert_int_equal(pipelining_1f1b_op(&plan, 4, 1).pass, PIPELINING_FORWARD);
+    assert_int_equal(pipelining_1f1b_op(&plan, 4, 1).microbatch, 1);
+    assert_int_equal(pipelining_1f1b_op(&plan, 4, 2).pass, PIPELINING_BACKWARD);
+    assert_int_equal(pipelining_1f1b_op(&plan, 4, 2).microbatch, 0);
+    assert_int_equal(pipelining_gpipe_op(&plan, 5, 3).microbatch, 2);
+}
+
+/* Interleaved, 3 stages, 6 micro-batches, 3 chunks, stage 1: a warm-up of
+ * 2 x 1 + 2 x 3 = 8; forward 7 is micro-batch (7 / 9) x 3 + 7 % 3 = 1 on chunk
+ * (7 / 3) % 3 = 2; the first backward is micro-batch 0 on chunk 2. */
+static void interleaved_three_chunks(void **state)
+{
+    (void)state;
+    pipelining_plan plan = {.schedule = PIPELINING_INTERLEAVED, .stages = 3,
+                            .microbatches = 6, .chunks = 3, .forward_s = 1,
+                            .backward_s = 2};
+    pipelining_op op = pipelining_interleaved_op(&plan, 1, 7);
+    assert_int_equal(op.pass, PIPELINING_FORWARD);
+    assert_int_equal(op.microbatch, 1);
+    assert_int_equal(op.chunk, 2);
+    op = pipelining_interleaved_op(&plan, 1, 9);
+    assert_int_equal(op.pass, PIPELINING_BACKWARD);
+    assert_int_equal(op.microbatch, 0);
+    assert_int_equal(op.chunk, 2);
+}
+
+/* Measured against the closed forms on other shapes and times: 7 stages with
+ * b = 3f, and interleaved 5 stages x 10 micro-batches x 4 chunks. */
+static void simulated_bubbles_on_other_shapes(void **state)
+{
+    (void)state;
+    pipelining_timeline g = simulate_plan(PIPELINING_GPIPE, 7, 5, 1, 0.5, 1.5);
+    assert_close(g.makespan_s, (5 + 6) * 2.0, TIGHT, "s");
+    pipelining_timeline o = simulate_plan(PIPELINING_1F1B, 7, 20, 1, 0.5, 1.5);
+    assert_close(o.bubble_fraction, 6.0 / 26.0, TIGHT, "");
+    assert_close(o.peak_microbatches_in_flight, 7, TIGHT, "microbatches");
+    pipelining_timeline i = simulate_plan(PIPELINING_INTERLEAVED, 5, 10, 4, 1.0, 2.0);
+    assert_close(i.bubble_over_ideal, 4.0 / 40.0, TIGHT, "");
+    assert_close(i.peak_microbatches_in_flight, 5 + 4.0 / 4, TIGHT, "microbatches");
+}
+
+/* Two racks, 8 ms stages, 5 ms hops: 26 ms a token, ceil(26 / 8) = 4 micro-batches. */
+static void two_racks_with_slow_hops(void **state)
+{
+    (void)state;
+    assert_close(pipelining_decode_token_s(2, 8e-3, 5e-3), 26e-3, TIGHT, "s");
+    assert_int_equal(pipelining_decode_microbatches(2, 8e-3, 5e-3), 4);
+    assert_int_equal(pipelining_decode_microbatches(3, 4e-3, 4e-3), 6); /* exactly */
+}
+
+/* A 671 GB model on 72-GPU racks, 2,048 sequences of 32k at 70,272 B/token:
+ * KV = 2048 x 32768 x 70272 / 72 = 65.5 GB per GPU whatever P; a 80 GB GPU then
+ * has 14.5 GB for 671e9 / (72 P): P = 1; a 70 GB GPU needs ceil(9.32 / 4.50) = 3. */
+static void deepseek_sized_capacity(void **state)
+{
+    (void)state;
+    pipelining_memory m = {
+        .weight_bytes = 671e9, .kv_bytes_per_token = 70272, .context_tokens = 32768,
+        .microbatch_seqs = 2048, .microbatches = 3, .chips = 72, .stages = 3,
+    };
+    double kv = 2048.0 * 32768 * 70272 / 72;
+    assert_close(pipelining_kv_bytes_per_gpu(&m), kv, TIGHT, "B");
+    assert_close(pipelining_weight_bytes_per_gpu(&m), 671e9 / 216, TIGHT, "B");
+    pipelining_fit fit = pipelining_min_stages_to_fit(&m, 80e9);
+    assert_true(fit.exists);
+    assert_int_equal(fit.stages, (int)ceil(671e9 / (72 * (80e9 - kv))));
+    fit = pipelining_min_stages_to_fit(&m, 70e9);
+    assert_true(fit.exists);
+    assert_int_equal(fit.stages, (int)ceil(671e9 / (72 * (70e9 - kv))));
+    assert_false(pipelining_min_stages_to_fit(&m, 60e9).exists);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        CHALK_TEST(rack_hop, mixtral_on_an_h100_node),
+        CHALK_TEST(hop_condition, h100_top2_needs_three_layers_tpu_v5e_top8_four),
+        CHALK_TEST(bubble, sixteen_stages_sixty_four_microbatches),
+        CHALK_TEST(schedule_order, short_1f1b_warm_ups),
+        CHALK_TEST(interleaved_order, interleaved_three_chunks),
+        CHALK_TEST(simulate, simulated_bubbles_on_other_shapes),
+        CHALK_TEST(decode_loop, two_racks_with_slow_hops),
+        CHALK_TEST(capacity, deepseek_sized_capacity),
+    };
+    return cmocka_run_group_tests_name("03-pipelining hidden", tests, NULL, NULL);
+}

@@ -1,0 +1,612 @@
+/*
+ * test_pipelining.c -- Chapter 3 tests: rack hops, bubbles, the schedule simulator,
+ * the decode loop and memory per GPU.
+ *
+ * Built twice: against exercises/03-pipelining/pipelining.c (yours) and against
+ * solutions/03-pipelining/pipelining.c (the reference). Each test states one fact;
+ * the comment above it names where the expected value comes from. Expected values
+ * are written as the closed form with published inputs, never copied from output.
+ *
+ * Sources of the closed forms:
+ *   [lecture]   Pope and Patel, Dwarkesh Podcast, 2026: the rack-hop ratio
+ *               (1/8) x 2 x n_act x L_stage >= 1 (48:34-53:54); 4 racks, one
+ *               micro-batch, 3/4 idle (57:06); M = P micro-batches in decode and
+ *               the capacity equation (64:06-72:48); 2 ms hops (72:48-76:39)
+ *   [GPipe]     Huang et al. 2019, arXiv:1811.06965: bubble (p-1)/(m+p-1) of the
+ *               total; figure 2 (forwards, then backwards in reverse order)
+ *   [Megatron]  Narayanan et al. 2021, arXiv:2104.04473: 1F1B (PipeDream-Flush)
+ *               bubble (p-1)/m of the ideal time, interleaved (1/v)(p-1)/m;
+ *               figure 4 (the orders of both schedules, p = 4, m = 8)
+ *   [Megatron-LM] megatron/core/pipeline_parallel/schedules.py: the interleaved
+ *               warm-up 2 (p - rank - 1) + (v - 1) p, and the chunk of the k-th
+ *               forward (k / p) % v
+ * Published inputs: DeepSeek-V3 d_model 7,168, top-8 routing (config_671B.json);
+ * GB200 NVL72 72 GPUs, NVLink 900e9 B/s and NIC 50e9 B/s per GPU each way
+ * (scaling-book gpus.md).
+ */
+#include "../test_util.h"
+
+#include <stdlib.h>
+
+#include "pipelining.h"
+
+#define TIGHT 1e-9 /* closed forms: only rounding differs */
+
+/* DeepSeek-V3 decode step on one GB200 NVL72 rack: 2,048 tokens, bf16 activations. */
+static pipelining_hop deepseek_stage(int layers_per_stage)
+{
+    pipelining_hop h = {
+        .tokens = 2048, .d_model = 7168, .activation_bytes = 2, .experts_per_token = 8,
+        .layers_per_stage = layers_per_stage, .chips = 72,
+        .scaleup_bytes_per_s = 900e9, .scaleout_bytes_per_s = 50e9,
+    };
+    return h;
+}
+
+static pipelining_plan plan_of(pipelining_schedule schedule, int p, int m, int v, double f,
+                               double b)
+{
+    pipelining_plan plan = {.schedule = schedule, .stages = p, .microbatches = m,
+                            .chunks = v, .forward_s = f, .backward_s = b};
+    return plan;
+}
+
+static const char *pass_name(pipelining_pass pass)
+{
+    return pass == PIPELINING_FORWARD ? "the forward" : "the backward";
+}
+
+/* Simulates a plan into a fresh buffer (freed unless ops_out takes it); a refusal
+ * fails the test at the caller's line. */
+#define simulated(plan, ops_out) simulate_at((plan), (ops_out), __FILE__, __LINE__)
+
+static pipelining_timeline simulate_at(const pipelining_plan *plan, pipelining_op **ops_out,
+                                       const char *file, int line)
+{
+    size_t n = (size_t)plan->stages * 2 * plan->microbatches * plan->chunks;
+    pipelining_op *ops = calloc(n, sizeof *ops);
+    assert_non_null(ops);
+    pipelining_timeline t = {0};
+    if (!pipelining_simulate(plan, ops, n, &t)) {
+        free(ops);
+        print_error("pipelining_simulate returned false for a valid plan (%d stages, %d "
+                    "micro-batches, %d chunks) and a buffer of %zu passes\n",
+                    plan->stages, plan->microbatches, plan->chunks, n);
+        _fail(file, line);
+    }
+    if (ops_out)
+        *ops_out = ops;
+    else
+        free(ops);
+    return t;
+}
+
+/* Asserts that a pass is (F|B, micro-batch, chunk), failing at the caller's line. */
+#define assert_op(op, pass, microbatch, chunk)                                               \
+    check_op((op), (pass), (microbatch), (chunk), __FILE__, __LINE__)
+
+static void check_op(pipelining_op got, pipelining_pass pass, int microbatch, int chunk,
+                     const char *file, int line)
+{
+    if (got.pass == pass && got.microbatch == microbatch && got.chunk == chunk)
+        return;
+    print_error("the pass is %s of micro-batch %d on chunk %d; expected %s of micro-batch "
+                "%d on chunk %d\n",
+                pass_name(got.pass), got.microbatch, got.chunk, pass_name(pass), microbatch,
+                chunk);
+    _fail(file, line);
+}
+
+#define F PIPELINING_FORWARD
+#define B PIPELINING_BACKWARD
+
+/* ---- 3.1 rack_hop ----------------------------------------------------------- */
+
+/* Lecture §3.2: each token goes out to each of its n_act experts and comes back, in
+ * every layer: tokens x 2 x n_act x L x d x bytes over the rack's NVLink. */
+static void scaleup_time_counts_dispatch_and_combine_for_each_chosen_expert(void **state)
+{
+    (void)state;
+    pipelining_hop h = deepseek_stage(1);
+    assert_close(pipelining_scaleup_s(&h), 2048 * 2.0 * 8 * 1 * 7168 * 2 / (72 * 900e9),
+                 TIGHT, "s");
+}
+
+/* Lecture §3.2: at the stage boundary each token's activation crosses once. */
+static void scaleout_time_is_one_crossing_per_token(void **state)
+{
+    (void)state;
+    pipelining_hop h = deepseek_stage(1);
+    assert_close(pipelining_scaleout_s(&h), 2048 * 7168 * 2.0 / (72 * 50e9), TIGHT, "s");
+}
+
+/* Lecture §3.2: more layers per rack mean more all-to-alls inside it, and still one
+ * hop out of it. */
+static void layers_per_stage_multiply_scaleup_traffic_not_the_hop(void **state)
+{
+    (void)state;
+    pipelining_hop one = deepseek_stage(1), four = deepseek_stage(4);
+    assert_close(pipelining_scaleup_s(&four), 4 * pipelining_scaleup_s(&one), TIGHT, "s");
+    assert_close(pipelining_scaleout_s(&four), pipelining_scaleout_s(&one), TIGHT, "s");
+    assert_close(pipelining_scaleup_s(&four), 2048 * 2.0 * 8 * 4 * 7168 * 2 / (72 * 900e9),
+                 TIGHT, "s");
+}
+
+/* Lecture §3.2 (RP correcting DP): traffic goes only to the activated experts' GPUs,
+ * not to every GPU: top-2 routing moves a quarter of top-8's bytes. */
+static void traffic_goes_to_activated_experts_not_to_every_gpu(void **state)
+{
+    (void)state;
+    pipelining_hop h = deepseek_stage(1);
+    h.experts_per_token = 2;
+    assert_close(pipelining_scaleup_s(&h), 2048 * 2.0 * 2 * 7168 * 2 / (72 * 900e9), TIGHT,
+                 "s");
+}
+
+/* ---- 3.2 hop_condition ------------------------------------------------------ */
+
+/* Lecture §3.2 and notes: (1/8) x 2 x 8 x 1 = 2, a 2x margin for one layer per rack. */
+static void lecture_top8_with_one_layer_per_rack_has_a_2x_margin(void **state)
+{
+    (void)state;
+    assert_close(pipelining_hop_ratio(8, 8, 1), 2.0, TIGHT, "x");
+    assert_int_equal(pipelining_min_layers_per_stage(8, 8), 1);
+}
+
+/* Lecture notes §3.2: a top-2 MoE needs L_stage >= 2; 8 / (2 x 2) is exactly 2. */
+static void top2_routing_needs_exactly_two_layers_per_stage(void **state)
+{
+    (void)state;
+    assert_close(pipelining_hop_ratio(8, 2, 1), 0.5, TIGHT, "x");
+    assert_close(pipelining_hop_ratio(8, 2, 2), 1.0, TIGHT, "x");
+    assert_int_equal(pipelining_min_layers_per_stage(8, 2), 2);
+}
+
+/* GB200 NVL72: NVLink 900e9 B/s over a 50e9 B/s NIC per GPU is a gap of 18, not 8:
+ * top-8 needs ceil(18 / 16) = 2 layers per rack, top-2 ceil(18 / 4) = 5. */
+static void gb200_bandwidth_gap_of_18_needs_two_layers_for_top8(void **state)
+{
+    (void)state;
+    assert_close(pipelining_hop_ratio(900e9 / 50e9, 8, 1), 16.0 / 18.0, TIGHT, "x");
+    assert_int_equal(pipelining_min_layers_per_stage(900e9 / 50e9, 8), 2);
+    assert_int_equal(pipelining_min_layers_per_stage(900e9 / 50e9, 2), 5);
+}
+
+/* Lecture notes §3.2: d_model and bytes cancel; the ratio of the two times is
+ * 2 n_act L / (bandwidth gap) whatever the width and precision. */
+static void hop_ratio_is_the_ratio_of_the_two_times_whatever_the_width(void **state)
+{
+    (void)state;
+    pipelining_hop h = deepseek_stage(3);
+    for (int i = 0; i < 2; i++) {
+        h.d_model = i == 0 ? 7168 : 4096;
+        h.activation_bytes = i == 0 ? 2 : 1;
+        assert_close(pipelining_scaleup_s(&h) / pipelining_scaleout_s(&h),
+                     pipelining_hop_ratio(900e9 / 50e9, 8, 3), TIGHT, "x");
+    }
+    assert_close(pipelining_hop_ratio(900e9 / 50e9, 8, 3), 2.0 * 8 * 3 / 18, TIGHT, "x");
+}
+
+/* A stage holds at least one layer, even when the gap is small. */
+static void one_layer_suffices_when_the_gap_is_small(void **state)
+{
+    (void)state;
+    assert_int_equal(pipelining_min_layers_per_stage(1, 8), 1);
+    assert_int_equal(pipelining_min_layers_per_stage(16, 8), 1); /* 16 / 16 exactly */
+    assert_int_equal(pipelining_min_layers_per_stage(16.5, 8), 2);
+}
+
+/* ---- 3.3 bubble ------------------------------------------------------------- */
+
+/* Lecture §3.5: one inference through 4 racks, each idle three quarters of the time. */
+static void one_microbatch_on_four_racks_idles_three_quarters(void **state)
+{
+    (void)state;
+    assert_close(pipelining_bubble_fraction(4, 1, 1), 0.75, TIGHT, "");
+    assert_close(pipelining_bubble_over_ideal(4, 1, 1), 3.0, TIGHT, "");
+}
+
+/* GPipe: the bubble is (p - 1) / (m + p - 1) of the total time. */
+static void gpipe_bubble_is_p_minus_1_over_m_plus_p_minus_1(void **state)
+{
+    (void)state;
+    assert_close(pipelining_bubble_fraction(4, 8, 1), 3.0 / 11.0, TIGHT, "");
+    assert_close(pipelining_bubble_fraction(8, 32, 1), 7.0 / 39.0, TIGHT, "");
+}
+
+/* Megatron: the bubble over the ideal time is (p - 1) / m; the two conventions are
+ * related by x = f / (1 - f). */
+static void bubble_over_ideal_is_p_minus_1_over_m(void **state)
+{
+    (void)state;
+    assert_close(pipelining_bubble_over_ideal(8, 32, 1), 7.0 / 32.0, TIGHT, "");
+    double f = pipelining_bubble_fraction(8, 32, 1);
+    assert_close(pipelining_bubble_over_ideal(8, 32, 1), f / (1 - f), TIGHT, "");
+}
+
+/* Megatron: v chunks per stage divide the bubble over the ideal by v:
+ * (1/v)(p - 1)/m, and the idle share becomes (p - 1)/(v m + p - 1). */
+static void interleaving_divides_the_bubble_by_the_chunks(void **state)
+{
+    (void)state;
+    assert_close(pipelining_bubble_over_ideal(8, 32, 4), 7.0 / (4 * 32), TIGHT, "");
+    assert_close(pipelining_bubble_fraction(8, 32, 4), 7.0 / (4 * 32 + 7), TIGHT, "");
+}
+
+/* A single stage has nothing to fill or drain; a second stage has: 1/(m + 1). */
+static void one_stage_has_no_bubble(void **state)
+{
+    (void)state;
+    assert_close(pipelining_bubble_fraction(2, 3, 1), 1.0 / 4.0, TIGHT, "");
+    assert_close(pipelining_bubble_fraction(1, 1, 1), 0.0, TIGHT, "");
+    assert_close(pipelining_bubble_over_ideal(1, 5, 1), 0.0, TIGHT, "");
+}
+
+/* ---- 3.4 schedule_order ----------------------------------------------------- */
+
+/* GPipe figure 2: every stage runs F0..F3, a hard stop, then B3..B0. */
+static void gpipe_runs_every_forward_then_the_backwards_in_reverse(void **state)
+{
+    (void)state;
+    pipelining_plan plan = plan_of(PIPELINING_GPIPE, 4, 4, 1, 1, 2);
+    for (int s = 0; s < 4; s++)
+        for (int k = 0; k < 8; k++)
+            assert_op(pipelining_gpipe_op(&plan, s, k), k < 4 ? F : B, k < 4 ? k : 7 - k, 0);
+    assert_int_equal(pipelining_gpipe_op(&plan, 2, 5).stage, 2);
+}
+
+/* Megatron figure 4 (top), device 1 of 4 with 8 micro-batches (1-indexed there):
+ * 1 2 3 4 | 1 5 2 6 3 7 4 8 | 5 6 7 8, forwards dark, backwards light. */
+static void first_stage_of_1f1b_warms_up_with_p_minus_1_forwards(void **state)
+{
+    (void)state;
+    pipelining_plan plan = plan_of(PIPELINING_1F1B, 4, 8, 1, 1, 2);
+    const int mb[16] = {0, 1, 2, 3, 0, 4, 1, 5, 2, 6, 3, 7, 4, 5, 6, 7};
+    const pipelining_pass pass[16] = {F, F, F, F, B, F, B, F, B, F, B, F, B, B, B, B};
+    for (int k = 0; k < 16; k++)
+        assert_op(pipelining_1f1b_op(&plan, 0, k), pass[k], mb[k], 0);
+}
+
+/* Megatron figure 4 (top), device 4: no warm-up, forward and backward alternate. */
+static void last_stage_of_1f1b_alternates_from_the_start(void **state)
+{
+    (void)state;
+    pipelining_plan plan = plan_of(PIPELINING_1F1B, 4, 8, 1, 1, 2);
+    for (int k = 0; k < 16; k++)
+        assert_op(pipelining_1f1b_op(&plan, 3, k), k % 2 == 0 ? F : B, k / 2, 0);
+}
+
+/* With fewer micro-batches than stages the warm-up min(p - s - 1, m) is all of them
+ * on the first stage (forwards, then backwards), and none on the last. */
+static void fewer_microbatches_than_stages_all_warm_up_under_1f1b(void **state)
+{
+    (void)state;
+    pipelining_plan plan = plan_of(PIPELINING_1F1B, 8, 2, 1, 1, 2);
+    assert_op(pipelining_1f1b_op(&plan, 0, 0), F, 0, 0);
+    assert_op(pipelining_1f1b_op(&plan, 0, 1), F, 1, 0);
+    assert_op(pipelining_1f1b_op(&plan, 0, 2), B, 0, 0);
+    assert_op(pipelining_1f1b_op(&plan, 0, 3), B, 1, 0);
+    assert_op(pipelining_1f1b_op(&plan, 7, 0), F, 0, 0);
+    assert_op(pipelining_1f1b_op(&plan, 7, 1), B, 0, 0);
+    assert_op(pipelining_1f1b_op(&plan, 7, 2), F, 1, 0);
+}
+
+/* ---- 3.5 interleaved_order -------------------------------------------------- */
+
+/* Megatron figure 4 (bottom), device 1 of 4, 8 micro-batches, 2 chunks: forwards
+ * 1 2 3 4 on chunk 1, 1 2 3 4 on chunk 2, then 5 6 (a warm-up of 2 x 3 + 4 = 10),
+ * then forward 7 and the first backward, of micro-batch 1 on chunk 2. */
+static void interleaved_first_stage_cycles_chunks_in_groups_of_p(void **state)
+{
+    (void)state;
+    pipelining_plan plan = plan_of(PIPELINING_INTERLEAVED, 4, 8, 2, 1, 2);
+    const int mb[12] = {0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 0};
+    const int chunk[12] = {0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 1};
+    for (int k = 0; k < 12; k++)
+        assert_op(pipelining_interleaved_op(&plan, 0, k), k < 11 ? F : B, mb[k], chunk[k]);
+}
+
+/* Megatron-LM: the last stage's warm-up is (v - 1) p = 4 forwards on chunk 0; its
+ * chunk 1 is the last virtual stage, so each forward there is followed at once by
+ * that micro-batch's backward. */
+static void interleaved_last_stage_turns_round_on_its_last_chunk(void **state)
+{
+    (void)state;
+    pipelining_plan plan = plan_of(PIPELINING_INTERLEAVED, 4, 8, 2, 1, 2);
+    for (int k = 0; k < 4; k++)
+        assert_op(pipelining_interleaved_op(&plan, 3, k), F, k, 0);
+    assert_op(pipelining_interleaved_op(&plan, 3, 4), F, 0, 1);
+    assert_op(pipelining_interleaved_op(&plan, 3, 5), B, 0, 1);
+    assert_op(pipelining_interleaved_op(&plan, 3, 6), F, 1, 1);
+    assert_op(pipelining_interleaved_op(&plan, 3, 7), B, 1, 1);
+}
+
+/* The backwards visit the chunks in reverse, and the very last pass of every stage
+ * is the backward of the last micro-batch on chunk 0. With p = 2, m = 4, v = 3,
+ * stage 0 warms up with 2 x 1 + 2 x 2 = 6 forwards; its backward number j runs at
+ * k = 6 + 2j + 1, and backward 2 is micro-batch 0 on chunk 3 - 1 - (2 / 2) % 3 = 1. */
+static void interleaved_backwards_come_down_the_chunks(void **state)
+{
+    (void)state;
+    pipelining_plan plan = plan_of(PIPELINING_INTERLEAVED, 2, 4, 3, 1, 1);
+    int last = 2 * 4 * 3 - 1;
+    for (int s = 0; s < 2; s++)
+        assert_op(pipelining_interleaved_op(&plan, s, last), B, 3, 0);
+    assert_op(pipelining_interleaved_op(&plan, 0, 7), B, 0, 2);
+    assert_op(pipelining_interleaved_op(&plan, 0, 11), B, 0, 1);
+}
+
+/* ---- 3.6 simulate ----------------------------------------------------------- */
+
+/* GPipe: m + p - 1 forward slots and as many backward slots, so the batch takes
+ * (m + p - 1)(f + b) and the idle share is (p - 1)/(m + p - 1). */
+static void simulated_gpipe_takes_m_plus_p_minus_1_slots(void **state)
+{
+    (void)state;
+    pipelining_plan plan = plan_of(PIPELINING_GPIPE, 4, 8, 1, 1.0, 2.0);
+    pipelining_timeline t = simulated(&plan, NULL);
+    assert_int_equal(t.ops, 4 * 2 * 8);
+    assert_close(t.makespan_s, (8 + 4 - 1) * 3.0, TIGHT, "s");
+    assert_close(t.busy_s, 8 * 3.0, TIGHT, "s");
+    assert_close(t.bubble_fraction, 3.0 / 11.0, TIGHT, "");
+    assert_close(t.bubble_over_ideal, 3.0 / 8.0, TIGHT, "");
+}
+
+/* Megatron §2.2.1: 1F1B has the same bubble as GPipe, (p - 1)(f + b). */
+static void simulated_1f1b_has_the_same_bubble_as_gpipe(void **state)
+{
+    (void)state;
+    pipelining_plan plan = plan_of(PIPELINING_1F1B, 4, 8, 1, 1.0, 2.0);
+    pipelining_timeline t = simulated(&plan, NULL);
+    assert_close(t.makespan_s, (8 + 4 - 1) * 3.0, TIGHT, "s");
+    assert_close(t.bubble_fraction, 3.0 / 11.0, TIGHT, "");
+}
+
+/* Megatron §2.2.2: interleaving makes the bubble (p - 1)(f + b)/v: p = 4, m = 8,
+ * v = 2 takes (8 + 3/2) x 3 s, an idle share of 3/19. */
+static void simulated_interleaved_bubble_is_divided_by_the_chunks(void **state)
+{
+    (void)state;
+    pipelining_plan plan = plan_of(PIPELINING_INTERLEAVED, 4, 8, 2, 1.0, 2.0);
+    pipelining_timeline t = simulated(&plan, NULL);
+    assert_close(t.makespan_s, (8 + 3.0 / 2) * 3.0, TIGHT, "s");
+    assert_close(t.bubble_fraction, 3.0 / 19.0, TIGHT, "");
+    assert_close(t.bubble_over_ideal, 3.0 / (2 * 8), TIGHT, "");
+}
+
+/* The measured bubble equals the closed form of every schedule, for every p and m
+ * (interleaved: m a multiple of p) and unequal forward and backward times. */
+static void measured_bubble_equals_the_closed_form_for_every_schedule(void **state)
+{
+    (void)state;
+    for (int p = 1; p <= 6; p++)
+        for (int m = 1; m <= 12; m++)
+            for (int s = 0; s < 3; s++) {
+                int v = s == PIPELINING_INTERLEAVED ? 3 : 1;
+                if (s == PIPELINING_INTERLEAVED && m % p != 0)
+                    continue;
+                pipelining_plan plan = plan_of((pipelining_schedule)s, p, m, v, 1.5, 2.5);
+                pipelining_timeline t = simulated(&plan, NULL);
+                assert_close(t.bubble_fraction + 1.0,
+                             (double)(p - 1) / (v * m + p - 1) + 1.0, TIGHT, "");
+                assert_close(t.makespan_s, (m + (p - 1.0) / v) * 4.0, TIGHT, "s");
+            }
+}
+
+/* GPipe holds every micro-batch before its hard stop; 1F1B at most p (Megatron
+ * §2.2.1); interleaved the warm-up plus one, 2(p - 1) + (v - 1)p + 1 chunks, which
+ * is p + (p - 1)/v micro-batches (Megatron-LM). */
+static void gpipe_holds_m_microbatches_1f1b_p_interleaved_a_little_more(void **state)
+{
+    (void)state;
+    pipelining_plan g = plan_of(PIPELINING_GPIPE, 4, 8, 1, 1, 2);
+    pipelining_plan o = plan_of(PIPELINING_1F1B, 4, 8, 1, 1, 2);
+    pipelining_plan i = plan_of(PIPELINING_INTERLEAVED, 4, 8, 2, 1, 2);
+    assert_close(simulated(&g, NULL).peak_microbatches_in_flight, 8, TIGHT, "microbatches");
+    assert_close(simulated(&o, NULL).peak_microbatches_in_flight, 4, TIGHT, "microbatches");
+    assert_close(simulated(&i, NULL).peak_microbatches_in_flight, 4 + 3.0 / 2, TIGHT,
+                 "microbatches");
+    pipelining_plan few = plan_of(PIPELINING_1F1B, 8, 2, 1, 1, 2);
+    assert_close(simulated(&few, NULL).peak_microbatches_in_flight, 2, TIGHT,
+                 "microbatches");
+}
+
+/* The timeline obeys the pipeline: a stage runs one pass at a time in its order, a
+ * forward never starts before the previous stage's forward of that micro-batch ends,
+ * and the first forward starts at 0. */
+static void timeline_runs_one_pass_at_a_time_and_waits_for_inputs(void **state)
+{
+    (void)state;
+    pipelining_plan plan = plan_of(PIPELINING_1F1B, 3, 5, 1, 1.0, 2.0);
+    pipelining_op *ops = NULL;
+    simulated(&plan, &ops);
+    int per_stage = 2 * 5;
+    assert_op(ops[0], F, 0, 0);
+    assert_close(ops[0].start_s + 1.0, 1.0, TIGHT, "s");
+    for (int s = 0; s < 3; s++)
+        for (int i = 0; i < per_stage; i++) {
+            pipelining_op op = ops[s * per_stage + i];
+            assert_int_equal(op.stage, s);
+            assert_close(op.end_s - op.start_s, op.pass == F ? 1.0 : 2.0, TIGHT, "s");
+            if (i > 0)
+                assert_true(op.start_s >= ops[s * per_stage + i - 1].end_s - 1e-12);
+            for (int j = 0; s > 0 && op.pass == F && j < per_stage; j++) {
+                pipelining_op in = ops[(s - 1) * per_stage + j];
+                if (in.pass == F && in.microbatch == op.microbatch)
+                    assert_true(op.start_s >= in.end_s - 1e-12);
+            }
+        }
+    free(ops);
+}
+
+/* The contract: an interleaved plan whose micro-batches are not a multiple of the
+ * stages, or a buffer too small for every pass, is refused and *out left alone. */
+static void simulator_refuses_an_invalid_plan_or_a_short_buffer(void **state)
+{
+    (void)state;
+    pipelining_op ops[64];
+    pipelining_timeline t = {.makespan_s = -7.0};
+    pipelining_plan bad = plan_of(PIPELINING_INTERLEAVED, 4, 6, 2, 1, 2);
+    assert_false(pipelining_plan_valid(&bad));
+    assert_false(pipelining_simulate(&bad, ops, 64, &t));
+    pipelining_plan big = plan_of(PIPELINING_GPIPE, 4, 9, 1, 1, 2); /* 72 passes */
+    assert_true(pipelining_plan_valid(&big));
+    assert_false(pipelining_simulate(&big, ops, 64, &t));
+    pipelining_plan chunked = plan_of(PIPELINING_1F1B, 4, 8, 2, 1, 2);
+    assert_false(pipelining_plan_valid(&chunked));
+    assert_close(t.makespan_s, -7.0, TIGHT, "s");
+    pipelining_plan fits = plan_of(PIPELINING_GPIPE, 4, 8, 1, 1, 2); /* 64 passes */
+    assert_true(pipelining_simulate(&fits, ops, 64, &t));
+}
+
+/* ---- 3.7 decode_loop -------------------------------------------------------- */
+
+/* Lecture §4.5 and notes: a 20 ms step over 4 racks, 2 ms per hop: 4 x 2 = 8 ms of
+ * hops, a 28 ms token (the lecture says "20 to 30"). */
+static void four_hops_of_2_ms_add_8_ms_to_a_20_ms_step(void **state)
+{
+    (void)state;
+    assert_close(pipelining_decode_token_s(4, 20e-3 / 4, 2e-3), 20e-3 + 4 * 2e-3, TIGHT, "s");
+}
+
+/* Lecture §3.6: without hops pipelining is latency-neutral: P stages of t/P each. */
+static void without_hops_pipelining_is_latency_neutral(void **state)
+{
+    (void)state;
+    for (int p = 1; p <= 16; p *= 2)
+        assert_close(pipelining_decode_token_s(p, 20e-3 / p, 0), 20e-3, TIGHT, "s");
+}
+
+/* Lecture §4.3: decode is a loop, and P micro-batches keep P stages busy. */
+static void decode_needs_as_many_microbatches_as_stages(void **state)
+{
+    (void)state;
+    for (int p = 1; p <= 8; p++)
+        assert_int_equal(pipelining_decode_microbatches(p, 5e-3, 0), p);
+}
+
+/* A hop is time a micro-batch spends off every stage: with 5 ms stages and 2 ms hops
+ * a loop of 4 takes 28 ms, so ceil(28 / 5) = 6 micro-batches; with 2 ms stages,
+ * 4 x (2 + 2) / 2 = 8 exactly. */
+static void hop_latency_needs_more_microbatches_than_stages(void **state)
+{
+    (void)state;
+    assert_int_equal(pipelining_decode_microbatches(4, 5e-3, 2e-3), 6);
+    assert_int_equal(pipelining_decode_microbatches(4, 2e-3, 2e-3), 8);
+}
+
+/* ---- 3.8 capacity ----------------------------------------------------------- */
+
+/* The lecture's numbers (notes §4.4): 1 TB of weights, E = 64 GPUs per stage,
+ * b = 2,000 sequences per micro-batch, 200k context, 2 KB (2,048 B) per token. */
+static pipelining_memory lecture_memory(int stages, int microbatches)
+{
+    pipelining_memory m = {
+        .weight_bytes = 1e12, .kv_bytes_per_token = 2048, .context_tokens = 200e3,
+        .microbatch_seqs = 2000, .microbatches = microbatches, .chips = 64,
+        .stages = stages,
+    };
+    return m;
+}
+
+/* Lecture §4.4: weights per GPU = 1e12 / (64 P) = 15.6 GB / P. */
+static void weights_per_gpu_fall_as_one_over_the_stages(void **state)
+{
+    (void)state;
+    for (int p = 1; p <= 8; p *= 2) {
+        pipelining_memory m = lecture_memory(p, p);
+        assert_close(pipelining_weight_bytes_per_gpu(&m), 1e12 / (64.0 * p), TIGHT, "B");
+    }
+}
+
+/* Lecture §4.4: with M = P micro-batches in flight the KV per GPU is
+ * 2,000 x 200,000 x 2,048 / 64 = 12.8 GB whatever P is. */
+static void kv_per_gpu_with_p_microbatches_does_not_depend_on_p(void **state)
+{
+    (void)state;
+    for (int p = 1; p <= 8; p++) {
+        pipelining_memory m = lecture_memory(p, p);
+        assert_close(pipelining_kv_bytes_per_gpu(&m), 2000 * 200e3 * 2048 / 64.0, TIGHT, "B");
+    }
+}
+
+/* Lecture §4.4 (DP's objection): per sequence, a stage stores only its layers' share
+ * of the cache: with one micro-batch the KV per GPU does fall as 1/P. */
+static void kv_per_gpu_of_one_microbatch_falls_with_the_stages(void **state)
+{
+    (void)state;
+    pipelining_memory m = lecture_memory(4, 1);
+    assert_close(pipelining_kv_bytes_per_gpu(&m), 2000 * 200e3 * 2048 / (64.0 * 4), TIGHT,
+                 "B");
+}
+
+/* Solving 1e12/(64 P) + 12.8e9 <= HBM: a 186 GB GPU fits one stage; 20 GB leaves
+ * 7.2 GB for 15.625/P GB of weights, so P = 3; 12 GB is under the KV alone. */
+static void fewest_stages_to_fit_or_none_when_the_kv_overflows(void **state)
+{
+    (void)state;
+    pipelining_memory m = lecture_memory(0, 0);
+    pipelining_fit fit = pipelining_min_stages_to_fit(&m, 186e9);
+    assert_true(fit.exists);
+    assert_int_equal(fit.stages, 1);
+    fit = pipelining_min_stages_to_fit(&m, 20e9);
+    assert_true(fit.exists);
+    assert_int_equal(fit.stages, 3);
+    fit = pipelining_min_stages_to_fit(&m, 12e9);
+    assert_false(fit.exists);
+    assert_int_equal(fit.stages, 0);
+}
+
+/* Exact boundary: with 12.8e9 + 15.625e9 / 5 of HBM, 5 stages fit exactly. */
+static void fewest_stages_is_exact_at_the_boundary(void **state)
+{
+    (void)state;
+    pipelining_memory m = lecture_memory(0, 0);
+    pipelining_fit fit = pipelining_min_stages_to_fit(&m, 12.8e9 + 15.625e9 / 5);
+    assert_true(fit.exists);
+    assert_int_equal(fit.stages, 5);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        CHALK_TEST(rack_hop, scaleup_time_counts_dispatch_and_combine_for_each_chosen_expert),
+        CHALK_TEST(rack_hop, scaleout_time_is_one_crossing_per_token),
+        CHALK_TEST(rack_hop, layers_per_stage_multiply_scaleup_traffic_not_the_hop),
+        CHALK_TEST(rack_hop, traffic_goes_to_activated_experts_not_to_every_gpu),
+        CHALK_TEST(hop_condition, lecture_top8_with_one_layer_per_rack_has_a_2x_margin),
+        CHALK_TEST(hop_condition, top2_routing_needs_exactly_two_layers_per_stage),
+        CHALK_TEST(hop_condition, gb200_bandwidth_gap_of_18_needs_two_layers_for_top8),
+        CHALK_TEST(hop_condition, hop_ratio_is_the_ratio_of_the_two_times_whatever_the_width),
+        CHALK_TEST(hop_condition, one_layer_suffices_when_the_gap_is_small),
+        CHALK_TEST(bubble, one_microbatch_on_four_racks_idles_three_quarters),
+        CHALK_TEST(bubble, gpipe_bubble_is_p_minus_1_over_m_plus_p_minus_1),
+        CHALK_TEST(bubble, bubble_over_ideal_is_p_minus_1_over_m),
+        CHALK_TEST(bubble, interleaving_divides_the_bubble_by_the_chunks),
+        CHALK_TEST(bubble, one_stage_has_no_bubble),
+        CHALK_TEST(schedule_order, gpipe_runs_every_forward_then_the_backwards_in_reverse),
+        CHALK_TEST(schedule_order, first_stage_of_1f1b_warms_up_with_p_minus_1_forwards),
+        CHALK_TEST(schedule_order, last_stage_of_1f1b_alternates_from_the_start),
+        CHALK_TEST(schedule_order, fewer_microbatches_than_stages_all_warm_up_under_1f1b),
+        CHALK_TEST(interleaved_order, interleaved_first_stage_cycles_chunks_in_groups_of_p),
+        CHALK_TEST(interleaved_order, interleaved_last_stage_turns_round_on_its_last_chunk),
+        CHALK_TEST(interleaved_order, interleaved_backwards_come_down_the_chunks),
+        CHALK_TEST(simulate, simulated_gpipe_takes_m_plus_p_minus_1_slots),
+        CHALK_TEST(simulate, simulated_1f1b_has_the_same_bubble_as_gpipe),
+        CHALK_TEST(simulate, simulated_interleaved_bubble_is_divided_by_the_chunks),
+        CHALK_TEST(simulate, measured_bubble_equals_the_closed_form_for_every_schedule),
+        CHALK_TEST(simulate, gpipe_holds_m_microbatches_1f1b_p_interleaved_a_little_more),
+        CHALK_TEST(simulate, timeline_runs_one_pass_at_a_time_and_waits_for_inputs),
+        CHALK_TEST(simulate, simulator_refuses_an_invalid_plan_or_a_short_buffer),
+        CHALK_TEST(decode_loop, four_hops_of_2_ms_add_8_ms_to_a_20_ms_step),
+        CHALK_TEST(decode_loop, without_hops_pipelining_is_latency_neutral),
+        CHALK_TEST(decode_loop, decode_needs_as_many_microbatches_as_stages),
+        CHALK_TEST(decode_loop, hop_latency_needs_more_microbatches_than_stages),
+        CHALK_TEST(capacity, weights_per_gpu_fall_as_one_over_the_stages),
+        CHALK_TEST(capacity, kv_per_gpu_with_p_microbatches_does_not_depend_on_p),
+        CHALK_TEST(capacity, kv_per_gpu_of_one_microbatch_falls_with_the_stages),
+        CHALK_TEST(capacity, fewest_stages_to_fit_or_none_when_the_kv_overflows),
+        CHALK_TEST(capacity, fewest_stages_is_exact_at_the_boundary),
+    };
+    return cmocka_run_group_tests_name("03-pipelining", tests, NULL, NULL);
+}
