@@ -6,6 +6,7 @@
  *   model.h     model presets and shape arithmetic (parameters, FLOPs, KV bytes)
  *   roofline.h  time = max(FLOPs / peak, bytes / bandwidth)
  *   numeric.h   bisection, monotone integer search, relative comparison
+ *   scaling.h   scaling-law fits (Chinchilla and its refit) and published training runs
  *
  * The library knows no chapter: chapter math lives in exercises/NN-topic/topic.h.
  * Pure functions, no allocation, no globals but const presets, no exit().
@@ -18,5 +19,6 @@
 #include "model.h"
 #include "numeric.h"
 #include "roofline.h"
+#include "scaling.h"
 
 #endif /* COST_COST_H */
