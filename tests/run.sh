@@ -47,6 +47,10 @@ phase() { printf '\n==== %s\n' "$*"; }
 
 phase "1. chapter tests against solutions/"
 cmocka build/sol/lib/test
+for t in tests/lib/test_*.c; do
+    t=$(basename "$t" .c)
+    [ "$t" = test_lib ] || cmocka "build/sol/lib/$t"
+done
 for ch in "$@"; do cmocka "build/sol/$ch/test"; done
 
 phase "2. exercise stubs: they compile warning-free and fail their tests"
@@ -67,6 +71,10 @@ done
 phase "3. solutions under AddressSanitizer and UBSan"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
 QUIET=1 cmocka build/asan/lib/test
+for t in tests/lib/test_*.c; do
+    t=$(basename "$t" .c)
+    [ "$t" = test_lib ] || QUIET=1 cmocka "build/asan/lib/$t"
+done
 for ch in "$@"; do QUIET=1 cmocka "build/asan/$ch/test"; done
 
 phase "4. the calculator: answers, sweeps and bad input (sanitized build)"
