@@ -50,6 +50,16 @@ static double n_opt(const cost_scaling_fit *f, double c)
     return g * pow(c / 6.0, b / (a + b));
 }
 
+/* `back`, found another way, is the compute-optimal model `o` of budget `flops`. */
+static void assert_same_optimum(overtraining_optimum back, overtraining_optimum o,
+                                double flops)
+{
+    assert_true(back.exists);
+    assert_close(back.params, o.params, 1e-9, "params");
+    assert_close(back.tokens, o.tokens, 1e-9, "tokens");
+    assert_close(back.flops, flops, 1e-9, "FLOPs");
+}
+
 /* The lecture's factors: RL with or without a backward pass, at an efficiency. */
 static overtraining_factors factors(double k, double eta_rl, double eta_inf)
 {
@@ -171,11 +181,7 @@ static void a_models_compute_optimal_tokens_lead_back_to_its_budget(void **state
     (void)state;
     const cost_scaling_fit *f = fit("hoffmann-unrounded");
     overtraining_optimum o = overtraining_chinchilla(f, 5.76e23);
-    overtraining_optimum back = overtraining_chinchilla_for_params(f, o.params);
-    assert_true(back.exists);
-    assert_close(back.tokens, o.tokens, 1e-9, "tokens");
-    assert_close(back.flops, 5.76e23, 1e-9, "FLOPs");
-    assert_close(back.params, o.params, TIGHT, "params");
+    assert_same_optimum(overtraining_chinchilla_for_params(f, o.params), o, 5.76e23);
 }
 
 /* ---- 4.3 iso_loss ---------------------------------------------------------------- */
@@ -219,11 +225,7 @@ static void the_cheapest_model_for_a_loss_is_on_the_frontier(void **state)
     (void)state;
     const cost_scaling_fit *f = fit("hoffmann-unrounded");
     overtraining_optimum o = overtraining_chinchilla(f, 1e24);
-    overtraining_optimum back = overtraining_chinchilla_for_loss(f, o.loss);
-    assert_true(back.exists);
-    assert_close(back.params, o.params, 1e-9, "params");
-    assert_close(back.tokens, o.tokens, 1e-9, "tokens");
-    assert_close(back.flops, 1e24, 1e-9, "FLOPs");
+    assert_same_optimum(overtraining_chinchilla_for_loss(f, o.loss), o, 1e24);
 }
 
 /* At the optimum the parameter term is beta / (alpha + beta) of the reducible loss
