@@ -62,10 +62,13 @@ static const cost_scaling_fit F_BESIROGLU = {
               "E 1.8172, A 482.01, B 2085.43, alpha 0.3478, beta 0.3658",
 };
 
+/* The refit comes first: it is the calculator's default, being the one consistent
+ * with Hoffmann's other two approaches and with Chinchilla's own 20 tokens per
+ * parameter. */
 static const cost_scaling_fit *const FITS[] = {
+    &F_BESIROGLU,
     &F_HOFFMANN,
     &F_HOFFMANN_UNROUNDED,
-    &F_BESIROGLU,
 };
 
 const cost_scaling_fit *const *cost_scaling_fits(size_t *count)

@@ -76,15 +76,15 @@ static void besiroglu_fit_holds_table_1(void **state)
     assert_close(f->alpha_tokens, 0.3658, EXACT, "");
 }
 
-/* Lookup is by name, ignoring case; an unknown name has no fit. The first fit is
- * the one the calculator uses by default. */
+/* Lookup is by name, ignoring case; an unknown name has no fit. The first fit, the
+ * calculator's default, is Besiroglu et al.'s refit. */
 static void fits_are_found_by_name_and_listed_in_order(void **state)
 {
     (void)state;
     size_t n;
     const cost_scaling_fit *const *all = cost_scaling_fits(&n);
     assert_int_equal(n, 3);
-    assert_string_equal(all[0]->name, "hoffmann");
+    assert_string_equal(all[0]->name, "besiroglu");
     assert_ptr_equal(cost_scaling_fit_find("BESIROGLU"), fit("besiroglu"));
     assert_null(cost_scaling_fit_find("kaplan"));
     for (size_t i = 0; i < n; i++) {
