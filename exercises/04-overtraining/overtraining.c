@@ -58,6 +58,15 @@ overtraining_tokens overtraining_tokens_for_loss(const cost_scaling_fit *fit, do
     return t;
 }
 
+overtraining_size overtraining_min_params(const cost_scaling_fit *fit, double loss)
+{
+    /* TODO(ch4 §4.4): the size whose parameter term alone is the reducible loss. */
+    (void)fit;
+    (void)loss;
+    overtraining_size n = {0};
+    return n;
+}
+
 overtraining_optimum overtraining_chinchilla_for_loss(const cost_scaling_fit *fit,
                                                       double loss)
 {

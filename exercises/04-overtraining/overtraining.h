@@ -74,6 +74,17 @@ typedef struct overtraining_tokens {
 overtraining_tokens overtraining_tokens_for_loss(const cost_scaling_fit *fit, double params,
                                                  double loss);
 
+/* A model size, or the reason there is none. */
+typedef struct overtraining_size {
+    bool exists;   /* false when no model reaches the loss */
+    double params; /* 0 when !exists */
+} overtraining_size;
+
+/* The smallest model that reaches `loss` with unlimited data, where the parameter
+ * term alone is the reducible loss: N_min = (A_N / (loss - L_inf))^(1/alpha_N).
+ * exists is false when loss <= L_inf. */
+overtraining_size overtraining_min_params(const cost_scaling_fit *fit, double loss);
+
 /* The compute-optimal model that reaches `loss`: the parameter and data terms split
  * the reducible loss dL = loss - L_inf as alpha_D : alpha_N, so
  * N = (A_N (alpha_N + alpha_D) / (alpha_D dL))^(1/alpha_N) and

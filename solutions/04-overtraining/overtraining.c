@@ -90,6 +90,17 @@ overtraining_tokens overtraining_tokens_for_loss(const cost_scaling_fit *fit, do
     return t;
 }
 
+overtraining_size overtraining_min_params(const cost_scaling_fit *fit, double loss)
+{
+    overtraining_size n = {.exists = false, .params = 0.0};
+    double reducible = loss - fit->irreducible;
+    if (reducible <= 0.0)
+        return n;
+    n.exists = true;
+    n.params = pow(fit->a_params / reducible, 1.0 / fit->alpha_params);
+    return n;
+}
+
 overtraining_optimum overtraining_chinchilla_for_loss(const cost_scaling_fit *fit,
                                                       double loss)
 {
@@ -254,7 +265,7 @@ overtraining_lifetime overtraining_inference_optimal(const cost_scaling_fit *fit
     /* Bracket: just above the smallest model that reaches the loss (where the
      * parameter term takes all of it: the slope is very negative) to just above
      * the compute-optimal model (rho = 1 there: the slope is D_inf / 3 >= 0). */
-    double smallest = pow(fit->a_params / (loss - fit->irreducible), 1.0 / fit->alpha_params);
+    double smallest = overtraining_min_params(fit, loss).params;
     target t = {fit, loss, inference_tokens};
     double log_params = log(chinchilla.params);
     double lo = log(smallest) + 1e-9, hi = log(chinchilla.params) + 1e-9;

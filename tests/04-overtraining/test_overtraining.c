@@ -209,10 +209,16 @@ static void no_amount_of_data_saves_a_model_that_is_too_small(void **state)
     assert_true(overtraining_tokens_for_loss(f, 1e9, floor + 0.01).exists);
 }
 
-/* No finite model reaches the irreducible loss, nor anything below it. */
+/* No finite model reaches the irreducible loss, nor anything below it; just above
+ * it the smallest model is the one whose parameter term is all of the reducible loss,
+ * (A / (L - E))^(1/alpha). */
 static void no_model_reaches_the_irreducible_loss(void **state)
 {
     (void)state;
+    assert_false(overtraining_min_params(fit("hoffmann"), 1.69).exists);
+    overtraining_size n = overtraining_min_params(fit("hoffmann"), 2.0);
+    assert_true(n.exists);
+    assert_close(n.params, pow(406.4 / (2.0 - 1.69), 1.0 / 0.34), 1e-12, "params");
     assert_false(overtraining_chinchilla_for_loss(fit("hoffmann"), 1.69).exists);
     assert_false(overtraining_chinchilla_for_loss(fit("besiroglu"), 1.5).exists);
     assert_true(overtraining_chinchilla_for_loss(fit("besiroglu"), 1.9).exists);
