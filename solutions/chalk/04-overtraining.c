@@ -944,17 +944,22 @@ static void build_overtrain(const void *p, long row, chalk_record *r)
     chalk_put_result(r, "tokens_per_total_param", "tokens per total parameter", CHALK_U_PLAIN, 0,
                      c->params_total > 0.0, pretrain / c->params_total,
                      "no total parameter count: pass --model NAME or --run NAME");
-    chalk_put_number(r, "overtrain_factor", "over-training factor", CHALK_U_RATIO, 0,
-                     overtraining_factor(pretrain, n, rule));
+    bool trained = pretrain > 0.0;
+    const char *untrained = "no pre-training tokens: the traffic (rate x days x use "
+                            "probability) is zero";
+    chalk_put_result(r, "overtrain_factor", "over-training factor", CHALK_U_RATIO, 0, trained,
+                     trained ? overtraining_factor(pretrain, n, rule) : 0.0, untrained);
 
     bool fitted = c->fit != NULL;
     double fit_rule = fitted ? overtraining_chinchilla_for_params(c->fit, n).tokens_per_param : 0.0;
-    const char *no_fit = "no --fit given: pass --fit NAME to measure against a fit's optimum";
+    const char *no_fit = !fitted ? "no --fit given: pass --fit NAME to measure against a fit's "
+                                   "optimum"
+                                 : untrained;
     chalk_put_result(r, "fit_tokens_per_param", "the fit's compute-optimal ratio", CHALK_U_PLAIN,
                      0, fitted, fit_rule, no_fit);
     chalk_put_result(r, "overtrain_factor_fit", "over-training against the fit", CHALK_U_RATIO, 0,
-                     fitted, fitted ? overtraining_factor(pretrain, n, fit_rule) : 0.0,
-                     no_fit);
+                     fitted && trained,
+                     fitted && trained ? overtraining_factor(pretrain, n, fit_rule) : 0.0, no_fit);
 
     /* with traffic, the plan equal costs give: RL tokens in proportion to pre-training's */
     if (!serving)
