@@ -330,6 +330,48 @@ static long rows_of(const inputs *in)
     return in->swept ? in->swept->points : 1;
 }
 
+/* ---- names of fits and runs ------------------------------------------------------------- */
+
+static size_t fit_count(void)
+{
+    size_t n;
+    cost_scaling_fits(&n);
+    return n;
+}
+
+static const char *fit_name(size_t i)
+{
+    size_t n;
+    return cost_scaling_fits(&n)[i]->name;
+}
+
+static size_t run_count(void)
+{
+    size_t n;
+    cost_training_runs(&n);
+    return n;
+}
+
+static const char *run_name(size_t i)
+{
+    size_t n;
+    return cost_training_runs(&n)[i]->name;
+}
+
+/* "unknown KIND \"NAME\" (did you mean ...?)", as chalk_fail. */
+static int unknown_name(const char *kind, const char *name, size_t (*count)(void),
+                        const char *(*name_at)(size_t))
+{
+    enum { MAX_NAMES = 32 };
+    const char *names[MAX_NAMES];
+    size_t n = count() < MAX_NAMES ? count() : MAX_NAMES;
+    for (size_t i = 0; i < n; i++)
+        names[i] = name_at(i);
+    char hint[256];
+    chalk_suggest(hint, sizeof hint, name, names, n);
+    return chalk_fail("unknown %s \"%s\"%s", kind, name, hint);
+}
+
 /* The fit named by --fit, or the default (the first of lib/scaling.c). */
 static int fit_read(const chalk_args *a, const cost_scaling_fit **fit)
 {
@@ -341,14 +383,7 @@ static int fit_read(const chalk_args *a, const cost_scaling_fit **fit)
         return CHALK_OK;
     }
     *fit = cost_scaling_fit_find(name);
-    if (*fit)
-        return CHALK_OK;
-    const char *names[8];
-    for (size_t i = 0; i < n && i < 8; i++)
-        names[i] = all[i]->name;
-    char hint[256];
-    chalk_suggest(hint, sizeof hint, name, names, n < 8 ? n : 8);
-    return chalk_fail("unknown fit \"%s\"%s", name, hint);
+    return *fit ? CHALK_OK : unknown_name("fit", name, fit_count, fit_name);
 }
 
 static void put_fit(chalk_record *r, const cost_scaling_fit *fit)
@@ -400,16 +435,8 @@ static int ctx_read(const chalk_args *a, const chalk_flag *const *flags, double 
     if (name && !(c->model = cost_model_find(name)))
         status = chalk_unknown_model(name);
     name = chalk_value(a, &F_RUN);
-    if (!status && name && !(c->run = cost_training_run_find(name))) {
-        size_t n;
-        const cost_training_run *const *all = cost_training_runs(&n);
-        const char *names[16];
-        for (size_t i = 0; i < n && i < 16; i++)
-            names[i] = all[i]->name;
-        char hint[256];
-        chalk_suggest(hint, sizeof hint, name, names, n < 16 ? n : 16);
-        status = chalk_fail("unknown run \"%s\"%s", name, hint);
-    }
+    if (!status && name && !(c->run = cost_training_run_find(name)))
+        status = unknown_name("run", name, run_count, run_name);
     if (!status && c->model) {
         c->params_active = cost_model_params_active(c->model);
         c->params_total = cost_model_params_total(c->model);
@@ -1140,19 +1167,6 @@ static int run_heuristic(const chalk_args *a)
 
 /* ---- presets: chalk list fits, chalk list runs ------------------------------------------------ */
 
-static size_t fit_count(void)
-{
-    size_t n;
-    cost_scaling_fits(&n);
-    return n;
-}
-
-static const char *fit_name(size_t i)
-{
-    size_t n;
-    return cost_scaling_fits(&n)[i]->name;
-}
-
 static void fit_put(chalk_record *r, size_t i, const chalk_preset_options *o)
 {
     (void)o;
@@ -1167,19 +1181,6 @@ static void fit_put(chalk_record *r, size_t i, const chalk_preset_options *o)
     chalk_put_number(r, "gopher_budget_tokens_per_param", "tokens per parameter there",
                      CHALK_U_PLAIN, 0, gopher.tokens_per_param);
     chalk_put_string(r, "source", "source", CHALK_DETAIL, f->source);
-}
-
-static size_t run_count(void)
-{
-    size_t n;
-    cost_training_runs(&n);
-    return n;
-}
-
-static const char *run_name(size_t i)
-{
-    size_t n;
-    return cost_training_runs(&n)[i]->name;
 }
 
 static void run_put(chalk_record *r, size_t i, const chalk_preset_options *o)
