@@ -89,19 +89,19 @@ overtraining_costs overtraining_cost_terms(const overtraining_plan *plan)
 
 /* ---- Exercise 4.5 (**) heuristic ------------------------------------------------ */
 
-double overtraining_optimum_term_ratio(double kappa, double lambda)
+double overtraining_optimum_term_ratio(double mu, double nu)
 {
     /* TODO(ch4 §4.6): set the derivative of the total cost to zero. */
-    (void)kappa;
-    (void)lambda;
+    (void)mu;
+    (void)nu;
     return 0.0;
 }
 
-double overtraining_equal_cost_penalty(double kappa, double lambda)
+double overtraining_equal_cost_penalty(double mu, double nu)
 {
     /* TODO(ch4 §4.6): the cost where the terms are equal over the least cost. */
-    (void)kappa;
-    (void)lambda;
+    (void)mu;
+    (void)nu;
     return 0.0;
 }
 

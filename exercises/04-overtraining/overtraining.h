@@ -125,16 +125,16 @@ overtraining_costs overtraining_cost_terms(const overtraining_plan *plan);
 
 /* ---- Exercise 4.5 (**) heuristic: "the minimum is where the costs are equal" §4.6 */
 
-/* For a total cost c_down u^-kappa + c_up u^lambda, one term falling and one rising
- * with a knob u (c_down, c_up, kappa, lambda > 0): at the minimum the falling term
- * over the rising term is lambda / kappa, whatever c_down and c_up are.
- * Preconditions: kappa > 0, lambda > 0. */
-double overtraining_optimum_term_ratio(double kappa, double lambda);
+/* For a total cost c_down u^-mu + c_up u^nu, one term falling and one rising
+ * with a knob u (c_down, c_up, mu, nu > 0): at the minimum the falling term
+ * over the rising term is nu / mu, whatever c_down and c_up are.
+ * Preconditions: mu > 0, nu > 0. */
+double overtraining_optimum_term_ratio(double mu, double nu);
 
 /* How much the heuristic costs: the total at the u where the two terms are equal,
- * over the minimum total. 1 when kappa == lambda, above 1 otherwise; it depends on
- * the exponents only. Preconditions: kappa > 0, lambda > 0. */
-double overtraining_equal_cost_penalty(double kappa, double lambda);
+ * over the minimum total. 1 when mu == nu, above 1 otherwise; it depends on
+ * the exponents only. Preconditions: mu > 0, nu > 0. */
+double overtraining_equal_cost_penalty(double mu, double nu);
 
 /* ---- Exercise 4.6 (*) sign_slip: the coefficients, slipped and corrected  §4.7 */
 

@@ -143,20 +143,20 @@ overtraining_costs overtraining_cost_terms(const overtraining_plan *plan)
 /* ---- Exercise 4.5 -------------------------------------------------------- */
 
 /* region: heuristic */
-double overtraining_optimum_term_ratio(double kappa, double lambda)
+double overtraining_optimum_term_ratio(double mu, double nu)
 {
-    COST_ASSERT(kappa > 0.0 && lambda > 0.0 && "need positive exponents");
-    /* d/du: -kappa c_down u^-kappa + lambda c_up u^lambda = 0 (times u) */
-    return lambda / kappa;
+    COST_ASSERT(mu > 0.0 && nu > 0.0 && "need positive exponents");
+    /* d/du: -mu c_down u^-mu + nu c_up u^nu = 0 (times u) */
+    return nu / mu;
 }
 
-double overtraining_equal_cost_penalty(double kappa, double lambda)
+double overtraining_equal_cost_penalty(double mu, double nu)
 {
-    COST_ASSERT(kappa > 0.0 && lambda > 0.0 && "need positive exponents");
-    /* Scale u so the terms are equal at u = 1: the cost is u^-kappa + u^lambda.
+    COST_ASSERT(mu > 0.0 && nu > 0.0 && "need positive exponents");
+    /* Scale u so the terms are equal at u = 1: the cost is u^-mu + u^nu.
      */
-    double u_min = pow(kappa / lambda, 1.0 / (kappa + lambda));
-    double at_min = pow(u_min, -kappa) + pow(u_min, lambda);
+    double u_min = pow(mu / nu, 1.0 / (mu + nu));
+    double at_min = pow(u_min, -mu) + pow(u_min, nu);
     return 2.0 / at_min;
 }
 /* endregion: heuristic */

@@ -6,7 +6,7 @@
  *   chalk chinchilla         the compute-optimal model of a budget, a size or a loss (4.3, 4.4)
  *   chalk iso-loss           every model that reaches a loss, against N (4.4)
  *   chalk equal-cost         token weights and counts for equal costs, slipped and corrected (4.7)
- *   chalk heuristic          the exact equal-cost rule for a u^-kappa + b u^lambda (4.6)
+ *   chalk heuristic          the exact equal-cost rule for a u^-mu + b u^nu (4.6)
  *   chalk overtrain          the lecture's ~100x, and published runs (4.5, 4.8)
  *   chalk lifetime           pre-training plus inference FLOPs at a loss, against N (4.9)
  *   chalk inference-optimal  the model of least lifetime FLOPs for a loss (4.9)
@@ -237,22 +237,22 @@ static const chalk_flag F_RUN = {
     .group = G_MODEL,
     .help = "a published training run: its parameters and tokens (chalk list runs)",
 };
-static const chalk_flag F_KAPPA = {
-    .name = "--kappa",
-    .arg = "K",
-    .key = "kappa",
+static const chalk_flag F_FALLING = {
+    .name = "--falling-exponent",
+    .arg = "MU",
+    .key = "falling_exponent",
     .group = "exponents",
-    .help = "exponent of the falling term, u^-kappa; may be a sweep",
+    .help = "exponent mu of the falling term, u^-mu; may be a sweep",
     .min = 0,
     .max = 100,
     .rules = CHALK_ABOVE_MIN | CHALK_SWEEPS,
 };
-static const chalk_flag F_LAMBDA = {
-    .name = "--lambda",
-    .arg = "L",
-    .key = "lambda",
+static const chalk_flag F_RISING = {
+    .name = "--rising-exponent",
+    .arg = "NU",
+    .key = "rising_exponent",
     .group = "exponents",
-    .help = "exponent of the rising term, u^lambda; may be a sweep",
+    .help = "exponent nu of the rising term, u^nu; may be a sweep",
     .min = 0,
     .max = 100,
     .rules = CHALK_ABOVE_MIN | CHALK_SWEEPS,
@@ -1136,13 +1136,14 @@ static int run_equal_cost(const chalk_args *a)
 static void build_heuristic(const void *p, long row, chalk_record *r)
 {
     const ctx *c = p;
-    double kappa = value_at(&c->in, &F_KAPPA, row, 0.0), lambda = value_at(&c->in, &F_LAMBDA, row, 0.0);
+    double mu = value_at(&c->in, &F_FALLING, row, 0.0);
+    double nu = value_at(&c->in, &F_RISING, row, 0.0);
     chalk_clear(r);
-    chalk_put_number(r, "kappa", "falling exponent", CHALK_U_PLAIN, CHALK_INPUT, kappa);
-    chalk_put_number(r, "lambda", "rising exponent", CHALK_U_PLAIN, CHALK_INPUT, lambda);
-    double penalty = overtraining_equal_cost_penalty(kappa, lambda);
+    chalk_put_number(r, "falling_exponent", "falling exponent mu", CHALK_U_PLAIN, CHALK_INPUT, mu);
+    chalk_put_number(r, "rising_exponent", "rising exponent nu", CHALK_U_PLAIN, CHALK_INPUT, nu);
+    double penalty = overtraining_equal_cost_penalty(mu, nu);
     chalk_put_number(r, "term_ratio", "falling / rising at the minimum", CHALK_U_PLAIN, 0,
-                     overtraining_optimum_term_ratio(kappa, lambda));
+                     overtraining_optimum_term_ratio(mu, nu));
     chalk_put_number(r, "equal_cost_penalty", "cost at equal terms / least", CHALK_U_RATIO, 0,
                      penalty);
     chalk_put_number(r, "equal_cost_excess", "excess of the heuristic", CHALK_U_FRACTION, 0,
@@ -1152,16 +1153,16 @@ static void build_heuristic(const void *p, long row, chalk_record *r)
 static int run_heuristic(const chalk_args *a)
 {
     int status = CHALK_OK;
-    if (!chalk_given(a, &F_KAPPA) || !chalk_given(a, &F_LAMBDA))
-        status = chalk_fail("heuristic needs --kappa K and --lambda L (the two exponents)");
+    if (!chalk_given(a, &F_FALLING) || !chalk_given(a, &F_RISING))
+        status = chalk_fail("heuristic needs --falling-exponent MU and --rising-exponent NU");
     ctx c;
-    static const chalk_flag *const flags[] = {&F_KAPPA, &F_LAMBDA, NULL};
+    static const chalk_flag *const flags[] = {&F_FALLING, &F_RISING, NULL};
     if (!status)
         status = ctx_read(a, flags, 1.0, &c);
     if (status)
         return status;
     return ctx_emit(a, &c,
-                    "chalk heuristic: the two terms of a u^-kappa + b u^lambda at its minimum (4.6)",
+                    "chalk heuristic: the two terms of a u^-mu + b u^nu at its minimum (4.6)",
                     build_heuristic);
 }
 
@@ -1238,7 +1239,7 @@ static const chalk_flag *const OVERTRAIN_FLAGS[] = {
     &CHALK_F_PARAMS_ACTIVE, &CHALK_F_MODEL, &F_RUN, &F_TOKENS_PER_S, &F_DAYS, &F_USE_PROBABILITY,
     &F_PRETRAIN_TOKENS, &F_TOKENS_PER_PARAM, LIFE_FLAGS, &F_FIT, NULL};
 static const chalk_flag *const EQUAL_COST_FLAGS[] = {LIFE_FLAGS, NULL};
-static const chalk_flag *const HEURISTIC_FLAGS[] = {&F_KAPPA, &F_LAMBDA, NULL};
+static const chalk_flag *const HEURISTIC_FLAGS[] = {&F_FALLING, &F_RISING, NULL};
 
 static const char *const ABOUT_LOSS[] = {
     "Chinchilla's loss law for a model of --params N (or a --model preset's active",
@@ -1327,12 +1328,12 @@ static const char *const EXAMPLES_EQUAL_COST[] = {
     "chalk equal-cost --rl-share 0.25 --inference-share 0.5", NULL};
 
 static const char *const ABOUT_HEURISTIC[] = {
-    "For a cost a u^-kappa + b u^lambda, at its minimum the falling term is lambda / kappa",
-    "times the rising one (equal only when kappa = lambda), and the point where the",
+    "For a cost a u^-mu + b u^nu, at its minimum the falling term is nu / mu times the",
+    "rising one (equal only when mu = nu), and the point where the",
     "two terms are equal costs equal_cost_penalty times the minimum.", NULL};
-static const char *const EXAMPLES_HEURISTIC[] = {"chalk heuristic --kappa 1 --lambda 2",
-                                                 "chalk heuristic --kappa 0.34 --lambda 0.28",
-                                                 NULL};
+static const char *const EXAMPLES_HEURISTIC[] = {
+    "chalk heuristic --falling-exponent 1 --rising-exponent 2",
+    "chalk heuristic --falling-exponent 0.34 --rising-exponent 0.28", NULL};
 
 static const chalk_command COMMANDS[] = {
     {"loss", "[flags]", "Chinchilla's loss law at N parameters and D tokens (4.2)", LOSS_FLAGS,

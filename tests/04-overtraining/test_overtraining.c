@@ -319,8 +319,8 @@ static void equal_exponents_put_the_minimum_where_the_terms_are_equal(void **sta
     assert_close(overtraining_equal_cost_penalty(0.3, 0.3), 1.0, TIGHT, "x");
 }
 
-/* Closed form: 3/u + 5u^2 is least at u^3 = 3/10, where 3/u over 5u^2 is 2 = lambda/kappa. */
-static void at_the_minimum_the_falling_term_is_lambda_over_kappa_of_the_rising(void **state)
+/* Closed form: 3/u + 5u^2 is least at u^3 = 3/10, where 3/u over 5u^2 is 2 = nu/mu. */
+static void at_the_minimum_the_falling_term_is_nu_over_mu_of_the_rising(void **state)
 {
     (void)state;
     double u = cbrt(3.0 / 10.0);
@@ -605,7 +605,7 @@ int main(void)
         CHALK_TEST(cost_terms, lower_efficiency_makes_every_token_cost_more),
         CHALK_TEST(cost_terms, the_total_is_the_sum_of_the_three_terms),
         CHALK_TEST(heuristic, equal_exponents_put_the_minimum_where_the_terms_are_equal),
-        CHALK_TEST(heuristic, at_the_minimum_the_falling_term_is_lambda_over_kappa_of_the_rising),
+        CHALK_TEST(heuristic, at_the_minimum_the_falling_term_is_nu_over_mu_of_the_rising),
         CHALK_TEST(heuristic, the_heuristic_costs_under_6_percent_for_exponents_1_and_2),
         CHALK_TEST(heuristic, the_penalty_is_the_same_with_the_exponents_swapped),
         CHALK_TEST(sign_slip, flashcard_weights_are_1_5_for_rl_and_1_for_inference),

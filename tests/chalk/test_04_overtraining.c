@@ -255,7 +255,7 @@ static void equal_cost_with_half_for_inference_doubles_the_served_tokens(void **
 static void heuristic_gives_the_exact_ratio_and_the_penalty(void **state)
 {
     (void)state;
-    run *r = chalk("heuristic --kappa 1 --lambda 2 --json");
+    run *r = chalk("heuristic --falling-exponent 1 --rising-exponent 2 --json");
     expect_status(r, 0, "heuristic");
     assert_close(json_number(r->out, "term_ratio"), 2, 1e-12, "");
     double penalty = 2 / (cbrt(2.0) + pow(2.0, -2.0 / 3));
@@ -404,8 +404,8 @@ static void every_bad_input_to_chapter_4_commands_exits_2_with_one_error_line(vo
         "overtrain --tokens-per-s 5e7 --days 60 --params-active 1e11 --use-probability 2",
         "equal-cost --rl-efficiency 0",
         "equal-cost --rl-flops-per-param x",
-        "heuristic --kappa 1",
-        "heuristic --kappa 0 --lambda 1",
+        "heuristic --falling-exponent 1",
+        "heuristic --falling-exponent 0 --rising-exponent 1",
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         run *r = chalk("%s", cases[i]);
