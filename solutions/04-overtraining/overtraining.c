@@ -43,15 +43,14 @@ double overtraining_loss(const cost_scaling_fit *fit, double params,
 
 /* ---- Exercise 4.2 -------------------------------------------------------- */
 
-/* Fills flops, ratio and loss of an optimum from its params and tokens. */
-static overtraining_optimum optimum_of(const cost_scaling_fit *fit,
-                                       double params, double tokens)
+/* The optimum with n parameters and d tokens: its flops, ratio and loss. */
+static overtraining_optimum optimum_of(const cost_scaling_fit *f, double n,
+                                       double d)
 {
-    overtraining_optimum o = {
-        .exists = true, .params = params, .tokens = tokens};
-    o.flops = 6.0 * params * tokens;
-    o.tokens_per_param = tokens / params;
-    o.loss = overtraining_loss(fit, params, tokens);
+    overtraining_optimum o = {.exists = true, .params = n, .tokens = d};
+    o.flops = 6.0 * n * d;
+    o.tokens_per_param = d / n;
+    o.loss = overtraining_loss(f, n, d);
     return o;
 }
 
