@@ -51,6 +51,9 @@ static void gophers_compute_optimal_data_balances_the_two_terms(void **state)
 {
     (void)state;
     overtraining_optimum o = overtraining_chinchilla_for_params(fit("hoffmann"), 280e9);
+    assert_true(o.exists);
+    double d = pow(0.28 * 410.7 * pow(280e9, 0.34) / (0.34 * 406.4), 1 / 0.28);
+    assert_close(o.tokens, d, 1e-9, "tokens");
     assert_close(0.34 * 406.4 / pow(280e9, 0.34), 0.28 * 410.7 / pow(o.tokens, 0.28), 1e-9,
                  "nats");
     assert_close(o.flops, 6.0 * 280e9 * o.tokens, TIGHT, "FLOPs");
