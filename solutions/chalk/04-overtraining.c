@@ -729,8 +729,12 @@ static void build_chinchilla(const void *p, long row, chalk_record *r)
                      o.tokens_per_param, why);
     if (!given(&c->in, &F_LOSS))
         chalk_put_number(r, "loss", "loss (nats/token)", CHALK_U_PLAIN, 0, o.loss);
-    if (o.exists)
+    if (o.exists) {
         put_terms(r, c->fit, o.params, o.tokens, CHALK_DETAIL);
+        /* ln(C/6): an error d in an exponent of C/6 is a factor e^(d ln(C/6)) (4.3) */
+        chalk_put_number(r, "ln_budget_over_6", "ln(C/6) = ln(N D)", CHALK_U_PLAIN, CHALK_DETAIL,
+                         log(o.params * o.tokens));
+    }
     put_fit_constants(r, c->fit);
 }
 
