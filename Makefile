@@ -107,6 +107,15 @@ problems:
 build/%/lib/test: tests/lib/test_lib.c tests/test_util.h $(LIB_SRC) $(LIB_H)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(if $(filter asan,$*),$(SANITIZE)) -Ilib -o $@ $< $(LIB_SRC) $(LDLIBS)
+# Further library tests, tests/lib/test_NAME.c: each its own binary build/VARIANT/lib/test_NAME.
+LIB_TESTS := $(filter-out test_lib,$(basename $(notdir $(wildcard tests/lib/test_*.c))))
+define lib_test_rules
+build/$(1)/lib/$(2): tests/lib/$(2).c tests/test_util.h $(LIB_SRC) $(LIB_H)
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS) $(3) -Ilib -o $$@ $$< $$(LIB_SRC) $$(LDLIBS)
+endef
+$(foreach t,$(LIB_TESTS),$(eval $(call lib_test_rules,sol,$(t),)))
+$(foreach t,$(LIB_TESTS),$(eval $(call lib_test_rules,asan,$(t),$(SANITIZE))))
 # The calculator's tests: every tests/chalk/test_*.c in one binary, run as one group
 # by a generated main (tests/chalk/harness.h says how a file adds its tests).
 CHALK_TEST_SRC := $(sort $(wildcard tests/chalk/test_*.c))
@@ -150,6 +159,7 @@ test: deps
 	@tests/run.sh $(CHAPTERS)
 .PHONY: test-binaries mistakes
 test-binaries: build/chalk build/asan/chalk build/chalk-test build/sol/lib/test build/asan/lib/test \
+	$(foreach t,$(LIB_TESTS),build/sol/lib/$(t) build/asan/lib/$(t)) \
 	$(foreach c,$(CHAPTERS),build/sol/$(c)/test build/ex/$(c)/test build/asan/$(c)/test) \
 	$(MISTAKE_TABLES)
 # Every catalogued mistake built and run: build/mistakes/NN-topic.{tsv,status}.

@@ -8,6 +8,7 @@
  *   numeric.h   bisection, monotone integer search, relative comparison
  *   price.h     API price presets, dated (USD per million tokens)
  *   tier.h      memory-tier presets: HBM, DDR, NVMe flash, hard disk
+ *   scaling.h   scaling-law fits (Chinchilla and its refit) and published training runs
  *
  * The library knows no chapter: chapter math lives in exercises/NN-topic/topic.h.
  * Pure functions, no allocation, no globals but const presets, no exit().
@@ -22,5 +23,6 @@
 #include "price.h"
 #include "roofline.h"
 #include "tier.h"
+#include "scaling.h"
 
 #endif /* COST_COST_H */

@@ -76,8 +76,19 @@ counted() {
     fi
 }
 
+# The library's tests: tests/lib/test_lib.c as build/VARIANT/lib/test, each further
+# tests/lib/test_NAME.c as build/VARIANT/lib/test_NAME.
+lib_tests() {
+    local t
+    cmocka "build/$1/lib/test"
+    for t in tests/lib/test_*.c; do
+        t=$(basename "$t" .c)
+        [ "$t" = test_lib ] || cmocka "build/$1/lib/$t"
+    done
+}
+
 phase_1() {
-    cmocka build/sol/lib/test
+    lib_tests sol
     for ch in "$@"; do cmocka "build/sol/$ch/test"; done
 }
 
@@ -127,7 +138,7 @@ phase_3() {
 
 phase_4() {
     export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
-    QUIET=1 cmocka build/asan/lib/test
+    QUIET=1 lib_tests asan
     for ch in "$@"; do QUIET=1 cmocka "build/asan/$ch/test"; done
 }
 

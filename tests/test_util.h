@@ -31,7 +31,7 @@ static inline void chalk_assert_close(double actual, double expected, double rel
                                       const char *file, int line)
 {
     double scale = fmax(fabs(actual), fabs(expected));
-    if (isfinite(actual) && fabs(actual - expected) <= rel_tol * scale)
+    if (isfinite(actual) && isfinite(expected) && fabs(actual - expected) <= rel_tol * scale)
         return;
     print_error("%s = %.6g %s, expected %.6g %s (within %g relative)\n", expr, actual,
                 unit, expected, unit, rel_tol);

@@ -279,6 +279,8 @@ M.units = {
   ['B/s'] = { div = 1, suffix = '\u{a0}B/s' },
   ['GB/s'] = { div = 1e9, suffix = '\u{a0}GB/s' },
   ['TB/s'] = { div = 1e12, suffix = '\u{a0}TB/s' },
+  ['billion'] = { div = 1e9, suffix = '\u{a0}billion' },
+  ['trillion'] = { div = 1e12, suffix = '\u{a0}trillion' },
   ['int'] = { div = 1, int = true },
   [''] = { div = 1 },
 }

@@ -1,0 +1,632 @@
+/*
+ * test_overtraining.c -- Chapter 4 tests: the Chinchilla frontier, the three costs of
+ * a model's life, the equal-cost estimate and the inference-optimal model.
+ *
+ * Built twice: against exercises/04-overtraining/overtraining.c (yours) and against
+ * solutions/04-overtraining/overtraining.c (the reference). Each test states one fact;
+ * the comment above it names where the expected value comes from. Expected values
+ * are written as the closed form with published inputs, never copied from output.
+ *
+ * Published inputs used below:
+ *   Hoffmann et al. 2022 (arXiv:2203.15556): the loss law's constants as printed
+ *       (E 1.69, A 406.4, B 410.7, alpha 0.34, beta 0.28) and unrounded (via
+ *       Besiroglu et al.); Figure 4: Approach 3 puts a 40B model at Gopher's budget,
+ *       5.76e23 FLOPs; Table 1: Chinchilla, 70B parameters on 1.4T tokens.
+ *   Besiroglu et al. 2024 (arXiv:2404.10102) Table 1: E 1.8172, A 482.01,
+ *       B 2085.43, alpha 0.3478, beta 0.3658, whence a = beta / (alpha + beta) = 0.5126.
+ *   Sardana et al. 2023 (arXiv:2401.00448) Figure 1: a 13B model facing 2T tokens
+ *       of inference is best replaced by a 7B model, saving 1.7e22 FLOPs (17%).
+ *   The lecture (section 5) and its flashcards: k_RL 2 to 6, efficiency ~30% or
+ *       1/3; 50M tokens/s for 60 days; 100B active parameters; 20 tokens/param.
+ *   Meta's Llama 3 8B model card: 8.03e9 parameters, 15T tokens.
+ */
+#include "../test_util.h"
+
+#include "overtraining.h"
+
+#define TIGHT 1e-9   /* closed forms: only rounding differs */
+#define ROOT 1e-7    /* a bisected root, checked through the condition it solves */
+#define DAY_S 86400.0
+
+static const cost_scaling_fit *fit(const char *name)
+{
+    const cost_scaling_fit *f = cost_scaling_fit_find(name);
+    assert_non_null(f);
+    return f;
+}
+
+/* The loss law written out, independently of the code under test. */
+static double law(const cost_scaling_fit *f, double n, double d)
+{
+    return f->irreducible + f->a_params / pow(n, f->alpha_params) +
+           f->a_tokens / pow(d, f->alpha_tokens);
+}
+
+/* Hoffmann's closed form for the compute-optimal size: G (C/6)^(beta/(alpha+beta)). */
+static double n_opt(const cost_scaling_fit *f, double c)
+{
+    double a = f->alpha_params, b = f->alpha_tokens;
+    double g = pow(a * f->a_params / (b * f->a_tokens), 1.0 / (a + b));
+    return g * pow(c / 6.0, b / (a + b));
+}
+
+/* `back`, found another way, is the compute-optimal model `o` of budget `flops`. */
+static void assert_same_optimum(overtraining_optimum back, overtraining_optimum o,
+                                double flops)
+{
+    assert_true(back.exists);
+    assert_close(back.params, o.params, 1e-9, "params");
+    assert_close(back.tokens, o.tokens, 1e-9, "tokens");
+    assert_close(back.flops, flops, 1e-9, "FLOPs");
+}
+
+/* The lecture's factors: RL with or without a backward pass, at an efficiency. */
+static overtraining_factors factors(double k, double eta_rl, double eta_inf)
+{
+    overtraining_factors f = {
+        .rl_flops_per_param = k, .rl_efficiency = eta_rl, .inference_efficiency = eta_inf};
+    return f;
+}
+
+/* ---- 4.1 loss -------------------------------------------------------------------- */
+
+/* Closed form with the printed constants: Chinchilla itself, 70B on 1.4T tokens. */
+static void chinchilla_70b_on_1_4t_tokens_follows_the_printed_law(void **state)
+{
+    (void)state;
+    double expected = 1.69 + 406.4 / pow(70e9, 0.34) + 410.7 / pow(1.4e12, 0.28);
+    assert_close(overtraining_loss(fit("hoffmann"), 70e9, 1.4e12), expected, TIGHT, "nats");
+}
+
+/* Besiroglu's refit has very different data and parameter terms, so swapping them
+ * shows: A / N^alpha goes with the parameters, B / D^beta with the tokens. */
+static void parameters_pair_with_alpha_and_tokens_with_beta(void **state)
+{
+    (void)state;
+    double expected = 1.8172 + 482.01 / pow(1e9, 0.3478) + 2085.43 / pow(1e12, 0.3658);
+    assert_close(overtraining_loss(fit("besiroglu"), 1e9, 1e12), expected, TIGHT, "nats");
+}
+
+/* As N and D grow without bound only E is left (1e30 of each: the other terms are
+ * below 1e-7 nats). */
+static void an_infinite_model_on_infinite_data_keeps_the_irreducible_loss(void **state)
+{
+    (void)state;
+    assert_close(overtraining_loss(fit("hoffmann"), 1e30, 1e30), 1.69, 1e-6, "nats");
+    assert_close(overtraining_loss(fit("besiroglu"), 1e30, 1e30), 1.8172, 1e-6, "nats");
+}
+
+/* Closed form: doubling the data removes a fraction 1 - 2^-beta of the data term. */
+static void doubling_data_shrinks_the_data_term_by_2_to_the_minus_beta(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("hoffmann-unrounded");
+    double drop = overtraining_loss(f, 7e9, 1e12) - overtraining_loss(f, 7e9, 2e12);
+    double data_term = f->a_tokens / pow(1e12, f->alpha_tokens);
+    assert_close(drop, data_term * (1.0 - pow(2.0, -f->alpha_tokens)), 1e-9, "nats");
+}
+
+/* ---- 4.2 frontier ---------------------------------------------------------------- */
+
+/* Hoffmann et al. Figure 4: Approach 3 projects a 40B-parameter optimum at Gopher's
+ * 5.76e23 FLOPs. The unrounded constants reproduce it (to the figure's 2 digits). */
+static void unrounded_fit_puts_40b_at_gophers_budget(void **state)
+{
+    (void)state;
+    overtraining_optimum o = overtraining_chinchilla(fit("hoffmann-unrounded"), 5.76e23);
+    assert_close(o.params, 40e9, 0.02, "params");
+}
+
+/* The same budget with the printed constants, from Hoffmann's closed form
+ * N_opt = G (C/6)^a: the rounded exponents move the answer far from 40B. */
+static void printed_fit_follows_the_closed_form_at_gophers_budget(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("hoffmann");
+    overtraining_optimum o = overtraining_chinchilla(f, 5.76e23);
+    assert_true(o.exists);
+    assert_close(o.params, n_opt(f, 5.76e23), TIGHT, "params");
+    assert_close(o.tokens, 5.76e23 / 6.0 / n_opt(f, 5.76e23), TIGHT, "tokens");
+    assert_true(o.params < 0.85 * 40e9);
+}
+
+/* The optimum spends exactly the budget: 6 N D = C, and reports its loss. */
+static void the_optimum_spends_exactly_the_budget(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("besiroglu");
+    overtraining_optimum o = overtraining_chinchilla(f, 1e25);
+    assert_close(6.0 * o.params * o.tokens, 1e25, TIGHT, "FLOPs");
+    assert_close(o.flops, 1e25, TIGHT, "FLOPs");
+    assert_close(o.tokens_per_param, o.tokens / o.params, TIGHT, "tokens/param");
+    assert_close(o.loss, law(f, o.params, o.tokens), TIGHT, "nats");
+}
+
+/* Setting dL/dN = 0 along 6 N D = C gives alpha A N^-alpha = beta B D^-beta: at the
+ * optimum the parameter term over the data term is beta / alpha. */
+static void loss_terms_at_the_optimum_are_in_the_ratio_beta_over_alpha(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("hoffmann");
+    overtraining_optimum o = overtraining_chinchilla(f, 3.8e25);
+    double param_term = 406.4 / pow(o.params, 0.34), data_term = 410.7 / pow(o.tokens, 0.28);
+    assert_close(param_term / data_term, 0.28 / 0.34, 1e-9, "");
+}
+
+/* Besiroglu et al.: a = beta / (alpha + beta) = 0.5126, so doubling compute
+ * multiplies the optimal model by 2^0.5126 (and the data by 2^0.4874). */
+static void doubling_compute_grows_the_besiroglu_model_by_2_to_the_0_5126(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("besiroglu");
+    overtraining_optimum one = overtraining_chinchilla(f, 1e24);
+    overtraining_optimum two = overtraining_chinchilla(f, 2e24);
+    assert_close(log2(two.params / one.params), 0.5126, 2e-4, "");
+    assert_close(log2(two.tokens / one.tokens), 1.0 - 0.5126, 2e-4, "");
+}
+
+/* Hoffmann Table 1: Chinchilla's 70B on 1.4T tokens is 20 tokens per parameter.
+ * Besiroglu's refit agrees within 10% at Chinchilla's budget, 6 x 70e9 x 1.4e12. */
+static void besiroglu_refit_gives_about_20_tokens_per_parameter(void **state)
+{
+    (void)state;
+    overtraining_optimum o = overtraining_chinchilla(fit("besiroglu"), 6.0 * 70e9 * 1.4e12);
+    assert_close(o.tokens_per_param, 1.4e12 / 70e9, 0.1, "tokens/param");
+}
+
+/* The frontier read backwards: the optimum of budget C, asked for its own size,
+ * gives back the same tokens and the same C. */
+static void a_models_compute_optimal_tokens_lead_back_to_its_budget(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("hoffmann-unrounded");
+    overtraining_optimum o = overtraining_chinchilla(f, 5.76e23);
+    assert_same_optimum(overtraining_chinchilla_for_params(f, o.params), o, 5.76e23);
+}
+
+/* ---- 4.3 iso_loss ---------------------------------------------------------------- */
+
+/* Solving the law for D and putting D back gives the target loss. */
+static void tokens_for_a_loss_invert_the_loss_law(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("besiroglu");
+    overtraining_tokens t = overtraining_tokens_for_loss(f, 8e9, 2.1);
+    assert_true(t.exists);
+    assert_close(law(f, 8e9, t.tokens), 2.1, 1e-12, "nats");
+    double expected = pow(2085.43 / (2.1 - 1.8172 - 482.01 / pow(8e9, 0.3478)), 1.0 / 0.3658);
+    assert_close(t.tokens, expected, 1e-9, "tokens");
+}
+
+/* No data brings a model below L_inf + A / N^alpha: there the answer does not exist. */
+static void no_amount_of_data_saves_a_model_that_is_too_small(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("hoffmann");
+    double floor = 1.69 + 406.4 / pow(1e9, 0.34); /* 1B parameters, infinite data */
+    assert_false(overtraining_tokens_for_loss(f, 1e9, floor - 0.01).exists);
+    assert_false(overtraining_tokens_for_loss(f, 1e9, floor - 1e-6).exists);
+    assert_true(overtraining_tokens_for_loss(f, 1e9, floor + 0.01).exists);
+}
+
+/* No finite model reaches the irreducible loss, nor anything below it; just above
+ * it the smallest model is the one whose parameter term is all of the reducible loss,
+ * (A / (L - E))^(1/alpha). */
+static void no_model_reaches_the_irreducible_loss(void **state)
+{
+    (void)state;
+    assert_false(overtraining_min_params(fit("hoffmann"), 1.69).exists);
+    overtraining_size n = overtraining_min_params(fit("hoffmann"), 2.0);
+    assert_true(n.exists);
+    assert_close(n.params, pow(406.4 / (2.0 - 1.69), 1.0 / 0.34), 1e-12, "params");
+    assert_false(overtraining_chinchilla_for_loss(fit("hoffmann"), 1.69).exists);
+    assert_false(overtraining_chinchilla_for_loss(fit("besiroglu"), 1.5).exists);
+    assert_true(overtraining_chinchilla_for_loss(fit("besiroglu"), 1.9).exists);
+}
+
+/* The compute-optimal model for a loss is on the frontier: ask for the loss of the
+ * optimum at 1e24 FLOPs and get that optimum back. */
+static void the_cheapest_model_for_a_loss_is_on_the_frontier(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("hoffmann-unrounded");
+    overtraining_optimum o = overtraining_chinchilla(f, 1e24);
+    assert_same_optimum(overtraining_chinchilla_for_loss(f, o.loss), o, 1e24);
+}
+
+/* At the optimum the parameter term is beta / (alpha + beta) of the reducible loss
+ * and the data term alpha / (alpha + beta) of it. */
+static void compute_optimal_models_split_the_reducible_loss_by_the_exponents(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("besiroglu");
+    overtraining_optimum o = overtraining_chinchilla_for_loss(f, 2.0);
+    double reducible = 2.0 - 1.8172, a = 0.3478, b = 0.3658;
+    assert_close(482.01 / pow(o.params, a), reducible * b / (a + b), 1e-9, "nats");
+    assert_close(2085.43 / pow(o.tokens, b), reducible * a / (a + b), 1e-9, "nats");
+}
+
+/* ---- 4.4 cost_terms ------------------------------------------------------------ */
+
+/* Lecture section 5.3: pre-training is 6 N D (2 forward, 4 backward). */
+static void pretraining_costs_6_flops_per_parameter_per_token(void **state)
+{
+    (void)state;
+    overtraining_plan p = {.params_active = 70e9, .pretrain_tokens = 1.4e12,
+                           .factors = factors(2, 1, 1)};
+    overtraining_costs c = overtraining_cost_terms(&p);
+    assert_close(c.pretrain_flops, 6.0 * 70e9 * 1.4e12, TIGHT, "FLOPs");
+    assert_close(c.rl_flops, 0.0, TIGHT, "FLOPs");
+    assert_close(c.inference_flops, 0.0, TIGHT, "FLOPs");
+}
+
+/* Lecture section 5.3: inference is forward only, 2 N per token, over its efficiency. */
+static void serving_costs_2_flops_per_parameter_per_token_over_its_efficiency(void **state)
+{
+    (void)state;
+    overtraining_plan p = {.params_active = 100e9, .inference_tokens = 2e14,
+                           .factors = factors(3, 1.0 / 3, 1.0 / 3)};
+    assert_close(overtraining_cost_terms(&p).inference_flops, 2.0 * 100e9 * 2e14 * 3, TIGHT,
+                 "FLOPs");
+}
+
+/* Lecture section 5.3: an RL token costs k N / eta; k = 2 without a backward pass,
+ * 6 with one. */
+static void rl_costs_k_flops_per_parameter_per_token_over_its_efficiency(void **state)
+{
+    (void)state;
+    overtraining_plan p = {.params_active = 100e9, .rl_tokens = 1e13,
+                           .factors = factors(2, 0.3, 1)};
+    assert_close(overtraining_cost_terms(&p).rl_flops, 2 * 100e9 * 1e13 / 0.3, TIGHT, "FLOPs");
+    p.factors.rl_flops_per_param = 6;
+    assert_close(overtraining_cost_terms(&p).rl_flops, 6 * 100e9 * 1e13 / 0.3, TIGHT, "FLOPs");
+}
+
+/* Lecture section 5.4: lower efficiency costs MORE; halving it doubles the term. */
+static void lower_efficiency_makes_every_token_cost_more(void **state)
+{
+    (void)state;
+    overtraining_plan p = {.params_active = 37e9, .rl_tokens = 1e12, .inference_tokens = 1e13,
+                           .factors = factors(4, 0.5, 0.5)};
+    overtraining_costs half = overtraining_cost_terms(&p);
+    p.factors.rl_efficiency = p.factors.inference_efficiency = 0.25;
+    overtraining_costs quarter = overtraining_cost_terms(&p);
+    assert_close(quarter.rl_flops, 2.0 * half.rl_flops, TIGHT, "FLOPs");
+    assert_close(quarter.rl_flops, 4 * 37e9 * 1e12 / 0.25, TIGHT, "FLOPs");
+    assert_close(quarter.inference_flops, 2.0 * half.inference_flops, TIGHT, "FLOPs");
+}
+
+/* The total is the sum of the three terms. */
+static void the_total_is_the_sum_of_the_three_terms(void **state)
+{
+    (void)state;
+    overtraining_plan p = {.params_active = 100e9, .pretrain_tokens = 2e14,
+                           .rl_tokens = 1e14, .inference_tokens = 2e14,
+                           .factors = factors(3, 1.0 / 3, 1.0 / 3)};
+    overtraining_costs c = overtraining_cost_terms(&p);
+    double expected = 6 * 100e9 * 2e14 + 3 * 100e9 * 1e14 * 3 + 2 * 100e9 * 2e14 * 3;
+    assert_close(c.total_flops, expected, TIGHT, "FLOPs");
+}
+
+/* ---- 4.5 heuristic --------------------------------------------------------------- */
+
+/* 1/x + x: equal exponents, so the minimum is exactly where the terms are equal. */
+static void equal_exponents_put_the_minimum_where_the_terms_are_equal(void **state)
+{
+    (void)state;
+    assert_close(overtraining_optimum_term_ratio(1, 1), 1.0, TIGHT, "");
+    assert_close(overtraining_equal_cost_penalty(1, 1), 1.0, TIGHT, "x");
+    assert_close(overtraining_equal_cost_penalty(0.3, 0.3), 1.0, TIGHT, "x");
+}
+
+/* Closed form: 3/u + 5u^2 is least at u^3 = 3/10, where 3/u over 5u^2 is 2 = nu/mu. */
+static void at_the_minimum_the_falling_term_is_nu_over_mu_of_the_rising(void **state)
+{
+    (void)state;
+    double u = cbrt(3.0 / 10.0);
+    assert_close(overtraining_optimum_term_ratio(1, 2), (3.0 / u) / (5.0 * u * u), 1e-12, "");
+    assert_close(overtraining_optimum_term_ratio(0.34, 0.28), 0.28 / 0.34, TIGHT, "");
+}
+
+/* Closed form for u^-1 + u^2: equal terms at u = 1 (cost 2); least at u = 2^(-1/3)
+ * (cost 2^(1/3) + 2^(-2/3)). The heuristic costs under 6% more. */
+static void the_heuristic_costs_under_6_percent_for_exponents_1_and_2(void **state)
+{
+    (void)state;
+    double least = cbrt(2.0) + pow(2.0, -2.0 / 3.0);
+    assert_close(overtraining_equal_cost_penalty(1, 2), 2.0 / least, 1e-12, "x");
+    assert_true(overtraining_equal_cost_penalty(1, 2) < 1.06);
+}
+
+/* Replacing u by 1/u swaps the exponents and keeps both the equal point and the
+ * minimum: the penalty is symmetric. */
+static void the_penalty_is_the_same_with_the_exponents_swapped(void **state)
+{
+    (void)state;
+    assert_close(overtraining_equal_cost_penalty(0.5, 3), overtraining_equal_cost_penalty(3, 0.5),
+                 1e-12, "x");
+    assert_true(overtraining_equal_cost_penalty(0.5, 3) > overtraining_equal_cost_penalty(1, 2));
+}
+
+/* ---- 4.6 sign_slip --------------------------------------------------------------- */
+
+/* Flashcard 18 (lecture notes section 5.4): RL factor 3 and decode at 1/3 of
+ * pre-training's utilisation give 6 D_pre = 3 x 3 D_RL = 2 x 3 D_inf: an RL token
+ * costs 1.5 pre-training tokens and a served token 1. */
+static void flashcard_weights_are_1_5_for_rl_and_1_for_inference(void **state)
+{
+    (void)state;
+    overtraining_factors f = factors(3, 1.0 / 3, 1.0 / 3);
+    overtraining_weights w = overtraining_token_weights(&f);
+    assert_close(w.rl, 1.5, TIGHT, "");
+    assert_close(w.inference, 1.0, TIGHT, "");
+}
+
+/* Lecture section 5.4, the first pass: (2..6)/6 times 30% and (1/3) times 30%,
+ * "about a tenth". */
+static void the_lectures_first_pass_gives_about_a_tenth(void **state)
+{
+    (void)state;
+    overtraining_factors f = factors(2, 0.3, 0.3);
+    overtraining_weights w = overtraining_token_weights_slipped(&f);
+    assert_close(w.rl, 2.0 / 6.0 * 0.3, TIGHT, "");
+    assert_close(w.inference, 2.0 / 6.0 * 0.3, TIGHT, "");
+    f.rl_flops_per_param = 6;
+    assert_close(overtraining_token_weights_slipped(&f).rl, 0.3, TIGHT, "");
+}
+
+/* Multiplying instead of dividing by eta is off by eta^2: at 30%, about 11x. */
+static void the_slip_understates_each_weight_by_eta_squared(void **state)
+{
+    (void)state;
+    overtraining_factors f = factors(4, 0.3, 0.25);
+    overtraining_weights right = overtraining_token_weights(&f);
+    overtraining_weights slip = overtraining_token_weights_slipped(&f);
+    assert_close(right.rl, 4.0 / (6.0 * 0.3), TIGHT, "");
+    assert_close(right.rl / slip.rl, 1.0 / (0.3 * 0.3), TIGHT, "x");
+    assert_close(right.inference / slip.inference, 1.0 / (0.25 * 0.25), TIGHT, "x");
+}
+
+/* At perfect efficiency the slip does not show: an RL token with a backward pass
+ * (k = 6) costs exactly one pre-training token either way. */
+static void at_full_efficiency_a_trained_rl_token_costs_one_pretraining_token(void **state)
+{
+    (void)state;
+    overtraining_factors f = factors(6, 1, 1);
+    assert_close(overtraining_token_weights(&f).rl, 1.0, TIGHT, "");
+    assert_close(overtraining_token_weights_slipped(&f).rl, 1.0, TIGHT, "");
+    assert_close(overtraining_token_weights(&f).inference, 1.0 / 3.0, TIGHT, "");
+}
+
+/* ---- 4.7 equal_cost -------------------------------------------------------------- */
+
+/* Flashcard 18: thirds, k = 3, eta = 1/3 give D_pre = 1.5 D_RL = D_inf. */
+static void thirds_give_d_pre_equal_1_5_d_rl_equal_d_inf(void **state)
+{
+    (void)state;
+    overtraining_factors f = factors(3, 1.0 / 3, 1.0 / 3);
+    overtraining_split s = {1.0 / 3, 1.0 / 3, 1.0 / 3};
+    overtraining_token_ratios r = overtraining_equal_cost(&f, &s);
+    assert_close(r.rl_per_pretrain, 1.0 / 1.5, TIGHT, "");
+    assert_close(r.inference_per_pretrain, 1.0, TIGHT, "");
+}
+
+/* Lecture section 5.3, the host's split: pre-training and RL a quarter each,
+ * inference half. Inference then gets twice the pre-training tokens. */
+static void half_the_budget_on_inference_doubles_its_tokens(void **state)
+{
+    (void)state;
+    overtraining_factors f = factors(3, 1.0 / 3, 1.0 / 3);
+    overtraining_split s = {0.25, 0.25, 0.5};
+    overtraining_token_ratios r = overtraining_equal_cost(&f, &s);
+    assert_close(r.inference_per_pretrain, 2.0, TIGHT, "");
+    assert_close(r.rl_per_pretrain, 1.0 / 1.5, TIGHT, "");
+}
+
+/* Lecture section 5.4: RL tokens cost more machine time, so equal cost buys fewer:
+ * with a backward pass (k = 6) a third as many as without (k = 2). */
+static void costlier_rl_tokens_mean_fewer_of_them(void **state)
+{
+    (void)state;
+    overtraining_split s = {1.0 / 3, 1.0 / 3, 1.0 / 3};
+    overtraining_factors two = factors(2, 0.3, 0.3), six = factors(6, 0.3, 0.3);
+    double r2 = overtraining_equal_cost(&two, &s).rl_per_pretrain;
+    double r6 = overtraining_equal_cost(&six, &s).rl_per_pretrain;
+    assert_close(r2, 6.0 * 0.3 / 2.0, TIGHT, "");
+    assert_close(r2 / r6, 3.0, TIGHT, "x");
+}
+
+/* ---- 4.8 estimate ---------------------------------------------------------------- */
+
+/* Lecture notes open point 12: 50M tokens/s for 60 days is 2.59e14, "about 200T". */
+static void fifty_million_tokens_per_second_for_60_days_is_259_trillion(void **state)
+{
+    (void)state;
+    overtraining_fleet f = {.tokens_per_s = 50e6, .days = 60, .use_probability = 1};
+    assert_close(overtraining_inference_tokens(&f), 50e6 * 60 * DAY_S, TIGHT, "tokens");
+    assert_close(overtraining_inference_tokens(&f), 2.592e14, TIGHT, "tokens");
+}
+
+/* Lecture section 5.5: the fleet, 500M tokens/s for 2 months, is 2.6e15 tokens. */
+static void the_fleet_serves_2_6e15_tokens_in_two_months(void **state)
+{
+    (void)state;
+    overtraining_fleet f = {.tokens_per_s = 500e6, .days = 60, .use_probability = 1};
+    assert_close(overtraining_inference_tokens(&f), 2.6e15, 0.005, "tokens");
+}
+
+/* Open point 12: 100B active parameters at 20 tokens each is 2T; 259T of them is
+ * 130x, the lecture's rounded 200T is 100x and the rumoured 150T is 75x. */
+static void the_lectures_numbers_give_130x_and_its_rounding_100x(void **state)
+{
+    (void)state;
+    assert_close(overtraining_factor(50e6 * 60 * DAY_S, 100e9, 20), 129.6, TIGHT, "x");
+    assert_close(overtraining_factor(200e12, 100e9, 20), 100.0, TIGHT, "x");
+    assert_close(overtraining_factor(150e12, 100e9, 20), 75.0, TIGHT, "x");
+}
+
+/* Lecture section 5.4: derate the inference term by the chance the run is used. */
+static void derating_scales_the_tokens_by_the_chance_of_use(void **state)
+{
+    (void)state;
+    overtraining_fleet f = {.tokens_per_s = 50e6, .days = 60, .use_probability = 0.5};
+    assert_close(overtraining_inference_tokens(&f), 0.5 * 50e6 * 60 * DAY_S, TIGHT, "tokens");
+    f.use_probability = 0;
+    assert_close(overtraining_inference_tokens(&f), 0.0, TIGHT, "tokens");
+}
+
+/* Meta's model card: Llama 3 8B (8.03e9 parameters) saw 15T tokens, 1,868 per
+ * parameter: 93x Chinchilla's 20. */
+static void llama3_8b_is_trained_93x_past_20_tokens_per_parameter(void **state)
+{
+    (void)state;
+    assert_close(overtraining_factor(15e12, 8.03e9, 20), 15e12 / 8.03e9 / 20, TIGHT, "x");
+    assert_close(overtraining_factor(15e12, 8.03e9, 1), 1868, 0.001, "tokens/param");
+}
+
+/* ---- 4.9 inference_optimal ------------------------------------------------------ */
+
+/* The life of a given model at a loss: tokens from the law, 6 N D and 2 N D_inf. */
+static void a_lifetime_trains_just_to_the_loss_and_counts_both_terms(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("hoffmann");
+    overtraining_lifetime l = overtraining_lifetime_at(f, 20e9, 1.95, 1e13);
+    assert_true(l.exists);
+    double d = pow(410.7 / (1.95 - 1.69 - 406.4 / pow(20e9, 0.34)), 1.0 / 0.28);
+    assert_close(l.train_tokens, d, 1e-9, "tokens");
+    assert_close(l.tokens_per_param, d / 20e9, 1e-9, "tokens/param");
+    assert_close(l.train_flops, 6 * 20e9 * d, 1e-9, "FLOPs");
+    assert_close(l.inference_flops, 2 * 20e9 * 1e13, TIGHT, "FLOPs");
+    assert_close(l.total_flops, 6 * 20e9 * d + 2 * 20e9 * 1e13, 1e-9, "FLOPs");
+    assert_false(overtraining_lifetime_at(f, 1e9, 1.95, 1e13).exists); /* too small */
+}
+
+/* Sardana et al.: with no inference the optimum is the compute-optimal model. */
+static void without_inference_the_optimum_is_the_chinchilla_model(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("besiroglu");
+    overtraining_optimum c = overtraining_chinchilla_for_loss(f, 2.0);
+    overtraining_lifetime l = overtraining_inference_optimal(f, 2.0, 0);
+    assert_true(l.exists);
+    assert_close(l.params, c.params, 1e-7, "params");
+    assert_close(l.train_tokens, c.tokens, 1e-6, "tokens");
+}
+
+/* The condition the root solves: d(6 N D + 2 N D_inf)/dN = 0 with D on the iso-loss
+ * curve gives 2 N D_inf / (6 N D) = rho - 1, rho = alpha A N^-alpha / (beta B D^-beta). */
+static void at_the_optimum_inference_over_training_flops_is_rho_minus_1(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("hoffmann-unrounded");
+    overtraining_lifetime l = overtraining_inference_optimal(f, 1.86, 2.6e14);
+    assert_true(l.exists);
+    assert_close(law(f, l.params, l.train_tokens), 1.86, 1e-12, "nats");
+    double rho = f->alpha_params * f->a_params / pow(l.params, f->alpha_params) /
+                 (f->alpha_tokens * f->a_tokens / pow(l.train_tokens, f->alpha_tokens));
+    assert_close(l.inference_flops / l.train_flops, rho - 1.0, ROOT, "");
+    assert_close(l.inference_flops, 2 * l.params * 2.6e14, TIGHT, "FLOPs");
+}
+
+/* Definition of a minimum: a 1% larger or smaller model reaching the same loss
+ * costs more over the same life; so does the compute-optimal model. */
+static void the_optimum_costs_less_than_its_neighbours_and_than_chinchilla(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("besiroglu");
+    overtraining_lifetime l = overtraining_inference_optimal(f, 1.95, 1e14);
+    double bigger = overtraining_lifetime_at(f, l.params * 1.01, 1.95, 1e14).total_flops;
+    double smaller = overtraining_lifetime_at(f, l.params / 1.01, 1.95, 1e14).total_flops;
+    double chin = overtraining_chinchilla_for_loss(f, 1.95).params;
+    assert_true(l.total_flops < bigger && l.total_flops < smaller);
+    assert_true(l.total_flops < overtraining_lifetime_at(f, chin, 1.95, 1e14).total_flops);
+}
+
+/* Sardana et al. Figure 1: more demand, a smaller model trained longer. */
+static void more_demand_makes_the_model_smaller_and_longer_trained(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("hoffmann");
+    double chin = overtraining_chinchilla_for_loss(f, 1.9).params;
+    overtraining_lifetime lo = overtraining_inference_optimal(f, 1.9, 1e12);
+    overtraining_lifetime hi = overtraining_inference_optimal(f, 1.9, 1e15);
+    assert_true(hi.params < lo.params && lo.params < chin);
+    assert_true(hi.tokens_per_param > lo.tokens_per_param);
+}
+
+/* At or below the irreducible loss there is no model at all; just above it there is. */
+static void no_model_is_inference_optimal_for_an_unreachable_loss(void **state)
+{
+    (void)state;
+    assert_false(overtraining_inference_optimal(fit("hoffmann"), 1.69, 1e12).exists);
+    assert_false(overtraining_inference_optimal(fit("besiroglu"), 1.7, 1e12).exists);
+    assert_true(overtraining_inference_optimal(fit("besiroglu"), 1.82, 1e12).exists);
+}
+
+/* Sardana et al. Figure 1: the loss of a compute-optimal 13B model with 2T tokens of
+ * demand is best reached by a 7B model, saving 1.7e22 FLOPs, 17%. The unrounded
+ * Hoffmann fit reproduces it within 5% (the paper's constants differ in the third
+ * digit, which section 4.3 shows is enough to move such answers). */
+static void sardanas_13b_with_2t_tokens_of_demand_becomes_about_7b(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("hoffmann-unrounded");
+    overtraining_optimum ref = overtraining_chinchilla_for_params(f, 13e9);
+    overtraining_lifetime l = overtraining_inference_optimal(f, ref.loss, 2e12);
+    double ref_total = ref.flops + 2 * 13e9 * 2e12;
+    assert_close(l.params, 7e9, 0.05, "params");
+    assert_close(ref_total - l.total_flops, 1.7e22, 0.05, "FLOPs");
+    assert_close((ref_total - l.total_flops) / ref_total, 0.17, 0.05, "");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        CHALK_TEST(loss, chinchilla_70b_on_1_4t_tokens_follows_the_printed_law),
+        CHALK_TEST(loss, parameters_pair_with_alpha_and_tokens_with_beta),
+        CHALK_TEST(loss, an_infinite_model_on_infinite_data_keeps_the_irreducible_loss),
+        CHALK_TEST(loss, doubling_data_shrinks_the_data_term_by_2_to_the_minus_beta),
+        CHALK_TEST(frontier, unrounded_fit_puts_40b_at_gophers_budget),
+        CHALK_TEST(frontier, printed_fit_follows_the_closed_form_at_gophers_budget),
+        CHALK_TEST(frontier, the_optimum_spends_exactly_the_budget),
+        CHALK_TEST(frontier, loss_terms_at_the_optimum_are_in_the_ratio_beta_over_alpha),
+        CHALK_TEST(frontier, doubling_compute_grows_the_besiroglu_model_by_2_to_the_0_5126),
+        CHALK_TEST(frontier, besiroglu_refit_gives_about_20_tokens_per_parameter),
+        CHALK_TEST(frontier, a_models_compute_optimal_tokens_lead_back_to_its_budget),
+        CHALK_TEST(iso_loss, tokens_for_a_loss_invert_the_loss_law),
+        CHALK_TEST(iso_loss, no_amount_of_data_saves_a_model_that_is_too_small),
+        CHALK_TEST(iso_loss, no_model_reaches_the_irreducible_loss),
+        CHALK_TEST(iso_loss, the_cheapest_model_for_a_loss_is_on_the_frontier),
+        CHALK_TEST(iso_loss, compute_optimal_models_split_the_reducible_loss_by_the_exponents),
+        CHALK_TEST(cost_terms, pretraining_costs_6_flops_per_parameter_per_token),
+        CHALK_TEST(cost_terms, serving_costs_2_flops_per_parameter_per_token_over_its_efficiency),
+        CHALK_TEST(cost_terms, rl_costs_k_flops_per_parameter_per_token_over_its_efficiency),
+        CHALK_TEST(cost_terms, lower_efficiency_makes_every_token_cost_more),
+        CHALK_TEST(cost_terms, the_total_is_the_sum_of_the_three_terms),
+        CHALK_TEST(heuristic, equal_exponents_put_the_minimum_where_the_terms_are_equal),
+        CHALK_TEST(heuristic, at_the_minimum_the_falling_term_is_nu_over_mu_of_the_rising),
+        CHALK_TEST(heuristic, the_heuristic_costs_under_6_percent_for_exponents_1_and_2),
+        CHALK_TEST(heuristic, the_penalty_is_the_same_with_the_exponents_swapped),
+        CHALK_TEST(sign_slip, flashcard_weights_are_1_5_for_rl_and_1_for_inference),
+        CHALK_TEST(sign_slip, the_lectures_first_pass_gives_about_a_tenth),
+        CHALK_TEST(sign_slip, the_slip_understates_each_weight_by_eta_squared),
+        CHALK_TEST(sign_slip, at_full_efficiency_a_trained_rl_token_costs_one_pretraining_token),
+        CHALK_TEST(equal_cost, thirds_give_d_pre_equal_1_5_d_rl_equal_d_inf),
+        CHALK_TEST(equal_cost, half_the_budget_on_inference_doubles_its_tokens),
+        CHALK_TEST(equal_cost, costlier_rl_tokens_mean_fewer_of_them),
+        CHALK_TEST(estimate, fifty_million_tokens_per_second_for_60_days_is_259_trillion),
+        CHALK_TEST(estimate, the_fleet_serves_2_6e15_tokens_in_two_months),
+        CHALK_TEST(estimate, the_lectures_numbers_give_130x_and_its_rounding_100x),
+        CHALK_TEST(estimate, derating_scales_the_tokens_by_the_chance_of_use),
+        CHALK_TEST(estimate, llama3_8b_is_trained_93x_past_20_tokens_per_parameter),
+        CHALK_TEST(inference_optimal, a_lifetime_trains_just_to_the_loss_and_counts_both_terms),
+        CHALK_TEST(inference_optimal, without_inference_the_optimum_is_the_chinchilla_model),
+        CHALK_TEST(inference_optimal, at_the_optimum_inference_over_training_flops_is_rho_minus_1),
+        CHALK_TEST(inference_optimal, the_optimum_costs_less_than_its_neighbours_and_than_chinchilla),
+        CHALK_TEST(inference_optimal, more_demand_makes_the_model_smaller_and_longer_trained),
+        CHALK_TEST(inference_optimal, no_model_is_inference_optimal_for_an_unreachable_loss),
+        CHALK_TEST(inference_optimal, sardanas_13b_with_2t_tokens_of_demand_becomes_about_7b),
+    };
+    return cmocka_run_group_tests_name("04-overtraining", tests, NULL, NULL);
+}
