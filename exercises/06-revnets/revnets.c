@@ -153,8 +153,8 @@ uint64_t revnets_mlp_mix(uint64_t in, const void *ctx)
 
 /* ---- Exercise 6.6 (*) revnet_block -------------------------------------------- */
 
-void revnets_block_forward(const double *wf, const double *wg, int half, double *x1,
-                           double *x2, revnets_dtype dt)
+void revnets_block_forward(const double *wf, const double *wg, int half, double *x1, double *x2,
+                           revnets_dtype dt)
 {
     /* TODO(ch6 §6.5): x1 += F(x2), then x2 += G(x1); round every operation to dt. */
     (void)wf;
@@ -165,8 +165,8 @@ void revnets_block_forward(const double *wf, const double *wg, int half, double 
     (void)dt;
 }
 
-void revnets_block_inverse(const double *wf, const double *wg, int half, double *x1,
-                           double *x2, revnets_dtype dt)
+void revnets_block_inverse(const double *wf, const double *wg, int half, double *x1, double *x2,
+                           revnets_dtype dt)
 {
     /* TODO(ch6 §6.5): x2 -= G(x1), then x1 -= F(x2). */
     (void)wf;
@@ -177,8 +177,7 @@ void revnets_block_inverse(const double *wf, const double *wg, int half, double 
     (void)dt;
 }
 
-void revnets_lecture_step(const double *w, int half, double *x, double *y,
-                          revnets_dtype dt)
+void revnets_lecture_step(const double *w, int half, double *x, double *y, revnets_dtype dt)
 {
     /* TODO(ch6 §6.5): (x, y) -> (y + f(x), x). */
     (void)w;
@@ -190,8 +189,7 @@ void revnets_lecture_step(const double *w, int half, double *x, double *y,
 
 /* ---- Exercise 6.7 (**) reconstruction ----------------------------------------- */
 
-void revnets_stack_forward(const revnets_net *net, double *x1, double *x2,
-                           revnets_dtype dt)
+void revnets_stack_forward(const revnets_net *net, double *x1, double *x2, revnets_dtype dt)
 {
     /* TODO(ch6 §6.5): every block, first to last. */
     (void)net;
@@ -200,8 +198,7 @@ void revnets_stack_forward(const revnets_net *net, double *x1, double *x2,
     (void)dt;
 }
 
-void revnets_stack_inverse(const revnets_net *net, double *x1, double *x2,
-                           revnets_dtype dt)
+void revnets_stack_inverse(const revnets_net *net, double *x1, double *x2, revnets_dtype dt)
 {
     /* TODO(ch6 §6.5): every block's inverse, last to first. */
     (void)net;
@@ -210,8 +207,8 @@ void revnets_stack_inverse(const revnets_net *net, double *x1, double *x2,
     (void)dt;
 }
 
-double revnets_reconstruction_error(const revnets_net *net, const double *x1,
-                                    const double *x2, revnets_dtype dt, double *work)
+double revnets_reconstruction_error(const revnets_net *net, const double *x1, const double *x2,
+                                    revnets_dtype dt, double *work)
 {
     /* TODO(ch6 §6.5): round the input, forward, inverse, largest difference. */
     (void)net;
@@ -268,9 +265,8 @@ double revnets_backward_stored(const revnets_net *net, const double *x1, const d
 
 /* ---- Exercise 6.10 (***) reversible_backprop ---------------------------------- */
 
-double revnets_backward_reversible(const revnets_net *net, const double *x1,
-                                   const double *x2, double *grad, double *gx1,
-                                   double *gx2, double *work)
+double revnets_backward_reversible(const revnets_net *net, const double *x1, const double *x2,
+                                   double *grad, double *gx1, double *gx2, double *work)
 {
     /* TODO(ch6 §6.6): forward keeping only the output; then, from the top, invert
      * each block to regenerate its input while back-propagating through it. */

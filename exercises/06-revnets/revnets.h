@@ -238,36 +238,33 @@ static inline const double *revnets_wg(const revnets_net *net, int l)
  * where F(h)_i = tanh(sum_j wf[i*half + j] h_j), G likewise with wg. In a dot
  * product, each term is added in order j = 0, 1, ...; in float every product and
  * partial sum is rounded (revnets_round). Precondition: half >= 1. */
-void revnets_block_forward(const double *wf, const double *wg, int half, double *x1,
-                           double *x2, revnets_dtype dt);
+void revnets_block_forward(const double *wf, const double *wg, int half, double *x1, double *x2,
+                           revnets_dtype dt);
 
 /* Undoes revnets_block_forward, running F and G only forwards:
  *     x2 <- x2 - G(x1);   then   x1 <- x1 - F(x2). */
-void revnets_block_inverse(const double *wf, const double *wg, int half, double *x1,
-                           double *x2, revnets_dtype dt);
+void revnets_block_inverse(const double *wf, const double *wg, int half, double *x1, double *x2,
+                           revnets_dtype dt);
 
 /* The lecture's step, in place: (x, y) -> (y + f(x), x) with f(h) = tanh(W h).
  * Two such steps, with f = F then f = G, are one RevNet block with its outputs
  * swapped: starting from (x, y) = (x2, x1) they end at (y2, y1). */
-void revnets_lecture_step(const double *w, int half, double *x, double *y,
-                          revnets_dtype dt);
+void revnets_lecture_step(const double *w, int half, double *x, double *y, revnets_dtype dt);
 
 /* ---- Exercise 6.7 (**) reconstruction: float against double ------------- §6.5 */
 
 /* Every block of the stack, 0 to layers - 1, in place. */
-void revnets_stack_forward(const revnets_net *net, double *x1, double *x2,
-                           revnets_dtype dt);
+void revnets_stack_forward(const revnets_net *net, double *x1, double *x2, revnets_dtype dt);
 
 /* Every block's inverse, layers - 1 down to 0, in place. */
-void revnets_stack_inverse(const revnets_net *net, double *x1, double *x2,
-                           revnets_dtype dt);
+void revnets_stack_inverse(const revnets_net *net, double *x1, double *x2, revnets_dtype dt);
 
 /* How well the stack undoes itself in precision dt: rounds the input to dt, runs
  * the stack forward then inverse, and returns the largest absolute difference
  * between what comes back and the rounded input (0 means exact).
  * work: 2 * half doubles. */
-double revnets_reconstruction_error(const revnets_net *net, const double *x1,
-                                    const double *x2, revnets_dtype dt, double *work);
+double revnets_reconstruction_error(const revnets_net *net, const double *x1, const double *x2,
+                                    revnets_dtype dt, double *work);
 
 /* ---- Exercise 6.8 (*) training_cost: memory and FLOPs of a training step  §6.6 */
 
@@ -308,14 +305,13 @@ double revnets_backward_stored(const revnets_net *net, const double *x1, const d
  * activations: the forward pass keeps only its output, and the backward pass
  * walks down the stack inverting each block to regenerate its input, in lockstep
  * with the gradient. work: revnets_work_reversible(layers, half) doubles. */
-double revnets_backward_reversible(const revnets_net *net, const double *x1,
-                                   const double *x2, double *grad, double *gx1,
-                                   double *gx2, double *work);
+double revnets_backward_reversible(const revnets_net *net, const double *x1, const double *x2,
+                                   double *grad, double *gx1, double *gx2, double *work);
 
 /* ---- Exercise 6.11 (**) activation_memory: a real transformer layer ----- §6.7 */
 
 typedef enum revnets_recompute {
-    REVNETS_RECOMPUTE_NONE = 0, /* store everything the backward pass reads */
+    REVNETS_RECOMPUTE_NONE = 0,  /* store everything the backward pass reads */
     REVNETS_RECOMPUTE_SELECTIVE, /* recompute the attention core (the s^2 part) */
     REVNETS_RECOMPUTE_FULL,      /* store each layer's input only */
 } revnets_recompute;

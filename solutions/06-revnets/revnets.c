@@ -265,28 +265,27 @@ static void add_branch(const double *w, int half, const double *h, double *x, do
         x[i] = revnets_round(x[i] + sign * tanh_row(w, half, i, h, dt), dt);
 }
 
-void revnets_block_forward(const double *wf, const double *wg, int half, double *x1,
-                           double *x2, revnets_dtype dt)
+void revnets_block_forward(const double *wf, const double *wg, int half, double *x1, double *x2,
+                           revnets_dtype dt)
 {
     COST_ASSERT(half >= 1 && "need half >= 1");
     add_branch(wf, half, x2, x1, +1.0, dt); /* y1 = x1 + F(x2) */
     add_branch(wg, half, x1, x2, +1.0, dt); /* y2 = x2 + G(y1) */
 }
 
-void revnets_block_inverse(const double *wf, const double *wg, int half, double *x1,
-                           double *x2, revnets_dtype dt)
+void revnets_block_inverse(const double *wf, const double *wg, int half, double *x1, double *x2,
+                           revnets_dtype dt)
 {
     COST_ASSERT(half >= 1 && "need half >= 1");
     add_branch(wg, half, x1, x2, -1.0, dt); /* x2 = y2 - G(y1) */
     add_branch(wf, half, x2, x1, -1.0, dt); /* x1 = y1 - F(x2) */
 }
 
-void revnets_lecture_step(const double *w, int half, double *x, double *y,
-                          revnets_dtype dt)
+void revnets_lecture_step(const double *w, int half, double *x, double *y, revnets_dtype dt)
 {
     COST_ASSERT(half >= 1 && "need half >= 1");
     add_branch(w, half, x, y, +1.0, dt); /* y + f(x), written over y */
-    for (int i = 0; i < half; i++) {      /* then swap: x' = y + f(x), y' = x */
+    for (int i = 0; i < half; i++) {     /* then swap: x' = y + f(x), y' = x */
         double t = x[i];
         x[i] = y[i];
         y[i] = t;
@@ -297,22 +296,20 @@ void revnets_lecture_step(const double *w, int half, double *x, double *y,
 /* ---- Exercise 6.7 ------------------------------------------------------------ */
 
 /* region: stack */
-void revnets_stack_forward(const revnets_net *net, double *x1, double *x2,
-                           revnets_dtype dt)
+void revnets_stack_forward(const revnets_net *net, double *x1, double *x2, revnets_dtype dt)
 {
     for (int l = 0; l < net->layers; l++)
         revnets_block_forward(revnets_wf(net, l), revnets_wg(net, l), net->half, x1, x2, dt);
 }
 
-void revnets_stack_inverse(const revnets_net *net, double *x1, double *x2,
-                           revnets_dtype dt)
+void revnets_stack_inverse(const revnets_net *net, double *x1, double *x2, revnets_dtype dt)
 {
     for (int l = net->layers - 1; l >= 0; l--)
         revnets_block_inverse(revnets_wf(net, l), revnets_wg(net, l), net->half, x1, x2, dt);
 }
 
-double revnets_reconstruction_error(const revnets_net *net, const double *x1,
-                                    const double *x2, revnets_dtype dt, double *work)
+double revnets_reconstruction_error(const revnets_net *net, const double *x1, const double *x2,
+                                    revnets_dtype dt, double *work)
 {
     int n = net->half;
     double *h1 = work, *h2 = work + n;
@@ -446,9 +443,8 @@ double revnets_backward_stored(const revnets_net *net, const double *x1, const d
 /* ---- Exercise 6.10 ----------------------------------------------------------- */
 
 /* region: reversible-backward */
-double revnets_backward_reversible(const revnets_net *net, const double *x1,
-                                   const double *x2, double *grad, double *gx1,
-                                   double *gx2, double *work)
+double revnets_backward_reversible(const revnets_net *net, const double *x1, const double *x2,
+                                   double *grad, double *gx1, double *gx2, double *work)
 {
     int n = net->half;
     double *h1 = work, *h2 = work + n, *a = work + 2 * n;
@@ -483,13 +479,13 @@ double revnets_backward_reversible(const revnets_net *net, const double *x1,
 /* region: activation-memory */
 double revnets_act_bytes_per_layer(const revnets_layer *l)
 {
-    COST_ASSERT(l->seq_tokens >= 1 && l->microbatch >= 1 && l->hidden >= 1 &&
-                l->heads >= 1 && l->tensor_parallel >= 1 && "need sizes >= 1");
+    COST_ASSERT(l->seq_tokens >= 1 && l->microbatch >= 1 && l->hidden >= 1 && l->heads >= 1 &&
+                l->tensor_parallel >= 1 && "need sizes >= 1");
     double s = l->seq_tokens, b = l->microbatch, h = l->hidden, a = l->heads;
     double t = l->tensor_parallel;
     double sbh = s * b * h;
     double attention_core = 5.0 * a * s / (h * t); /* softmax, its dropout, their outputs */
-    double split = 24.0 / t;  /* what tensor parallelism splits */
+    double split = 24.0 / t;                       /* what tensor parallelism splits */
     double replicated = l->sequence_parallel ? 10.0 / t : 10.0; /* norms, dropouts */
     switch (l->recompute) {
     case REVNETS_RECOMPUTE_NONE:

@@ -386,8 +386,8 @@ static void avalanche_of_the_identity_is_one_bit_in_64(void **state)
 static void avalanche_flips_each_of_the_64_input_bits(void **state)
 {
     (void)state;
-    assert_close(revnets_avalanche(smear_mix, NULL, 7, 99), (63.0 * 2 + 1) / (64.0 * 64),
-                 TIGHT, "");
+    assert_close(revnets_avalanche(smear_mix, NULL, 7, 99), (63.0 * 2 + 1) / (64.0 * 64), TIGHT,
+                 "");
 }
 
 /* An ideal 64-bit cipher changes each output bit with probability 1/2. The mean over
@@ -426,8 +426,7 @@ static void mlp_with_zero_weights_is_constant_and_residual_mlp_is_the_identity(v
     revnets_mlp resid = {.weights = w, .depth = 4, .residual = true};
     assert_true(revnets_mlp_mix(0xFFFFFFFFFFFFFFFFu, &plain) == 0);
     assert_true(revnets_mlp_mix(0x8000000000000001u, &resid) == 0x8000000000000001u);
-    assert_close(revnets_avalanche(revnets_mlp_mix, &plain, 5, 1), 0.0, TIGHT,
-                 "");
+    assert_close(revnets_avalanche(revnets_mlp_mix, &plain, 5, 1), 0.0, TIGHT, "");
     assert_close(revnets_avalanche(revnets_mlp_mix, &resid, 5, 1), 1.0 / 64, TIGHT, "");
     free(w);
 }
@@ -541,8 +540,8 @@ static void two_lecture_steps_are_one_revnet_block(void **state)
         revnets_lecture_step(revnets_wf(&t.net, 0), 6, lx, ly, dt);
         revnets_lecture_step(revnets_wg(&t.net, 0), 6, lx, ly, dt);
         assert_true(lx[0] != revnets_round(x[6], dt)); /* the block did something */
-        assert_memory_equal(lx, a + 6, sizeof lx); /* x'' = y2 */
-        assert_memory_equal(ly, a, sizeof ly);     /* y'' = y1 */
+        assert_memory_equal(lx, a + 6, sizeof lx);     /* x'' = y2 */
+        assert_memory_equal(ly, a, sizeof ly);         /* y'' = y1 */
     }
     free(x);
     free(t.w);
@@ -614,8 +613,8 @@ static void reversible_training_costs_one_forward_pass_more(void **state)
     (void)state;
     assert_close(revnets_train_flops(10, 32, false), 12.0 * 32 * 32 * 10, TIGHT, "FLOP");
     assert_close(revnets_train_flops(10, 32, true), 16.0 * 32 * 32 * 10, TIGHT, "FLOP");
-    assert_close(revnets_train_flops(7, 5, true) / revnets_train_flops(7, 5, false), 4.0 / 3,
-                 TIGHT, "x");
+    assert_close(revnets_train_flops(7, 5, true) / revnets_train_flops(7, 5, false), 4.0 / 3, TIGHT,
+                 "x");
 }
 
 /* ---- 6.9 stored_backprop ----------------------------------------------------- */
@@ -699,8 +698,7 @@ static void stored_gradients_match_finite_differences(void **state)
 static void reversible_gradients_match_finite_differences(void **state)
 {
     (void)state;
-    check_against_finite_differences(revnets_backward_reversible,
-                                     revnets_work_reversible(3, 4));
+    check_against_finite_differences(revnets_backward_reversible, revnets_work_reversible(3, 4));
 }
 
 /* Regenerated activations differ from stored ones only by rounding (about 1e-15
@@ -761,8 +759,13 @@ static void reversible_backward_runs_in_constant_memory(void **state)
  * b = 1, t = 8. */
 static revnets_layer gpt3(double t, bool sp, revnets_recompute r)
 {
-    revnets_layer l = {.seq_tokens = 2048, .microbatch = 1, .hidden = 12288, .heads = 96,
-                       .tensor_parallel = t, .sequence_parallel = sp, .recompute = r};
+    revnets_layer l = {.seq_tokens = 2048,
+                       .microbatch = 1,
+                       .hidden = 12288,
+                       .heads = 96,
+                       .tensor_parallel = t,
+                       .sequence_parallel = sp,
+                       .recompute = r};
     return l;
 }
 
@@ -806,8 +809,12 @@ static void selective_recompute_saves_70_percent_for_gpt3_and_65_for_mt_nlg(void
     revnets_layer sel = gpt3(1, false, REVNETS_RECOMPUTE_SELECTIVE);
     double saved = 1 - revnets_act_bytes_per_layer(&sel) / revnets_act_bytes_per_layer(&none);
     assert_true(fabs(saved - 0.70) < 0.005);
-    revnets_layer mt = {.seq_tokens = 2048, .microbatch = 1, .hidden = 20480, .heads = 128,
-                        .tensor_parallel = 8, .sequence_parallel = false};
+    revnets_layer mt = {.seq_tokens = 2048,
+                        .microbatch = 1,
+                        .hidden = 20480,
+                        .heads = 128,
+                        .tensor_parallel = 8,
+                        .sequence_parallel = false};
     double base = revnets_act_bytes_per_layer(&mt);
     mt.recompute = REVNETS_RECOMPUTE_SELECTIVE;
     double sbh = 2048.0 * 20480;
