@@ -95,8 +95,7 @@ void revnets_tea_encrypt(uint32_t v[2], const uint32_t k[4], int cycles)
 void revnets_tea_decrypt(uint32_t v[2], const uint32_t k[4], int cycles)
 {
     COST_ASSERT(cycles >= 0 && "need cycles >= 0");
-    uint32_t v0 = v[0], v1 = v[1];
-    uint32_t sum = REVNETS_TEA_DELTA * (uint32_t)cycles;
+    uint32_t v0 = v[0], v1 = v[1], sum = REVNETS_TEA_DELTA * (uint32_t)cycles;
     for (int i = 0; i < cycles; i++) {
         v1 -= ((v0 << 4) + k[2]) ^ (v0 + sum) ^ ((v0 >> 5) + k[3]);
         v0 -= ((v1 << 4) + k[0]) ^ (v1 + sum) ^ ((v1 >> 5) + k[1]);
