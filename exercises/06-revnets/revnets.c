@@ -303,3 +303,13 @@ double revnets_recompute_flops_fraction(const revnets_layer *l)
     (void)l;
     return -1.0;
 }
+
+double revnets_model_state_bytes_per_gpu(double params, double tensor_parallel,
+                                         double pipeline_parallel)
+{
+    /* TODO(ch6 §6.7): 16 bytes per parameter, split over t x p GPUs. */
+    (void)params;
+    (void)tensor_parallel;
+    (void)pipeline_parallel;
+    return 0.0;
+}

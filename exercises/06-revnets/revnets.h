@@ -349,4 +349,15 @@ double revnets_act_bytes_per_model(const revnets_layer *l, int layers);
  *     selective: the two s^2 products again, 4 b s^2 h, over 3 forwards. */
 double revnets_recompute_flops_fraction(const revnets_layer *l);
 
+/* Bytes of model state per parameter in mixed-precision training with Adam: bf16
+ * weights and gradients (2 + 2), and fp32 master weights, momentum and variance
+ * (4 + 4 + 4). Rajbhandari et al. 2020 (ZeRO, arXiv:1910.02054), section 3.1. */
+#define REVNETS_ADAM_BYTES_PER_PARAM 16.0
+
+/* Model state one GPU holds when the parameters are split evenly over
+ * tensor_parallel x pipeline_parallel GPUs: 16 x params / (t x p), in bytes.
+ * Preconditions: params > 0, tensor_parallel >= 1, pipeline_parallel >= 1. */
+double revnets_model_state_bytes_per_gpu(double params, double tensor_parallel,
+                                         double pipeline_parallel);
+
 #endif /* CHALK_REVNETS_H */

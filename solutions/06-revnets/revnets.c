@@ -517,4 +517,12 @@ double revnets_recompute_flops_fraction(const revnets_layer *l)
     }
     return 0.0;
 }
+
+double revnets_model_state_bytes_per_gpu(double params, double tensor_parallel,
+                                         double pipeline_parallel)
+{
+    COST_ASSERT(params > 0 && tensor_parallel >= 1 && pipeline_parallel >= 1 &&
+                "need params > 0 and at least one GPU each way");
+    return REVNETS_ADAM_BYTES_PER_PARAM * params / (tensor_parallel * pipeline_parallel);
+}
 /* endregion: activation-memory */

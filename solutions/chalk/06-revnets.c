@@ -216,6 +216,17 @@ static const chalk_flag F_TP = {
     .max = 4096,
     .rules = CHALK_WHOLE | CHALK_SWEEPS,
 };
+static const chalk_flag F_PP = {
+    .name = "--pipeline-parallel",
+    .arg = "P",
+    .key = "pipeline_parallel",
+    .group = "parallelism",
+    .help = "p: pipeline stages the layers are split into (default 1); divides the model "
+            "state, not the first stage's activations",
+    .min = 1,
+    .max = 4096,
+    .rules = CHALK_WHOLE,
+};
 static const chalk_flag F_SP = {
     .name = "--sequence-parallel",
     .key = "sequence_parallel",
@@ -652,6 +663,8 @@ static const char *const RECOMPUTE[] = {"none", "selective", "full"}; /* revnets
 
 typedef struct act_setup {
     const cost_model *model;
+    const cost_hw *hw;
+    double pp;
     double hidden, heads;
     bool has_layers;
     bool sequence_parallel;
@@ -659,6 +672,32 @@ typedef struct act_setup {
     chalk_sweep seq, microbatch, layers, tp;
     const chalk_sweep *swept;
 } act_setup;
+
+/* Model state per GPU (16 bytes a parameter over t x p GPUs), what the first stage
+ * holds in all, and whether the --hw chip's HBM takes it. */
+static void put_fit(chalk_record *r, const act_setup *s, double tp, double activation_bytes)
+{
+    double state =
+        s->model ? revnets_model_state_bytes_per_gpu(cost_model_params_total(s->model), tp, s->pp)
+                 : 0.0;
+    chalk_put_result(r, "model_state_bytes_per_gpu", "model state per GPU", CHALK_U_BYTES, 0,
+                     s->model != NULL, state,
+                     "no parameter count: pass --model NAME for the model state");
+    bool known = s->model && s->has_layers;
+    chalk_put_result(r, "total_bytes_per_gpu", "state + activations, first stage", CHALK_U_BYTES, 0,
+                     known, state + activation_bytes,
+                     s->model ? "no layer count: pass --layers L"
+                              : "no parameter count: pass --model NAME");
+    chalk_field *fits =
+        chalk_put_bool(r, "fits_hbm", "fits in HBM", 0,
+                       known && s->hw && state + activation_bytes <= s->hw->hbm_bytes);
+    if (!known || !s->hw) {
+        fits->kind = CHALK_NULL;
+        chalk_put_string(r, "fits_hbm_reason", "  why none", CHALK_DETAIL,
+                         !s->hw ? "no HBM capacity: pass --hw NAME"
+                                : "no total: pass --model NAME (and --layers L)");
+    }
+}
 
 static void build_act(const void *ctx, long row, chalk_record *r)
 {
@@ -687,6 +726,11 @@ static void build_act(const void *ctx, long row, chalk_record *r)
                      l.tensor_parallel);
     chalk_put_bool(r, "sequence_parallel", "sequence parallel", CHALK_INPUT, l.sequence_parallel);
     chalk_put_string(r, "recompute", "recompute", CHALK_INPUT, RECOMPUTE[l.recompute]);
+    chalk_put_number(r, "pipeline_parallel", "pipeline stages", CHALK_U_COUNT, CHALK_INPUT, s->pp);
+    chalk_field *hbm = chalk_put_maybe(r, "hbm_bytes", "HBM per GPU", CHALK_U_BYTES, CHALK_INPUT,
+                                       s->hw != NULL, s->hw ? s->hw->hbm_bytes : 0.0);
+    if (!s->hw)
+        chalk_null_words(r, hbm, "(no --hw)");
 
     double per_layer = revnets_act_bytes_per_layer(&l);
     chalk_put_number(r, "bytes_per_layer", "activations per layer", CHALK_U_BYTES, 0, per_layer);
@@ -696,6 +740,8 @@ static void build_act(const void *ctx, long row, chalk_record *r)
                      "no layer count: pass --layers L or --model NAME");
     chalk_put_number(r, "extra_flops_fraction", "extra FLOPs, recomputing", CHALK_U_FRACTION, 0,
                      revnets_recompute_flops_fraction(&l));
+    put_fit(r, s, l.tensor_parallel,
+            s->has_layers ? revnets_act_bytes_per_model(&l, (int)layers) : 0.0);
     /* the same layer under every recomputation choice, for comparisons and plots */
     for (int k = 0; k < 3; k++) {
         revnets_layer v = l;
@@ -728,6 +774,13 @@ static int run_act(const chalk_args *a)
     const char *name = chalk_value(a, &CHALK_F_MODEL);
     if (name && !(s.model = cost_model_find(name)))
         return chalk_unknown_model(name);
+    const char *hw = chalk_value(a, &CHALK_F_HW);
+    if (hw && !(s.hw = cost_hw_find(hw)))
+        return chalk_unknown_hw(hw);
+    s.pp = 1;
+    int pp_status = chalk_number(a, &F_PP, &s.pp);
+    if (pp_status)
+        return pp_status;
     if (s.model) {
         s.hidden = s.model->d_model;
         s.heads = s.model->heads;
@@ -787,8 +840,8 @@ static const chalk_flag *const DEPTH_FLAGS[] = {&F_DEPTH, &F_TRIALS, &F_SEED, &F
 static const chalk_flag *const REVNET_FLAGS[] = {&F_LAYERS, &F_WIDTH, &F_REV_DTYPE,
                                                  &F_SEED,   &F_GAIN,  NULL};
 static const chalk_flag *const ACT_FLAGS[] = {
-    &CHALK_F_MODEL,  &F_SEQ, &F_MICROBATCH, &F_HIDDEN,    &F_HEADS,
-    &F_MODEL_LAYERS, &F_TP,  &F_SP,         &F_RECOMPUTE, NULL};
+    &CHALK_F_MODEL, &F_SEQ, &F_MICROBATCH, &F_HIDDEN, &F_HEADS,    &F_MODEL_LAYERS,
+    &F_TP,          &F_SP,  &F_RECOMPUTE,  &F_PP,     &CHALK_F_HW, NULL};
 
 static const char *const ABOUT_ENCRYPT[] = {
     "Encrypts one 64-bit block (--block, 16 hex digits) under a 128-bit key (--key,",
@@ -862,13 +915,17 @@ static const char *const ABOUT_ACT[] = {
     "with s = --seq, b = --microbatch, h = --hidden, a = --heads. bytes_per_model is",
     "--layers times that: what the first pipeline stage holds. extra_flops_fraction is",
     "what recomputing adds to a step's 3 forwards: full 1/3, selective 4bs^2h of them.",
-    "--model NAME fills --hidden, --heads and --layers. --seq, --microbatch, --layers or",
-    "--tensor-parallel may be a sweep.",
+    "--model NAME fills --hidden, --heads and --layers, and gives the model state a GPU",
+    "holds: 16 bytes a parameter (bf16 weights and gradients, fp32 Adam state; ZeRO),",
+    "over t x --pipeline-parallel GPUs; with --hw NAME, fits_hbm says whether state and",
+    "activations fit. --seq, --microbatch, --layers or --tensor-parallel may be a sweep.",
     NULL};
 static const char *const EXAMPLES_ACT[] = {
     "chalk activation-memory --model gpt3-175b --seq 2048 --microbatch 1",
     "chalk activation-memory --model gpt3-175b --seq 2048 --microbatch 1 --tensor-parallel 8 "
     "--sequence-parallel --recompute selective",
+    "chalk activation-memory --model gpt3-175b --seq 2048 --microbatch 1 --tensor-parallel 8 "
+    "--pipeline-parallel 8 --hw a100-sxm",
     "chalk activation-memory --seq 2048 --microbatch 1 --hidden 6144 --heads 64 --layers 48", NULL};
 
 static const chalk_command COMMANDS[] = {

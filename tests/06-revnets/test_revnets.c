@@ -874,6 +874,16 @@ static void sequence_parallelism_and_selective_recompute_together_save_about_5x(
     assert_true(ratio > 4.5 && ratio < 6.0);
 }
 
+/* ZeRO section 3.1: mixed-precision Adam keeps 2 + 2 + 12 = 16 bytes per parameter;
+ * GPT-3's 175e9 parameters on t = 8, p = 8 (Korthikanti Table 3) leave 175e9 x 16 / 64
+ * bytes on each GPU. */
+static void adam_model_state_is_16_bytes_a_parameter_shared_by_t_times_p(void **state)
+{
+    (void)state;
+    assert_close(revnets_model_state_bytes_per_gpu(175e9, 8, 8), 175e9 * 16 / 64, TIGHT, "B");
+    assert_close(revnets_model_state_bytes_per_gpu(1e9, 1, 1), 16e9, TIGHT, "B");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -925,6 +935,7 @@ int main(void)
                    recomputation_costs_a_third_in_full_and_under_one_percent_selectively),
         CHALK_TEST(activation_memory,
                    sequence_parallelism_and_selective_recompute_together_save_about_5x),
+        CHALK_TEST(activation_memory, adam_model_state_is_16_bytes_a_parameter_shared_by_t_times_p),
     };
     return cmocka_run_group_tests_name("06-revnets", tests, NULL, NULL);
 }
