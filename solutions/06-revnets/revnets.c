@@ -1,20 +1,22 @@
 /*
- * revnets.c -- Chapter 6 reference solution: ciphers, avalanche, RevNets, training memory.
+ * revnets.c -- Chapter 6 reference solution: ciphers, avalanche, RevNets,
+ * training memory.
  *
- * Contract and equations: exercises/06-revnets/revnets.h. Nothing here allocates:
- * every buffer is the caller's, with its size fixed by the contract, which is what
- * lets the tests prove that the reversible backward pass needs the same memory at
- * any depth.
+ * Contract and equations: exercises/06-revnets/revnets.h. Nothing here
+ * allocates: every buffer is the caller's, with its size fixed by the
+ * contract, which is what lets the tests prove that the reversible backward
+ * pass needs the same memory at any depth.
  */
 #include "revnets.h"
 
 #include <math.h>
 
-/* ---- Exercise 6.1 ------------------------------------------------------------ */
+/* ---- Exercise 6.1
+ * ------------------------------------------------------------ */
 
 /* region: feistel */
-void revnets_feistel_encrypt(uint32_t block[2], const uint32_t *round_keys, int rounds,
-                             revnets_round_fn f)
+void revnets_feistel_encrypt(uint32_t block[2], const uint32_t *round_keys,
+                             int rounds, revnets_round_fn f)
 {
     COST_ASSERT(rounds >= 0 && "need rounds >= 0");
     uint32_t left = block[0], right = block[1];
@@ -27,13 +29,14 @@ void revnets_feistel_encrypt(uint32_t block[2], const uint32_t *round_keys, int 
     block[1] = right;
 }
 
-void revnets_feistel_decrypt(uint32_t block[2], const uint32_t *round_keys, int rounds,
-                             revnets_round_fn f)
+void revnets_feistel_decrypt(uint32_t block[2], const uint32_t *round_keys,
+                             int rounds, revnets_round_fn f)
 {
     COST_ASSERT(rounds >= 0 && "need rounds >= 0");
     uint32_t left = block[0], right = block[1];
     for (int i = rounds - 1; i >= 0; i--) {
-        uint32_t old_left = right ^ f(left, round_keys[i]); /* f runs forwards */
+        uint32_t old_left =
+            right ^ f(left, round_keys[i]); /* f runs forwards */
         right = left;
         left = old_left;
     }
@@ -42,7 +45,8 @@ void revnets_feistel_decrypt(uint32_t block[2], const uint32_t *round_keys, int 
 }
 /* endregion: feistel */
 
-/* ---- Exercise 6.2 ------------------------------------------------------------ */
+/* ---- Exercise 6.2
+ * ------------------------------------------------------------ */
 
 /* region: toy */
 uint32_t revnets_toy_f(uint32_t half, uint32_t round_key)
@@ -53,7 +57,8 @@ uint32_t revnets_toy_f(uint32_t half, uint32_t round_key)
 }
 
 /* The toy key schedule: round i uses key word i mod 4. */
-static void toy_round_keys(const uint32_t key[4], int rounds, uint32_t *round_keys)
+static void toy_round_keys(const uint32_t key[4], int rounds,
+                           uint32_t *round_keys)
 {
     for (int i = 0; i < rounds; i++)
         round_keys[i] = key[i % 4];
@@ -76,7 +81,8 @@ void revnets_toy_decrypt(uint32_t block[2], const uint32_t key[4], int rounds)
 }
 /* endregion: toy */
 
-/* ---- Exercise 6.3 ------------------------------------------------------------ */
+/* ---- Exercise 6.3
+ * ------------------------------------------------------------ */
 
 /* region: tea */
 void revnets_tea_encrypt(uint32_t v[2], const uint32_t k[4], int cycles)
@@ -141,7 +147,8 @@ void revnets_xtea_decrypt(uint32_t v[2], const uint32_t k[4], int cycles)
 }
 /* endregion: xtea */
 
-/* ---- Exercise 6.4 ------------------------------------------------------------ */
+/* ---- Exercise 6.4
+ * ------------------------------------------------------------ */
 
 /* region: splitmix */
 uint64_t revnets_rng_next(revnets_rng *g)
@@ -156,7 +163,8 @@ uint64_t revnets_rng_next(revnets_rng *g)
 double revnets_rng_uniform(revnets_rng *g, double lo, double hi)
 {
     COST_ASSERT(lo < hi && "need lo < hi");
-    double u = (double)(revnets_rng_next(g) >> 11) * 0x1p-53; /* [0, 1), 53 bits */
+    double u =
+        (double)(revnets_rng_next(g) >> 11) * 0x1p-53; /* [0, 1), 53 bits */
     return lo + (hi - lo) * u;
 }
 /* endregion: splitmix */
@@ -169,7 +177,8 @@ void revnets_fill_uniform(double *w, size_t n, double scale, uint64_t seed)
         w[i] = scale == 0.0 ? 0.0 : revnets_rng_uniform(&g, -scale, scale);
 }
 
-/* ---- Exercise 6.5 ------------------------------------------------------------ */
+/* ---- Exercise 6.5
+ * ------------------------------------------------------------ */
 
 /* Set bits of a word (C11 has no portable popcount). */
 static int popcount64(uint64_t x)
@@ -181,7 +190,8 @@ static int popcount64(uint64_t x)
 }
 
 /* region: avalanche */
-double revnets_avalanche(revnets_mix_fn mix, const void *ctx, long trials, uint64_t seed)
+double revnets_avalanche(revnets_mix_fn mix, const void *ctx, long trials,
+                         uint64_t seed)
 {
     COST_ASSERT(trials >= 1 && "need at least one trial");
     revnets_rng g = revnets_rng_seeded(seed);
@@ -220,7 +230,8 @@ uint64_t revnets_mlp_mix(uint64_t in, const void *ctx)
     const revnets_mlp *m = ctx;
     enum { D = REVNETS_MLP_WIDTH };
     double x[D], z[D];
-    double branch = m->depth > 0 ? 1.0 / sqrt((double)m->depth) : 0.0; /* residual scale */
+    /* the residual branch's scale, 1/sqrt(depth) */
+    double branch = m->depth > 0 ? 1.0 / sqrt((double)m->depth) : 0.0;
     for (int j = 0; j < D; j++)
         x[j] = (in >> j & 1) ? 1.0 : -1.0;
     for (int l = 0; l < m->depth; l++) {
@@ -242,49 +253,53 @@ uint64_t revnets_mlp_mix(uint64_t in, const void *ctx)
 }
 /* endregion: mlp */
 
-/* ---- Exercise 6.6 ------------------------------------------------------------ */
+/* ---- Exercise 6.6
+ * ------------------------------------------------------------ */
 
-/* tanh(W h)_i in precision dt: the dot product summed in order, every product and
- * partial sum rounded, then tanh rounded. */
-static double tanh_row(const double *w, int half, int i, const double *h, revnets_dtype dt)
+/* tanh(W h)_i in precision dt: the dot product summed in order, every product
+ * and partial sum rounded, then tanh rounded. */
+static double tanh_row(const double *w, int half, int i, const double *h,
+                       revnets_dtype dt)
 {
     const double *row = w + (size_t)i * (size_t)half;
     double s = 0.0;
     for (int j = 0; j < half; j++)
-        s = revnets_round(s + revnets_round(revnets_round(row[j], dt) * h[j], dt), dt);
+        s = revnets_round(
+            s + revnets_round(revnets_round(row[j], dt) * h[j], dt), dt);
     return revnets_round(tanh(s), dt);
 }
 
 /* region: block */
 /* x[i] += sign * tanh(W h)_i for every i, in precision dt; h is not x. */
-static void add_branch(const double *w, int half, const double *h, double *x, double sign,
-                       revnets_dtype dt)
+static void add_branch(const double *w, int half, const double *h, double *x,
+                       double sign, revnets_dtype dt)
 {
     for (int i = 0; i < half; i++)
         x[i] = revnets_round(x[i] + sign * tanh_row(w, half, i, h, dt), dt);
 }
 
-void revnets_block_forward(const double *wf, const double *wg, int half, double *x1, double *x2,
-                           revnets_dtype dt)
+void revnets_block_forward(const double *wf, const double *wg, int half,
+                           double *x1, double *x2, revnets_dtype dt)
 {
     COST_ASSERT(half >= 1 && "need half >= 1");
     add_branch(wf, half, x2, x1, +1.0, dt); /* y1 = x1 + F(x2) */
     add_branch(wg, half, x1, x2, +1.0, dt); /* y2 = x2 + G(y1) */
 }
 
-void revnets_block_inverse(const double *wf, const double *wg, int half, double *x1, double *x2,
-                           revnets_dtype dt)
+void revnets_block_inverse(const double *wf, const double *wg, int half,
+                           double *x1, double *x2, revnets_dtype dt)
 {
     COST_ASSERT(half >= 1 && "need half >= 1");
     add_branch(wg, half, x1, x2, -1.0, dt); /* x2 = y2 - G(y1) */
     add_branch(wf, half, x2, x1, -1.0, dt); /* x1 = y1 - F(x2) */
 }
 
-void revnets_lecture_step(const double *w, int half, double *x, double *y, revnets_dtype dt)
+void revnets_lecture_step(const double *w, int half, double *x, double *y,
+                          revnets_dtype dt)
 {
     COST_ASSERT(half >= 1 && "need half >= 1");
     add_branch(w, half, x, y, +1.0, dt); /* y + f(x), written over y */
-    for (int i = 0; i < half; i++) {     /* then swap: x' = y + f(x), y' = x */
+    for (int i = 0; i < half; i++) { /* then swap: x' = y + f(x), y' = x */
         double t = x[i];
         x[i] = y[i];
         y[i] = t;
@@ -292,23 +307,29 @@ void revnets_lecture_step(const double *w, int half, double *x, double *y, revne
 }
 /* endregion: block */
 
-/* ---- Exercise 6.7 ------------------------------------------------------------ */
+/* ---- Exercise 6.7
+ * ------------------------------------------------------------ */
 
 /* region: stack */
-void revnets_stack_forward(const revnets_net *net, double *x1, double *x2, revnets_dtype dt)
+void revnets_stack_forward(const revnets_net *net, double *x1, double *x2,
+                           revnets_dtype dt)
 {
     for (int l = 0; l < net->layers; l++)
-        revnets_block_forward(revnets_wf(net, l), revnets_wg(net, l), net->half, x1, x2, dt);
+        revnets_block_forward(revnets_wf(net, l), revnets_wg(net, l),
+                              net->half, x1, x2, dt);
 }
 
-void revnets_stack_inverse(const revnets_net *net, double *x1, double *x2, revnets_dtype dt)
+void revnets_stack_inverse(const revnets_net *net, double *x1, double *x2,
+                           revnets_dtype dt)
 {
     for (int l = net->layers - 1; l >= 0; l--)
-        revnets_block_inverse(revnets_wf(net, l), revnets_wg(net, l), net->half, x1, x2, dt);
+        revnets_block_inverse(revnets_wf(net, l), revnets_wg(net, l),
+                              net->half, x1, x2, dt);
 }
 
-double revnets_reconstruction_error(const revnets_net *net, const double *x1, const double *x2,
-                                    revnets_dtype dt, double *work)
+double revnets_reconstruction_error(const revnets_net *net, const double *x1,
+                                    const double *x2, revnets_dtype dt,
+                                    double *work)
 {
     int n = net->half;
     double *h1 = work, *h2 = work + n;
@@ -327,7 +348,8 @@ double revnets_reconstruction_error(const revnets_net *net, const double *x1, co
 }
 /* endregion: stack */
 
-/* ---- Exercise 6.8 ------------------------------------------------------------ */
+/* ---- Exercise 6.8
+ * ------------------------------------------------------------ */
 
 /* region: training-cost */
 size_t revnets_work_stored(int layers, int half)
@@ -352,7 +374,8 @@ double revnets_train_flops(int layers, int half, bool reversible)
 }
 /* endregion: training-cost */
 
-/* ---- Exercises 6.9 and 6.10: the shared backward step -------------------------- */
+/* ---- Exercises 6.9 and 6.10: the shared backward step
+ * -------------------------- */
 
 /* a[i] = tanh(W h)_i for every i, in double. */
 static void tanh_layer(const double *w, int half, const double *h, double *a)
@@ -362,11 +385,13 @@ static void tanh_layer(const double *w, int half, const double *h, double *a)
 }
 
 /* region: branch-backward */
-/* Back through x_out = x_in + tanh(W h): on entry a = tanh(W h) and g_out is the
- * gradient at x_out (which is also the gradient at x_in). Writes dW = z h^T into
- * dw with z = (1 - a^2) g_out (z overwrites a), and adds W^T z to g_h. */
-static void branch_backward(const double *w, int half, const double *h, double *a,
-                            const double *g_out, double *dw, double *g_h)
+/* Back through x_out = x_in + tanh(W h): on entry a = tanh(W h) and g_out is
+ * the gradient at x_out (which is also the gradient at x_in). Writes dW = z
+ * h^T into dw with z = (1 - a^2) g_out (z overwrites a), and adds W^T z to
+ * g_h. */
+static void branch_backward(const double *w, int half, const double *h,
+                            double *a, const double *g_out, double *dw,
+                            double *g_h)
 {
     for (int i = 0; i < half; i++)
         a[i] = (1.0 - a[i] * a[i]) * g_out[i];
@@ -382,8 +407,8 @@ static void branch_backward(const double *w, int half, const double *h, double *
 }
 /* endregion: branch-backward */
 
-/* The loss 0.5 |y|^2 of the output held in (y1, y2); its gradient is y itself,
- * which is left in place. */
+/* The loss 0.5 |y|^2 of the output held in (y1, y2); its gradient is y
+ * itself, which is left in place. */
 static double half_square(const double *y1, const double *y2, int half)
 {
     double loss = 0.0;
@@ -402,11 +427,13 @@ static double *grad_g(const revnets_net *net, double *grad, int l)
     return grad + (revnets_wg(net, l) - net->weights);
 }
 
-/* ---- Exercise 6.9 ------------------------------------------------------------ */
+/* ---- Exercise 6.9
+ * ------------------------------------------------------------ */
 
 /* region: stored-backward */
-double revnets_backward_stored(const revnets_net *net, const double *x1, const double *x2,
-                               double *grad, double *gx1, double *gx2, double *work)
+double revnets_backward_stored(const revnets_net *net, const double *x1,
+                               const double *x2, double *grad, double *gx1,
+                               double *gx2, double *work)
 {
     int n = net->half;
     double *h1 = gx1, *h2 = gx2; /* the running state, then the gradient */
@@ -414,9 +441,11 @@ double revnets_backward_stored(const revnets_net *net, const double *x1, const d
         h1[i] = x1[i];
         h2[i] = x2[i];
     }
-    for (int l = 0; l < net->layers; l++) { /* forward, keeping 4 vectors a block */
+    for (int l = 0; l < net->layers;
+         l++) { /* forward, keeping 4 vectors a block */
         double *keep = work + (size_t)4 * n * l;
-        double *in_f = keep, *a_f = keep + n, *in_g = keep + 2 * n, *a_g = keep + 3 * n;
+        double *in_f = keep, *a_f = keep + n, *in_g = keep + 2 * n,
+               *a_g = keep + 3 * n;
         for (int i = 0; i < n; i++)
             in_f[i] = h2[i];
         tanh_layer(revnets_wf(net, l), n, h2, a_f);
@@ -428,22 +457,28 @@ double revnets_backward_stored(const revnets_net *net, const double *x1, const d
         for (int i = 0; i < n; i++)
             h2[i] += a_g[i];
     }
-    double loss = half_square(h1, h2, n); /* dloss/dy = y: (gx1, gx2) already hold it */
+    double loss =
+        half_square(h1, h2, n); /* dloss/dy = y: (gx1, gx2) already hold it */
     for (int l = net->layers - 1; l >= 0; l--) {
         double *keep = work + (size_t)4 * n * l;
-        double *in_f = keep, *a_f = keep + n, *in_g = keep + 2 * n, *a_g = keep + 3 * n;
-        branch_backward(revnets_wg(net, l), n, in_g, a_g, gx2, grad_g(net, grad, l), gx1);
-        branch_backward(revnets_wf(net, l), n, in_f, a_f, gx1, grad_f(net, grad, l), gx2);
+        double *in_f = keep, *a_f = keep + n, *in_g = keep + 2 * n,
+               *a_g = keep + 3 * n;
+        branch_backward(revnets_wg(net, l), n, in_g, a_g, gx2,
+                        grad_g(net, grad, l), gx1);
+        branch_backward(revnets_wf(net, l), n, in_f, a_f, gx1,
+                        grad_f(net, grad, l), gx2);
     }
     return loss;
 }
 /* endregion: stored-backward */
 
-/* ---- Exercise 6.10 ----------------------------------------------------------- */
+/* ---- Exercise 6.10
+ * ----------------------------------------------------------- */
 
 /* region: reversible-backward */
-double revnets_backward_reversible(const revnets_net *net, const double *x1, const double *x2,
-                                   double *grad, double *gx1, double *gx2, double *work)
+double revnets_backward_reversible(const revnets_net *net, const double *x1,
+                                   const double *x2, double *grad,
+                                   double *gx1, double *gx2, double *work)
 {
     int n = net->half;
     double *h1 = work, *h2 = work + n, *a = work + 2 * n;
@@ -451,48 +486,59 @@ double revnets_backward_reversible(const revnets_net *net, const double *x1, con
         h1[i] = x1[i];
         h2[i] = x2[i];
     }
-    revnets_stack_forward(net, h1, h2, REVNETS_DOUBLE); /* keep the output only */
+    revnets_stack_forward(net, h1, h2,
+                          REVNETS_DOUBLE); /* keep the output only */
     double loss = half_square(h1, h2, n);
     for (int i = 0; i < n; i++) {
         gx1[i] = h1[i];
         gx2[i] = h2[i];
     }
     for (int l = net->layers - 1; l >= 0; l--) {
-        /* (h1, h2) = (y1, y2): regenerate x2 = y2 - G(y1), then back through G */
+        /* (h1, h2) = (y1, y2): regenerate x2 = y2 - G(y1), then back through
+         * G */
         tanh_layer(revnets_wg(net, l), n, h1, a);
         for (int i = 0; i < n; i++)
             h2[i] -= a[i];
-        branch_backward(revnets_wg(net, l), n, h1, a, gx2, grad_g(net, grad, l), gx1);
-        /* (h1, h2) = (y1, x2): regenerate x1 = y1 - F(x2), then back through F */
+        branch_backward(revnets_wg(net, l), n, h1, a, gx2,
+                        grad_g(net, grad, l), gx1);
+        /* (h1, h2) = (y1, x2): regenerate x1 = y1 - F(x2), then back through
+         * F */
         tanh_layer(revnets_wf(net, l), n, h2, a);
         for (int i = 0; i < n; i++)
             h1[i] -= a[i];
-        branch_backward(revnets_wf(net, l), n, h2, a, gx1, grad_f(net, grad, l), gx2);
+        branch_backward(revnets_wf(net, l), n, h2, a, gx1,
+                        grad_f(net, grad, l), gx2);
     }
     return loss;
 }
 /* endregion: reversible-backward */
 
-/* ---- Exercise 6.11 ----------------------------------------------------------- */
+/* ---- Exercise 6.11
+ * ----------------------------------------------------------- */
 
 /* region: activation-memory */
 double revnets_act_bytes_per_layer(const revnets_layer *l)
 {
-    COST_ASSERT(l->seq_tokens >= 1 && l->microbatch >= 1 && l->hidden >= 1 && l->heads >= 1 &&
-                l->tensor_parallel >= 1 && "need sizes >= 1");
+    COST_ASSERT(l->seq_tokens >= 1 && l->microbatch >= 1 && l->hidden >= 1 &&
+                l->heads >= 1 && l->tensor_parallel >= 1 &&
+                "need sizes >= 1");
     double s = l->seq_tokens, b = l->microbatch, h = l->hidden, a = l->heads;
     double t = l->tensor_parallel;
     double sbh = s * b * h;
-    double attention_core = 5.0 * a * s / (h * t); /* softmax, its dropout, their outputs */
-    double split = 24.0 / t;                       /* what tensor parallelism splits */
-    double replicated = l->sequence_parallel ? 10.0 / t : 10.0; /* norms, dropouts */
+    /* the attention scores: softmax output, its dropout mask and output */
+    double attention_core = 5.0 * a * s / (h * t);
+    /* inside the attention and MLP blocks: what tensor parallelism splits */
+    double split = 24.0 / t;
+    /* norms, dropout masks, block inputs: split only along the sequence */
+    double replicated = l->sequence_parallel ? 10.0 / t : 10.0;
     switch (l->recompute) {
     case REVNETS_RECOMPUTE_NONE:
         return sbh * (replicated + split + attention_core);
     case REVNETS_RECOMPUTE_SELECTIVE:
         return sbh * (replicated + split);
     case REVNETS_RECOMPUTE_FULL:
-        return sbh * 2.0; /* the layer's 16-bit input, on every tensor-parallel GPU */
+        /* the layer's 16-bit input, on every tensor-parallel GPU */
+        return sbh * 2.0;
     }
     return 0.0;
 }
@@ -506,7 +552,8 @@ double revnets_act_bytes_per_model(const revnets_layer *l, int layers)
 double revnets_recompute_flops_fraction(const revnets_layer *l)
 {
     double s = l->seq_tokens, h = l->hidden;
-    double forward = 24.0 * s * h * h + 4.0 * s * s * h; /* per sequence, per layer */
+    double forward =
+        24.0 * s * h * h + 4.0 * s * s * h; /* per sequence, per layer */
     switch (l->recompute) {
     case REVNETS_RECOMPUTE_NONE:
         return 0.0;
@@ -518,11 +565,14 @@ double revnets_recompute_flops_fraction(const revnets_layer *l)
     return 0.0;
 }
 
-double revnets_model_state_bytes_per_gpu(double params, double tensor_parallel,
+double revnets_model_state_bytes_per_gpu(double params,
+                                         double tensor_parallel,
                                          double pipeline_parallel)
 {
-    COST_ASSERT(params > 0 && tensor_parallel >= 1 && pipeline_parallel >= 1 &&
+    COST_ASSERT(params > 0 && tensor_parallel >= 1 &&
+                pipeline_parallel >= 1 &&
                 "need params > 0 and at least one GPU each way");
-    return REVNETS_ADAM_BYTES_PER_PARAM * params / (tensor_parallel * pipeline_parallel);
+    double gpus = tensor_parallel * pipeline_parallel;
+    return REVNETS_ADAM_BYTES_PER_PARAM * params / gpus;
 }
 /* endregion: activation-memory */
