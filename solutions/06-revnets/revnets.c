@@ -64,17 +64,21 @@ static void toy_round_keys(const uint32_t key[4], int rounds,
         round_keys[i] = key[i % 4];
 }
 
-void revnets_toy_encrypt(uint32_t block[2], const uint32_t key[4], int rounds)
+void revnets_toy_encrypt(uint32_t block[2], const uint32_t key[4],
+                         int rounds)
 {
-    COST_ASSERT(rounds >= 0 && rounds <= 64 && "toy cipher: 0 to 64 rounds");
+    COST_ASSERT(rounds >= 0 && rounds <= 64 &&
+                "toy cipher: 0 to 64 rounds");
     uint32_t round_keys[64];
     toy_round_keys(key, rounds, round_keys);
     revnets_feistel_encrypt(block, round_keys, rounds, revnets_toy_f);
 }
 
-void revnets_toy_decrypt(uint32_t block[2], const uint32_t key[4], int rounds)
+void revnets_toy_decrypt(uint32_t block[2], const uint32_t key[4],
+                         int rounds)
 {
-    COST_ASSERT(rounds >= 0 && rounds <= 64 && "toy cipher: 0 to 64 rounds");
+    COST_ASSERT(rounds >= 0 && rounds <= 64 &&
+                "toy cipher: 0 to 64 rounds");
     uint32_t round_keys[64];
     toy_round_keys(key, rounds, round_keys);
     revnets_feistel_decrypt(block, round_keys, rounds, revnets_toy_f);
@@ -101,7 +105,8 @@ void revnets_tea_encrypt(uint32_t v[2], const uint32_t k[4], int cycles)
 void revnets_tea_decrypt(uint32_t v[2], const uint32_t k[4], int cycles)
 {
     COST_ASSERT(cycles >= 0 && "need cycles >= 0");
-    uint32_t v0 = v[0], v1 = v[1], sum = REVNETS_TEA_DELTA * (uint32_t)cycles;
+    uint32_t v0 = v[0], v1 = v[1];
+    uint32_t sum = (uint32_t)cycles * REVNETS_TEA_DELTA; /* its end */
     for (int i = 0; i < cycles; i++) {
         v1 -= ((v0 << 4) + k[2]) ^ (v0 + sum) ^ ((v0 >> 5) + k[3]);
         v0 -= ((v1 << 4) + k[0]) ^ (v1 + sum) ^ ((v1 >> 5) + k[1]);
@@ -113,7 +118,7 @@ void revnets_tea_decrypt(uint32_t v[2], const uint32_t k[4], int cycles)
 /* endregion: tea */
 
 /* region: xtea */
-/* XTEA's round function: a shift-xor-add mix of one half, plus a key word. */
+/* XTEA's round function: a shift-xor-add mix of a half, plus a key word */
 static uint32_t xtea_mix(uint32_t half, uint32_t sum, uint32_t key_word)
 {
     return (((half << 4) ^ (half >> 5)) + half) ^ (sum + key_word);
@@ -256,8 +261,8 @@ uint64_t revnets_mlp_mix(uint64_t in, const void *ctx)
 /* ---- Exercise 6.6
  * ------------------------------------------------------------ */
 
-/* tanh(W h)_i in precision dt: the dot product summed in order, every product
- * and partial sum rounded, then tanh rounded. */
+/* tanh(W h)_i in precision dt: the dot product summed in order, every
+ * product and partial sum rounded, then tanh rounded. */
 static double tanh_row(const double *w, int half, int i, const double *h,
                        revnets_dtype dt)
 {
@@ -271,8 +276,8 @@ static double tanh_row(const double *w, int half, int i, const double *h,
 
 /* region: block */
 /* x[i] += sign * tanh(W h)_i for every i, in precision dt; h is not x. */
-static void add_branch(const double *w, int half, const double *h, double *x,
-                       double sign, revnets_dtype dt)
+static void add_branch(const double *w, int half, const double *h,
+                       double *x, double sign, revnets_dtype dt)
 {
     for (int i = 0; i < half; i++)
         x[i] = revnets_round(x[i] + sign * tanh_row(w, half, i, h, dt), dt);
@@ -327,9 +332,9 @@ void revnets_stack_inverse(const revnets_net *net, double *x1, double *x2,
                               net->half, x1, x2, dt);
 }
 
-double revnets_reconstruction_error(const revnets_net *net, const double *x1,
-                                    const double *x2, revnets_dtype dt,
-                                    double *work)
+double revnets_reconstruction_error(const revnets_net *net,
+                                    const double *x1, const double *x2,
+                                    revnets_dtype dt, double *work)
 {
     int n = net->half;
     double *h1 = work, *h2 = work + n;
@@ -367,7 +372,8 @@ size_t revnets_work_reversible(int layers, int half)
 double revnets_train_flops(int layers, int half, bool reversible)
 {
     COST_ASSERT(layers >= 0 && half >= 1 && "need layers >= 0, half >= 1");
-    double forward = 2.0 * COST_FLOPS_PER_MAC * half * (double)half * layers;
+    double forward =
+        2.0 * COST_FLOPS_PER_MAC * half * (double)half * layers;
     double backward = 2.0 * forward;
     double regenerate = reversible ? forward : 0.0;
     return forward + backward + regenerate;
@@ -378,17 +384,18 @@ double revnets_train_flops(int layers, int half, bool reversible)
  * -------------------------- */
 
 /* a[i] = tanh(W h)_i for every i, in double. */
-static void tanh_layer(const double *w, int half, const double *h, double *a)
+static void tanh_layer(const double *w, int half, const double *h,
+                       double *a)
 {
     for (int i = 0; i < half; i++)
         a[i] = tanh_row(w, half, i, h, REVNETS_DOUBLE);
 }
 
 /* region: branch-backward */
-/* Back through x_out = x_in + tanh(W h): on entry a = tanh(W h) and g_out is
- * the gradient at x_out (which is also the gradient at x_in). Writes dW = z
- * h^T into dw with z = (1 - a^2) g_out (z overwrites a), and adds W^T z to
- * g_h. */
+/* Back through x_out = x_in + tanh(W h): on entry a = tanh(W h) and g_out
+ * is the gradient at x_out (which is also the gradient at x_in). Writes dW
+ * = z h^T into dw with z = (1 - a^2) g_out (z overwrites a), and adds W^T z
+ * to g_h. */
 static void branch_backward(const double *w, int half, const double *h,
                             double *a, const double *g_out, double *dw,
                             double *g_h)
@@ -457,8 +464,8 @@ double revnets_backward_stored(const revnets_net *net, const double *x1,
         for (int i = 0; i < n; i++)
             h2[i] += a_g[i];
     }
-    double loss =
-        half_square(h1, h2, n); /* dloss/dy = y: (gx1, gx2) already hold it */
+    /* dloss/dy = y: (gx1, gx2) already hold it */
+    double loss = half_square(h1, h2, n);
     for (int l = net->layers - 1; l >= 0; l--) {
         double *keep = work + (size_t)4 * n * l;
         double *in_f = keep, *a_f = keep + n, *in_g = keep + 2 * n,
@@ -494,14 +501,16 @@ double revnets_backward_reversible(const revnets_net *net, const double *x1,
         gx2[i] = h2[i];
     }
     for (int l = net->layers - 1; l >= 0; l--) {
-        /* (h1, h2) = (y1, y2): regenerate x2 = y2 - G(y1), then back through
+        /* (h1, h2) = (y1, y2): regenerate x2 = y2 - G(y1), then back
+         * through
          * G */
         tanh_layer(revnets_wg(net, l), n, h1, a);
         for (int i = 0; i < n; i++)
             h2[i] -= a[i];
         branch_backward(revnets_wg(net, l), n, h1, a, gx2,
                         grad_g(net, grad, l), gx1);
-        /* (h1, h2) = (y1, x2): regenerate x1 = y1 - F(x2), then back through
+        /* (h1, h2) = (y1, x2): regenerate x1 = y1 - F(x2), then back
+         * through
          * F */
         tanh_layer(revnets_wf(net, l), n, h2, a);
         for (int i = 0; i < n; i++)
@@ -519,15 +528,17 @@ double revnets_backward_reversible(const revnets_net *net, const double *x1,
 /* region: activation-memory */
 double revnets_act_bytes_per_layer(const revnets_layer *l)
 {
-    COST_ASSERT(l->seq_tokens >= 1 && l->microbatch >= 1 && l->hidden >= 1 &&
-                l->heads >= 1 && l->tensor_parallel >= 1 &&
-                "need sizes >= 1");
-    double s = l->seq_tokens, b = l->microbatch, h = l->hidden, a = l->heads;
+    COST_ASSERT(l->seq_tokens >= 1 && l->microbatch >= 1 &&
+                l->hidden >= 1 && l->heads >= 1 &&
+                l->tensor_parallel >= 1 && "need sizes >= 1");
+    double s = l->seq_tokens, b = l->microbatch, h = l->hidden,
+           a = l->heads;
     double t = l->tensor_parallel;
     double sbh = s * b * h;
     /* the attention scores: softmax output, its dropout mask and output */
     double attention_core = 5.0 * a * s / (h * t);
-    /* inside the attention and MLP blocks: what tensor parallelism splits */
+    /* inside the attention and MLP blocks: what tensor parallelism splits
+     */
     double split = 24.0 / t;
     /* norms, dropout masks, block inputs: split only along the sequence */
     double replicated = l->sequence_parallel ? 10.0 / t : 10.0;
