@@ -64,24 +64,30 @@ static void toy_round_keys(const uint32_t key[4], int rounds,
         round_keys[i] = key[i % 4];
 }
 
-void revnets_toy_encrypt(uint32_t block[2], const uint32_t key[4],
-                         int rounds)
+/* The toy cipher one way or the other: its round keys, then the network. */
+static void toy_run(uint32_t block[2], const uint32_t key[4], int rounds,
+                    bool decrypt)
 {
     COST_ASSERT(rounds >= 0 && rounds <= 64 &&
                 "toy cipher: 0 to 64 rounds");
     uint32_t round_keys[64];
     toy_round_keys(key, rounds, round_keys);
-    revnets_feistel_encrypt(block, round_keys, rounds, revnets_toy_f);
+    if (decrypt)
+        revnets_feistel_decrypt(block, round_keys, rounds, revnets_toy_f);
+    else
+        revnets_feistel_encrypt(block, round_keys, rounds, revnets_toy_f);
+}
+
+void revnets_toy_encrypt(uint32_t block[2], const uint32_t key[4],
+                         int rounds)
+{
+    toy_run(block, key, rounds, false);
 }
 
 void revnets_toy_decrypt(uint32_t block[2], const uint32_t key[4],
                          int rounds)
 {
-    COST_ASSERT(rounds >= 0 && rounds <= 64 &&
-                "toy cipher: 0 to 64 rounds");
-    uint32_t round_keys[64];
-    toy_round_keys(key, rounds, round_keys);
-    revnets_feistel_decrypt(block, round_keys, rounds, revnets_toy_f);
+    toy_run(block, key, rounds, true);
 }
 /* endregion: toy */
 

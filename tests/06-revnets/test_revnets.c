@@ -283,34 +283,59 @@ static void toy_cipher_decrypts_what_it_encrypts(void **state)
 
 /* ---- 6.3 tea_xtea ------------------------------------------------------------ */
 
+/* A published test vector: key, plaintext and ciphertext as 32-bit words. */
+typedef struct cipher_vector {
+    uint32_t key[4], plain[2], cipher[2];
+} cipher_vector;
+
+typedef void (*cipher_fn)(uint32_t v[2], const uint32_t k[4], int cycles);
+
+/* Runs `fn` for 32 cycles on each vector's plaintext (or, decrypting, its
+ * ciphertext) and checks it gives the other. */
+static void check_vectors(cipher_fn fn, const cipher_vector *vs, int n, bool decrypt)
+{
+    for (int i = 0; i < n; i++) {
+        const uint32_t *from = decrypt ? vs[i].cipher : vs[i].plain;
+        const uint32_t *to = decrypt ? vs[i].plain : vs[i].cipher;
+        uint32_t b[2] = {from[0], from[1]};
+        fn(b, vs[i].key, 32);
+        assert_block(b, to[0], to[1]);
+    }
+}
+
+#define KEY_0123_WORDS                                                                             \
+    {                                                                                              \
+        0x01234567, 0x12345678, 0x23456789, 0x3456789A                                             \
+    }
+
 /* BouncyCastle TEATest: four vectors, 32 cycles, words big-endian. */
+static const cipher_vector TEA_VECTORS[4] = {
+    {{0, 0, 0, 0}, {0, 0}, {0x41EA3A0A, 0x94BAA940}},
+    {{0, 0, 0, 0}, {0x01020304, 0x05060708}, {0x6A2F9CF3, 0xFCCF3C55}},
+    {KEY_0123_WORDS, {0, 0}, {0x34E943B0, 0x900F5DCB}},
+    {KEY_0123_WORDS, {0x01020304, 0x05060708}, {0x773DC179, 0x878A81C0}},
+};
+
+/* BouncyCastle XteaTest: four vectors, 32 cycles. */
+static const cipher_vector XTEA_VECTORS[4] = {
+    {{0, 0, 0, 0}, {0, 0}, {0xDEE9D4D8, 0xF7131ED9}},
+    {{0, 0, 0, 0}, {0x01020304, 0x05060708}, {0x065C1B89, 0x75C6A816}},
+    {KEY_0123_WORDS, {0, 0}, {0x1FF9A026, 0x1AC64264}},
+    {KEY_0123_WORDS, {0x01020304, 0x05060708}, {0x8C67155B, 0x2EF91EAD}},
+};
+
+/* TEATest's vectors, encrypted. */
 static void tea_matches_the_published_test_vectors(void **state)
 {
     (void)state;
-    uint32_t v[2] = {0, 0};
-    revnets_tea_encrypt(v, ZERO_KEY, 32);
-    assert_block(v, 0x41EA3A0A, 0x94BAA940);
-    uint32_t w[2] = {0x01020304, 0x05060708};
-    revnets_tea_encrypt(w, ZERO_KEY, 32);
-    assert_block(w, 0x6A2F9CF3, 0xFCCF3C55);
-    uint32_t x[2] = {0, 0};
-    revnets_tea_encrypt(x, KEY_0123, 32);
-    assert_block(x, 0x34E943B0, 0x900F5DCB);
-    uint32_t y[2] = {0x01020304, 0x05060708};
-    revnets_tea_encrypt(y, KEY_0123, 32);
-    assert_block(y, 0x773DC179, 0x878A81C0);
+    check_vectors(revnets_tea_encrypt, TEA_VECTORS, 4, false);
 }
 
 /* The same vectors, read backwards: decryption recovers the plaintexts. */
 static void tea_decrypts_the_published_ciphertexts(void **state)
 {
     (void)state;
-    uint32_t v[2] = {0x41EA3A0A, 0x94BAA940};
-    revnets_tea_decrypt(v, ZERO_KEY, 32);
-    assert_block(v, 0, 0);
-    uint32_t y[2] = {0x773DC179, 0x878A81C0};
-    revnets_tea_decrypt(y, KEY_0123, 32);
-    assert_block(y, 0x01020304, 0x05060708);
+    check_vectors(revnets_tea_decrypt, TEA_VECTORS, 4, true);
 }
 
 /* Definition, one cycle from zero key and block: sum = delta; v0 = 0 + (0 ^ delta ^ 0)
@@ -341,34 +366,18 @@ static void tea_and_xtea_decrypt_after_any_number_of_cycles(void **state)
     }
 }
 
-/* BouncyCastle XteaTest: four vectors, 32 cycles. */
+/* XteaTest's vectors, encrypted. */
 static void xtea_matches_the_published_test_vectors(void **state)
 {
     (void)state;
-    uint32_t v[2] = {0, 0};
-    revnets_xtea_encrypt(v, ZERO_KEY, 32);
-    assert_block(v, 0xDEE9D4D8, 0xF7131ED9);
-    uint32_t w[2] = {0x01020304, 0x05060708};
-    revnets_xtea_encrypt(w, ZERO_KEY, 32);
-    assert_block(w, 0x065C1B89, 0x75C6A816);
-    uint32_t x[2] = {0, 0};
-    revnets_xtea_encrypt(x, KEY_0123, 32);
-    assert_block(x, 0x1FF9A026, 0x1AC64264);
-    uint32_t y[2] = {0x01020304, 0x05060708};
-    revnets_xtea_encrypt(y, KEY_0123, 32);
-    assert_block(y, 0x8C67155B, 0x2EF91EAD);
+    check_vectors(revnets_xtea_encrypt, XTEA_VECTORS, 4, false);
 }
 
 /* The same vectors, read backwards. */
 static void xtea_decrypts_the_published_ciphertexts(void **state)
 {
     (void)state;
-    uint32_t x[2] = {0x1FF9A026, 0x1AC64264};
-    revnets_xtea_decrypt(x, KEY_0123, 32);
-    assert_block(x, 0, 0);
-    uint32_t w[2] = {0x065C1B89, 0x75C6A816};
-    revnets_xtea_decrypt(w, ZERO_KEY, 32);
-    assert_block(w, 0x01020304, 0x05060708);
+    check_vectors(revnets_xtea_decrypt, XTEA_VECTORS, 4, true);
 }
 
 /* ---- 6.5 avalanche ----------------------------------------------------------- */
