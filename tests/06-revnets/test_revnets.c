@@ -294,11 +294,11 @@ typedef void (*cipher_fn)(uint32_t v[2], const uint32_t k[4], int cycles);
  * ciphertext) and checks it gives the other. */
 static void check_vectors(cipher_fn fn, const cipher_vector *vs, int n, bool decrypt)
 {
-    for (int i = 0; i < n; i++) {
-        const uint32_t *from = decrypt ? vs[i].cipher : vs[i].plain;
-        const uint32_t *to = decrypt ? vs[i].plain : vs[i].cipher;
+    for (int v = 0; v < n; v++) {
+        const uint32_t *from = decrypt ? vs[v].cipher : vs[v].plain;
+        const uint32_t *to = decrypt ? vs[v].plain : vs[v].cipher;
         uint32_t b[2] = {from[0], from[1]};
-        fn(b, vs[i].key, 32);
+        fn(b, vs[v].key, 32);
         assert_block(b, to[0], to[1]);
     }
 }
@@ -447,18 +447,18 @@ static void mlp_with_zero_weights_is_constant_and_residual_mlp_is_the_identity(v
 static uint64_t shift_net_by_hand(uint64_t in, int depth, bool residual)
 {
     double x[64], z[64];
-    for (int j = 0; j < 64; j++)
-        x[j] = (in >> j & 1) ? 1.0 : -1.0;
+    for (int u = 0; u < 64; u++)
+        x[u] = ((in >> u) & 1u) ? +1.0 : -1.0; /* bit set: +1 */
     for (int l = 0; l < depth; l++) {
-        for (int j = 0; j < 64; j++)
-            z[j] = x[(j + 1) % 64] > 0 ? 1.0 : (x[(j + 1) % 64] < 0 ? -1.0 : 0.0);
-        for (int j = 0; j < 64; j++)
-            x[j] = residual ? x[j] + z[j] / sqrt((double)depth) : z[j];
+        for (int u = 0; u < 64; u++)
+            z[u] = x[(u + 1) % 64] > 0 ? 1.0 : (x[(u + 1) % 64] < 0 ? -1.0 : 0.0);
+        for (int u = 0; u < 64; u++)
+            x[u] = residual ? x[u] + z[u] / sqrt((double)depth) : z[u];
     }
     uint64_t out = 0;
-    for (int j = 0; j < 64; j++)
-        if (x[j] > 0)
-            out |= (uint64_t)1 << j;
+    for (int u = 0; u < 64; u++)
+        if (x[u] > 0)
+            out |= UINT64_C(1) << u;
     return out;
 }
 
@@ -468,8 +468,8 @@ static void mlp_layers_follow_tanh_and_the_scaled_residual_branch(void **state)
     double *w = calloc(4 * 64 * 64, sizeof *w);
     assert_non_null(w);
     for (int l = 0; l < 4; l++)
-        for (int j = 0; j < 64; j++)
-            w[(size_t)l * 64 * 64 + (size_t)j * 64 + (j + 1) % 64] = 40.0;
+        for (int u = 0; u < 64; u++)
+            w[(size_t)l * 64 * 64 + (size_t)u * 64 + (u + 1) % 64] = 40.0;
     revnets_mlp plain = {.weights = w, .depth = 4, .residual = false};
     revnets_mlp resid = {.weights = w, .depth = 4, .residual = true};
     const uint64_t inputs[4] = {0x0123456789ABCDEFu, 0xF0F0F0F00F0F0F0Fu, 1, 0xAAAA5555AAAA5555u};
