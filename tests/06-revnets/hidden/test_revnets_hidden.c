@@ -1,0 +1,332 @@
+/*
+ * test_revnets_hidden.c -- Chapter 6 instructor-only tests, run by `make grade`
+ * beside the public tests and never shipped in a handout. They check the same
+ * contract (exercises/06-revnets/revnets.h) on other inputs than the public tests,
+ * so an answer shaped to the public tests' inputs does not pass. Expected values are
+ * published vectors, paper figures or closed forms, never program output.
+ *
+ * Sources:
+ *   TEA, XTEA   "TeaCrypt" vectors by Logan J. Drews (as carried in the test suites
+ *               of several TEA/XTEA libraries): key 00112233 44556677 8899AABB
+ *               CCDDEEFF; XTEA key 27F917B1 C1DA8993 60E2ACAA A6EB923D with
+ *               plaintext AF20A390 547571AA, 32 cycles (klockstone's teavect page,
+ *               carried by ccan's xtea tests and the python xtea package)
+ *   SplitMix64  Vigna, splitmix64.c (seed 0)
+ *   Memory      Korthikanti et al. 2022, arXiv:2205.05198, Table 2 and Table 3
+ *               (22B: a 64, h 6144; 530B: a 128, h 20480; 1T: a 160, h 25600;
+ *               s = 2048, t = 8)
+ */
+#include "../../test_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "revnets.h"
+
+#define TIGHT 1e-12
+
+static void assert_block(const uint32_t got[2], uint32_t hi, uint32_t lo)
+{
+    if (got[0] == hi && got[1] == lo)
+        return;
+    fail_msg("block %08x%08x, expected %08x%08x", got[0], got[1], hi, lo);
+}
+
+static uint32_t key_only(uint32_t half, uint32_t key)
+{
+    (void)half;
+    return key;
+}
+
+static uint64_t complement_mix(uint64_t in, const void *ctx)
+{
+    (void)ctx;
+    return ~in;
+}
+static uint64_t rotate_mix(uint64_t in, const void *ctx)
+{
+    (void)ctx;
+    return in << 7 | in >> 57;
+}
+static uint64_t smear_down_mix(uint64_t in, const void *ctx) /* bit j also lands on j - 1 */
+{
+    (void)ctx;
+    return in ^ (in >> 1);
+}
+
+/* Test inputs from xorshift64* (not the generator under test). */
+static void test_fill(double *v, size_t n, double scale, uint64_t seed)
+{
+    uint64_t s = seed * 0x9E3779B97F4A7C15u + 1;
+    for (size_t i = 0; i < n; i++) {
+        s ^= s >> 12;
+        s ^= s << 25;
+        s ^= s >> 27;
+        v[i] = scale * ((double)((s * 0x2545F4914F6CDD1Du) >> 11) * 0x1p-52 - 1.0);
+    }
+}
+
+/* A published vector: key, plaintext, ciphertext as 32-bit words. */
+typedef struct cipher_vector {
+    uint32_t key[4], plain[2], cipher[2];
+} cipher_vector;
+
+typedef void (*cipher_fn)(uint32_t v[2], const uint32_t k[4], int cycles);
+
+/* Each vector through `encrypt` and back through `decrypt`, 32 cycles. */
+static void check_both_ways(cipher_fn encrypt, cipher_fn decrypt, const cipher_vector *vs, int n)
+{
+    for (int i = 0; i < n; i++) {
+        uint32_t b[2] = {vs[i].plain[0], vs[i].plain[1]};
+        encrypt(b, vs[i].key, 32);
+        assert_block(b, vs[i].cipher[0], vs[i].cipher[1]);
+        decrypt(b, vs[i].key, 32);
+        assert_block(b, vs[i].plain[0], vs[i].plain[1]);
+    }
+}
+
+#define KEY_0011                                                                                   \
+    {                                                                                              \
+        0x00112233, 0x44556677, 0x8899AABB, 0xCCDDEEFF                                             \
+    }
+
+/* TeaCrypt vectors for TEA. */
+static void tea_matches_the_teacrypt_vectors(void **state)
+{
+    (void)state;
+    static const cipher_vector vs[2] = {
+        {KEY_0011, {0x01020304, 0x05060708}, {0xDEB1C0A2, 0x7E745DB3}},
+        {KEY_0011, {0x01234567, 0x89ABCDEF}, {0x126C6B92, 0xC0653A3E}},
+    };
+    check_both_ways(revnets_tea_encrypt, revnets_tea_decrypt, vs, 2);
+}
+
+/* TeaCrypt and klockstone vectors for XTEA. */
+static void xtea_matches_the_teacrypt_and_klockstone_vectors(void **state)
+{
+    (void)state;
+    static const cipher_vector vs[3] = {
+        {KEY_0011, {0x01020304, 0x05060708}, {0xDCDD7ACD, 0xC1584B79}},
+        {KEY_0011, {0x01234567, 0x89ABCDEF}, {0xB8BF2821, 0x622B5B30}},
+        {{0x27F917B1, 0xC1DA8993, 0x60E2ACAA, 0xA6EB923D},
+         {0xAF20A390, 0x547571AA},
+         {0xD26428AF, 0x0A202283}},
+    };
+    check_both_ways(revnets_xtea_encrypt, revnets_xtea_decrypt, vs, 3);
+}
+
+/* Vigna's third output for seed 0, as a uniform draw on [2, 3). */
+static void uniform_draw_from_the_third_splitmix_output(void **state)
+{
+    (void)state;
+    revnets_rng g = revnets_rng_seeded(0);
+    revnets_rng_next(&g);
+    revnets_rng_next(&g);
+    double u = (double)(0x06C45D188009454Fu >> 11) * 0x1p-53;
+    assert_close(revnets_rng_uniform(&g, 2.0, 3.0), 2.0 + u, TIGHT, "");
+}
+
+/* With f = the key, four rounds give (L ^ K0 ^ K2, R ^ K1 ^ K3). */
+static void four_feistel_rounds_with_the_key_as_round_function(void **state)
+{
+    (void)state;
+    const uint32_t keys[4] = {0x1, 0x10, 0x100, 0x1000};
+    uint32_t b[2] = {0xABCD0000, 0x0000ABCD};
+    revnets_feistel_encrypt(b, keys, 4, key_only);
+    assert_block(b, 0xABCD0000 ^ 0x1 ^ 0x100, 0x0000ABCD ^ 0x10 ^ 0x1000);
+    revnets_feistel_decrypt(b, keys, 4, key_only);
+    assert_block(b, 0xABCD0000, 0x0000ABCD);
+}
+
+/* t = 6: 6 * 7 = 42 -> 42 << 16; t = 0x8001: odd, t^2 = 0x40010001 mod 2^32, rotated
+ * 0x00014001; two toy rounds from (L, R) = (0, 0) with key words 0 and 0: f(0) = 0
+ * both times, so (0, 0) comes back. */
+static void toy_round_function_on_other_inputs(void **state)
+{
+    (void)state;
+    assert_true(revnets_toy_f(6, 0) == 42u << 16);
+    assert_true(revnets_toy_f(0x8001 ^ 0x55, 0x55) == 0x00014001u);
+    uint32_t b[2] = {0, 0};
+    revnets_toy_encrypt(b, (const uint32_t[4]){0, 0, 0, 0}, 2);
+    assert_block(b, 0, 0);
+}
+
+/* Complement and rotation move each flipped bit to one output bit: 1/64; x ^ (x >> 1)
+ * gives 2 bits per flip except bit 0: (63 * 2 + 1) / 4096. */
+static void avalanche_of_other_bit_permutations(void **state)
+{
+    (void)state;
+    assert_close(revnets_avalanche(complement_mix, NULL, 3, 5), 1.0 / 64, TIGHT, "");
+    assert_close(revnets_avalanche(rotate_mix, NULL, 3, 6), 1.0 / 64, TIGHT, "");
+    assert_close(revnets_avalanche(smear_down_mix, NULL, 3, 7), 127.0 / 4096, TIGHT, "");
+}
+
+/* One plain layer with W = -3 I flips every sign: the complement. One residual
+ * layer with the same W: x + tanh(-3x) keeps the sign of x (|tanh| < 1). */
+static void one_layer_nets_with_a_negated_identity(void **state)
+{
+    (void)state;
+    double *w = calloc(64 * 64, sizeof *w);
+    assert_non_null(w);
+    for (int j = 0; j < 64; j++)
+        w[j * 64 + j] = -3.0;
+    revnets_mlp plain = {.weights = w, .depth = 1, .residual = false};
+    revnets_mlp resid = {.weights = w, .depth = 1, .residual = true};
+    assert_true(revnets_mlp_mix(0x0F1E2D3C4B5A6978u, &plain) == ~0x0F1E2D3C4B5A6978u);
+    assert_true(revnets_mlp_mix(0x0F1E2D3C4B5A6978u, &resid) == 0x0F1E2D3C4B5A6978u);
+    free(w);
+}
+
+/* Three numbers a stream, diagonal weights: y1_i = x1_i + tanh(f_i x2_i),
+ * y2_i = x2_i + tanh(g_i y1_i); the inverse brings x back. */
+static void block_with_diagonal_weights_by_hand(void **state)
+{
+    (void)state;
+    double wf[9] = {0.5, 0, 0, 0, -2.0, 0, 0, 0, 1.5}, wg[9] = {1.0, 0, 0, 0, 0.25, 0, 0, 0, -0.75};
+    double x1[3] = {0.1, -0.2, 0.3}, x2[3] = {0.4, 0.5, -0.6};
+    double y1[3], y2[3];
+    for (int i = 0; i < 3; i++) {
+        y1[i] = x1[i] + tanh(wf[4 * i] * x2[i]);
+        y2[i] = x2[i] + tanh(wg[4 * i] * y1[i]);
+    }
+    revnets_block_forward(wf, wg, 3, x1, x2, REVNETS_DOUBLE);
+    for (int i = 0; i < 3; i++) {
+        assert_close(x1[i], y1[i], TIGHT, "");
+        assert_close(x2[i], y2[i], TIGHT, "");
+    }
+    revnets_block_inverse(wf, wg, 3, x1, x2, REVNETS_DOUBLE);
+    assert_close(x1[2], 0.3, 1e-14, "");
+    assert_close(x2[0], 0.4, 1e-14, "");
+}
+
+/* Zero branches reconstruct exactly; one block of 8 a stream within a few
+ * roundings; the stack forward and inverse of 3 blocks undo each other. */
+static void reconstruction_on_another_net(void **state)
+{
+    (void)state;
+    double w[3 * 2 * 64], x[16], y[16], work[16];
+    test_fill(w, 3 * 2 * 64, 0.9, 71);
+    test_fill(x, 16, 2.0, 72);
+    revnets_net net = {.layers = 3, .half = 8, .weights = w};
+    memcpy(y, x, sizeof y);
+    revnets_stack_forward(&net, y, y + 8, REVNETS_DOUBLE);
+    assert_true(fabs(y[3] - x[3]) > 1e-3);
+    revnets_stack_inverse(&net, y, y + 8, REVNETS_DOUBLE);
+    for (int i = 0; i < 16; i++)
+        assert_true(fabs(y[i] - x[i]) < 1e-13);
+    revnets_net one = {.layers = 1, .half = 8, .weights = w};
+    double ef = revnets_reconstruction_error(&one, x, x + 8, REVNETS_FLOAT, work);
+    assert_true(ef >= 0.0 && ef <= 16 * 0x1p-24 * 8.0);
+    double zeros[2 * 64] = {0};
+    revnets_net flat = {.layers = 1, .half = 8, .weights = zeros};
+    assert_true(revnets_reconstruction_error(&flat, x, x + 8, REVNETS_FLOAT, work) == 0.0);
+}
+
+/* Contract: 4 half L and 3 half doubles; 12 and 16 half^2 L FLOPs. */
+static void training_cost_on_other_sizes(void **state)
+{
+    (void)state;
+    assert_int_equal(revnets_work_stored(1000, 3), 12000);
+    assert_int_equal(revnets_work_reversible(1000, 3), 9);
+    assert_close(revnets_train_flops(1000, 3, false), 12.0 * 9 * 1000, TIGHT, "FLOP");
+    assert_close(revnets_train_flops(1000, 3, true), 16.0 * 9 * 1000, TIGHT, "FLOP");
+}
+
+/* Both backward passes against central differences, and against each other, on a
+ * 2-block net of 3 numbers a stream. */
+static double loss_of(const revnets_net *net, const double *x)
+{
+    double y[6];
+    memcpy(y, x, sizeof y);
+    revnets_stack_forward(net, y, y + 3, REVNETS_DOUBLE);
+    double loss = 0.0;
+    for (int i = 0; i < 6; i++)
+        loss += 0.5 * y[i] * y[i];
+    return loss;
+}
+
+static void gradients_on_another_net(void **state)
+{
+    (void)state;
+    double w[2 * 2 * 9], x[6], gs[36], gr[36], xs[6], xr[6], ws[24], wr[9];
+    test_fill(w, 36, 1.1, 81);
+    test_fill(x, 6, 1.0, 82);
+    revnets_net net = {.layers = 2, .half = 3, .weights = w};
+    double ls = revnets_backward_stored(&net, x, x + 3, gs, xs, xs + 3, ws);
+    double lr = revnets_backward_reversible(&net, x, x + 3, gr, xr, xr + 3, wr);
+    assert_close(ls, loss_of(&net, x), TIGHT, "");
+    assert_close(lr, ls, 1e-12, "");
+    for (int k = 0; k < 36; k++) {
+        double saved = w[k];
+        w[k] = saved + 1e-5;
+        double up = loss_of(&net, x);
+        w[k] = saved - 1e-5;
+        double down = loss_of(&net, x);
+        w[k] = saved;
+        double fd = (up - down) / 2e-5;
+        assert_true(fabs(gs[k] - fd) <= 1e-6 * fmax(1.0, fabs(fd)));
+        assert_true(fabs(gr[k] - gs[k]) <= 1e-10 * fmax(1.0, fabs(gs[k])));
+    }
+}
+
+/* Table 3 configurations at s = 2048, b = 1, t = 8. */
+static revnets_layer config(double heads, double hidden, bool sp, revnets_recompute r)
+{
+    revnets_layer l = {.seq_tokens = 2048,
+                       .microbatch = 1,
+                       .hidden = hidden,
+                       .heads = heads,
+                       .tensor_parallel = 8,
+                       .sequence_parallel = sp,
+                       .recompute = r};
+    return l;
+}
+
+/* Table 2 rows for the 22B, 530B and 1T models. */
+static void activation_memory_of_the_other_table_3_models(void **state)
+{
+    (void)state;
+    const double heads[3] = {64, 128, 160}, hidden[3] = {6144, 20480, 25600};
+    for (int m = 0; m < 3; m++) {
+        double sbh = 2048.0 * hidden[m], core = 5.0 * heads[m] * 2048 / hidden[m];
+        revnets_layer tp = config(heads[m], hidden[m], false, REVNETS_RECOMPUTE_NONE);
+        revnets_layer sp = config(heads[m], hidden[m], true, REVNETS_RECOMPUTE_NONE);
+        revnets_layer sel = config(heads[m], hidden[m], false, REVNETS_RECOMPUTE_SELECTIVE);
+        revnets_layer full = config(heads[m], hidden[m], false, REVNETS_RECOMPUTE_FULL);
+        assert_close(revnets_act_bytes_per_layer(&tp), sbh * (10 + 3 + core / 8), TIGHT, "B");
+        assert_close(revnets_act_bytes_per_layer(&sp), sbh * (34 + core) / 8, TIGHT, "B");
+        assert_close(revnets_act_bytes_per_layer(&sel), sbh * (10 + 3), TIGHT, "B");
+        assert_close(revnets_act_bytes_per_layer(&full), 2 * sbh, TIGHT, "B");
+    }
+}
+
+/* Appendix A products for MT-NLG (h = 20480): selective adds s / (18h + 3s). */
+static void selective_recompute_cost_for_mt_nlg(void **state)
+{
+    (void)state;
+    revnets_layer sel = config(128, 20480, true, REVNETS_RECOMPUTE_SELECTIVE);
+    assert_close(revnets_recompute_flops_fraction(&sel), 2048.0 / (18 * 20480.0 + 3 * 2048.0),
+                 TIGHT, "");
+    revnets_layer full = config(128, 20480, true, REVNETS_RECOMPUTE_FULL);
+    assert_close(revnets_act_bytes_per_model(&full, 105), 105 * 2 * 2048.0 * 20480, TIGHT, "B");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        CHALK_TEST(tea_xtea, tea_matches_the_teacrypt_vectors),
+        CHALK_TEST(tea_xtea, xtea_matches_the_teacrypt_and_klockstone_vectors),
+        CHALK_TEST(generator, uniform_draw_from_the_third_splitmix_output),
+        CHALK_TEST(feistel, four_feistel_rounds_with_the_key_as_round_function),
+        CHALK_TEST(toy_cipher, toy_round_function_on_other_inputs),
+        CHALK_TEST(avalanche, avalanche_of_other_bit_permutations),
+        CHALK_TEST(avalanche, one_layer_nets_with_a_negated_identity),
+        CHALK_TEST(revnet_block, block_with_diagonal_weights_by_hand),
+        CHALK_TEST(reconstruction, reconstruction_on_another_net),
+        CHALK_TEST(training_cost, training_cost_on_other_sizes),
+        CHALK_TEST(reversible_backprop, gradients_on_another_net),
+        CHALK_TEST(activation_memory, activation_memory_of_the_other_table_3_models),
+        CHALK_TEST(activation_memory, selective_recompute_cost_for_mt_nlg),
+    };
+    return cmocka_run_group_tests_name("06-revnets hidden", tests, NULL, NULL);
+}
