@@ -24,7 +24,7 @@ leak() {
 
 [ ! -e "$dir/solutions" ] || leak "solutions/ is in the handout"
 [ ! -e "$dir/tests/grade" ] || leak "tests/grade/ (the grader) is in the handout"
-found=$(find "$dir" \( -name hidden -o -name points.txt -o -name chalk.c -o -name 'test_chalk.c' \) -print | head -5)
+found=$(find "$dir" \( -name hidden -o -name points.txt -o -path '*/solutions/chalk' -o -path '*/tests/chalk' \) -print | head -5)
 [ -z "$found" ] || leak "instructor files: $(echo $found)"
 for md in "$dir"/chapters/*.md; do
     [ -f "$md" ] || continue

@@ -1,0 +1,403 @@
+/*
+ * chalk.h -- what every file of the calculator shares (solutions/chalk/README.md).
+ *
+ * build/chalk is one program made of small files:
+ *
+ *   main.c         the command table (assembled from the chapters), help, argv
+ *   args.c         flags, numbers and their ranges, sweeps, "did you mean"
+ *   report.c       records of named values, written as a table, JSON or CSV
+ *   numfmt.c       numbers as text: %.17g fast, and about four digits for humans
+ *   deploy.c       a model on hardware, from presets and overriding flags
+ *   presets.c      chalk list, chalk show
+ *   check.c        chalk check-answers (reads JSON with cJSON)
+ *   NN-topic.c     one chapter's commands: 01-batching.c, 02-moe.c, ...
+ *
+ * A chapter adds its commands by adding one file, solutions/chalk/NN-topic.c, that
+ * defines `const chalk_chapter chalk_chapter_NN_topic` (the file name with '-' as
+ * '_'). The Makefile lists those files and generates the table main.c reads; nothing
+ * shared names a chapter.
+ *
+ * The calculator does no physics of its own: numbers come from lib/ (presets,
+ * shapes) and from the chapters' reference functions (solutions/NN-topic/). What
+ * lives here is plumbing: flags in, records of named values out.
+ *
+ * Errors in the reader's input get ONE line on stderr, "chalk: error: ...", and
+ * exit status 2 (chalk_fail), never a crash or a silent default.
+ */
+#ifndef CHALK_CHALK_H
+#define CHALK_CHALK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cost.h"
+
+enum { CHALK_OK = 0, CHALK_USAGE = 2 };
+
+/* Prints ONE line, "chalk: error: ...", to stderr and returns CHALK_USAGE, so that a
+ * caller can `return chalk_fail(...)`. Control characters are replaced by '?', so
+ * a pasted newline cannot split the line. */
+int chalk_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- flags ------------------------------------------------------------------------ */
+
+/* Rules on a flag's number, beyond its [min, max] range. */
+enum {
+    CHALK_WHOLE = 1u << 0,     /* a whole number */
+    CHALK_ABOVE_MIN = 1u << 1, /* min itself is not allowed: x > min */
+    CHALK_SWEEPS = 1u << 2,    /* may be a sweep (A:B, A:B:N, a,b,c) */
+};
+
+/* One flag a command takes. A command lists pointers to its flags; the flags several
+ * chapters share (the model, the hardware, --batch, --context...) are defined once in
+ * args.c and declared below. --json, --csv and --help are taken by every command. */
+typedef struct chalk_flag {
+    const char *name;  /* "--batch" */
+    const char *arg;   /* placeholder for the value, "B"; NULL for a switch */
+    const char *key;   /* the JSON key of the input it sets ("batch"); NULL if none */
+    const char *group; /* heading it is listed under in help ("workload") */
+    const char *help;  /* one sentence */
+    double min, max;   /* the allowed range of a number: min <= x <= max */
+    unsigned rules;    /* CHALK_WHOLE | CHALK_ABOVE_MIN | CHALK_SWEEPS */
+} chalk_flag;
+
+/* The model: a preset, flags alone, or a preset with flags overriding it. */
+extern const chalk_flag CHALK_F_MODEL, CHALK_F_PARAMS_TOTAL, CHALK_F_PARAMS_ACTIVE,
+    CHALK_F_WEIGHT_BYTES, CHALK_F_KV_BYTES;
+/* The hardware, per chip. */
+extern const chalk_flag CHALK_F_HW, CHALK_F_CHIPS, CHALK_F_FLOPS, CHALK_F_HBM_BPS,
+    CHALK_F_HBM_BYTES, CHALK_F_USD;
+/* Precision. */
+extern const chalk_flag CHALK_F_DTYPE, CHALK_F_KV_DTYPE;
+/* The workload most chapters share. */
+extern const chalk_flag CHALK_F_BATCH, CHALK_F_CONTEXT;
+
+/* The model and the rates of the hardware, as a list's first entries:
+ *   static const chalk_flag *const FLAGS[] = {CHALK_MODEL_FLAGS, CHALK_RATE_FLAGS,
+ *                                             &CHALK_F_BATCH, NULL}; */
+#define CHALK_MODEL_FLAGS                                                                          \
+    &CHALK_F_MODEL, &CHALK_F_PARAMS_TOTAL, &CHALK_F_PARAMS_ACTIVE, &CHALK_F_WEIGHT_BYTES,          \
+        &CHALK_F_KV_BYTES, &CHALK_F_DTYPE, &CHALK_F_KV_DTYPE
+#define CHALK_RATE_FLAGS &CHALK_F_HW, &CHALK_F_CHIPS, &CHALK_F_FLOPS, &CHALK_F_HBM_BPS
+
+typedef enum chalk_format { CHALK_TABLE, CHALK_JSON, CHALK_CSV } chalk_format;
+
+enum { CHALK_MAX_WORDS = 3, CHALK_MAX_GIVEN = 48 };
+
+/* The command line after the command's name, read but not interpreted. */
+typedef struct chalk_args {
+    const struct chalk_command *cmd;
+    const char *words[CHALK_MAX_WORDS]; /* positional words */
+    int nwords;
+    const chalk_flag *flag[CHALK_MAX_GIVEN]; /* the flags given, in order */
+    const char *value[CHALK_MAX_GIVEN];      /* as typed; "" for a switch */
+    int ngiven;
+    chalk_format format;
+} chalk_args;
+
+/* The text given for `f`, NULL when it was not given ("" for a switch). */
+const char *chalk_value(const chalk_args *a, const chalk_flag *f);
+
+/* True when `f` was given. */
+bool chalk_given(const chalk_args *a, const chalk_flag *f);
+
+/* Reads the number given for `f` into *x, checked against the flag's range and
+ * rules; leaves *x alone when `f` was not given. Returns CHALK_OK or, after printing
+ * the error line, CHALK_USAGE. Numbers are plain decimals: 2048, 0.5, 671e9. */
+int chalk_number(const chalk_args *a, const chalk_flag *f, double *x);
+
+/* Parses `text` as a number for `f` (the same rules as chalk_number). */
+int chalk_parse_number(const chalk_flag *f, const char *text, double *x);
+
+/* Strict decimal syntax: [+-] digits [. digits] [e [+-] digits], nothing else
+ * (no hex, inf, nan or blanks). Shared with check-answers: one rule for numbers. */
+bool chalk_is_decimal(const char *text);
+
+/* ---- sweeps ----------------------------------------------------------------------- */
+
+enum { CHALK_SWEEP_DEFAULT_POINTS = 64, CHALK_SWEEP_MAX_POINTS = 100000 };
+
+/* One value, or the points of a sweep. Syntax (every point checked against the
+ * flag's range):
+ *   2048             one value
+ *   A:B              64 points, geometric, A and B included (0 < A < B)
+ *   A:B:N            N points, geometric
+ *   A:B:N:linear     N points evenly spaced (A may be 0)
+ *   a,b,c            a list, in its order; items may be ranges, and a list holding a
+ *                    range is sorted ascending without repeats (1:12000:49,7971)
+ * Read with chalk_sweep_read; free with chalk_sweep_free (a list is allocated). */
+typedef struct chalk_sweep {
+    const chalk_flag *flag;
+    bool given;
+    long points;    /* 1 for a single value */
+    double *values; /* the points, ascending or as listed; NULL when not given */
+    double one;     /* storage for a single value */
+} chalk_sweep;
+
+/* Reads the value or sweep given for `f` (a flag with CHALK_SWEEPS takes a sweep;
+ * others only one value). Not given: s->given is false and s->points is 1. */
+int chalk_sweep_read(const chalk_args *a, const chalk_flag *f, chalk_sweep *s);
+
+/* The i-th point (the single value for any i when not a sweep). */
+double chalk_sweep_at(const chalk_sweep *s, long i);
+
+/* True when s holds more than one value, or was written as a sweep. */
+bool chalk_sweeps(const chalk_sweep *s);
+
+void chalk_sweep_free(chalk_sweep *s);
+
+/* Checks that at most one of `n` sweeps varies and returns it through *swept
+ * (NULL when none does). Two sweeps: an error naming both flags. */
+int chalk_one_sweep(chalk_sweep *const *sweeps, int n, const chalk_sweep **swept);
+
+/* ---- records: what one point of a command computed, as named values ----------------- */
+
+/* How a value is shown to a human; JSON and CSV always carry plain SI numbers. */
+typedef enum chalk_unit {
+    CHALK_U_PLAIN,     /* a bare number */
+    CHALK_U_COUNT,     /* a count: 2,400 */
+    CHALK_U_PARAMS,    /* parameters, shown in billions */
+    CHALK_U_SEQUENCES, /* sequences (a batch) */
+    CHALK_U_TOKENS,    /* tokens */
+    CHALK_U_SECONDS,   /* s, ms, us, ns as it fits */
+    CHALK_U_BYTES,     /* bytes, kB, MB, GB, TB as it fits (SI) */
+    CHALK_U_BYTES_PER_TOKEN,
+    CHALK_U_BYTES_PER_PARAM,
+    CHALK_U_BYTES_PER_S,
+    CHALK_U_FLOPS, /* a count of FLOPs */
+    CHALK_U_FLOPS_PER_S,
+    CHALK_U_TOKENS_PER_S,
+    CHALK_U_USD,
+    CHALK_U_USD_PER_MTOK, /* USD per million tokens */
+    CHALK_U_USD_PER_HOUR, /* USD per chip-hour */
+    CHALK_U_FRACTION,     /* a share 0..1, shown as a percentage */
+    CHALK_U_RATIO,        /* a ratio, shown as 2.5x */
+    CHALK_U_BITS,
+    CHALK_U_COUNT_OF_UNITS
+} chalk_unit;
+
+typedef enum chalk_kind {
+    CHALK_NUMBER,
+    CHALK_STRING,
+    CHALK_BOOL,
+    CHALK_NULL,
+    CHALK_BY_DTYPE
+} chalk_kind;
+
+/* Field flags. */
+enum {
+    CHALK_INPUT = 1u << 0,  /* echoes an input (shown once above a sweep's table) */
+    CHALK_DETAIL = 1u << 1, /* left out of column tables (lists and sweeps) */
+    CHALK_TEXT = 1u << 2,   /* set by chalk_put_string: a null string needs no reason */
+};
+
+enum { CHALK_MAX_FIELDS = 64, CHALK_ARENA_CHARS = 8192 };
+
+typedef struct chalk_field {
+    const char *key;   /* JSON key and CSV column: carries its unit (_s, _bytes...) */
+    const char *label; /* for humans */
+    chalk_kind kind;
+    chalk_unit unit;
+    unsigned flags;
+    double number;
+    bool yes;
+    double by_dtype[COST_DTYPE_COUNT]; /* CHALK_BY_DTYPE; 0 = none at that precision */
+    const char *text;                  /* CHALK_STRING; words for humans beside a null */
+    const char *note;                  /* tables only: a remark beside the value */
+} chalk_field;
+
+/* One point's named values. Strings are copied into the record's arena. */
+typedef struct chalk_record {
+    chalk_field fields[CHALK_MAX_FIELDS];
+    int count;
+    size_t used;
+    char arena[CHALK_ARENA_CHARS];
+} chalk_record;
+
+/* Empties r (a build function starts with it). */
+void chalk_clear(chalk_record *r);
+
+/* A number. Non-finite numbers are refused when the record is written (an input
+ * range too wide is a bug of the flag's, reported as one). */
+chalk_field *chalk_put_number(chalk_record *r, const char *key, const char *label, chalk_unit unit,
+                              unsigned flags, double x);
+
+/* A result that may not exist: the number when `known`, else null; and beside it
+ * KEY_reason ("why none" for humans): `reason` when !known, null otherwise. Every
+ * absent answer carries its reason. Use chalk_fmt_reason to build the text. */
+chalk_field *chalk_put_result(chalk_record *r, const char *key, const char *label, chalk_unit unit,
+                              unsigned flags, bool known, double x, const char *reason);
+
+/* A number or null, with no reason beside it: for inputs that were not given. */
+chalk_field *chalk_put_maybe(chalk_record *r, const char *key, const char *label, chalk_unit unit,
+                             unsigned flags, bool known, double x);
+
+/* A string, or null when s is NULL. `s` is copied. */
+chalk_field *chalk_put_string(chalk_record *r, const char *key, const char *label, unsigned flags,
+                              const char *s);
+
+chalk_field *chalk_put_bool(chalk_record *r, const char *key, const char *label, unsigned flags,
+                            bool yes);
+
+/* One number per precision, e.g. peak FLOP/s: JSON {"bf16": ..}, CSV KEY_bf16, ... */
+chalk_field *chalk_put_by_dtype(chalk_record *r, const char *key, const char *label,
+                                chalk_unit unit, unsigned flags);
+
+/* A remark shown beside the value in tables ("default: the scale-up domain"). */
+void chalk_note(chalk_record *r, chalk_field *f, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Words shown instead of "n/a" for a null in tables ("(from flags)"); JSON: null. */
+void chalk_null_words(chalk_record *r, chalk_field *f, const char *words);
+
+/* printf into the record's arena; the text lives as long as the record's contents. */
+const char *chalk_fmt(chalk_record *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The value of `key` in r, or NULL. */
+const chalk_field *chalk_find(const chalk_record *r, const char *key);
+
+/* ---- reports: one record per point, printed in the chosen format --------------------- */
+
+/* What a command prints: `rows` records, each built on demand by `build`. */
+typedef struct chalk_report {
+    const char *title;        /* the heading of a table */
+    long rows;                /* 1, or the points of the sweep */
+    bool is_list;             /* presets, not a computation: a JSON array, no echo */
+    const chalk_sweep *swept; /* the input that varies, or NULL */
+    void (*build)(const void *ctx, long row, chalk_record *out);
+    const void *ctx;
+} chalk_report;
+
+/* Prints the report in a->format: a table for humans; one JSON object (a sweep:
+ * {"rows": [...]}, a list: an array); or CSV, a header then a row per point.
+ * Returns CHALK_OK, or CHALK_USAGE after an error line (a non-finite result). */
+int chalk_emit(const chalk_args *a, const chalk_report *rep);
+
+/* ---- numbers as text -------------------------------------------------------------- */
+
+enum { CHALK_NUM_CHARS = 32 };
+
+/* Exactly what printf("%.17g") prints (it reads back to the same double), faster.
+ * Returns the length written; buf holds at least CHALK_NUM_CHARS. */
+int chalk_g17(char *buf, double x);
+
+/* About four significant digits for humans, thousands separated: 14.4, 0.5208, 2,400. */
+void chalk_sig(char *buf, size_t size, double x);
+
+/* x in `unit` for humans, scaled to fit: "14.4 ms", "70.3 kB/token", "2.5x". */
+void chalk_human(char *buf, size_t size, chalk_unit unit, double x);
+
+/* ---- a model on hardware: presets, then overrides ------------------------------------ */
+
+/* What a command needs before it can compute (chalk_deploy_resolve). */
+enum {
+    CHALK_NEED_PARAMS = 1u << 0, /* params_total, params_active, bytes per weight */
+    CHALK_NEED_FLOPS = 1u << 1,  /* peak FLOP/s per chip at --dtype */
+    CHALK_NEED_BW = 1u << 2,     /* HBM bandwidth per chip */
+    CHALK_NEED_HBM = 1u << 3,    /* HBM capacity per chip */
+    CHALK_NEED_KV = 1u << 4,     /* KV bytes per token (a preset or the flag) */
+    CHALK_NEED_PRICE = 1u << 5,  /* USD per chip-hour */
+};
+
+/* A model and the hardware it runs on, resolved from presets and flags. Per-chip
+ * figures are per chip; `chips` share the work. */
+typedef struct chalk_deploy {
+    const char *cmd;         /* the command, for error messages */
+    const cost_model *model; /* NULL: the model comes from flags alone */
+    const cost_hw *hw;       /* NULL: the hardware comes from flags alone */
+    cost_dtype dtype;        /* precision of the math and, by default, of the weights */
+    cost_dtype kv_dtype;     /* precision of the KV elements */
+    double params_total, params_active, bytes_per_param, kv_bytes_per_token;
+    int chips;
+    double flops_per_s, hbm_bytes_per_s, hbm_bytes, usd_per_chip_hour;
+    bool has_params, has_kv, has_flops, has_bw, has_hbm, has_price;
+    bool kv_from_flag;    /* --kv-bytes-per-token: kv_dtype played no part */
+    bool active_is_total; /* dense, no --params-active: it follows --params-total */
+    bool chips_given;
+    char overrides[192]; /* flags that changed a preset's value, for the echo */
+} chalk_deploy;
+
+/* Resolves the model (--model, --params-total, --params-active, --weight-bytes,
+ * --kv-bytes-per-token, --dtype, --kv-dtype) and the hardware (--hw, --chips,
+ * --flops-per-s, --hbm-bytes-per-s, --hbm-bytes, --usd-per-chip-hour), whichever the
+ * command takes; then fails, naming the flag, when something in `needs` is missing. */
+int chalk_deploy_resolve(const chalk_args *a, unsigned needs, chalk_deploy *d);
+
+/* The precisions only (for commands that take --dtype without a deployment). */
+int chalk_dtypes_resolve(const chalk_args *a, cost_dtype *dtype, cost_dtype *kv_dtype);
+
+/* What the echo of a deployment shows besides the model and the chips. */
+enum {
+    CHALK_ECHO_FLOPS = 1u << 0,
+    CHALK_ECHO_HBM = 1u << 1,
+    CHALK_ECHO_PRICE = 1u << 2,
+};
+
+/* The echo of a deployment, in two parts so that a command's own inputs (batch,
+ * context) sit between them, as CHALK_INPUT fields:
+ *   head: model, hw, chips, dtype, kv_dtype
+ *   tail: params_total, params_active, bytes_per_param, kv_bytes_per_token, then
+ *         flops_per_s, hbm_bytes_per_s, hbm_bytes, usd_per_chip_hour as `echo` asks
+ *         (HBM bandwidth always), and the flags that overrode a preset. */
+void chalk_deploy_echo_head(chalk_record *r, const chalk_deploy *d);
+void chalk_deploy_echo_tail(chalk_record *r, const chalk_deploy *d, unsigned echo);
+
+/* The hardware name (and its title as a note), or null "(from flags)". */
+void chalk_put_hw_name(chalk_record *r, const cost_hw *hw);
+
+/* ---- unknown names ------------------------------------------------------------------ */
+
+/* " (did you mean a, b?)" for the names nearest `query`, or " (known: ...)". */
+void chalk_suggest(char *buf, size_t size, const char *query, const char *const *names,
+                   size_t count);
+
+/* "unknown hw \"x\" (did you mean ...?)", as chalk_fail. */
+int chalk_unknown_hw(const char *name);
+int chalk_unknown_model(const char *name);
+
+/* ---- commands and chapters ---------------------------------------------------------- */
+
+typedef struct chalk_command {
+    const char *name;                /* "decode" */
+    const char *synopsis;            /* after the name in a usage line: "[flags]", "KEY FILE" */
+    const char *summary;             /* one line for chalk --help */
+    const chalk_flag *const *flags;  /* NULL-terminated; --json --csv --help implied */
+    const char *const *about;        /* description lines, NULL-terminated */
+    const char *const *examples;     /* NULL-terminated; each must run (tests/chalk) */
+    int (*run)(const chalk_args *a); /* CHALK_OK, or CHALK_USAGE after chalk_fail */
+} chalk_command;
+
+/* The options `chalk list` and `chalk show` take: --dtype and --kv-dtype. */
+typedef struct chalk_preset_options {
+    cost_dtype dtype, kv_dtype;
+} chalk_preset_options;
+
+/* A kind of preset that `chalk list KIND` and `chalk show KIND NAME` print. The core
+ * has hw and models (presets.c); a chapter may add its own (dated API prices...). */
+typedef struct chalk_preset_kind {
+    const char *word;  /* "api": chalk list api, chalk show api NAME */
+    const char *alias; /* another spelling accepted ("apis"), or NULL */
+    const char *about; /* for help: "dated API prices: USD per million tokens" */
+    bool takes_dtype;  /* --dtype/--kv-dtype change what put shows */
+    size_t (*count)(void);
+    const char *(*name)(size_t i); /* the i-th preset's name, for show and suggestions */
+    /* Puts the i-th preset's fields into r (chalk_clear first). */
+    void (*put)(chalk_record *r, size_t i, const chalk_preset_options *o);
+} chalk_preset_kind;
+
+/* One chapter's commands: solutions/chalk/NN-topic.c defines chalk_chapter_NN_topic. */
+typedef struct chalk_chapter {
+    int number;        /* 1 */
+    const char *title; /* "batching" */
+    const chalk_command *commands;
+    size_t count;
+    const chalk_preset_kind *const *presets; /* NULL-terminated, or NULL */
+} chalk_chapter;
+
+/* Every chapter's commands, in chapter order (generated by the Makefile). */
+extern const chalk_chapter *const chalk_chapters[];
+
+/* The commands every chapter shares (presets.c, check.c). */
+extern const chalk_command chalk_cmd_list, chalk_cmd_show, chalk_cmd_check_answers;
+
+#endif /* CHALK_CHALK_H */

@@ -1,0 +1,447 @@
+/*
+ * test_core.c -- the calculator's shared machinery, tested from the outside: presets,
+ * output formats, numbers and sweeps, errors, help, check-answers, and the rules
+ * every chapter's commands follow (examples run, JSON is valid, every absent result
+ * has its reason). The chapters' own commands are tested in test_NN_topic.c.
+ *
+ * Sources:
+ *   SB       "How to Scale Your Model" (jax-ml/scaling-book): gpus.md
+ *   DS       the vendor's datasheet; model configs as cited in lib/model.c
+ */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen */
+
+#include "harness.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- every command, from chalk --help ---------------------------------------------------- */
+
+enum { MAX_COMMANDS = 128, NAME_CHARS = 48 };
+
+/* The command names chalk --help lists (the lines "  NAME ..." under "presets and
+ * practice:" and each "chapter N, ...:" heading). Returns their number. */
+static int command_names(char names[][NAME_CHARS])
+{
+    run *r = chalk("--help");
+    expect_status(r, 0, "--help");
+    int n = 0;
+    bool in_commands = false;
+    for (const char *line = r->out; line && *line; line = strchr(line, '\n'), line += !!line) {
+        size_t len = strcspn(line, "\n");
+        if (len == 0) {
+            in_commands = false;
+            continue;
+        }
+        if (strncmp(line, "presets and practice:", 21) == 0 || strncmp(line, "chapter ", 8) == 0) {
+            in_commands = true;
+            continue;
+        }
+        if (in_commands && line[0] == ' ' && line[1] == ' ' && line[2] != ' ' && n < MAX_COMMANDS) {
+            size_t word = strcspn(line + 2, " \n");
+            snprintf(names[n++], NAME_CHARS, "%.*s", (int)word, line + 2);
+        }
+    }
+    run_free(r);
+    return n;
+}
+
+/* Calls check(example) for every example line ("  chalk ARGS") of `name`'s help. */
+static int each_example(const char *name, void (*check)(const char *args))
+{
+    run *r = chalk("%s --help", name);
+    expect_status(r, 0, name);
+    const char *examples = strstr(r->out, "\nexamples:\n");
+    if (!examples)
+        fail_msg("chalk %s --help has no examples", name);
+    int ran = 0;
+    for (const char *line = strstr(examples, "  chalk "); line;
+         line = strstr(line + 1, "\n  chalk ")) {
+        line += line[0] == '\n';
+        char args[ARGS_CHARS];
+        size_t len = strcspn(line + 8, "\n");
+        snprintf(args, sizeof args, "%.*s", (int)len, line + 8);
+        check(args);
+        ran++;
+    }
+    run_free(r);
+    return ran;
+}
+
+/* Commands whose examples name files the reader makes first. */
+static bool needs_files(const char *name)
+{
+    return strcmp(name, "check-answers") == 0;
+}
+
+/* An example runs, prints something, and exits 0. */
+static void example_runs(const char *args)
+{
+    run *r = chalk("%s", args);
+    expect_status(r, 0, args);
+    assert_true(r->out[0] != '\0');
+    assert_string_equal(r->err, "");
+    run_free(r);
+}
+
+/* --json is one valid JSON value and nothing else; every null result carries a
+ * string KEY_reason (the asan build asserts it too; this checks the text). */
+static void example_json_is_valid_with_reasons(const char *args)
+{
+    if (strstr(args, "--csv"))
+        return;
+    run *r = chalk("%s%s", args, strstr(args, "--json") ? "" : " --json");
+    expect_status(r, 0, args);
+    if (!json_valid(r->out))
+        fail_msg("chalk %s --json: not one valid JSON value: %.300s", args, r->out);
+    run_free(r);
+}
+
+/* Every command listed by chalk --help has its own help, reached two ways, with at
+ * least one example, and every example runs. */
+static void every_command_has_help_whose_examples_run(void **state)
+{
+    (void)state;
+    char names[MAX_COMMANDS][NAME_CHARS];
+    int n = command_names(names);
+    assert_true(n >= 8); /* list, show, check-answers and chapter 1's five */
+    for (int i = 0; i < n; i++) {
+        run *r = chalk("help %s", names[i]);
+        expect_status(r, 0, names[i]);
+        assert_non_null(strstr(r->out, "examples:"));
+        run_free(r);
+        if (needs_files(names[i]))
+            continue;
+        assert_true(each_example(names[i], example_runs) >= 1);
+    }
+}
+
+/* Every example's --json output is valid JSON (cJSON), whatever the chapter. */
+static void every_example_prints_valid_json(void **state)
+{
+    (void)state;
+    char names[MAX_COMMANDS][NAME_CHARS];
+    int n = command_names(names);
+    for (int i = 0; i < n; i++)
+        if (!needs_files(names[i]))
+            each_example(names[i], example_json_is_valid_with_reasons);
+}
+
+/* chalk --help, chalk help and -h print on stdout and exit 0; a command's help lists
+ * every flag it takes, and the output flags. */
+static void help_exits_0_on_stdout_and_lists_the_flags(void **state)
+{
+    (void)state;
+    const char *forms[] = {"--help", "help", "-h"};
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        run *r = chalk("%s", forms[i]);
+        expect_status(r, 0, forms[i]);
+        assert_string_equal(r->err, "");
+        const char *shared[] = {"--model ",   "--hw ",  "--dtype ", "--batch ",
+                                "--context ", "--json", "--csv",    "--help"};
+        for (size_t f = 0; f < sizeof shared / sizeof shared[0]; f++)
+            if (!strstr(r->out, shared[f]))
+                fail_msg("chalk %s does not mention %s", forms[i], shared[f]);
+        run_free(r);
+    }
+    run *r = chalk("show --help");
+    expect_status(r, 0, "show --help");
+    assert_non_null(strstr(r->out, "--dtype D"));
+    assert_non_null(strstr(r->out, "--json"));
+    run_free(r);
+}
+
+/* ---- presets -------------------------------------------------------------------------- */
+
+/* DeepSeek-V3 README: 671e9 total and 37e9 active parameters; so sparsity 671 / 37. */
+static void deepseek_v3_preset_has_671b_total_37b_active_within_2_percent(void **state)
+{
+    (void)state;
+    run *r = chalk("show model deepseek-v3 --json");
+    expect_status(r, 0, "show model");
+    assert_close(json_number(r->out, "params_total"), 671e9, 0.02, "params");
+    assert_close(json_number(r->out, "params_active"), 37e9, 0.02, "params");
+    assert_close(json_number(r->out, "sparsity"), 671.0 / 37.0, 0.02, "");
+    /* config_671B.json: MLA caches 61 layers x (512 + 64) elements, 2 bytes in bf16 */
+    assert_close(json_number(r->out, "kv_bytes_per_token"), 61 * (512 + 64) * 2.0, TIGHT, "bytes");
+    run_free(r);
+}
+
+/* Numbers are printed as %.17g, so they read back to the same double: the H100
+ * preset's 989e12 and 3.35e12 (SB gpus.md) survive exactly. */
+static void json_numbers_round_trip_exactly(void **state)
+{
+    (void)state;
+    run *r = chalk("show hw h100-sxm --json");
+    expect_status(r, 0, "show hw");
+    assert_true(json_path(r->out, "hbm_bytes_per_s") == 3.35e12);
+    assert_true(json_path(r->out, "flops_per_s.bf16") == 989e12);
+    run_free(r);
+}
+
+/* SB gpus.md and the datasheet: H100 has bf16, fp8 and int8 peaks and no fp4; only
+ * those appear. Rubin's numbers are preliminary and it has no price, and says why. */
+static void show_hw_lists_only_the_precisions_the_chip_has(void **state)
+{
+    (void)state;
+    run *r = chalk("show hw h100-sxm --json");
+    expect_status(r, 0, "show hw");
+    const char *peaks = json_at(r->out, "flops_per_s", 0);
+    assert_non_null(peaks);
+    size_t len = strcspn(peaks, "}");
+    char object[256];
+    snprintf(object, sizeof object, "%.*s", (int)len, peaks);
+    assert_non_null(strstr(object, "\"bf16\""));
+    assert_non_null(strstr(object, "\"fp8\""));
+    assert_non_null(strstr(object, "\"int8\""));
+    assert_null(strstr(object, "\"fp4\""));
+    const char *keys[] = {"name",
+                          "title",
+                          "hbm_bytes",
+                          "hbm_bytes_per_s",
+                          "scaleup_bytes_per_s",
+                          "scaleout_bytes_per_s",
+                          "scaleup_domain_chips",
+                          "domain_hbm_bytes",
+                          "usd_per_chip_hour",
+                          "price_source",
+                          "preliminary",
+                          "source",
+                          "hbm_drain_s"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        assert_non_null(json_at(r->out, keys[i], 0));
+    run_free(r);
+    r = chalk("show hw rubin-nvl72 --json");
+    expect_status(r, 0, "show rubin");
+    assert_true(json_is_null(r->out, "usd_per_chip_hour"));
+    assert_false(json_is_null(r->out, "usd_per_chip_hour_reason"));
+    assert_true(strstr(r->out, "\"preliminary\": true") != NULL);
+    run_free(r);
+}
+
+/* The HBM of a scale-up domain is chips x HBM per chip: an NVL72 rack holds
+ * 72 x 186 GB = 13.4 TB (NVIDIA GB200 NVL72 datasheet: 13.4 TB HBM3e), an 8-GPU H100
+ * node 8 x 80 GB = 640 GB (SB gpus.md). */
+static void domain_hbm_is_chips_times_hbm_per_chip(void **state)
+{
+    (void)state;
+    run *r = chalk("show hw gb200-nvl72 --json");
+    expect_status(r, 0, "show hw gb200-nvl72");
+    assert_close(json_path(r->out, "domain_hbm_bytes"), 72 * 186e9, TIGHT, "bytes");
+    run_free(r);
+    r = chalk("show hw h100-sxm --json");
+    expect_status(r, 0, "show hw h100-sxm");
+    assert_close(json_path(r->out, "domain_hbm_bytes"), 8 * 80e9, TIGHT, "bytes");
+    run_free(r);
+}
+
+/* list --json is an array of the objects show prints, one per preset. */
+static void list_json_is_an_array_of_presets(void **state)
+{
+    (void)state;
+    run *r = chalk("list hw --json");
+    expect_status(r, 0, "list hw");
+    assert_true(r->out[0] == '[');
+    assert_true(json_valid(r->out));
+    assert_non_null(strstr(r->out, "\"name\":\"h100-sxm\""));
+    assert_non_null(strstr(r->out, "\"name\":\"rubin-nvl72\""));
+    run_free(r);
+    r = chalk("list models");
+    expect_status(r, 0, "list models");
+    assert_non_null(strstr(r->out, "deepseek-v3"));
+    assert_non_null(strstr(r->out, "llama3-70b"));
+    run_free(r);
+}
+
+/* ---- errors ---------------------------------------------------------------------------- */
+
+/* Every mistake in the input is reported, never crashed on or silently defaulted. */
+static void every_bad_input_exits_2_with_one_error_line(void **state)
+{
+    (void)state;
+    const char *cases[] = {
+        "",               /* no command */
+        "frobnicate",     /* unknown command */
+        "show hw nosuch", /* unknown preset */
+        "show model nosuch",
+        "list", /* list what? */
+        "list gpus",
+        "list hw models",
+        "show hw",
+        "show hw h100-sxm extra",
+        "list hw --dtype fp8", /* hw shows every precision */
+        "show model llama3-8b --dtype fp16",
+        "show model llama3-8b --json --csv",
+        "show model llama3-8b --frob",
+        "list hw --json --json",
+        "help decode extra", /* help takes one name */
+        "help nosuch",
+        "check-answers", /* check-answers needs two files */
+        "check-answers /nonexistent/key.json /nonexistent/answers.txt",
+        "check-answers . .",
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        run *r = chalk("%s", cases[i]);
+        expect_one_error_line(r, cases[i]);
+        run_free(r);
+    }
+}
+
+/* An unknown preset or command is answered with the nearest names. */
+static void unknown_names_suggest_the_nearest(void **state)
+{
+    (void)state;
+    run *r = chalk("show hw h100");
+    expect_status(r, 2, "show hw h100");
+    assert_string_equal(r->err,
+                        "chalk: error: unknown hw \"h100\" (did you mean h100-sxm, h200?)\n");
+    run_free(r);
+    r = chalk("show model deepseek");
+    expect_one_error_line(r, "show model deepseek");
+    assert_non_null(strstr(r->err, "deepseek-v3"));
+    run_free(r);
+    r = chalk("lst hw");
+    expect_one_error_line(r, "lst hw");
+    assert_non_null(strstr(r->err, "list"));
+    run_free(r);
+}
+
+/* Output that cannot be written (a full disk, a closed stdout) is an error with a
+ * message and a non-zero exit, never lost silently. */
+static void output_that_cannot_be_written_is_an_error(void **state)
+{
+    (void)state;
+    const char *cases[] = {"list hw >/dev/full", "list models --json >&-",
+                           "show hw b200 --csv >/dev/full"};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        run *r = chalk("%s", cases[i]);
+        expect_status(r, 2, cases[i]);
+        assert_non_null(strstr(r->err, "chalk: error: cannot write the output"));
+        run_free(r);
+    }
+}
+
+/* ---- check-answers --------------------------------------------------------------------- */
+
+/* Writes `text` to a new temporary file and returns its path (free it). */
+static char *temp_file(const char *text)
+{
+    char *path = strdup("/tmp/chalk-answers-XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+#define KEY                                                                                        \
+    "{\"q1\": {\"value\": 40, \"unit\": \"ms\", \"tolerance\": 0.02}, "                            \
+    "\"q2\": {\"value\": \"memory\", \"tolerance\": null}}"
+
+/* Runs check-answers on a key and answers given as text; returns the run. */
+static run *check_answers(const char *key, const char *answers)
+{
+    char *k = temp_file(key), *a = temp_file(answers);
+    run *r = chalk("check-answers %s %s", k, a);
+    unlink(k);
+    unlink(a);
+    free(k);
+    free(a);
+    return r;
+}
+
+/* One rule for numbers: answers are plain decimals, as flags are. "40" and 40 are the
+ * same answer; 0x28 (hex for 40) is not read as a number, and says so. */
+static void answers_follow_the_one_rule_for_numbers(void **state)
+{
+    (void)state;
+    run *r = check_answers(KEY, "{\"q1\": \"40\", \"q2\": \"Memory\"}");
+    expect_status(r, 0, "a number given as a string");
+    assert_non_null(strstr(r->out, "score: 2/2"));
+    run_free(r);
+    r = check_answers(KEY, "q1 40.5\nq2 memory\n");
+    expect_status(r, 0, "lines, within 2%");
+    run_free(r);
+    r = check_answers(KEY, "q1 0x28\nq2 memory\n");
+    expect_status(r, 1, "hex");
+    assert_non_null(strstr(r->out, "not a number"));
+    run_free(r);
+    r = check_answers(KEY, "{\"q1\": \"0x1p-2\", \"q2\": \"memory\"}");
+    expect_status(r, 1, "hex float");
+    run_free(r);
+}
+
+/* A key or answers file with a member twice is refused (no silent choice); so is a
+ * file that cannot be read, a directory, or a key that is not a key. */
+static void malformed_or_unreadable_answer_files_exit_2(void **state)
+{
+    (void)state;
+    const char *keys[] = {
+        "{\"q1\": {\"value\": 40, \"value\": 41}}",           /* a field twice */
+        "{\"q1\": {\"value\": 40}, \"q1\": {\"value\": 41}}", /* an id twice */
+        "{\"q1\": {\"unit\": \"ms\"}}",                       /* no value */
+        "{\"q1\": {\"value\": 40, \"tolerance\": -1}}",       /* negative tolerance */
+        "[1, 2]",                                             /* not an object */
+        "{\"q1\": {\"value\": 40}",                           /* unterminated */
+        "{}",                                                 /* no problems */
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        run *r = check_answers(keys[i], "q1 40\n");
+        expect_one_error_line(r, keys[i]);
+        run_free(r);
+    }
+    run *r = check_answers(KEY, "{\"q1\": 40, \"q1\": 41}");
+    expect_one_error_line(r, "an answer twice");
+    run_free(r);
+    char *k = temp_file(KEY);
+    r = chalk("check-answers %s /tmp", k);
+    expect_one_error_line(r, "a directory as FILE");
+    assert_non_null(strstr(r->err, "directory"));
+    run_free(r);
+    r = chalk("check-answers /tmp %s", k);
+    expect_one_error_line(r, "a directory as KEY");
+    run_free(r);
+    r = chalk("check-answers %s /nonexistent/answers.txt", k);
+    expect_one_error_line(r, "a missing file");
+    assert_non_null(strstr(r->err, "cannot read"));
+    run_free(r);
+    unlink(k);
+    free(k);
+}
+
+/* The expected value is printed as the key's PDF prints it: its "shown" text. */
+static void expected_values_are_printed_as_the_key_shows_them(void **state)
+{
+    (void)state;
+    run *r = check_answers("{\"q1\": {\"value\": 418.6, \"unit\": \"ms\", \"tolerance\": 0.02, "
+                           "\"shown\": \"419\"}}",
+                           "q1 300\n");
+    expect_status(r, 1, "off");
+    assert_non_null(strstr(r->out, "expected 419 ms"));
+    run_free(r);
+    r = check_answers("{\"q1\": {\"value\": 418.6, \"unit\": \"ms\", \"tolerance\": 0.02}}", "");
+    expect_status(r, 1, "missing");
+    assert_non_null(strstr(r->out, "expected 419 ms")); /* 3 figures, as the key */
+    run_free(r);
+}
+
+const struct CMUnitTest chalk_tests_core[] = {
+    CHALK_TEST(chalk, every_command_has_help_whose_examples_run),
+    CHALK_TEST(chalk, every_example_prints_valid_json),
+    CHALK_TEST(chalk, help_exits_0_on_stdout_and_lists_the_flags),
+    CHALK_TEST(chalk, deepseek_v3_preset_has_671b_total_37b_active_within_2_percent),
+    CHALK_TEST(chalk, json_numbers_round_trip_exactly),
+    CHALK_TEST(chalk, show_hw_lists_only_the_precisions_the_chip_has),
+    CHALK_TEST(chalk, domain_hbm_is_chips_times_hbm_per_chip),
+    CHALK_TEST(chalk, list_json_is_an_array_of_presets),
+    CHALK_TEST(chalk, every_bad_input_exits_2_with_one_error_line),
+    CHALK_TEST(chalk, unknown_names_suggest_the_nearest),
+    CHALK_TEST(chalk, output_that_cannot_be_written_is_an_error),
+    CHALK_TEST(chalk, answers_follow_the_one_rule_for_numbers),
+    CHALK_TEST(chalk, malformed_or_unreadable_answer_files_exit_2),
+    CHALK_TEST(chalk, expected_values_are_printed_as_the_key_shows_them),
+};
+const size_t chalk_tests_core_count = sizeof chalk_tests_core / sizeof chalk_tests_core[0];
