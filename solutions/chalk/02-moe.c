@@ -138,9 +138,8 @@ static const chalk_flag F_USER_RATE = {
     .key = "user_tokens_per_s",
     .group = "workload",
     .help = "tokens per second one sequence receives",
-    .min = 0,
+    .min = 1e-3,
     .max = 1e9,
-    .rules = CHALK_ABOVE_MIN,
 };
 static const chalk_flag F_TOKENS = {
     .name = "--batch",
@@ -187,9 +186,8 @@ static const chalk_flag F_ACTIVE_RATIO = {
     .key = "active_ratio",
     .group = G_MOE,
     .help = "active parameters kept, as a share of today's (default 0.5: halved)",
-    .min = 0,
+    .min = 1e-6,
     .max = 1,
-    .rules = CHALK_ABOVE_MIN,
 };
 static const chalk_flag F_EXPERTS_SWEEP = {
     .name = "--experts",
@@ -417,6 +415,10 @@ static void put_shape(chalk_record *r, const cost_model *m, int moe_layers)
                      CHALK_DETAIL, c.total);
     chalk_put_number(r, "layer_params_active", "active per MoE layer", CHALK_U_PARAMS,
                      CHALK_DETAIL, c.active);
+    chalk_put_number(r, "router_params", "router params per layer", CHALK_U_PARAMS, CHALK_DETAIL,
+                     (double)m->d_model * m->experts_routed);
+    chalk_put_number(r, "params_skipped", "params a token skips", CHALK_U_PARAMS, CHALK_DETAIL,
+                     moe_layers * (c.total - c.active));
 }
 
 static void put_placement(chalk_record *r, const moe_placement *p, int domain_chips)
@@ -481,6 +483,11 @@ static void build_moe(const void *ctx, long row, chalk_record *r)
     put_moe_inputs(r, s, row);
     put_shape(r, d->model, s->moe_layers);
     put_placement(r, &p, d->chips);
+    chalk_put_number(r, "expert_bytes_per_gpu", "expert weights per GPU", CHALK_U_BYTES,
+                     CHALK_DETAIL,
+                     p.experts_per_gpu * md.moe_layers *
+                         moe_expert_params(md.d_model, d->model->d_ff_expert) *
+                         d->bytes_per_param);
 
     double per_layer = moe_a2a_bytes_per_token(md.d_model, md.top_k, md.act_bytes);
     chalk_put_number(r, "a2a_bytes_per_token_per_layer", "all-to-all per token per layer",
@@ -838,10 +845,13 @@ static void build_domain(const void *ctx, long row, chalk_record *r)
     double domain_bytes = moe_domain_hbm_bytes(d->chips, d->hbm_bytes);
     chalk_put_number(r, "domain_chips", "chips in the domain", CHALK_U_COUNT, 0, d->chips);
     chalk_put_number(r, "domain_hbm_bytes", "HBM of the domain", CHALK_U_BYTES, 0, domain_bytes);
-    chalk_put_maybe(r, "domain_hbm_bytes_per_s", "HBM bandwidth of the domain",
-                    CHALK_U_BYTES_PER_S, CHALK_DETAIL, d->has_bw, d->chips * d->hbm_bytes_per_s);
-    chalk_put_maybe(r, "domain_flops_per_s", "peak of the domain", CHALK_U_FLOPS_PER_S,
-                    CHALK_DETAIL, d->has_flops, d->chips * d->flops_per_s);
+    chalk_put_result(r, "domain_hbm_bytes_per_s", "HBM bandwidth of the domain",
+                     CHALK_U_BYTES_PER_S, CHALK_DETAIL, d->has_bw, d->chips * d->hbm_bytes_per_s,
+                     "no HBM bandwidth: pass --hbm-bytes-per-s X (or --hw NAME)");
+    chalk_put_result(r, "domain_flops_per_s", "peak of the domain", CHALK_U_FLOPS_PER_S,
+                     CHALK_DETAIL, d->has_flops, d->chips * d->flops_per_s,
+                     chalk_fmt(r, "no %s peak: pick another --dtype or pass --flops-per-s",
+                               cost_dtype_name(d->dtype)));
     chalk_put_number(r, "bytes_per_param", "bytes per param", CHALK_U_BYTES_PER_PARAM,
                      CHALK_INPUT, d->bytes_per_param);
     chalk_put_number(r, "max_params_weights_only", "most parameters, weights alone",
