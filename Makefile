@@ -62,7 +62,7 @@ all: chalk book
 chalk: build/chalk
 build/chalk: $(CHALK_SRC) $(CHALK_H) $(LIB_SRC) $(LIB_H)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -O2 $(CHALK_INC) -o $@ $(CHALK_SRC) $(LIB_SRC) $(CHALK_LIBS)
+	$(CC) $(CFLAGS) -O2 -fno-math-errno $(CHALK_INC) -o $@ $(CHALK_SRC) $(LIB_SRC) $(CHALK_LIBS)
 build/asan/chalk: $(CHALK_SRC) $(CHALK_H) $(LIB_SRC) $(LIB_H)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SANITIZE) $(CHALK_INC) -o $@ $(CHALK_SRC) $(LIB_SRC) $(CHALK_LIBS)
@@ -88,7 +88,7 @@ build/gen/chalk_chapters.c: FORCE
 EDITION ?= student
 BOOK_PDF = build/chalk$(if $(filter instructor,$(EDITION)),-instructor).pdf
 BOOK_MD = book/preface.md $(sort $(wildcard chapters/[0-9][0-9]-*.md)) book/appendix.md
-BOOK_INPUTS = $(BOOK_MD) $(wildcard book/filters/*.lua) book/template.tex \
+BOOK_INPUTS = $(BOOK_MD) $(wildcard book/filters/*.lua book/notation/*.tsv) book/template.tex \
 	book/metadata.yaml book/build.sh Makefile build/chalk \
 	$(wildcard solutions/[0-9][0-9]-*/*.c exercises/[0-9][0-9]-*/*.[ch]) \
 	$(wildcard exercises/[0-9][0-9]-*/exercises.txt)
@@ -96,7 +96,10 @@ book:
 	@case '$(EDITION)' in student|instructor) ;; \
 	*) echo "make book: EDITION must be student or instructor, not '$(EDITION)'" >&2; exit 2;; esac
 	@tests/deps.sh book
-	@$(MAKE) -s --no-print-directory $(BOOK_PDF)
+	@before=$$(stat -c '%.9Y %s' $(BOOK_PDF) 2>/dev/null); \
+	$(MAKE) -s --no-print-directory $(BOOK_PDF) && \
+	if [ "$$before" = "$$(stat -c '%.9Y %s' $(BOOK_PDF) 2>/dev/null)" ]; then \
+		echo "book: $(BOOK_PDF) is already up to date (nothing it is built from changed)"; fi
 build/chalk.pdf build/chalk-instructor.pdf: $(BOOK_INPUTS)
 	@book/build.sh $(if $(findstring instructor,$@),instructor,student) $@ $(BOOK_MD)
 
@@ -109,7 +112,7 @@ flashcards:
 	@$(MAKE) -s --no-print-directory build/flashcards.tsv
 build/flashcards.tsv: $(CHAPTER_MD) book/filters/flashcards.lua book/filters/chalk.lua \
 		book/filters/util.lua build/chalk
-	@pandoc $(CHAPTER_MD) --lua-filter book/filters/chalk.lua \
+	@CHALK_CACHE=build/cache/chalk pandoc $(CHAPTER_MD) --lua-filter book/filters/chalk.lua \
 		--lua-filter book/filters/flashcards.lua -M flashcards-out=$@ -t native -o /dev/null \
 		2>build/flashcards.err || { sed -e '/^stack traceback:/,$$d' -e '/^Error running filter/d' \
 		build/flashcards.err >&2; exit 1; }

@@ -1,10 +1,11 @@
--- boxes.lua -- exercise, solution, slip and example boxes.
+-- boxes.lua -- exercise, solution, slip, example and reality-check boxes.
 --
 -- Consumes (book/README.md, "Boxes"):
 --     ::: {.exercise id=balance_batch}   prose ...   :::
 --     ::: {.solution}                    worked answer ...   :::
 --     ::: {.slip title="Where the lecture slips"}   ...   :::
 --     ::: {.example title="Latency floor of Llama 3 70B"}   ...   :::
+--     ::: {.reality title="Reality check: the roofline against MLPerf"}   ...   :::
 -- An exercise's title, stars and functions come from the block "exercise: ID"
 -- of exercises/NN-topic/exercises.txt (the directory is the metadata field
 -- exercises-dir, default "exercises"); its number is NN.K where K is the
@@ -14,13 +15,16 @@
 -- A solution is titled after the exercise before it; the student edition
 -- (default) drops it, -M edition=instructor shows it. Examples are numbered per
 -- chapter (level-1 headers without .unnumbered; lettered after .appendix;
--- an unnumbered chapter's examples are not numbered).
+-- an unnumbered chapter's examples are not numbered). A reality check (the
+-- chapter's model against a published measurement) shows in both editions;
+-- its title defaults to "Reality check".
 -- For LaTeX the boxes are the template's tcolorbox environments chalkexercise,
--- chalksolution, chalkslip, chalkexample; other formats get a Div whose first
+-- chalksolution, chalkslip, chalkexample, chalkreality; other formats get a Div whose first
 -- paragraph is the bold title.
 -- Stops the build on: an exercise with no id or an id in no exercises.txt, an
 -- id used twice, an unknown attribute, a solution with no exercise before it
--- in its chapter, a slip or example without content.
+-- in its chapter, a slip, example or reality check without content, a div of
+-- two of these classes.
 --
 -- Order: after chalk.lua (numbers in the boxes are text by then) and
 -- include.lua; before crossref.lua. Pandoc 2.17.
@@ -30,6 +34,7 @@ local util = require 'util'
 
 local WHO = 'boxes.lua'
 local LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
+local KINDS = { 'exercise', 'solution', 'slip', 'example', 'reality' }
 
 local edition = 'student'
 local exdir = 'exercises'
@@ -181,14 +186,15 @@ local function block(b)
     return { b }
   elseif b.t == 'Div' then
     local c = b.classes
-    local n = (c:includes('exercise') and 1 or 0) + (c:includes('solution') and 1 or 0) +
-        (c:includes('slip') and 1 or 0) + (c:includes('example') and 1 or 0)
-    if n > 1 then util.fail(WHO, 'a div may be only one of exercise, solution, slip, example') end
+    local n = 0
+    for _, kind in ipairs(KINDS) do n = n + (c:includes(kind) and 1 or 0) end
+    if n > 1 then util.fail(WHO, 'a div may be only one of ' .. table.concat(KINDS, ', ')) end
     b.content = walk(b.content)
     if c:includes('exercise') then return exercise(b) end
     if c:includes('solution') then return solution(b) end
     if c:includes('slip') then return titled(b, 'slip', 'Where the lecture slips') end
     if c:includes('example') then return titled(b, 'example', nil) end
+    if c:includes('reality') then return titled(b, 'reality', 'Reality check') end
     return { b }
   elseif b.t == 'BlockQuote' then
     b.content = walk(b.content)

@@ -17,7 +17,7 @@
 -- back below); other formats get Div.review-card with the front and back Divs.
 -- Stops the build on: a card without id, an id used twice, a card without
 -- exactly one front and one back, anything else inside a card, a card nested in
--- another box.
+-- another box (the checks of util.card, shared with flashcards.lua).
 -- (make flashcards reads the same cards for Anki; this filter only lays them out.)
 --
 -- Order: after chalk.lua (numbers on the cards are text by then); before
@@ -28,26 +28,6 @@ local util = require 'util'
 
 local WHO = 'cards.lua'
 local ids = {}
-
--- Checks a card and returns its front and back block lists.
-local function parts(div)
-  -- pandoc reads id=NAME in the braces as the identifier
-  local id = div.identifier ~= '' and div.identifier or div.attributes.id
-  if not id or id == '' then util.fail(WHO, '::: {.card} needs id=... (its stable Anki id)') end
-  if ids[id] then util.fail(WHO, 'card id "' .. id .. '" is used twice') end
-  ids[id] = true
-  for k, _ in pairs(div.attributes) do
-    if k ~= 'id' and k ~= 'tags' then util.fail(WHO, 'card ' .. id .. ': unknown attribute "' .. k .. '"') end
-  end
-  local front, back
-  for _, b in ipairs(div.content) do
-    if b.t == 'Div' and b.classes:includes('front') and not front then front = b.content
-    elseif b.t == 'Div' and b.classes:includes('back') and not back then back = b.content
-    else util.fail(WHO, 'card ' .. id .. ': holds only one ::: front and one ::: back') end
-  end
-  if not front or not back then util.fail(WHO, 'card ' .. id .. ': needs ::: front and ::: back') end
-  return id, front, back
-end
 
 local function render(id, front, back)
   if util.is_latex() then
@@ -60,18 +40,6 @@ local function render(id, front, back)
   end
   return { pandoc.Div({ pandoc.Div(front, pandoc.Attr('', { 'front' })),
     pandoc.Div(back, pandoc.Attr('', { 'back' })) }, pandoc.Attr(id, { 'review-card' })) }
-end
-
--- Removes the cards inside nested blocks (not allowed: a card stands alone).
-local function no_nested(blocks)
-  for _, b in ipairs(blocks) do
-    if b.t == 'Div' then
-      if b.classes:includes('card') then
-        util.fail(WHO, 'card ' .. (b.identifier ~= '' and b.identifier or '?') .. ' sits inside another block; put it at the top level')
-      end
-      no_nested(b.content)
-    end
-  end
 end
 
 local function review_section(cards)
@@ -95,15 +63,16 @@ return {
       end
       for _, b in ipairs(doc.blocks) do
         if b.t == 'Div' and b.classes:includes('card') then
-          local id, front, back = parts(b)
-          no_nested(front); no_nested(back)
+          local id, _, front, back = util.card(WHO, b)
+          if ids[id] then util.fail(WHO, 'card id "' .. id .. '" is used twice') end
+          ids[id] = true
           cards:insert(render(id, front, back))
         else
           if b.t == 'Header' and (b.level == 1 or
               (b.level == 2 and pandoc.utils.stringify(b.content) == 'Practice problems')) then
             flush()
           elseif b.t == 'Div' then
-            no_nested(b.content)
+            util.no_nested_card(WHO, b.content)
           end
           out:insert(b)
         end

@@ -38,7 +38,8 @@
 -- the Nth level-1 header opens the Nth input file's chapter.
 -- Stops the build on: a card without id, an id that is not [A-Za-z0-9._-],
 -- an id used twice (naming both chapters), a card without exactly one front and
--- one back, a card inside another block, a live number not yet resolved, a file
+-- one back, a card inside another block (the checks of util.card, shared with
+-- cards.lua), a live number not yet resolved, a file
 -- count that does not match the level-1 headers.
 --
 -- Order: after chalk.lua, which turns live numbers into text first:
@@ -109,37 +110,6 @@ local function html(blocks, where)
   return text
 end
 
--- Checks a card Div; returns its id, tags, front and back blocks.
-local function parts(div, chapter)
-  local id = div.attributes.id or div.identifier
-  if not id or id == '' then
-    util.fail(WHO, chapter .. ': a ::: {.card} has no id=... (its stable Anki id)')
-  end
-  if not id:match('^[%w][%w._-]*$') then
-    util.fail(WHO, chapter .. ': card id "' .. id .. '" may hold only letters, digits, ".", "_" and "-"')
-  end
-  local front, back
-  for _, b in ipairs(div.content) do
-    if b.t == 'Div' and b.classes:includes('front') and not front then front = b.content
-    elseif b.t == 'Div' and b.classes:includes('back') and not back then back = b.content
-    else util.fail(WHO, 'card ' .. id .. ': holds only one ::: front and one ::: back') end
-  end
-  if not front or not back then util.fail(WHO, 'card ' .. id .. ': needs ::: front and ::: back') end
-  local tags = {}
-  for t in (div.attributes.tags or ''):gmatch('%S+') do tags[#tags + 1] = t end
-  return id, tags, front, back
-end
-
-local function nested_card(blocks)
-  for _, b in ipairs(blocks) do
-    if b.t == 'Div' then
-      if b.classes:includes('card') then return b end
-      local inner = nested_card(b.content)
-      if inner then return inner end
-    end
-  end
-end
-
 return {
   {
     Pandoc = function(doc)
@@ -156,14 +126,12 @@ return {
         elseif b.t == 'Div' and b.classes:includes('card') then
           if h1 == 0 then util.fail(WHO, 'a card comes before the first chapter title (# ...)') end
           local chapter = names[h1] or ('chapter ' .. h1)
-          local id, tags, front, back = parts(b, chapter)
+          local id, tags, front, back = util.card(WHO, b, chapter)
           if seen[id] then
             util.fail(WHO, 'card id "' .. id .. '" is used twice (' .. seen[id] .. ' and ' .. chapter ..
               '); ids are Anki GUIDs and must be unique')
           end
           seen[id] = chapter
-          local inner = nested_card(front) or nested_card(back)
-          if inner then util.fail(WHO, 'card ' .. id .. ' holds another card') end
           tags[#tags + 1] = 'chalk::' .. chapter
           lines[#lines + 1] = table.concat({
             'chalk-' .. id,
@@ -174,11 +142,7 @@ return {
           }, '\t')
           count = count + 1
         elseif b.t == 'Div' then
-          local inner = nested_card(b.content)
-          if inner then
-            util.fail(WHO, 'card ' .. tostring(inner.attributes.id) ..
-              ' sits inside another block; put it at the top level')
-          end
+          util.no_nested_card(WHO, b.content)
         end
       end
       if #names > 0 and h1 ~= #names then

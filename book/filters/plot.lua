@@ -18,8 +18,11 @@
 -- is drawn as the thick black result line, the others as coloured, dashed
 -- components (distinct in greyscale too). The next paragraph, which must start
 -- with "Caption:", becomes the caption.
--- Files: BUILD/plots/ID.{csv,dat,gp,pdf}, where BUILD is the metadata field
--- build-dir (default build/book). The figure is an image at the text width; the
+-- Files: BUILD/plots/ID.{csv,dat,gp}, where BUILD is the metadata field
+-- build-dir (default build/book); the drawing is CACHE/plots/SHA1.pdf, SHA1 of the
+-- script (its paths left out) and the data, CACHE the metadata field cache-dir
+-- (book/build.sh: build/cache; default BUILD/cache), so an unchanged plot is not
+-- drawn again, in either edition. The figure is an image at the text width; the
 -- plot is drawn at that size (14 cm) in P052 (Palatino) so that type prints at 9 pt
 -- (pdfcairo draws a font of size S at 4/3 S points, so the script asks for 6.75).
 -- Stops the build on: a missing id or caption, an id not starting with fig:,
@@ -39,6 +42,7 @@ local COLOURS = { '#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E0
 local WIDTH_CM, HEIGHT_CM = 14, 8.2
 
 local builddir = 'build/book'
+local cachedir = 'build/book/cache'
 
 -- A string for a gnuplot script, in double quotes.
 local function gq(s)
@@ -104,16 +108,6 @@ local function linear_tics(lo, hi, axis)
   end
   if #tics < 2 then return nil end
   return 'set ' .. axis .. 'tics (' .. table.concat(tics, ', ') .. ')'
-end
-
-local function run(cmd, what, id)
-  local errfile = os.tmpname()
-  local ok = os.execute(cmd .. ' 2>' .. errfile)
-  local f = io.open(errfile, 'r')
-  local err = f and f:read('a') or ''
-  if f then f:close() end
-  os.remove(errfile)
-  if not ok then util.fail(WHO, id .. ': ' .. what .. ' failed: ' .. err:gsub('%s+$', '')) end
 end
 
 local function write(path, text)
@@ -192,13 +186,14 @@ local function draw(cb)
   end
 
   local base = builddir .. '/plots/' .. id:gsub('[^%w_-]', '-')
-  os.execute('mkdir -p ' .. builddir .. '/plots')
+  os.execute('mkdir -p ' .. util.shell_quote(builddir .. '/plots'))
   write(base .. '.csv', csv)
-  write(base .. '.dat', '# ' .. a.x .. ' ' .. table.concat((function()
+  local dat = '# ' .. a.x .. ' ' .. table.concat((function()
     local t = {}
     for _, s in ipairs(series) do t[#t + 1] = s.col end
     return t
-  end)(), ' ') .. '\n' .. table.concat(lines, '\n') .. '\n')
+  end)(), ' ') .. '\n' .. table.concat(lines, '\n') .. '\n'
+  write(base .. '.dat', dat)
 
   local gp = {
     'set encoding utf8',
@@ -270,44 +265,24 @@ local function draw(cb)
       k == 1 and gq(base .. '.dat') or '""', k + 1, style, gq(s.label))
   end
   gp[#gp + 1] = 'plot ' .. table.concat(plots, ', \\\n     ')
-  write(base .. '.gp', table.concat(gp, '\n') .. '\n')
-  run('gnuplot ' .. base .. '.gp', 'gnuplot ' .. base .. '.gp', id)
-  return base .. '.pdf'
-end
-
-local function caption_of(b)
-  if not b or b.t ~= 'Para' then return nil end
-  local first = b.content[1]
-  if not (first and first.t == 'Str' and first.text == 'Caption:') then return nil end
-  local inl = pandoc.List(b.content)
-  inl:remove(1)
-  while #inl > 0 and (inl[1].t == 'Space' or inl[1].t == 'SoftBreak') do inl:remove(1) end
-  return inl
+  local script = table.concat(gp, '\n') .. '\n'
+  write(base .. '.gp', script)
+  -- The drawing is cached by its script (its own paths left out) and data, so an
+  -- unchanged plot costs no gnuplot run, in either edition.
+  local pdf = util.cache_file(cachedir, 'plots', util.replace(script, base, '') .. '\0' .. dat, '.pdf')
+  if not util.exists(pdf) then
+    util.run(WHO .. ': ' .. id, 'gnuplot ' .. util.shell_quote(base .. '.gp'), base .. '.pdf')
+    util.store(WHO, base .. '.pdf', pdf)
+  end
+  return pdf
 end
 
 return {
-  { Meta = function(meta) builddir = util.meta_string(meta, 'build-dir', 'build/book') end },
   {
-    Blocks = function(blocks)
-      local out, i = pandoc.List(), 1
-      while i <= #blocks do
-        local b = blocks[i]
-        if b.t == 'CodeBlock' and b.classes:includes('plot') then
-          local cap = caption_of(blocks[i + 1])
-          if not cap or #cap == 0 then
-            util.fail(WHO, (b.identifier ~= '' and b.identifier or 'a .plot block') ..
-              ': needs a paragraph "Caption: ..." right after it')
-          end
-          local pdf = draw(b)
-          local img = pandoc.Image(cap, pdf, 'fig:', pandoc.Attr(b.identifier, {}, { width = '100%' }))
-          out:insert(pandoc.Para({ img }))
-          i = i + 2
-        else
-          out:insert(b)
-          i = i + 1
-        end
-      end
-      return out
+    Meta = function(meta)
+      builddir = util.meta_string(meta, 'build-dir', 'build/book')
+      cachedir = util.cache_dir(meta, builddir)
     end,
   },
+  { Blocks = util.figures(WHO, 'plot', function(b) return draw(b), { width = '100%' } end) },
 }

@@ -1,15 +1,19 @@
 -- util.lua -- helpers shared by the book's Lua filters (not a filter itself).
 --
--- Purpose: run the `chalk` calculator and read its JSON/CSV output, format a
--- number with a unit the way book/README.md ("Live numbers") specifies, split a
--- command line, read the edition and build directory from the metadata, and
--- turn inlines into LaTeX. Every filter loads it with
+-- Purpose: run the `chalk` calculator (its answers cached on disk) and read its
+-- JSON/CSV output, format a number with a unit the way book/README.md ("Live
+-- numbers") specifies, split a command line, read the edition and build directory
+-- from the metadata, turn inlines into LaTeX, make figures from code blocks with
+-- their captions (plot.lua, diagram.lua), check flashcards (cards.lua,
+-- flashcards.lua), and keep files whole and cached products by content. Every
+-- filter loads it with
 --     package.path = (PANDOC_SCRIPT_FILE:match('(.*/)') or './') .. '?.lua;' .. package.path
 --     local util = require 'util'
 --
 -- Consumes: nothing from the document by itself.
 -- Environment: CHALK names the calculator (default build/chalk, relative to the
--- directory pandoc runs in, the repository root).
+-- directory pandoc runs in, the repository root); CHALK_CACHE the directory of
+-- its cached answers (unset: none kept between runs).
 -- Pandoc 2.17: no pandoc.json, so JSON is decoded here; pandoc.write exists.
 -- Every error is raised with error(msg, 0): pandoc prints it and stops the build.
 
@@ -125,11 +129,31 @@ function M.split_args(s)
   return args
 end
 
-local function shell_quote(s)
+-- A word for sh, in single quotes.
+function M.shell_quote(s)
   return "'" .. s:gsub("'", "'\\''") .. "'"
 end
 
 local cache = {}
+
+-- The on-disk cache of chalk's answers: a directory named by the environment
+-- variable CHALK_CACHE (book/build.sh sets build/cache/chalk), one file per
+-- command whose name is the SHA-1 of the calculator's own bytes, the mode and the
+-- command line. A rebuilt calculator has other bytes, so none of its old answers
+-- is used; a failing command is never cached. Without CHALK_CACHE, answers are
+-- kept for the one pandoc run only.
+local digests = {}
+local function cache_path(exe, shown)
+  local dir = os.getenv('CHALK_CACHE')
+  if not dir or dir == '' then return nil end
+  if not digests[exe] then
+    local bytes = M.read_file(exe, 'rb')
+    if not bytes then return nil end
+    digests[exe] = pandoc.utils.sha1(bytes)
+    os.execute('mkdir -p ' .. M.shell_quote(dir))
+  end
+  return dir .. '/' .. pandoc.utils.sha1(digests[exe] .. '\0' .. shown)
+end
 
 -- Runs `chalk ARGS MODE` (MODE is --json or --csv) and returns its stdout.
 -- A missing calculator or a non-zero exit stops the build, naming the command
@@ -142,12 +166,18 @@ function M.run_chalk(who, cmdline, mode)
   local f = io.open(exe, 'r')
   if not f then M.fail(who, exe .. ' not found (run `make chalk`), needed by: ' .. shown) end
   f:close()
+  local stored = cache_path(exe, shown)
+  local hit = stored and M.read_file(stored)
+  if hit then
+    cache[key] = hit
+    return hit
+  end
   local args = M.split_args(cmdline)
-  local quoted = { shell_quote(exe) }
-  for _, a in ipairs(args) do quoted[#quoted + 1] = shell_quote(a) end
+  local quoted = { M.shell_quote(exe) }
+  for _, a in ipairs(args) do quoted[#quoted + 1] = M.shell_quote(a) end
   quoted[#quoted + 1] = mode
   local errfile = os.tmpname()
-  local p = io.popen(table.concat(quoted, ' ') .. ' 2>' .. shell_quote(errfile), 'r')
+  local p = io.popen(table.concat(quoted, ' ') .. ' 2>' .. M.shell_quote(errfile), 'r')
   local out = p:read('a')
   local ok, _, code = p:close()
   local ef = io.open(errfile, 'r')
@@ -160,6 +190,7 @@ function M.run_chalk(who, cmdline, mode)
       (stderr ~= '' and ('\n  ' .. stderr) or ''))
   end
   cache[key] = out
+  if stored then M.write_file(who, stored, out, true) end
   return out
 end
 
@@ -343,25 +374,188 @@ function M.latex_of(inlines)
   return (pandoc.write(doc, 'latex'):gsub('%s+$', ''))
 end
 
--- Reads a whole file, or returns nil.
-function M.read_file(path)
+-- ---- figures --------------------------------------------------------------------
+
+-- The caption of a "Caption: ..." paragraph (its inlines without the word), or nil.
+local function caption_of(b)
+  if not b or b.t ~= 'Para' then return nil end
+  local first = b.content[1]
+  if not (first and first.t == 'Str' and first.text == 'Caption:') then return nil end
+  local inl = pandoc.List(b.content)
+  inl:remove(1)
+  while #inl > 0 and (inl[1].t == 'Space' or inl[1].t == 'SoftBreak') do inl:remove(1) end
+  return inl
+end
+
+-- A Blocks filter for figures drawn from code blocks (plot.lua, diagram.lua): each
+-- code block of class `class`, with the "Caption: ..." paragraph that must follow
+-- it, becomes one figure. draw(block) returns the image's path and attributes.
+function M.figures(who, class, draw)
+  return function(blocks)
+    local out, i = pandoc.List(), 1
+    while i <= #blocks do
+      local b = blocks[i]
+      if b.t == 'CodeBlock' and b.classes:includes(class) then
+        local cap = caption_of(blocks[i + 1])
+        if not cap or #cap == 0 then
+          M.fail(who, (b.identifier ~= '' and b.identifier or ('a .' .. class .. ' block')) ..
+            ': needs a paragraph "Caption: ..." right after it')
+        end
+        local path, attrs = draw(b)
+        out:insert(pandoc.Para({ pandoc.Image(cap, path, 'fig:', pandoc.Attr(b.identifier, {}, attrs)) }))
+        i = i + 2
+      else
+        out:insert(b)
+        i = i + 1
+      end
+    end
+    return out
+  end
+end
+
+-- ---- flashcards -----------------------------------------------------------------
+
+-- One ::: {.card id=ID tags="..."} (book/README.md, "Flashcards"), checked the same
+-- way for the book (cards.lua) and for Anki (flashcards.lua): an id of letters,
+-- digits, ".", "_" and "-" (it becomes the Anki GUID), no attribute but id and
+-- tags, exactly one ::: front and one ::: back and nothing else, no card inside.
+-- `where` names the card's place for the messages (e.g. the chapter). Returns
+-- id, tags (a list), front and back (block lists).
+function M.card(who, div, where)
+  -- pandoc reads id=NAME in the braces as the identifier
+  local id = div.identifier ~= '' and div.identifier or div.attributes.id
+  if not id or id == '' then
+    M.fail(who, (where and (where .. ': ') or '') .. 'a ::: {.card} has no id=... (its stable Anki id)')
+  end
+  if not id:match('^[%w][%w._-]*$') then
+    M.fail(who, (where and (where .. ': ') or '') .. 'card id "' .. id ..
+      '" may hold only letters, digits, ".", "_" and "-"')
+  end
+  for k, _ in pairs(div.attributes) do
+    if k ~= 'id' and k ~= 'tags' then M.fail(who, 'card ' .. id .. ': unknown attribute "' .. k .. '"') end
+  end
+  local front, back
+  for _, b in ipairs(div.content) do
+    if b.t == 'Div' and b.classes:includes('front') and not front then front = b.content
+    elseif b.t == 'Div' and b.classes:includes('back') and not back then back = b.content
+    else M.fail(who, 'card ' .. id .. ': holds only one ::: front and one ::: back') end
+  end
+  if not front or not back then M.fail(who, 'card ' .. id .. ': needs ::: front and ::: back') end
+  if M.nested_card(front) or M.nested_card(back) then M.fail(who, 'card ' .. id .. ' holds another card') end
+  local tags = {}
+  for t in (div.attributes.tags or ''):gmatch('%S+') do tags[#tags + 1] = t end
+  return id, tags, front, back
+end
+
+-- The first card Div nested anywhere in `blocks` (a card must stand at the top
+-- level of its chapter), or nil.
+function M.nested_card(blocks)
+  for _, b in ipairs(blocks) do
+    if b.t == 'Div' then
+      if b.classes:includes('card') then return b end
+      local inner = M.nested_card(b.content)
+      if inner then return inner end
+    end
+  end
+end
+
+-- Stops the build when a card sits inside another block of `blocks`.
+function M.no_nested_card(who, blocks)
+  local inner = M.nested_card(blocks)
+  if inner then
+    local id = inner.identifier ~= '' and inner.identifier or inner.attributes.id
+    M.fail(who, 'card ' .. tostring(id) .. ' sits inside another block; put it at the top level')
+  end
+end
+
+-- ---- files, commands, the build cache ----------------------------------------------
+
+-- The directory of cached drawings: the metadata field cache-dir (book/build.sh
+-- passes build/cache, shared by both editions), else BUILD-DIR/cache.
+function M.cache_dir(meta, builddir)
+  return M.meta_string(meta, 'cache-dir', builddir .. '/cache')
+end
+
+-- The path of a cached product made from `source`: CACHE/KIND/SHA1(source)EXT
+-- (the directory is created). Same source, same path: an unchanged drawing is
+-- found where the last build left it.
+function M.cache_file(cachedir, kind, source, ext)
+  local dir = cachedir .. '/' .. kind
+  os.execute('mkdir -p ' .. M.shell_quote(dir))
+  return dir .. '/' .. pandoc.utils.sha1(source) .. ext
+end
+
+function M.exists(path)
   local f = io.open(path, 'r')
+  if f then f:close() end
+  return f ~= nil
+end
+
+-- Moves a finished product into the cache (a rename: whole or not at all).
+function M.store(who, from, to)
+  local ok, err = os.rename(from, to)
+  if not ok then M.fail(who, 'cannot move ' .. from .. ' to ' .. to .. ': ' .. tostring(err)) end
+end
+
+-- `text` with every occurrence of the plain string `old` replaced by `new`.
+function M.replace(text, old, new)
+  local out, i = {}, 1
+  while true do
+    local a, b = text:find(old, i, true)
+    if not a then break end
+    out[#out + 1] = text:sub(i, a - 1) .. new
+    i = b + 1
+  end
+  out[#out + 1] = text:sub(i)
+  return table.concat(out)
+end
+
+-- Runs a shell command; when it fails, or does not make `product`, stops the
+-- build naming `who` and quoting the command's stderr. Returns its stdout.
+function M.run(who, cmd, product)
+  local errfile = os.tmpname()
+  local p = io.popen(cmd .. ' 2>' .. M.shell_quote(errfile), 'r')
+  local out = p:read('a')
+  local ok = p:close()
+  local err = (M.read_file(errfile) or ''):gsub('%s+$', '')
+  os.remove(errfile)
+  if not ok or (product and not M.exists(product)) then
+    M.fail(who, (cmd:match('^(%S+)') or cmd) .. ' failed' .. (err ~= '' and (': ' .. err) or ''))
+  end
+  return out
+end
+
+-- Reads a whole file, or returns nil (mode 'rb' for bytes).
+function M.read_file(path, mode)
+  local f = io.open(path, mode or 'r')
   if not f then return nil end
   local s = f:read('a')
   f:close()
   return s
 end
 
--- Writes `text` to `path` whole or not at all (a temporary file, then a rename),
--- so a failed build never leaves a half-written side file.
-function M.write_file(who, path, text)
-  local tmp = path .. '.tmp'
-  local f, err = io.open(tmp, 'w')
-  if not f then M.fail(who, 'cannot write ' .. tmp .. ': ' .. tostring(err)) end
+-- Writes `text` to `path` whole or not at all (a temporary file of a name no other
+-- process uses, then a rename), so a failed build never leaves a half-written side
+-- file and two builds at once never mix theirs. With `soft`, a failure is ignored
+-- (for caches: the build goes on without storing).
+function M.write_file(who, path, text, soft)
+  local unique = os.tmpname() -- made by mkstemp: held until the rename is done
+  local tmp = path .. '.' .. unique:match('([^/]+)$')
+  local f, err = io.open(tmp, 'wb')
+  if not f then
+    os.remove(unique)
+    if soft then return end
+    M.fail(who, 'cannot write ' .. tmp .. ': ' .. tostring(err))
+  end
   f:write(text)
   f:close()
   local ok, rerr = os.rename(tmp, path)
-  if not ok then M.fail(who, 'cannot rename ' .. tmp .. ' to ' .. path .. ': ' .. tostring(rerr)) end
+  os.remove(unique)
+  if not ok then
+    os.remove(tmp)
+    if soft then return end
+    M.fail(who, 'cannot rename ' .. tmp .. ' to ' .. path .. ': ' .. tostring(rerr))
+  end
 end
 
 return M

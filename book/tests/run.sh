@@ -11,6 +11,8 @@
 #   errors/NAME/   sample.md, args, optional env, expect: lines that must all appear
 #                  in pandoc's error output; pandoc must fail
 #   smoke/         book.md: a small book with every construct, built to PDF
+#   build/caches   chalk answers, plots and diagrams are not computed again when
+#                  nothing changed, and are when the calculator or the drawing did
 #
 # Usage: book/tests/run.sh [NAME...]   (default: every test; run from anywhere)
 # UPDATE=1 writes the actual outputs over expected.* (then review them with git diff).
@@ -42,6 +44,7 @@ bad() {
 # Output to $OUT/NAME/out, errors to $OUT/NAME/err; returns pandoc's status.
 run_pandoc() {
     local dir=$1 name=$2 args envs=()
+    rm -rf "${OUT:?}/$name" # from nothing: a diagram or plot is drawn, not found cached
     mkdir -p "$OUT/$name"
     read -r -a args <"$dir/args"
     if [ -f "$dir/env" ]; then mapfile -t envs < <(grep -v '^#' "$dir/env"); fi
@@ -99,10 +102,56 @@ if selected build/smoke; then
         # nothing runs into the margin: long code lines wrap, long inline code breaks
         overfull=$(grep -c '^Overfull \\hbox' "$OUT/book-instructor/chalk.log")
         [ "$overfull" -eq 0 ] || missing+="$overfull overfull line(s) in $OUT/book-instructor/chalk.log"$'\n'
+        # an unchanged rebuild settles in one pdflatex run (the .aux of the last is kept)
+        CHALK=build/chalk book/build.sh instructor "$OUT/smoke.pdf" "$T/smoke/book.md" >/dev/null 2>&1
+        grep -q '(1 runs)' "$OUT/book-instructor/times.txt" ||
+            missing+="an unchanged rebuild took more than one pdflatex run: $(cat "$OUT/book-instructor/times.txt")"$'\n'
         if [ -z "$missing" ]; then ok build/smoke; else bad build/smoke "$missing"; fi
     else
         bad build/smoke "$log"
     fi
+fi
+
+# ---- caches: what did not change is not computed again ------------------------------------
+if selected build/caches; then
+    echo "[ RUN      ] build/caches"
+    C=$OUT/caches
+    rm -rf "$C"
+    mkdir -p "$C/bin" "$C/stubs"
+    why=""
+    # chalk: a stand-in calculator that logs each run
+    printf '#!/bin/sh\necho "$*" >>"%s/runs"\nexec "%s/%s/fixtures/fake-chalk" "$@"\n' "$C" "$PWD" "$T" >"$C/bin/chalk"
+    chmod +x "$C/bin/chalk"
+    live() {
+        CHALK=$C/bin/chalk CHALK_CACHE=$C/chalk pandoc -f markdown --lua-filter book/filters/chalk.lua \
+            "$T/golden/chalk-format/sample.md" -t native -o "$C/live$1" 2>>"$C/err" || why+="chalk.lua failed (run $1)"$'\n'
+        wc -l <"$C/runs"
+    }
+    n1=$(live 1) n2=$(live 2)
+    [ "$n1" -gt 0 ] || why+="the first build ran no chalk"$'\n'
+    [ "$n2" = "$n1" ] || why+="an unchanged rebuild ran chalk $((n2 - n1)) more time(s)"$'\n'
+    cmp -s "$C/live1" "$C/live2" || why+="the cached numbers differ from the computed ones"$'\n'
+    echo "# a new calculator: other bytes" >>"$C/bin/chalk"
+    n3=$(live 3)
+    [ "$n3" -gt "$n2" ] || why+="a changed calculator was not run again (its old answers were used)"$'\n'
+    # plots and diagrams: a second build must not need gnuplot or pdflatex at all
+    printf '#!/bin/sh\necho "stub: $0 ran" >&2\nexit 1\n' >"$C/stubs/gnuplot"
+    chmod +x "$C/stubs/gnuplot"
+    cp "$C/stubs/gnuplot" "$C/stubs/pdflatex"
+    cat "$T/golden/plot/sample.md" "$T/golden/diagram/sample.md" >"$C/figs.md"
+    sed 's/chalkblue!20/chalkblue!30/' "$C/figs.md" >"$C/figs-changed.md"
+    figs() { # figs PATH IN OUT
+        PATH=$1 pandoc -f markdown --lua-filter book/filters/plot.lua --lua-filter book/filters/diagram.lua \
+            -M build-dir="$C/build" -M cache-dir="$C/cache" "$2" -t native -o "$3" 2>>"$C/err"
+    }
+    figs "$PATH" "$C/figs.md" "$C/figs1" || why+="the first figure build failed"$'\n'
+    figs "$C/stubs:$PATH" "$C/figs.md" "$C/figs2" ||
+        why+="an unchanged rebuild ran gnuplot or pdflatex"$'\n'
+    cmp -s "$C/figs1" "$C/figs2" || why+="the rebuilt figures differ"$'\n'
+    if figs "$C/stubs:$PATH" "$C/figs-changed.md" "$C/figs3"; then
+        why+="a changed diagram was not compiled again (a stale drawing was used)"$'\n'
+    fi
+    if [ -z "$why" ]; then ok build/caches; else bad build/caches "$why$(cat "$C/err")"; fi
 fi
 
 # book/build.sh on a chapter with a bad include / a failing chalk command: it must
@@ -127,6 +176,10 @@ stops build/stops-on-missing-region "$T/errors/include-missing-region/sample.md"
     'book/tests/fixtures/solutions/07-demo/demo.c' 'no region "nosuch"' 'nothing written'
 stops build/stops-on-failing-chalk "$T/errors/chalk-command-fails/sample.md" \
     'chalk decode --model no-such-model' 'chalk: error' 'nothing written'
+stops build/stops-on-bad-diagram "$T/errors/diagram-bad-tikz/sample.md" \
+    'fig:bad: the diagram does not compile' "I do not know the key '/tikz/nosuchkey'" 'nothing written'
+stops build/stops-on-notation-clash "$T/stops/notation-clash.md" \
+    'symbol N_\text{total} is defined twice' 'notation-dup/01-first.tsv:3' 'notation-dup/02-second.tsv:3' 'nothing written'
 
 # ---- the whole book, both editions (make's own rules) ------------------------------------
 if selected build/book; then
@@ -139,6 +192,9 @@ if selected build/book; then
         grep -q 'Instructor edition' <<<"$i" || why+="instructor title page lacks 'Instructor edition'"$'\n'
         grep -q 'Contents' <<<"$s" || why+="no table of contents"$'\n'
         grep -q 'Hardware and model presets' <<<"$s" || why+="no presets appendix"$'\n'
+        grep -q 'The book’s symbols' <<<"$s" || why+="no notation appendix"$'\n'
+        again=$(make -s --no-print-directory book 2>&1)
+        grep -q 'already up to date' <<<"$again" || why+="make book on an unchanged book does not say it is up to date: $again"$'\n'
         if grep -q 'Solution to Exercise' <<<"$s"; then why+="the student edition shows a solution"$'\n'; fi
         grep -q 'Solution to Exercise' <<<"$i" || why+="the instructor edition shows no solution"$'\n'
         if grep -q '\\[a-z]\+{' <<<"$s"; then why+="raw TeX in the PDF's text: $(grep -o '\\[a-z]\+{' <<<"$s" | head -3)"$'\n'; fi

@@ -93,6 +93,8 @@ typedef struct chalk_args {
     const char *value[CHALK_MAX_GIVEN];      /* as typed; "" for a switch */
     int ngiven;
     chalk_format format;
+    const char *columns; /* --columns a,b,c: only these keys, in this order; or NULL */
+    int digits;          /* --digits N: significant digits in JSON and CSV (17: exact) */
 } chalk_args;
 
 /* The text given for `f`, NULL when it was not given ("" for a switch). */
@@ -210,6 +212,7 @@ typedef struct chalk_field {
 typedef struct chalk_record {
     chalk_field fields[CHALK_MAX_FIELDS];
     int count;
+    bool no_notes; /* set by chalk_emit for JSON and CSV, where notes are not shown */
     size_t used;
     char arena[CHALK_ARENA_CHARS];
 } chalk_record;
@@ -280,6 +283,9 @@ enum { CHALK_NUM_CHARS = 32 };
 /* Exactly what printf("%.17g") prints (it reads back to the same double), faster.
  * Returns the length written; buf holds at least CHALK_NUM_CHARS. */
 int chalk_g17(char *buf, double x);
+
+/* Exactly what printf("%.*g", precision, x) prints, precision 1..17 (--digits). */
+int chalk_gn(char *buf, double x, int precision);
 
 /* About four significant digits for humans, thousands separated: 14.4, 0.5208, 2,400. */
 void chalk_sig(char *buf, size_t size, double x);

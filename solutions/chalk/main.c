@@ -30,6 +30,22 @@ static const chalk_flag FLAG_CSV = {
     .group = "output",
     .help = "a header row, then one row per point",
 };
+static const chalk_flag FLAG_COLUMNS = {
+    .name = "--columns",
+    .arg = "LIST",
+    .group = "output",
+    .help = "only these keys, in this order: --columns batch,step_s (JSON, CSV and tables)",
+};
+static const chalk_flag FLAG_DIGITS = {
+    .name = "--digits",
+    .arg = "N",
+    .group = "output",
+    .help = "significant digits of JSON and CSV numbers, 1 to 17 (default 17: every number "
+            "reads back exactly)",
+    .min = 1,
+    .max = 17,
+    .rules = CHALK_WHOLE,
+};
 static const chalk_flag FLAG_HELP = {
     .name = "--help",
     .arg = NULL,
@@ -37,7 +53,8 @@ static const chalk_flag FLAG_HELP = {
     .group = "output",
     .help = "this help, on stdout",
 };
-static const chalk_flag *const OUTPUT_FLAGS[] = {&FLAG_JSON, &FLAG_CSV, &FLAG_HELP, NULL};
+static const chalk_flag *const OUTPUT_FLAGS[] = {&FLAG_JSON,   &FLAG_CSV,  &FLAG_COLUMNS,
+                                                 &FLAG_DIGITS, &FLAG_HELP, NULL};
 
 static const chalk_command *const SHARED[] = {&chalk_cmd_list, &chalk_cmd_show,
                                               &chalk_cmd_check_answers, NULL};
@@ -299,6 +316,12 @@ static int parse_args(int argc, char **argv, chalk_args *a)
     }
     if (chalk_given(a, &FLAG_JSON) && chalk_given(a, &FLAG_CSV))
         return chalk_fail("pick one of --json and --csv");
+    a->columns = chalk_value(a, &FLAG_COLUMNS);
+    double digits = 17;
+    int status = chalk_number(a, &FLAG_DIGITS, &digits);
+    if (status)
+        return status;
+    a->digits = (int)digits;
     a->format = chalk_given(a, &FLAG_JSON)  ? CHALK_JSON
                 : chalk_given(a, &FLAG_CSV) ? CHALK_CSV
                                             : CHALK_TABLE;

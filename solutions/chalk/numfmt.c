@@ -9,13 +9,14 @@
  *
  * For 10^(16-k) between 10^-27 and 10^27 the power of ten is exact in an x87 long
  * double (64-bit significand), so x x 10^(16-k) carries one rounding error of at most
- * 2^-64 relative: under 0.01 in the last digit of D. When the fraction of the scaled
- * value is that close to one half (a digit printf might round the other way), or x
- * lies outside that range, or long double is no wider than double, chalk_g17 asks
- * printf. So its output is printf's, byte for byte; the tests compare the two over
+ * 2^-64 relative: v < 2^57, so under half its 2^-7 spacing, 0.004 in the last digit
+ * of D. When the fraction of the scaled value is within 0.005 of one half (a digit printf might
+ * round the other way), or x lies outside that range, or long double is no wider than double,
+ * chalk_g17 asks printf. So its output is printf's, byte for byte; the tests compare the two over
  * millions of random doubles.
  */
 #include <float.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,7 +24,7 @@
 
 #include "chalk.h"
 
-enum { G17_DIGITS = 17, POW10_MAX = 27 };
+enum { G17_DIGITS = 17, POW10_MAX = 27, DOUBLE_DIGITS = 12 };
 
 /* 10^0 .. 10^27, each exact in long double (5^27 < 2^64). */
 static const long double POW10[POW10_MAX + 1] = {
@@ -32,15 +33,10 @@ static const long double POW10[POW10_MAX + 1] = {
     1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L,
 };
 
-static int g17_printf(char *buf, double x)
+/* |x| x 10^(precision-1-k), or a negative number when that power is not exact. */
+static long double scaled(double ax, int k, int precision)
 {
-    return snprintf(buf, CHALK_NUM_CHARS, "%.17g", x);
-}
-
-/* |x| x 10^(16-k), or a negative number when 10^|16-k| is not exact. */
-static long double scaled(double ax, int k)
-{
-    int s = G17_DIGITS - 1 - k;
+    int s = precision - 1 - k;
     if (s >= 0 && s <= POW10_MAX)
         return (long double)ax * POW10[s];
     if (s < 0 && -s <= POW10_MAX)
@@ -53,61 +49,113 @@ static const char PAIRS[] =
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
-/* Writes the 8 decimal digits of v (< 10^8), with leading zeros, two at a time. */
-static void eight_digits(uint32_t v, char *out)
+/* Writes the n digits of v (10^(n-1) <= v < 10^n), two at a time from the right. */
+static void n_digits(uint64_t v, int n, char *out)
 {
-    for (int i = 6; i >= 0; i -= 2) {
-        memcpy(out + i, PAIRS + 2 * (v % 100), 2);
+    int i = n;
+    for (; i >= 2; i -= 2) {
+        memcpy(out + i - 2, PAIRS + 2 * (v % 100), 2);
         v /= 100;
     }
+    if (i == 1)
+        out[0] = (char)('0' + v);
 }
 
-/* Writes the 17 digits of v (10^16 <= v < 10^17). */
-static void seventeen_digits(uint64_t v, char *out)
+/* D = x x 10^(precision-1-k) rounded to an integer of `precision` digits, from the
+ * estimate *k (one too low at most; corrected here). False when the power of ten is
+ * not exact or the scaled value is too near a tie: the caller asks printf. */
+static bool scaled_long(double ax, int precision, int *k, uint64_t *digits)
 {
-    uint64_t hi = v / 100000000u; /* 9 digits */
-    out[0] = (char)('0' + hi / 100000000u);
-    eight_digits((uint32_t)(hi % 100000000u), out + 1);
-    eight_digits((uint32_t)(v % 100000000u), out + 9);
+    const long double lo = POW10[precision - 1], hi = POW10[precision];
+    long double v = scaled(ax, *k, precision);
+    if (v >= hi)
+        v = scaled(ax, ++*k, precision);
+    else if (v >= 0 && v < lo)
+        v = scaled(ax, --*k, precision);
+    if (v < lo || v >= hi)
+        return false;
+    uint64_t d = (uint64_t)llrintl(v); /* to nearest: 0 < v < 2^57 */
+    long double off = v - (long double)d;
+    if (fabsl(off) > 0.5L - v * 0x1p-63L) /* v is off by at most v 2^-64 */
+        return false;
+    if ((long double)d >= hi) { /* 999.7 rounded up to 1000 */
+        d /= 10;
+        ++*k;
+    }
+    *digits = d;
+    return true;
+}
+
+/* The same in double arithmetic, for up to DOUBLE_DIGITS digits: 10^0..10^22 are
+ * exact doubles, one product is off by at most v 2^-53, under 2e-4 below 10^12. */
+static bool scaled_double(double ax, int precision, int *k, uint64_t *digits)
+{
+    static const double P[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                               1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                               1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const int top = (int)(sizeof P / sizeof P[0]) - 1;
+    double v = -1.0;
+    for (int tries = 0; tries < 2; tries++) {
+        int s = precision - 1 - *k;
+        if (s > top || -s > top)
+            return false;
+        v = s >= 0 ? ax * P[s] : ax / P[-s];
+        if (v >= P[precision])
+            ++*k;
+        else if (v < P[precision - 1])
+            --*k;
+        else
+            break;
+    }
+    if (v < P[precision - 1] || v >= P[precision])
+        return false;
+    uint64_t d = (uint64_t)llrint(v);
+    double off = v - (double)d;
+    if (fabs(off) > 0.5 - v * 0x1p-52)
+        return false;
+    if ((double)d >= P[precision]) {
+        d /= 10;
+        ++*k;
+    }
+    *digits = d;
+    return true;
 }
 
 int chalk_g17(char *buf, double x)
 {
-    if (LDBL_MANT_DIG < 64 || !isfinite(x) || x == 0.0)
-        return g17_printf(buf, x);
+    return chalk_gn(buf, x, G17_DIGITS);
+}
+
+static int gn_printf(char *buf, double x, int precision)
+{
+    return snprintf(buf, CHALK_NUM_CHARS, "%.*g", precision, x);
+}
+
+int chalk_gn(char *buf, double x, int precision)
+{
+    if (precision < 1 || precision > G17_DIGITS || LDBL_MANT_DIG < 64 || !isfinite(x) || x == 0.0)
+        return gn_printf(buf, x, precision);
     double ax = fabs(x);
     uint64_t bits;
     memcpy(&bits, &ax, sizeof bits);
     int e2 = (int)(bits >> 52) - 1022; /* ax in [2^(e2-1), 2^e2); subnormals: printf */
     if (e2 < -1000)
-        return g17_printf(buf, x);
-    /* floor(log10(2^(e2-1))): 78913 / 2^18 is log10(2) to 6 digits, exact for |e| < 1650 */
+        return gn_printf(buf, x, precision);
+    /* floor(log10(2^(e2-1))): 78913 / 2^18 is log10(2) to 6 digits, within one below */
     int k = (int)(((int64_t)(e2 - 1) * 78913) >> 18);
-    long double v = scaled(ax, k);
-    if (v >= POW10[G17_DIGITS])
-        v = scaled(ax, ++k);
-    else if (v >= 0 && v < POW10[G17_DIGITS - 1])
-        v = scaled(ax, --k);
-    if (v < POW10[G17_DIGITS - 1] || v >= POW10[G17_DIGITS])
-        return g17_printf(buf, x); /* outside the exact powers */
-    uint64_t d = (uint64_t)v;      /* v > 0: the conversion truncates, a floor */
-    long double frac = v - (long double)d;
-    if (frac > 0.48L && frac < 0.52L)
-        return g17_printf(buf, x); /* too near a tie to be sure which way printf rounds */
-    d += frac > 0.5L;
-    if (d >= (uint64_t)1e17) { /* 99999999999999999.7 rounded up to 10^17 */
-        d /= 10;
-        k++;
-    }
+    uint64_t d;
+    if (!(precision <= DOUBLE_DIGITS ? scaled_double(ax, precision, &k, &d)
+                                     : scaled_long(ax, precision, &k, &d)))
+        return gn_printf(buf, x, precision);
     char digits[G17_DIGITS];
-    seventeen_digits(d, digits);
-    int n = G17_DIGITS;
+    n_digits(d, precision, digits);
+    int n = precision;
     while (n > 1 && digits[n - 1] == '0') /* %g drops trailing zeros */
         n--;
     char *p = buf;
     if (x < 0)
         *p++ = '-';
-    if (k < -4 || k >= G17_DIGITS) { /* d.ddde+XX */
+    if (k < -4 || k >= precision) { /* d.ddde+XX */
         *p++ = digits[0];
         if (n > 1) {
             *p++ = '.';

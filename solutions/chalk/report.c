@@ -8,11 +8,15 @@
  * once per row; a column whose value did not change since the previous row (the
  * inputs echoed in every CSV row) reuses its text.
  */
+#define _POSIX_C_SOURCE 200809L /* write */
+
 #include <assert.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "chalk.h"
 
@@ -122,6 +126,12 @@ chalk_field *chalk_put_by_dtype(chalk_record *r, const char *key, const char *la
 
 void chalk_note(chalk_record *r, chalk_field *f, const char *fmt, ...)
 {
+    if (r->no_notes)
+        return;
+    if (!strchr(fmt, '%')) {
+        f->note = fmt; /* a literal: it outlives the record */
+        return;
+    }
     if (strcmp(fmt, "%s") == 0) { /* the common case, without printf */
         va_list ap;
         va_start(ap, fmt);
@@ -180,47 +190,59 @@ static int check_record(const chalk_record *r)
 
 /* ---- a line buffer ------------------------------------------------------------------------ */
 
+/* JSON and CSV are built here and written straight to the file descriptor (stdio is
+ * flushed first, so the order holds): a sweep's megabytes are copied once, not twice.
+ * A write that fails is remembered and reported once, by chalk_emit. */
 enum { LINE_CHARS = 1 << 16 };
 
 typedef struct line {
     char text[LINE_CHARS];
     size_t len;
+    int error;  /* errno of the first failed write, or 0 */
+    int digits; /* significant digits of every number (17: they read back exactly) */
 } line;
 
-static void flush_line(line *l)
+static inline void flush_line(line *l)
 {
-    fwrite(l->text, 1, l->len, stdout);
+    for (size_t done = 0; done < l->len && !l->error;) {
+        ssize_t n = write(STDOUT_FILENO, l->text + done, l->len - done);
+        if (n < 0 && errno != EINTR)
+            l->error = errno;
+        else if (n > 0)
+            done += (size_t)n;
+    }
     l->len = 0;
 }
 
-static void add(line *l, const char *s, size_t n)
+static inline void add(line *l, const char *s, size_t n)
 {
     if (l->len + n > sizeof l->text)
         flush_line(l);
-    if (n > sizeof l->text) {
-        fwrite(s, 1, n, stdout);
+    if (n > sizeof l->text) { /* longer than the buffer: in pieces */
+        for (size_t i = 0; i < n; i += sizeof l->text)
+            add(l, s + i, n - i < sizeof l->text ? n - i : sizeof l->text);
         return;
     }
     memcpy(l->text + l->len, s, n);
     l->len += n;
 }
 
-static void adds(line *l, const char *s)
+static inline void adds(line *l, const char *s)
 {
     add(l, s, strlen(s));
 }
 
-static void addc(line *l, char c)
+static inline void addc(line *l, char c)
 {
     if (l->len == sizeof l->text)
         flush_line(l);
     l->text[l->len++] = c;
 }
 
-static void add_number(line *l, double x)
+static inline void add_number(line *l, double x)
 {
     char num[CHALK_NUM_CHARS];
-    add(l, num, (size_t)chalk_g17(num, x));
+    add(l, num, (size_t)chalk_gn(num, x, l->digits));
 }
 
 /* ---- JSON ------------------------------------------------------------------------------- */
@@ -341,7 +363,7 @@ typedef struct number_cache {
 static void cached_number(line *l, number_cache *c, int i, double x)
 {
     if (!c->valid[i] || memcmp(&c->last[i], &x, sizeof x) != 0) {
-        c->len[i] = chalk_g17(c->text[i], x);
+        c->len[i] = chalk_gn(c->text[i], x, l->digits);
         c->last[i] = x;
         c->valid[i] = true;
     }
@@ -623,14 +645,84 @@ static int emit_table(const chalk_report *rep, chalk_record *r)
     return print_columns(rep, r);
 }
 
-int chalk_emit(const chalk_args *a, const chalk_report *rep)
+/* --columns: a view of a report that keeps some keys, in the order asked. */
+typedef struct projection {
+    const chalk_report *rep;
+    chalk_record full;
+    int index[CHALK_MAX_FIELDS];    /* fields of the full record, in the order asked */
+    char key[CHALK_MAX_FIELDS][64]; /* their keys (the record's own are rewritten) */
+    int count;
+} projection;
+
+static void build_projected(const void *ctx, long row, chalk_record *out)
+{
+    projection *p = (projection *)ctx; /* its scratch record is the only thing written */
+    p->rep->build(p->rep->ctx, row, &p->full);
+    chalk_clear(out);
+    for (int i = 0; i < p->count; i++) {
+        int at = p->index[i];
+        if (at >= p->full.count || strcmp(p->full.fields[at].key, p->key[i]) != 0) {
+            const chalk_field *f = chalk_find(&p->full, p->key[i]); /* a row shaped otherwise */
+            at = f ? (int)(f - p->full.fields) : -1;
+        }
+        if (at >= 0)
+            out->fields[out->count++] = p->full.fields[at];
+    }
+}
+
+/* Reads --columns against the first row's keys; an unknown key names the known. */
+static int project(const char *columns, const chalk_report *rep, projection *p)
+{
+    p->rep = rep;
+    p->count = 0;
+    rep->build(rep->ctx, 0, &p->full);
+    for (const char *c = columns; *c;) {
+        size_t n = strcspn(c, ",");
+        int at = -1;
+        for (int i = 0; i < p->full.count && at < 0; i++)
+            if (strlen(p->full.fields[i].key) == n && strncmp(p->full.fields[i].key, c, n) == 0)
+                at = i;
+        if (at < 0) {
+            char known[2048] = "";
+            size_t used = 0;
+            for (int i = 0; i < p->full.count && used < sizeof known; i++)
+                used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
+                                         p->full.fields[i].key);
+            return chalk_fail("--columns: no column \"%.*s\" here (columns: %s)", (int)n, c, known);
+        }
+        if (p->count == CHALK_MAX_FIELDS)
+            return chalk_fail("--columns: at most %d columns", CHALK_MAX_FIELDS);
+        p->index[p->count] = at;
+        snprintf(p->key[p->count++], sizeof p->key[0], "%s", p->full.fields[at].key);
+        c += n + (c[n] == ',');
+    }
+    return p->count ? CHALK_OK : chalk_fail("--columns needs at least one column");
+}
+
+int chalk_emit(const chalk_args *a, const chalk_report *full)
 {
     static chalk_record r; /* one record at a time; too large for the stack */
     static number_cache cache;
     static line l;
+    static projection p;
     chalk_clear(&r);
+    r.no_notes = a->format != CHALK_TABLE;
+    p.full.no_notes = r.no_notes;
     memset(&cache, 0, sizeof cache);
     l.len = 0;
+    l.error = 0;
+    l.digits = a->digits >= 1 && a->digits <= 17 ? a->digits : 17;
+    chalk_report view = *full;
+    const chalk_report *rep = full;
+    if (a->columns) {
+        int status = project(a->columns, full, &p);
+        if (status)
+            return status;
+        view.build = build_projected;
+        view.ctx = &p;
+        rep = &view;
+    }
+    fflush(stdout); /* what stdio holds goes first */
     bool many = rep->is_list || rep->swept;
     int status = CHALK_OK;
     switch (a->format) {
@@ -668,5 +760,7 @@ int chalk_emit(const chalk_args *a, const chalk_report *rep)
         break;
     }
     flush_line(&l);
+    if (l.error && !status)
+        status = chalk_fail("cannot write the output: %s", strerror(l.error));
     return status;
 }

@@ -254,6 +254,31 @@ static void list_json_is_an_array_of_presets(void **state)
     run_free(r);
 }
 
+/* --columns keeps the keys asked for, in that order; --digits sets the significant
+ * digits of JSON and CSV numbers (H100: 80e9 / 3.35e12 = 23.88 ms to drain HBM, SB
+ * gpus.md; three digits print 0.0239). */
+static void columns_and_digits_shape_the_output(void **state)
+{
+    (void)state;
+    run *r = chalk("list hw --csv --columns hbm_drain_s,name");
+    expect_status(r, 0, "--columns");
+    assert_true(strncmp(r->out, "hbm_drain_s,name\n", 17) == 0);
+    assert_non_null(strstr(r->out, ",h100-sxm\n"));
+    run_free(r);
+    r = chalk("show hw h100-sxm --json --columns hbm_drain_s --digits 3");
+    expect_status(r, 0, "--digits");
+    assert_string_equal(r->out, "{\n  \"hbm_drain_s\": 0.0239\n}\n");
+    run_free(r);
+    const char *bad[] = {"list hw --csv --columns nosuch", "list hw --csv --columns ''",
+                         "list hw --json --digits 0", "list hw --json --digits 18",
+                         "list hw --json --digits 2.5"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        r = chalk("%s", bad[i]);
+        expect_one_error_line(r, bad[i]);
+        run_free(r);
+    }
+}
+
 /* ---- errors ---------------------------------------------------------------------------- */
 
 /* Every mistake in the input is reported, never crashed on or silently defaulted. */
@@ -437,6 +462,7 @@ const struct CMUnitTest chalk_tests_core[] = {
     CHALK_TEST(chalk, show_hw_lists_only_the_precisions_the_chip_has),
     CHALK_TEST(chalk, domain_hbm_is_chips_times_hbm_per_chip),
     CHALK_TEST(chalk, list_json_is_an_array_of_presets),
+    CHALK_TEST(chalk, columns_and_digits_shape_the_output),
     CHALK_TEST(chalk, every_bad_input_exits_2_with_one_error_line),
     CHALK_TEST(chalk, unknown_names_suggest_the_nearest),
     CHALK_TEST(chalk, output_that_cannot_be_written_is_an_error),

@@ -99,7 +99,37 @@ static void g17_prints_what_printf_prints_for_random_doubles(void **state)
     }
 }
 
+/* --digits N: chalk_gn(x, N) is printf's %.Ng for every N from 1 to 17, on random
+ * doubles across the calculator's range and on values that round up a digit. */
+static void gn_prints_what_printf_prints_at_every_precision(void **state)
+{
+    (void)state;
+    uint64_t s = 6;
+    for (int precision = 1; precision <= 17; precision++) {
+        const double edges[] = {9.5, 99.5, 999999.5, 0.00095, 1e22, 123456.5, 0.125, 1e-5};
+        for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) {
+            char mine[CHALK_NUM_CHARS], libc[64];
+            chalk_gn(mine, edges[i], precision);
+            snprintf(libc, sizeof libc, "%.*g", precision, edges[i]);
+            if (strcmp(mine, libc) != 0)
+                fail_msg("chalk_gn(%a, %d) = \"%s\", printf gives \"%s\"", edges[i], precision,
+                         mine, libc);
+        }
+        for (int i = 0; i < 100000; i++) {
+            double u = (double)(next(&s) >> 11) / 9007199254740992.0;
+            double x = (i % 2 ? -1 : 1) * 1e-9 * pow(1e25, u);
+            char mine[CHALK_NUM_CHARS], libc[64];
+            chalk_gn(mine, x, precision);
+            snprintf(libc, sizeof libc, "%.*g", precision, x);
+            if (strcmp(mine, libc) != 0)
+                fail_msg("chalk_gn(%a, %d) = \"%s\", printf gives \"%s\"", x, precision, mine,
+                         libc);
+        }
+    }
+}
+
 const struct CMUnitTest chalk_tests_numfmt[] = {
+    CHALK_TEST(chalk, gn_prints_what_printf_prints_at_every_precision),
     CHALK_TEST(chalk, g17_prints_what_printf_prints_at_the_edges),
     CHALK_TEST(chalk, g17_prints_what_printf_prints_for_random_doubles),
 };

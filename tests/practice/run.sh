@@ -5,14 +5,17 @@
 # N failed" (tests/run.sh adds both to the totals). Needs build/chalk, pandoc and
 # pdflatex (tests/deps.sh book). Expected values come from the spec (Anki's
 # header lines, book/problems.md), from chalk run again, or from closed forms;
-# never from the output under test. Scratch files go to build/test-practice/.
+# never from the output under test. Everything the tests write goes to a scratch
+# directory, removed at the end: the problem sets and keys of the test seeds are
+# made there (OUT=scratch make problems), never in the reader's build/. Only
+# `make flashcards` writes its real output, build/flashcards.tsv.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
 
 T=tests/practice
-W=build/test-practice
-mkdir -p "$W"
-rm -f "$W"/*
+W=$(mktemp -d "${TMPDIR:-/tmp}/chalk-practice.XXXXXX") || exit 2
+trap 'rm -rf "$W"' EXIT
+touch "$W/start"
 passed=0 failed=0
 ok() { echo "ok - $1"; passed=$((passed + 1)); }
 bad() { echo "FAIL - $1"; failed=$((failed + 1)); }
@@ -93,7 +96,7 @@ fi
 
 # ---- problems --------------------------------------------------------------------
 
-key=build/answers-test-a.json
+key=$W/answers-test-a.json
 # jv ID FIELD: a field of one problem in a key (one problem per line, book/problems.md).
 jv() { sed -n "s/^  \"$1\": {.*\"$2\": \\(\"[^\"]*\"\\|[^,}]*\\).*/\\1/p" "${3:-$key}" | tr -d '"'; }
 # cj COMMAND KEY: a number from chalk COMMAND --json.
@@ -106,30 +109,32 @@ cj() {
 close() { awk -v a="$1" -v b="$2" -v t="${3:-1e-9}" \
     'BEGIN { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b; exit !(a != "" && b != "" && d <= t * m) }'; }
 
-if make -s --no-print-directory problems >/dev/null 2>"$W/noseed.err"; then
+if OUT=$W make -s --no-print-directory problems >/dev/null 2>"$W/noseed.err"; then
     bad "problems: make problems without SEED is an error"
 else
     check "problems: make problems without SEED prints a usage line" grep -q '^usage: make problems SEED=' "$W/noseed.err"
 fi
-make -s --no-print-directory problems SEED=test-a >"$W/a1.out" 2>&1
+OUT=$W make -s --no-print-directory problems SEED=test-a >"$W/a1.out" 2>&1
 check "problems: make problems SEED=test-a writes the two PDFs and the key" \
-    test -s build/problems-test-a.pdf -a -s build/answers-test-a.pdf -a -s "$key"
-for f in problems-test-a.pdf answers-test-a.pdf answers-test-a.json; do cp "build/$f" "$W/$f"; done
-make -s --no-print-directory problems SEED=test-a >/dev/null 2>&1
+    test -s "$W/problems-test-a.pdf" -a -s "$W/answers-test-a.pdf" -a -s "$key"
+for f in problems-test-a.pdf answers-test-a.pdf answers-test-a.json; do cp "$W/$f" "$W/first-$f"; done
+OUT=$W make -s --no-print-directory problems SEED=test-a >/dev/null 2>&1
 for f in problems-test-a.pdf answers-test-a.pdf answers-test-a.json; do
-    check "problems: the same seed gives a byte-identical $f" cmp -s "build/$f" "$W/$f"
+    check "problems: the same seed gives a byte-identical $f" cmp -s "$W/$f" "$W/first-$f"
 done
-make -s --no-print-directory problems SEED=test-b >/dev/null 2>&1
+OUT=$W make -s --no-print-directory problems SEED=test-b >/dev/null 2>&1
+check "problems: the test seeds write nothing to the reader's build/" \
+    test -z "$(find build -maxdepth 2 -newer "$W/start" -name '*test-[ab]*' 2>/dev/null)"
 values() { sed -n 's/^  "\([^"]*\)": {"value": \([^,]*\),.*/\1 \2/p' "$1"; }
 check "problems: another seed gives other numbers" \
-    test "$(values "$key")" != "$(values build/answers-test-b.json)"
+    test "$(values "$key")" != "$(values "$W/answers-test-b.json")"
 check "problems: both keys hold the same problems" \
-    test "$(values "$key" | cut -d' ' -f1)" = "$(values build/answers-test-b.json | cut -d' ' -f1)"
+    test "$(values "$key" | cut -d' ' -f1)" = "$(values "$W/answers-test-b.json" | cut -d' ' -f1)"
 np=$(values "$key" | wc -l)
 check "problems: chapter 1 has at least 6 templates ($np)" test "$np" -ge 6
 stars=$(sed -n 's/.*"stars": \([0-9]*\),.*/\1/p' "$key" | sort -u | tr -d '\n')
 check "problems: templates at all three star levels ($stars)" test "$stars" = 123
-pdftotext build/problems-test-a.pdf "$W/q.txt" && pdftotext build/answers-test-a.pdf "$W/a.txt"
+pdftotext "$W/problems-test-a.pdf" "$W/q.txt" && pdftotext "$W/answers-test-a.pdf" "$W/a.txt"
 check "problems: the problem set names its seed" grep -q 'seed test-a' "$W/q.txt"
 check "problems: the problem set holds no answers" test "$(grep -c 'Answer:' "$W/q.txt")" -eq 0
 check "problems: the key holds an answer per problem" test "$(grep -c 'Answer:' "$W/a.txt")" -eq "$np"
@@ -160,7 +165,7 @@ chips=$(cj "show hw $hw" scaleup_domain_chips)
 check "problems: ch1-latency-floor equals 2 N / (n W) in ms" \
     close "$v" "$(awk -v p="$p" -v c="$chips" -v w="$bw" 'BEGIN { printf "%.17g", 2 * p / (c * w) * 1000 }')" 1e-12
 
-if book/problems.sh fx "$T/problems-bad.md" >/dev/null 2>"$W/typo.err"; then
+if OUT=$W book/problems.sh fx "$T/problems-bad.md" >/dev/null 2>"$W/typo.err"; then
     bad "problems: an unknown placeholder stops the build"
 else
     check "problems: an unknown placeholder stops the build, naming it" grep -q 'fx-typo: unknown placeholder {hwx}' "$W/typo.err"
@@ -169,7 +174,7 @@ fi
 bad_template() {
     # shellcheck disable=SC2016 # the backticks are markdown
     printf '# Fixture\n\n## Practice problems\n\n```{.problem id=fx stars=1}\n%s\n```\n' "$3" >"$W/$1.md"
-    if book/problems.sh fx "$W/$1.md" >/dev/null 2>"$W/$1.err"; then
+    if OUT=$W book/problems.sh fx "$W/$1.md" >/dev/null 2>"$W/$1.err"; then
         bad "problems: $1 stops the build"
     else
         check "problems: $1 stops the build: $2" grep -qF "$2" "$W/$1.err"
@@ -182,7 +187,7 @@ bad_template "an unknown key" 'unknown key "answr"' \
     "$(printf 'question: q\nanswr: departures --hw h100-sxm -> step_s')"
 bad_template "an answer chalk never gives" "no draw in 100 gave an answer" \
     "$(printf 'question: q\nanswer: departures --hw no-such-chip -> step_s')"
-book/problems.sh "../x" >/dev/null 2>"$W/seed.err"
+OUT=$W book/problems.sh "../x" >/dev/null 2>"$W/seed.err"
 rc=$?
 check "problems: a bad seed is refused with one line, exit 2" \
     test "$rc" -eq 2 -a "$(grep -c '^problems: bad seed' "$W/seed.err")" -eq 1
