@@ -508,6 +508,20 @@ static bool is_swept(const chalk_report *rep, const chalk_field *f)
     return rep->swept && rep->swept->flag->key && strcmp(rep->swept->flag->key, f->key) == 0;
 }
 
+/* True for KEY_reason when KEY is a null detail, which tables leave out. */
+static bool reason_of_hidden(const chalk_record *r, const chalk_field *f)
+{
+    size_t n = strlen(f->key), tail = sizeof "_reason" - 1;
+    if (n <= tail || strcmp(f->key + n - tail, "_reason") != 0)
+        return false;
+    for (int i = 0; i < r->count; i++) {
+        const chalk_field *base = &r->fields[i];
+        if (strlen(base->key) == n - tail && strncmp(base->key, f->key, n - tail) == 0)
+            return base->kind == CHALK_NULL && (base->flags & CHALK_DETAIL);
+    }
+    return false;
+}
+
 /* The label and the value (and its note) of every field, one a line. */
 static void print_fields(const chalk_record *r, const chalk_report *rep, bool inputs_only)
 {
@@ -528,6 +542,8 @@ static void print_fields(const chalk_record *r, const chalk_report *rep, bool in
             continue;
         if (f->kind == CHALK_NULL && (f->flags & CHALK_DETAIL))
             continue; /* e.g. a reason when there was a value: nothing to say */
+        if (reason_of_hidden(r, f))
+            continue; /* the reason for a detail the table leaves out */
         if (in_inputs && !(f->flags & CHALK_INPUT) && printed)
             putchar('\n'); /* inputs, then results */
         in_inputs = f->flags & CHALK_INPUT;
