@@ -46,7 +46,8 @@ moe_placement moe_place_experts(int experts, int domain_chips)
 
 /* ---- Exercise 2.3 (*) a2a_bytes ---------------------------------------------- */
 
-double moe_a2a_bytes_per_token(int d_model, int top_k, double act_bytes)
+double moe_a2a_bytes_per_token(int d_model, int top_k,
+                               double act_bytes)
 {
     /* TODO(ch2 §2.3): out to each expert, and back. */
     (void)d_model;
@@ -71,7 +72,8 @@ const char *moe_bound_name(moe_bound bound)
     return "";
 }
 
-moe_step moe_step_at(const moe_deploy *d, double batch, double context_tokens)
+moe_step moe_step_at(const moe_deploy *d, double batch,
+                     double context_tokens)
 {
     /* TODO(ch2 §2.4): chapter 1's two roofs over racks * gpus GPUs, plus the
      * all-to-all of every MoE layer; the step is the largest. */
@@ -100,7 +102,8 @@ moe_knee moe_knee_batch(const moe_deploy *d, double context_tokens)
 
 /* ---- Exercise 2.5 (**) two_racks --------------------------------------------- */
 
-moe_racks moe_span_racks(int racks, double scaleup_bytes_per_s, double scaleout_bytes_per_s)
+moe_racks moe_span_racks(int racks, double scaleup_bytes_per_s,
+                         double scaleout_bytes_per_s)
 {
     /* TODO(ch2 §2.5): the share of bytes that crosses racks, and how much longer a
      * GPU's all-to-all takes with its tokens unchanged. */
@@ -159,7 +162,8 @@ double moe_binomial_tail(int n, double p, int c)
     return 0.0;
 }
 
-double moe_expected_drop_fraction(int batch, int experts, int top_k, int capacity)
+double moe_expected_drop_fraction(int batch, int experts, int top_k,
+                                  int capacity)
 {
     /* TODO(ch2 §2.7): the expected excess of one expert's load over capacity, for
      * every expert, over all assignments. */
@@ -170,7 +174,8 @@ double moe_expected_drop_fraction(int batch, int experts, int top_k, int capacit
     return 0.0;
 }
 
-int moe_capacity_for_drop(int batch, int experts, int top_k, double max_drop)
+int moe_capacity_for_drop(int batch, int experts, int top_k,
+                          double max_drop)
 {
     /* TODO(ch2 §2.7): the smallest capacity whose expected drops are below max_drop. */
     (void)batch;
@@ -180,7 +185,8 @@ int moe_capacity_for_drop(int batch, int experts, int top_k, double max_drop)
     return 0;
 }
 
-moe_max_bounds moe_expected_max_load(int batch, int experts, int top_k)
+moe_max_bounds moe_expected_max_load(int batch, int experts,
+                                     int top_k)
 {
     /* TODO(ch2 §2.7): sum P(max > c) over c, both ways. */
     (void)batch;
@@ -192,7 +198,8 @@ moe_max_bounds moe_expected_max_load(int batch, int experts, int top_k)
 
 /* ---- Exercise 2.9 (***) routing_simulation ----------------------------------- */
 
-void moe_route_batch(uint64_t *rng, int batch, int experts, int top_k, int *load)
+void moe_route_batch(uint64_t *rng, int batch, int experts, int top_k,
+                     int *load)
 {
     /* TODO(ch2 §2.7): zero the loads, then give each token top_k distinct experts. */
     (void)rng;
@@ -202,7 +209,8 @@ void moe_route_batch(uint64_t *rng, int batch, int experts, int top_k, int *load
         load[j] = 0;
 }
 
-moe_imbalance moe_simulate(uint64_t seed, int experts, int top_k, int batch, int trials,
+moe_imbalance moe_simulate(uint64_t seed, int experts, int top_k,
+                           int batch, int trials,
                            double capacity_factor)
 {
     /* TODO(ch2 §2.7): route `trials` batches; keep the busiest load of each and how
@@ -227,9 +235,11 @@ double moe_domain_hbm_bytes(int chips, double hbm_bytes)
     return 0.0;
 }
 
-moe_largest moe_largest_model(double domain_hbm_bytes, double bytes_per_param,
-                              double hw_ratio, double context_tokens,
-                              double kv_bytes_per_token, double params_active)
+moe_largest moe_largest_model(double domain_hbm_bytes,
+                              double bytes_per_param, double hw_ratio,
+                              double context_tokens,
+                              double kv_bytes_per_token,
+                              double params_active)
 {
     /* TODO(ch2 §2.8): each parameter costs its bytes plus its share of the KV of
      * the batch it needs; say plainly when not even N_active fits. */
@@ -245,7 +255,8 @@ moe_largest moe_largest_model(double domain_hbm_bytes, double bytes_per_param,
 
 /* ---- Exercise 2.11 (*) routed_scaling ---------------------------------------- */
 
-double moe_dense_equivalent_params(double params_active, double experts)
+double moe_dense_equivalent_params(double params_active,
+                                   double experts)
 {
     /* TODO(ch2 §2.9): "64x for 4x" sets the exponent. */
     (void)params_active;

@@ -503,7 +503,7 @@ static void one_experts_load_has_binomial_variance(void **state)
     int load[4];
     double sum = 0, sum2 = 0;
     const int trials = 4000;
-    for (int t = 0; t < trials; t++) {
+    for (int run = 0; run < trials; run++) {
         moe_route_batch(&s, 100, 4, 2, load);
         sum += load[0];
         sum2 += (double)load[0] * load[0];

@@ -202,7 +202,7 @@ static void mixtral_loads_have_binomial_variance(void **state)
     int load[8];
     double sum = 0, sum2 = 0;
     const int trials = 4000;
-    for (int t = 0; t < trials; t++) {
+    for (int run = 0; run < trials; run++) {
         moe_route_batch(&s, 100, 8, 2, load);
         long total = 0;
         for (int j = 0; j < 8; j++)
