@@ -496,6 +496,8 @@ static void build_moe(const void *ctx, long row, chalk_record *r)
                      per_layer * md.moe_layers);
     chalk_put_number(r, "a2a_remote_fraction", "  share leaving the GPU", CHALK_U_FRACTION,
                      CHALK_DETAIL, moe_a2a_remote_fraction(racks * p.gpus_used));
+    chalk_put_number(r, "sequences_per_gpu", "sequences per GPU", CHALK_U_SEQUENCES, CHALK_DETAIL,
+                     batch / ((double)racks * p.gpus_used));
     chalk_put_number(r, "tokens_per_expert", "tokens per expert", CHALK_U_TOKENS, CHALK_DETAIL,
                      moe_tokens_per_expert(batch, md.experts, md.top_k));
 
