@@ -206,7 +206,7 @@ if [ -f build/chalk-instructor.pdf ] && command -v pdftotext >/dev/null 2>&1; th
     expect "the leak check catches the instructor edition passed off as chalk.pdf" \
         eval '! tests/grade/handout-check.sh "$scratch/leaky" >/dev/null'
 fi
-out=$(cd "$h/chalk" && make -s check 2>&1)
+out=$(cd "$h/chalk" && make -s check CH=01 2>&1)
 rc=$?
 expect "the handout's make check runs and fails on the stubs" test $rc -ne 0
 expect "  with the per-exercise report (8 ✗)" test "$(printf '%s\n' "$out" | grep -c '^  ✗ ')" = 8
@@ -219,7 +219,7 @@ echo "-- grading"
 total_tests=$(( $(grep -c 'CHALK_TEST(' tests/$CH/*.c) + $(grep -c 'CHALK_TEST(' tests/$CH/hidden/*.c) ))
 field() { sed -n "s/^  \"$1\": \\([0-9.]*\\).*/\\1/p" "$2"; }
 maxof() { sed -n 's/.*"extra_data": {"max_score": \([0-9.]*\)}.*/\1/p' "$1"; }
-OUT=$scratch/good.json tests/grade/grade.sh solutions >/dev/null
+OUT=$scratch/good.json tests/grade/grade.sh solutions "$CH" >/dev/null
 expect "a correct submission gets full marks ($(field score "$scratch/good.json") of $(maxof "$scratch/good.json"))" \
     test "$(field score "$scratch/good.json")" = "$(maxof "$scratch/good.json")"
 expect "  every test, hidden ones too, is in results.json ($total_tests)" \
@@ -228,11 +228,11 @@ expect "  hidden tests carry their visibility" \
     test "$(grep -c '"visibility": "after_published"' "$scratch/good.json")" = "$(grep -c 'CHALK_TEST(' tests/$CH/hidden/*.c)"
 mkdir -p "$scratch/flat"
 cp "$ref" "$scratch/flat/"
-OUT=$scratch/flat.json tests/grade/grade.sh "$scratch/flat" >/dev/null
+OUT=$scratch/flat.json tests/grade/grade.sh "$scratch/flat" "$CH" >/dev/null
 expect "a submission of the bare .c file (a Gradescope upload) is graded too" \
     test "$(field score "$scratch/flat.json")" = "$(maxof "$scratch/good.json")"
 tar -czf "$scratch/stub.tar.gz" exercises
-OUT=$scratch/stub.json tests/grade/grade.sh "$scratch/stub.tar.gz" >/dev/null
+OUT=$scratch/stub.json tests/grade/grade.sh "$scratch/stub.tar.gz" "$CH" >/dev/null
 expect "the stubs (as a tarball) score zero" test "$(field score "$scratch/stub.json")" = 0
 
 mkdir -p "$scratch/bad/exercises/$CH"
@@ -265,7 +265,7 @@ C
 loop_splice "$scratch/bad.c" "$scratch/broken.c" "batching_hw_ratio batching_balance_batch_approx batching_train_departures" \
     >"$scratch/bad/exercises/$CH/batching.c"
 t0=$(date +%s)
-OUT=$scratch/bad.json TIMEOUT=1 timeout 120 tests/grade/grade.sh "$scratch/bad" >/dev/null
+OUT=$scratch/bad.json TIMEOUT=1 timeout 120 tests/grade/grade.sh "$scratch/bad" "$CH" >/dev/null
 rc=$?
 t1=$(date +%s)
 expect "a submission that crashes, over-allocates and loops is graded ($((t1 - t0)) s)" test $rc = 0
@@ -284,14 +284,14 @@ for sub in "" /nonexistent README.md lib; do
     expect "grade SUBMISSION='$sub' is rejected: one line, exit 2" test $rc = 2 -a "$(printf '%s\n' "$err" | wc -l)" = 1
 done
 mkdir -p "$scratch/nofile/exercises/$CH"
-err=$(tests/grade/grade.sh "$scratch/nofile" 2>&1 >/dev/null)
+err=$(tests/grade/grade.sh "$scratch/nofile" "$CH" 2>&1 >/dev/null)
 expect "a submission missing batching.c is rejected: exit 2" test $? = 2
 
 mkdir -p "$scratch/class/alice" "$scratch/class/carol"
 cp -r "solutions/$CH" "$scratch/class/alice/"
 cp "$scratch/stub.tar.gz" "$scratch/class/bob.tar.gz"
 echo notes >"$scratch/class/carol/notes.txt"
-OUT=$scratch/book.csv tests/grade/grade-all.sh "$scratch/class" >/dev/null 2>&1
+OUT=$scratch/book.csv tests/grade/grade-all.sh "$scratch/class" "$CH" >/dev/null 2>&1
 max=$(maxof "$scratch/good.json")
 expect "grade-all: a CSV gradebook with a header and a max row" grep -qx "student,$CH,total,note" "$scratch/book.csv"
 expect "  alice (a directory) has full marks" grep -qx "alice,$max,$max," "$scratch/book.csv"
