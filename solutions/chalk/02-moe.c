@@ -111,16 +111,6 @@ static const chalk_flag F_TOP_K = {
     .max = 1e6,
     .rules = CHALK_WHOLE,
 };
-static const chalk_flag F_EXPERT_BATCH = {
-    .name = "--batch",
-    .arg = "B",
-    .key = "batch",
-    .group = "workload",
-    .help = "sequences per decode step (> 0); may be a sweep",
-    .min = 0,
-    .max = 1e12,
-    .rules = CHALK_ABOVE_MIN | CHALK_SWEEPS,
-};
 static const chalk_flag F_THROUGHPUT = {
     .name = "--throughput-tokens-per-s",
     .arg = "X",
@@ -266,6 +256,25 @@ static int routing_read(const chalk_args *a, const cost_model *m, int *experts, 
     if (top_k)
         *top_k = (int)k;
     return CHALK_OK;
+}
+
+/* Prints a row per point of `sweep` (one row when it is a single value), unless
+ * `status` is already an error; frees the sweep either way. */
+static int emit_over(const chalk_args *a, int status, const char *title, chalk_sweep *sweep,
+                     void (*build)(const void *, long, chalk_record *), const void *ctx)
+{
+    if (!status) {
+        chalk_report rep = {
+            .title = title,
+            .rows = chalk_sweeps(sweep) ? sweep->points : 1,
+            .swept = chalk_sweeps(sweep) ? sweep : NULL,
+            .build = build,
+            .ctx = ctx,
+        };
+        status = chalk_emit(a, &rep);
+    }
+    chalk_sweep_free(sweep);
+    return status;
 }
 
 /* ---- moe: the layout and three roofs -------------------------------------------------------- */
@@ -657,7 +666,7 @@ static int run_expert_batch(const chalk_args *a)
     if (!status)
         status = routing_read(a, s.d.model, &s.experts, &s.top_k);
     if (!status)
-        status = chalk_sweep_read(a, &F_EXPERT_BATCH, &s.batch);
+        status = chalk_sweep_read(a, &CHALK_F_BATCH, &s.batch);
     bool rate_given = chalk_given(a, &F_THROUGHPUT), user_given = chalk_given(a, &F_USER_RATE);
     if (!status && rate_given != user_given)
         status = chalk_fail("--throughput-tokens-per-s and --user-tokens-per-s go together");
@@ -668,20 +677,9 @@ static int run_expert_batch(const chalk_args *a)
         if (!(status = chalk_number(a, &F_THROUGHPUT, &s.throughput)))
             status = chalk_number(a, &F_USER_RATE, &s.user_rate);
     }
-    if (status) {
-        chalk_sweep_free(&s.batch);
-        return status;
-    }
-    chalk_report rep = {
-        .title = "chalk expert-batch: the batch that keeps every expert compute-bound (2.6)",
-        .rows = chalk_sweeps(&s.batch) ? s.batch.points : 1,
-        .swept = chalk_sweeps(&s.batch) ? &s.batch : NULL,
-        .build = build_expert_batch,
-        .ctx = &s,
-    };
-    status = chalk_emit(a, &rep);
-    chalk_sweep_free(&s.batch);
-    return status;
+    return emit_over(a, status,
+                     "chalk expert-batch: the batch that keeps every expert compute-bound (2.6)",
+                     &s.batch, build_expert_batch, &s);
 }
 
 /* ---- moe-imbalance --------------------------------------------------------------------------- */
@@ -772,20 +770,9 @@ static int run_imbalance(const chalk_args *a)
         status = chalk_fail("batch x top-k x trials adds up to %.3g draws; at most %.0e "
                             "(fewer --trials, or fewer points)",
                             draws, MAX_DRAWS);
-    if (status) {
-        chalk_sweep_free(&s.batch);
-        return status;
-    }
-    chalk_report rep = {
-        .title = "chalk moe-imbalance: random routing, the busiest expert (lecture 2.2; ch. 2.7)",
-        .rows = s.batch.points,
-        .swept = chalk_sweeps(&s.batch) ? &s.batch : NULL,
-        .build = build_imbalance,
-        .ctx = &s,
-    };
-    status = chalk_emit(a, &rep);
-    chalk_sweep_free(&s.batch);
-    return status;
+    return emit_over(a, status,
+                     "chalk moe-imbalance: random routing, the busiest expert (lecture 2.2; ch. 2.7)",
+                     &s.batch, build_imbalance, &s);
 }
 
 /* ---- domain: what a scale-up domain holds ---------------------------------------------------- */
@@ -881,20 +868,8 @@ static int run_domain(const chalk_args *a)
         status = chalk_sweep_read(a, &CHALK_F_CONTEXT, &s.context);
     if (!status && s.context.given && !s.d.has_bw)
         status = chalk_fail("domain needs --hbm-bytes-per-s X (or --hw NAME) with --context");
-    if (status) {
-        chalk_sweep_free(&s.context);
-        return status;
-    }
-    chalk_report rep = {
-        .title = "chalk domain: what one scale-up domain holds (lecture 2.4-2.5)",
-        .rows = chalk_sweeps(&s.context) ? s.context.points : 1,
-        .swept = chalk_sweeps(&s.context) ? &s.context : NULL,
-        .build = build_domain,
-        .ctx = &s,
-    };
-    status = chalk_emit(a, &rep);
-    chalk_sweep_free(&s.context);
-    return status;
+    return emit_over(a, status, "chalk domain: what one scale-up domain holds (lecture 2.4-2.5)",
+                     &s.context, build_domain, &s);
 }
 
 /* ---- routed-scaling ---------------------------------------------------------------------- */
@@ -936,20 +911,9 @@ static int run_scaling(const chalk_args *a)
         status = chalk_sweep_read(a, &F_EXPERTS_SWEEP, &s.experts);
     if (!status && !s.experts.given)
         status = chalk_fail("routed-scaling needs --experts E");
-    if (status) {
-        chalk_sweep_free(&s.experts);
-        return status;
-    }
-    chalk_report rep = {
-        .title = "chalk routed-scaling: what experts are worth, \"64x for 4x\" (lecture 1.8)",
-        .rows = s.experts.points,
-        .swept = chalk_sweeps(&s.experts) ? &s.experts : NULL,
-        .build = build_scaling,
-        .ctx = &s,
-    };
-    status = chalk_emit(a, &rep);
-    chalk_sweep_free(&s.experts);
-    return status;
+    return emit_over(a, status,
+                     "chalk routed-scaling: what experts are worth, \"64x for 4x\" (lecture 1.8)",
+                     &s.experts, build_scaling, &s);
 }
 
 /* ---- the commands ------------------------------------------------------------------------------ */
@@ -961,7 +925,7 @@ static const chalk_flag *const PLACE_FLAGS[] = {&CHALK_F_MODEL, &F_EXPERTS, &CHA
                                                 &CHALK_F_CHIPS, NULL};
 static const chalk_flag *const EXPERT_BATCH_FLAGS[] = {
     CHALK_MODEL_FLAGS, &CHALK_F_HW, &CHALK_F_FLOPS,   &CHALK_F_HBM_BPS, &F_EXPERTS,
-    &F_TOP_K,          &F_EXPERT_BATCH, &F_THROUGHPUT, &F_USER_RATE,     NULL};
+    &F_TOP_K,          &CHALK_F_BATCH, &F_THROUGHPUT, &F_USER_RATE,     NULL};
 static const chalk_flag *const IMBALANCE_FLAGS[] = {&CHALK_F_MODEL, &F_EXPERTS, &F_TOP_K,
                                                     &F_TOKENS,      &F_SEED,    &F_TRIALS,
                                                     &F_CAPACITY,    NULL};
