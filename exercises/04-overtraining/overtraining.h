@@ -213,9 +213,9 @@ overtraining_lifetime overtraining_lifetime_at(const cost_scaling_fit *fit, doub
 
 /* The model of least total FLOPs 6 N D + 2 N D_inf that reaches `loss` (Sardana et
  * al. 2023). There is no closed form: the minimum is the root, in N, of
- *     6 D (1 - rho) + 2 D_inf,   rho = alpha_N A_N N^-alpha_N / (alpha_D A_D D^-alpha_D),
+ *     6 D (1 - psi) + 2 D_inf,   psi = alpha_N A_N N^-alpha_N / (alpha_D A_D D^-alpha_D),
  * which lies between the smallest model that can reach the loss and the
- * compute-optimal one (where rho = 1); find it with cost_bisect (lib/numeric.h).
+ * compute-optimal one (where psi = 1); find it with cost_bisect (lib/numeric.h).
  * With no inference it is the compute-optimal model. exists is false (all else 0)
  * when loss <= L_inf. Precondition: inference_tokens >= 0. */
 overtraining_lifetime overtraining_inference_optimal(const cost_scaling_fit *fit,

@@ -255,7 +255,7 @@ typedef struct target {
     double loss, inference_tokens;
 } target;
 
-/* d(total FLOPs)/dN divided by 6, as a function of ln N: D (1 - rho) + D_inf
+/* d(total FLOPs)/dN divided by 6, as a function of ln N: D (1 - psi) + D_inf
  * / 3. Negative for small models (which need huge D), positive past the
  * optimum. */
 static double slope_of_total(double log_params, const void *ctx)
@@ -264,9 +264,9 @@ static double slope_of_total(double log_params, const void *ctx)
     double params = exp(log_params);
     double tokens =
         overtraining_tokens_for_loss(t->fit, params, t->loss).tokens;
-    double rho = t->fit->alpha_params * params_term(t->fit, params) /
+    double psi = t->fit->alpha_params * params_term(t->fit, params) /
                  (t->fit->alpha_tokens * tokens_term(t->fit, tokens));
-    return tokens * (1.0 - rho) + t->inference_tokens / 3.0;
+    return tokens * (1.0 - psi) + t->inference_tokens / 3.0;
 }
 
 overtraining_lifetime
@@ -281,7 +281,7 @@ overtraining_inference_optimal(const cost_scaling_fit *fit, double loss,
         return none;
     /* Bracket: just above the smallest model that reaches the loss (where the
      * parameter term takes all of it: the slope is very negative) to just above
-     * the compute-optimal model (rho = 1 there: the slope is D_inf / 3 >= 0).
+     * the compute-optimal model (psi = 1 there: the slope is D_inf / 3 >= 0).
      */
     double smallest = overtraining_min_params(fit, loss).params;
     target t = {fit, loss, inference_tokens};

@@ -1292,8 +1292,8 @@ static const char *const EXAMPLES_LIFETIME[] = {
 
 static const char *const ABOUT_OPTIMAL[] = {
     "The model of least pre-training plus inference FLOPs that reaches a loss (Sardana",
-    "et al. 2023): the root, found by bisection, of 6 D (1 - rho) + 2 D_inf / eta_inf,",
-    "rho = alpha A N^-alpha / (beta B D^-beta), where inference costs rho - 1 times",
+    "et al. 2023): the root, found by bisection, of 6 D (1 - psi) + 2 D_inf / eta_inf,",
+    "psi = alpha A N^-alpha / (beta B D^-beta), where inference costs psi - 1 times",
     "pre-training. Beside it the compute-optimal model of the same loss (chinchilla_*)",
     "and the matched model (reference_*), with the FLOPs saved against the latter.",
     "The target and traffic flags are as for lifetime; one traffic input may be a sweep.",

@@ -515,7 +515,7 @@ static void without_inference_the_optimum_is_the_chinchilla_model(void **state)
 }
 
 /* The condition the root solves: d(6 N D + 2 N D_inf)/dN = 0 with D on the iso-loss
- * curve gives 2 N D_inf / (6 N D) = rho - 1, rho = alpha A N^-alpha / (beta B D^-beta). */
+ * curve gives 2 N D_inf / (6 N D) = psi - 1, psi = alpha A N^-alpha / (beta B D^-beta). */
 static void at_the_optimum_inference_over_training_flops_is_rho_minus_1(void **state)
 {
     (void)state;
@@ -523,9 +523,9 @@ static void at_the_optimum_inference_over_training_flops_is_rho_minus_1(void **s
     overtraining_lifetime l = overtraining_inference_optimal(f, 1.86, 2.6e14);
     assert_true(l.exists);
     assert_close(law(f, l.params, l.train_tokens), 1.86, 1e-12, "nats");
-    double rho = f->alpha_params * f->a_params / pow(l.params, f->alpha_params) /
+    double psi = f->alpha_params * f->a_params / pow(l.params, f->alpha_params) /
                  (f->alpha_tokens * f->a_tokens / pow(l.train_tokens, f->alpha_tokens));
-    assert_close(l.inference_flops / l.train_flops, rho - 1.0, ROOT, "");
+    assert_close(l.inference_flops / l.train_flops, psi - 1.0, ROOT, "");
     assert_close(l.inference_flops, 2 * l.params * 2.6e14, TIGHT, "FLOPs");
 }
 

@@ -39,9 +39,12 @@ trap 'rm -rf "$tmp"' EXIT
 for f in solutions/[0-9][0-9]-*/*.c; do
     [ -f "$f" ] || continue
     ch=$(basename "$(dirname "$f")")
-    cat "exercises/$ch"/*.c 2>/dev/null | sed 's/^[[:space:]]*//; s/[[:space:]]*$//' >>"$tmp/stub-lines"
+    # lines the handout shows anyway: the stubs', and the public tests' (whose closed
+    # forms may read like a line of the reference)
+    cat "exercises/$ch"/*.c "tests/$ch"/*.c 2>/dev/null | sed 's/^[[:space:]]*//; s/[[:space:]]*$//' >>"$tmp/stub-lines"
+    # a body: the lines after the one that opens it (a signature may span lines)
     loop_c_functions "$f" | while IFS=$'\t' read -r _ start end _ _; do
-        sed -n "$((start + 1)),${end}p" "$f"
+        sed -n "${start},${end}p" "$f" | awk 'body { print } /\{/ { body = 1 }'
     done | sed 's/^[[:space:]]*//; s/[[:space:]]*$//' |
         awk 'length($0) >= 20 && $0 !~ /^(\/\*|\*|\/\/)/' >>"$tmp/ref-lines"
 done
@@ -49,11 +52,18 @@ touch "$tmp/ref-lines" "$tmp/stub-lines"
 sort -u "$tmp/ref-lines" | grep -vxF -f "$tmp/stub-lines" >"$tmp/secret" || true
 n=$(wc -l <"$tmp/secret")
 if [ "$n" -gt 0 ]; then
-    hits=$(grep -rIlF -f "$tmp/secret" "$dir" 2>/dev/null | head -5)
-    if [ -n "$hits" ]; then
-        leak "reference code found in: $(echo $hits)"
-        grep -rIhF -f "$tmp/secret" "$dir" | head -3 | sed 's/^/    /'
-    fi
+    # a whole line of the reference, whatever its indentation (a fragment such as
+    # "(d->chips * d->flops_per_s);" may well stand in a public test's closed form)
+    hits=() shown=0
+    while IFS= read -r -d '' f; do
+        grep -Iq . "$f" 2>/dev/null || continue # text files only
+        found=$(sed 's/^[[:space:]]*//; s/[[:space:]]*$//' "$f" | grep -xF -f "$tmp/secret" | head -3)
+        [ -n "$found" ] || continue
+        hits+=("$f")
+        [ $shown -ge 3 ] || printf '%s\n' "$found" | sed 's/^/    /'
+        shown=$((shown + 1))
+    done < <(find "$dir" -type f -print0)
+    [ ${#hits[@]} -eq 0 ] || leak "reference code found in: ${hits[*]:0:5}"
 fi
 # The PDFs' text too (pdftotext, poppler-utils): the student edition has no listing
 # from solutions/, the instructor edition has many.

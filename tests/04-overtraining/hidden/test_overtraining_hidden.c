@@ -122,7 +122,7 @@ static void deepseek_v3_is_20x_past_chinchilla(void **state)
 }
 
 /* The condition of the inference-optimal root with the printed fit and 1e15 tokens
- * of demand: inference over training FLOPs is rho - 1, and the loss is met. */
+ * of demand: inference over training FLOPs is psi - 1, and the loss is met. */
 static void printed_fit_inference_optimum_meets_its_condition(void **state)
 {
     (void)state;
