@@ -166,7 +166,7 @@ test-binaries: build/chalk build/asan/chalk build/chalk-test build/sol/lib/test 
 mistakes: $(MISTAKE_TABLES)
 
 deps:
-	@tests/deps.sh test book watch
+	@tests/deps.sh test book watch grade
 
 # The README's set-up lines on a fresh, minimal Debian 12 root (debootstrap; needs
 # root or sudo): each line timed, make test's summary at the end. CI runs it.
