@@ -185,13 +185,9 @@ static void build_decode(const void *ctx, long row, chalk_record *r)
                      batching_latency_floor_s(d));
     double used_bytes = resident_bytes(d, batch, context);
     chalk_put_number(r, "hbm_used_bytes", "HBM used, all chips", CHALK_U_BYTES, 0, used_bytes);
-    chalk_field *fits =
-        chalk_put_bool(r, "fits_hbm", "fits in HBM", 0, used_bytes <= d->chips * d->hbm_bytes);
-    if (!s->d.has_hbm) {
-        fits->kind = CHALK_NULL;
-        chalk_put_string(r, "fits_hbm_reason", "  why none", CHALK_DETAIL,
-                         "no HBM capacity: pass --hbm-bytes X (or --hw NAME)");
-    }
+    chalk_put_bool_result(r, "fits_hbm", "fits in HBM", 0, s->d.has_hbm,
+                          used_bytes <= d->chips * d->hbm_bytes,
+                          "no HBM capacity: pass --hbm-bytes X (or --hw NAME)");
     const char *why = s->d.has_price ? NULL
                                      : chalk_fmt(r, "no price for %s; pass --usd-per-chip-hour",
                                                  s->d.hw ? s->d.hw->name : "this hardware");

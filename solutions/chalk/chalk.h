@@ -212,7 +212,9 @@ typedef struct chalk_field {
 typedef struct chalk_record {
     chalk_field fields[CHALK_MAX_FIELDS];
     int count;
-    bool no_notes; /* set by chalk_emit for JSON and CSV, where notes are not shown */
+    bool no_notes;          /* set by chalk_emit for JSON and CSV, where notes are not shown */
+    const char *not_finite; /* the key of the first number that is not finite, or NULL */
+    int unexplained;        /* null results put without chalk_put_result, to check */
     size_t used;
     char arena[CHALK_ARENA_CHARS];
 } chalk_record;
@@ -241,6 +243,10 @@ chalk_field *chalk_put_string(chalk_record *r, const char *key, const char *labe
 
 chalk_field *chalk_put_bool(chalk_record *r, const char *key, const char *label, unsigned flags,
                             bool yes);
+
+/* A yes/no result that may not exist, as chalk_put_result: null with KEY_reason. */
+chalk_field *chalk_put_bool_result(chalk_record *r, const char *key, const char *label,
+                                   unsigned flags, bool known, bool yes, const char *reason);
 
 /* One number per precision, e.g. peak FLOP/s: JSON {"bf16": ..}, CSV KEY_bf16, ... */
 chalk_field *chalk_put_by_dtype(chalk_record *r, const char *key, const char *label,

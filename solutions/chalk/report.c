@@ -26,6 +26,8 @@ void chalk_clear(chalk_record *r)
 {
     r->count = 0;
     r->used = 0;
+    r->not_finite = NULL;
+    r->unexplained = 0;
 }
 
 /* Copies s into the arena; a record too full to hold it is a bug (raise the arena). */
@@ -71,14 +73,18 @@ chalk_field *chalk_put_number(chalk_record *r, const char *key, const char *labe
 {
     chalk_field *f = put(r, key, label, CHALK_NUMBER, unit, flags);
     f->number = x;
+    if (!isfinite(x) && !r->not_finite)
+        r->not_finite = key;
     return f;
 }
 
 chalk_field *chalk_put_maybe(chalk_record *r, const char *key, const char *label, chalk_unit unit,
                              unsigned flags, bool known, double x)
 {
-    if (!known)
+    if (!known) {
+        r->unexplained += !(flags & CHALK_INPUT);
         return put(r, key, label, CHALK_NULL, unit, flags);
+    }
     return chalk_put_number(r, key, label, unit, flags, x);
 }
 
@@ -92,18 +98,24 @@ chalk_field *chalk_put_string(chalk_record *r, const char *key, const char *labe
     return f;
 }
 
+/* KEY_reason after KEY: null when there is a value (the key built without printf). */
+static void put_reason(chalk_record *r, const char *key, unsigned flags, const char *reason)
+{
+    size_t n = strlen(key);
+    assert(r->used + n + sizeof "_reason" <= sizeof r->arena && "raise CHALK_ARENA_CHARS");
+    char *reason_key = r->arena + r->used;
+    memcpy(reason_key, key, n);
+    memcpy(reason_key + n, "_reason", sizeof "_reason");
+    r->used += n + sizeof "_reason";
+    chalk_put_string(r, reason_key, "  why none", CHALK_DETAIL | (flags & CHALK_INPUT), reason);
+}
+
 chalk_field *chalk_put_result(chalk_record *r, const char *key, const char *label, chalk_unit unit,
                               unsigned flags, bool known, double x, const char *reason)
 {
     chalk_field *f = chalk_put_maybe(r, key, label, unit, flags, known, x);
-    size_t n = strlen(key);
-    assert(r->used + n + sizeof "_reason" <= sizeof r->arena && "raise CHALK_ARENA_CHARS");
-    char *reason_key = r->arena + r->used; /* key + "_reason", without printf */
-    memcpy(reason_key, key, n);
-    memcpy(reason_key + n, "_reason", sizeof "_reason");
-    r->used += n + sizeof "_reason";
-    chalk_put_string(r, reason_key, "  why none", CHALK_DETAIL | (flags & CHALK_INPUT),
-                     known ? NULL : reason);
+    r->unexplained -= !known && !(flags & CHALK_INPUT); /* explained right here */
+    put_reason(r, key, flags, known ? NULL : reason);
     return f;
 }
 
@@ -112,6 +124,16 @@ chalk_field *chalk_put_bool(chalk_record *r, const char *key, const char *label,
 {
     chalk_field *f = put(r, key, label, CHALK_BOOL, CHALK_U_PLAIN, flags);
     f->yes = yes;
+    return f;
+}
+
+chalk_field *chalk_put_bool_result(chalk_record *r, const char *key, const char *label,
+                                   unsigned flags, bool known, bool yes, const char *reason)
+{
+    chalk_field *f = chalk_put_bool(r, key, label, flags, yes);
+    if (!known)
+        f->kind = CHALK_NULL;
+    put_reason(r, key, flags, known ? NULL : reason);
     return f;
 }
 
@@ -166,17 +188,18 @@ const chalk_field *chalk_find(const chalk_record *r, const char *key)
  * ranges should allow); an absent result without a reason is a bug of the command. */
 static int check_record(const chalk_record *r)
 {
-    for (int i = 0; i < r->count; i++) {
+    const char *bad = r->not_finite;
+    for (int i = 0; i < r->count && !bad; i++) { /* by-precision numbers are set later */
         const chalk_field *f = &r->fields[i];
-        bool finite = true;
-        if (f->kind == CHALK_NUMBER)
-            finite = isfinite(f->number);
         for (int d = 0; f->kind == CHALK_BY_DTYPE && d < COST_DTYPE_COUNT; d++)
-            finite = finite && isfinite(f->by_dtype[d]);
-        if (!finite)
-            return chalk_fail("%s is out of range for these inputs (try smaller or larger "
-                              "values)",
-                              f->key);
+            if (!isfinite(f->by_dtype[d]))
+                bad = f->key;
+    }
+    if (bad)
+        return chalk_fail("%s is out of range for these inputs (try smaller or larger values)",
+                          bad);
+    for (int i = 0; i < r->count && r->unexplained > 0; i++) {
+        const chalk_field *f = &r->fields[i];
         if (f->kind == CHALK_NULL && !(f->flags & (CHALK_INPUT | CHALK_TEXT))) {
             char reason_key[128];
             snprintf(reason_key, sizeof reason_key, "%s_reason", f->key);
