@@ -249,8 +249,11 @@ local function draw(cb)
     local frac
     if logx then frac = math.log(mx / xmin) / math.log(xmax / xmin) else frac = (mx - xmin) / (xmax - xmin) end
     gp[#gp + 1] = string.format('set arrow from %.10g, graph 0 to %.10g, graph 1 nohead lw 1.6 dt (6,4) lc rgb "#D55E00" front', mx, mx)
-    gp[#gp + 1] = string.format('set label %s at %.10g, graph 0.97 %s offset %s,0 tc rgb "#D55E00" front',
-      gq(label), mx, frac > 0.75 and "right" or "left", frac > 0.75 and "-0.6" or "0.6")
+    -- at the top, unless the key sits at the top right: then at the bottom, clear of it
+    local key_at = a.legend or 'top left'
+    local y = (key_at:match('top') and key_at:match('right')) and 0.04 or 0.97
+    gp[#gp + 1] = string.format('set label %s at %.10g, graph %g %s offset %s,0 tc rgb "#D55E00" front',
+      gq(label), mx, y, frac > 0.75 and "right" or "left", frac > 0.75 and "-0.6" or "0.6")
   end
 
   local plots = {}
