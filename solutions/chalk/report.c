@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "chalk.h"
@@ -219,6 +220,7 @@ static int check_record(const chalk_record *r)
 enum { LINE_CHARS = 1 << 16 };
 
 typedef struct line {
+    int fd; /* where it goes: standard output, or a sweep's second half's file */
     char text[LINE_CHARS];
     size_t len;
     int error;  /* errno of the first failed write, or 0 */
@@ -228,7 +230,7 @@ typedef struct line {
 static inline void flush_line(line *l)
 {
     for (size_t done = 0; done < l->len && !l->error;) {
-        ssize_t n = write(STDOUT_FILENO, l->text + done, l->len - done);
+        ssize_t n = write(l->fd, l->text + done, l->len - done);
         if (n < 0 && errno != EINTR)
             l->error = errno;
         else if (n > 0)
@@ -738,6 +740,98 @@ static int project(const char *columns, const chalk_report *rep, projection *p)
     return p->count ? CHALK_OK : chalk_fail("--columns needs at least one column");
 }
 
+/* Rows [from, to) of a JSON or CSV report (with the header, the opening or the
+ * closing text when the range holds the first or the last row). */
+static int emit_rows(const chalk_report *rep, chalk_format format, long from, long to, line *l,
+                     chalk_record *r, number_cache *cache)
+{
+    int status = CHALK_OK;
+    if (format == CHALK_JSON && from == 0)
+        adds(l, rep->is_list ? "[\n" : "{\"rows\":[\n");
+    for (long row = from; row < to && !status; row++) {
+        rep->build(rep->ctx, row, r);
+        if ((status = check_record(r)))
+            break;
+        if (format == CHALK_JSON) {
+            json_record(l, r, false);
+            adds(l, row + 1 < rep->rows ? ",\n" : "\n");
+        } else {
+            if (row == 0)
+                csv_header(l, r);
+            csv_row(l, r, cache);
+        }
+    }
+    if (!status && format == CHALK_JSON && to == rep->rows)
+        adds(l, rep->is_list ? "]\n" : "]}\n");
+    flush_line(l);
+    return status;
+}
+
+/* Copies what fd holds, from its start, to standard output. */
+static int copy_to_stdout(int fd, line *l)
+{
+    if (lseek(fd, 0, SEEK_SET) != 0)
+        return errno;
+    for (ssize_t n; (n = read(fd, l->text, sizeof l->text)) != 0;) {
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return errno;
+        l->len = (size_t)n;
+        flush_line(l);
+        if (l->error)
+            return l->error;
+    }
+    return 0;
+}
+
+/* A long sweep on a machine with two cores or more: the second half of the rows is
+ * computed by a child process into a temporary file while this one writes the first
+ * half, then copied after it, so the bytes are the same as one process writes. Each
+ * row is a pure function of its index, so the halves need nothing from each other.
+ * Returns -1 when it could not split (no second core, no temporary file, no fork): the
+ * caller then writes every row itself. */
+enum { SPLIT_ROWS = 20000 };
+
+static int emit_split(const chalk_report *rep, chalk_format format, line *l, chalk_record *r,
+                      number_cache *cache)
+{
+    if (rep->rows < SPLIT_ROWS || sysconf(_SC_NPROCESSORS_ONLN) < 2)
+        return -1;
+    FILE *tmp = tmpfile();
+    if (!tmp)
+        return -1;
+    long half = rep->rows / 2;
+    fflush(stderr);
+    pid_t child = fork();
+    if (child < 0) {
+        fclose(tmp);
+        return -1;
+    }
+    if (child == 0) { /* the second half, into the file */
+        l->fd = fileno(tmp);
+        int status = emit_rows(rep, format, half, rep->rows, l, r, cache);
+        _exit(status ? CHALK_USAGE : l->error ? 3 : 0);
+    }
+    int status = emit_rows(rep, format, 0, half, l, r, cache);
+    int wstatus = 0;
+    while (waitpid(child, &wstatus, 0) < 0 && errno == EINTR)
+        ;
+    bool child_ok = WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0;
+    if (!status && !l->error && child_ok) {
+        int err = copy_to_stdout(fileno(tmp), l);
+        if (err && !l->error)
+            l->error = err;
+    } else if (!status && !l->error) {
+        /* the child said why on stderr, unless it could not write its file */
+        status = WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == CHALK_USAGE
+                     ? CHALK_USAGE
+                     : chalk_fail("the second half of the sweep could not be written");
+    }
+    fclose(tmp);
+    return status;
+}
+
 int chalk_emit(const chalk_args *a, const chalk_report *full)
 {
     static chalk_record r; /* one record at a time; too large for the stack */
@@ -762,13 +856,15 @@ int chalk_emit(const chalk_args *a, const chalk_report *full)
         rep = &view;
     }
     fflush(stdout); /* what stdio holds goes first */
+    l.fd = STDOUT_FILENO;
     bool many = rep->is_list || rep->swept;
     int status = CHALK_OK;
     switch (a->format) {
     case CHALK_TABLE:
         return emit_table(rep, &r);
     case CHALK_JSON:
-        if (!many) {
+    case CHALK_CSV:
+        if (a->format == CHALK_JSON && !many) {
             rep->build(rep->ctx, 0, &r);
             if ((status = check_record(&r)))
                 return status;
@@ -776,26 +872,9 @@ int chalk_emit(const chalk_args *a, const chalk_report *full)
             addc(&l, '\n');
             break;
         }
-        adds(&l, rep->is_list ? "[\n" : "{\"rows\":[\n");
-        for (long row = 0; row < rep->rows && !status; row++) {
-            rep->build(rep->ctx, row, &r);
-            if ((status = check_record(&r)))
-                break;
-            json_record(&l, &r, false);
-            adds(&l, row + 1 < rep->rows ? ",\n" : "\n");
-        }
-        if (!status)
-            adds(&l, rep->is_list ? "]\n" : "]}\n");
-        break;
-    case CHALK_CSV:
-        for (long row = 0; row < rep->rows && !status; row++) {
-            rep->build(rep->ctx, row, &r);
-            if ((status = check_record(&r)))
-                break;
-            if (row == 0)
-                csv_header(&l, &r);
-            csv_row(&l, &r, &cache);
-        }
+        status = emit_split(rep, a->format, &l, &r, &cache);
+        if (status < 0)
+            status = emit_rows(rep, a->format, 0, rep->rows, &l, &r, &cache);
         break;
     }
     flush_line(&l);
