@@ -294,7 +294,7 @@ expect "  the ones it ran name the endless loop" grep -q 'did not finish within 
 section "grading: reports"
 grade hostile-output "$(submission hostile-output hostile-output)"
 expect "results.json is valid JSON when the code prints backslashes, quotes, control bytes, invalid UTF-8" \
-    jq -e '.tests | length > 0' "$scratch/out/hostile-output.json"
+    eval 'jq -e ".tests | length > 0" "$scratch/out/hostile-output.json" >/dev/null'
 printed=$(jq -r '[.tests[].output | select(test("Your code printed"))][0]' "$scratch/out/hostile-output.json")
 expect "  and shows what was printed, invalid bytes replaced" eval 'has "$printed" "back\\slash \"quote\"" && has "$printed" "invalid �"'
 grade compile-hostile "$(submission compile-hostile compile-hostile)"
