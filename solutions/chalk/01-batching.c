@@ -49,6 +49,11 @@ typedef struct setup {
     batching_deploy bd; /* the same deployment in the chapter's own type */
     chalk_sweep batch, context, target, speedup;
     const chalk_sweep *swept;
+    /* The echo's constant parts, built once for a report (every row repeats them):
+     * before the batch and context, and after them, as put_setup(echo) puts them. */
+    unsigned echo;
+    bool templated;
+    chalk_record head, tail;
 } setup;
 
 enum { NEED_BATCH = 1u << 0, NEED_CONTEXT = 1u << 1, NEED_SPEEDUP = 1u << 2 };
@@ -111,10 +116,19 @@ static int setup_read(const chalk_args *a, unsigned deploy_needs, unsigned needs
     return CHALK_OK;
 }
 
-/* Prints the report, then frees the setup's sweeps. */
-static int setup_emit(const chalk_args *a, setup *s, const char *title, long rows,
+enum { ECHO_BATCH = 1u << 8, ECHO_CONTEXT = 1u << 9 };
+
+/* Prints the report, then frees the setup's sweeps. `echo` is what the build's
+ * put_setup echoes: its constant parts are built here, once. */
+static int setup_emit(const chalk_args *a, setup *s, const char *title, long rows, unsigned echo,
                       void (*build)(const void *, long, chalk_record *))
 {
+    s->echo = echo;
+    s->templated = true;
+    chalk_clear(&s->head);
+    chalk_deploy_echo_head(&s->head, &s->d);
+    chalk_clear(&s->tail);
+    chalk_deploy_echo_tail(&s->tail, &s->d, echo);
     chalk_report rep = {.title = title, .rows = rows, .swept = s->swept, .build = build, .ctx = s};
     int status = chalk_emit(a, &rep);
     setup_free(s);
@@ -127,19 +141,24 @@ static long rows_of(const setup *s)
     return s->swept ? s->swept->points : 1;
 }
 
-enum { ECHO_BATCH = 1u << 8, ECHO_CONTEXT = 1u << 9 };
-
 /* The deployment's echo with the batch and the context in their place. */
 static void put_setup(chalk_record *r, const setup *s, long row, unsigned echo)
 {
-    chalk_deploy_echo_head(r, &s->d);
+    bool templated = s->templated && echo == s->echo;
+    if (templated)
+        chalk_append(r, &s->head);
+    else
+        chalk_deploy_echo_head(r, &s->d);
     if (echo & ECHO_BATCH)
         chalk_put_number(r, "batch", "batch", CHALK_U_SEQUENCES, CHALK_INPUT,
                          chalk_sweep_at(&s->batch, row));
     if (echo & ECHO_CONTEXT)
         chalk_put_maybe(r, "context", "context", CHALK_U_TOKENS, CHALK_INPUT, s->context.given,
                         chalk_sweep_at(&s->context, row));
-    chalk_deploy_echo_tail(r, &s->d, echo);
+    if (templated)
+        chalk_append(r, &s->tail);
+    else
+        chalk_deploy_echo_tail(r, &s->d, echo);
 }
 
 /* Bytes resident in HBM: the weights and `batch` KV caches. A decode step reads all
@@ -202,9 +221,11 @@ static int run_decode(const chalk_args *a)
                             NEED_BATCH | NEED_CONTEXT, &s);
     if (status)
         return status;
-    return setup_emit(a, &s,
-                      "chalk decode: one decode step, lecture 1.2-1.4 (times are lower bounds)",
-                      rows_of(&s), build_decode);
+    return setup_emit(
+        a, &s, "chalk decode: one decode step, lecture 1.2-1.4 (times are lower bounds)",
+        rows_of(&s),
+        ECHO_BATCH | ECHO_CONTEXT | CHALK_ECHO_FLOPS | CHALK_ECHO_HBM | CHALK_ECHO_PRICE,
+        build_decode);
 }
 
 /* ---- balance-batch ----------------------------------------------------------------------- */
@@ -257,7 +278,7 @@ static int run_balance(const chalk_args *a)
         return status;
     return setup_emit(a, &s,
                       "chalk balance-batch: where compute time meets memory time, lecture 1.5",
-                      rows_of(&s), build_balance);
+                      rows_of(&s), ECHO_CONTEXT | CHALK_ECHO_FLOPS, build_balance);
 }
 
 /* ---- departures ---------------------------------------------------------------------------- */
@@ -289,7 +310,7 @@ static int run_departures(const chalk_args *a)
         return status;
     return setup_emit(a, &s,
                       "chalk departures: a batch leaves every step, full or not (lecture 1.6)", 1,
-                      build_departures);
+                      0, build_departures);
 }
 
 /* ---- max-batch ------------------------------------------------------------------------------- */
@@ -357,7 +378,7 @@ static int run_max_batch(const chalk_args *a)
         return status;
     return setup_emit(
         a, &s, "chalk max-batch: the largest batch HBM and a step target allow (lecture 1.6)",
-        rows_of(&s), build_max_batch);
+        rows_of(&s), ECHO_CONTEXT | CHALK_ECHO_FLOPS | CHALK_ECHO_HBM, build_max_batch);
 }
 
 /* ---- fast-mode ----------------------------------------------------------------------------- */
@@ -401,7 +422,7 @@ static int run_fast(const chalk_args *a)
     if (status)
         return status;
     return setup_emit(a, &s, "chalk fast-mode: a smaller batch for a faster step (lecture 1.9)",
-                      rows_of(&s), build_fast);
+                      rows_of(&s), ECHO_BATCH | ECHO_CONTEXT | CHALK_ECHO_FLOPS, build_fast);
 }
 
 /* ---- the commands -----------------------------------------------------------------------------

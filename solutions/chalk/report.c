@@ -29,6 +29,7 @@ void chalk_clear(chalk_record *r)
     r->used = 0;
     r->not_finite = NULL;
     r->unexplained = 0;
+    r->by_dtype = false;
 }
 
 /* Copies s into the arena; a record too full to hold it is a bug (raise the arena). */
@@ -142,6 +143,7 @@ chalk_field *chalk_put_by_dtype(chalk_record *r, const char *key, const char *la
                                 chalk_unit unit, unsigned flags)
 {
     chalk_field *f = put(r, key, label, CHALK_BY_DTYPE, unit, flags);
+    r->by_dtype = true;
     for (int d = 0; d < COST_DTYPE_COUNT; d++)
         f->by_dtype[d] = 0.0;
     return f;
@@ -175,6 +177,17 @@ void chalk_null_words(chalk_record *r, chalk_field *f, const char *words)
     f->text = keep(r, words);
 }
 
+void chalk_append(chalk_record *r, const chalk_record *from)
+{
+    assert(r->count + from->count <= CHALK_MAX_FIELDS && "raise CHALK_MAX_FIELDS");
+    memcpy(&r->fields[r->count], from->fields, (size_t)from->count * sizeof from->fields[0]);
+    r->count += from->count;
+    if (!r->not_finite)
+        r->not_finite = from->not_finite;
+    r->unexplained += from->unexplained;
+    r->by_dtype = r->by_dtype || from->by_dtype;
+}
+
 const chalk_field *chalk_find(const chalk_record *r, const char *key)
 {
     for (int i = 0; i < r->count; i++)
@@ -190,7 +203,7 @@ const chalk_field *chalk_find(const chalk_record *r, const char *key)
 static int check_record(const chalk_record *r)
 {
     const char *bad = r->not_finite;
-    for (int i = 0; i < r->count && !bad; i++) { /* by-precision numbers are set later */
+    for (int i = 0; r->by_dtype && i < r->count && !bad; i++) { /* set after their put */
         const chalk_field *f = &r->fields[i];
         for (int d = 0; f->kind == CHALK_BY_DTYPE && d < COST_DTYPE_COUNT; d++)
             if (!isfinite(f->by_dtype[d]))
@@ -690,10 +703,17 @@ static int emit_table(const chalk_report *rep, chalk_record *r)
 typedef struct projection {
     const chalk_report *rep;
     chalk_record full;
-    int index[CHALK_MAX_FIELDS];    /* fields of the full record, in the order asked */
-    char key[CHALK_MAX_FIELDS][64]; /* their keys (the record's own are rewritten) */
+    int index[CHALK_MAX_FIELDS];           /* fields of the full record, in the order asked */
+    char key[CHALK_MAX_FIELDS][64];        /* their keys (the record's own are rewritten) */
+    const char *literal[CHALK_MAX_FIELDS]; /* the first row's key pointers */
     int count;
 } projection;
+
+/* True when s lies in r's arena (rewritten every row), not in a literal. */
+static bool in_arena(const chalk_record *r, const char *s)
+{
+    return s >= r->arena && s < r->arena + sizeof r->arena;
+}
 
 static void build_projected(const void *ctx, long row, chalk_record *out)
 {
@@ -702,7 +722,9 @@ static void build_projected(const void *ctx, long row, chalk_record *out)
     chalk_clear(out);
     for (int i = 0; i < p->count; i++) {
         int at = p->index[i];
-        if (at >= p->full.count || strcmp(p->full.fields[at].key, p->key[i]) != 0) {
+        const char *key = at < p->full.count ? p->full.fields[at].key : NULL;
+        bool literal = key == p->literal[i] && key && !in_arena(&p->full, key);
+        if (!literal && (!key || strcmp(key, p->key[i]) != 0)) {
             const chalk_field *f = chalk_find(&p->full, p->key[i]); /* a row shaped otherwise */
             at = f ? (int)(f - p->full.fields) : -1;
         }
@@ -734,6 +756,7 @@ static int project(const char *columns, const chalk_report *rep, projection *p)
         if (p->count == CHALK_MAX_FIELDS)
             return chalk_fail("--columns: at most %d columns", CHALK_MAX_FIELDS);
         p->index[p->count] = at;
+        p->literal[p->count] = p->full.fields[at].key;
         snprintf(p->key[p->count++], sizeof p->key[0], "%s", p->full.fields[at].key);
         c += n + (c[n] == ',');
     }
