@@ -299,7 +299,7 @@ printed=$(jq -r '[.tests[].output | select(test("Your code printed"))][0]' "$scr
 expect "  and shows what was printed, invalid bytes replaced" eval 'has "$printed" "back\\slash \"quote\"" && has "$printed" "invalid �"'
 grade compile-hostile "$(submission compile-hostile compile-hostile)"
 expect "results.json is valid JSON for a compiler message with the same" \
-    eval 'jq -r ".tests[0].output" "$scratch/out/compile-hostile.json" | grep -qF "back\\slash \"quote\" invalid"'
+    eval 'jq -r ".tests[0].output" "$scratch/out/compile-hostile.json" | grep -F "back\\slash \"quote\" invalid" >/dev/null'
 bad_json=$(for f in "$scratch"/out/*.json; do jq -e . "$f" >/dev/null 2>&1 || echo "$(basename "$f")"; done)
 expect "every results.json written above is valid JSON${bad_json:+ (not: $bad_json)}" test -z "$bad_json"
 
@@ -326,7 +326,7 @@ expect "  or the chapter from the assignment's title, and an uploaded tarball (s
 if command -v zip >/dev/null 2>&1 && command -v unzip >/dev/null 2>&1; then
     out=$(make -s gradescope CH=01 2>&1)
     expect "make gradescope CH=01 zips setup.sh, run_autograder, the chapter and the course at the top" \
-        eval 'unzip -Z1 build/gradescope-01.zip | grep -xc -e setup.sh -e run_autograder -e chapter -e chalk/solutions/$CH/batching.c | grep -qx 4'
+        eval 'unzip -Z1 build/gradescope-01.zip | grep -xc -e setup.sh -e run_autograder -e chapter -e chalk/solutions/$CH/batching.c | grep -x 4 >/dev/null'
 else
     echo "skip - make gradescope: no zip/unzip here"
 fi
@@ -412,10 +412,10 @@ rc=$?
 expect "make check without cmocka (a test compile fails) says so and how to get it, exit 2, installs nothing" \
     eval '[ $rc = 2 ] && has "$out" "cmocka" && has "$out" "make deps" && ! has "$out" "installing"'
 expect "make watch and make check do not install packages (no deps.sh on their way)" \
-    eval '! (cd "$hd/chalk" && make -n check watch CH=01 2>/dev/null | grep -q "deps.sh")'
+    eval '! (cd "$hd/chalk" && make -n check watch CH=01 2>/dev/null | grep "deps.sh" >/dev/null)'
 out=$(cd "$hd/chalk" && make -s submission 2>&1)
 expect "make submission packs exercises/*/*.c into one tarball the grader takes" \
-    eval 'tar -tzf "$hd/chalk/build/submission.tar.gz" | grep -qx "exercises/$CH/batching.c"'
+    eval 'tar -tzf "$hd/chalk/build/submission.tar.gz" | grep -x "exercises/$CH/batching.c" >/dev/null'
 grade handout-sub "$hd/chalk/build/submission.tar.gz"
 expect "  (graded: the stubs' score)" test "$(score "$scratch/out/handout-sub.json")" = "$stub_score"
 
