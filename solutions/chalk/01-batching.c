@@ -142,7 +142,7 @@ static long rows_of(const setup *s)
 }
 
 /* The deployment's echo with the batch and the context in their place. */
-static void put_setup(chalk_record *r, const setup *s, long row, unsigned echo)
+static void put_setup(chalk_record *r, const setup *s, double batch, double context, unsigned echo)
 {
     bool templated = s->templated && echo == s->echo;
     if (templated)
@@ -150,11 +150,10 @@ static void put_setup(chalk_record *r, const setup *s, long row, unsigned echo)
     else
         chalk_deploy_echo_head(r, &s->d);
     if (echo & ECHO_BATCH)
-        chalk_put_number(r, "batch", "batch", CHALK_U_SEQUENCES, CHALK_INPUT,
-                         chalk_sweep_at(&s->batch, row));
+        chalk_put_number(r, "batch", "batch", CHALK_U_SEQUENCES, CHALK_INPUT, batch);
     if (echo & ECHO_CONTEXT)
         chalk_put_maybe(r, "context", "context", CHALK_U_TOKENS, CHALK_INPUT, s->context.given,
-                        chalk_sweep_at(&s->context, row));
+                        context);
     if (templated)
         chalk_append(r, &s->tail);
     else
@@ -185,7 +184,7 @@ static void build_decode(const void *ctx, long row, chalk_record *r)
     const batching_deploy *d = &s->bd;
     double batch = chalk_sweep_at(&s->batch, row), context = chalk_sweep_at(&s->context, row);
     chalk_clear(r);
-    put_setup(r, s, row,
+    put_setup(r, s, batch, context,
               ECHO_BATCH | ECHO_CONTEXT | CHALK_ECHO_FLOPS | CHALK_ECHO_HBM | CHALK_ECHO_PRICE);
 
     batching_step st = batching_step_at(d, batch, context);
@@ -236,7 +235,7 @@ static void build_balance(const void *ctx, long row, chalk_record *r)
     const batching_deploy *d = &s->bd;
     double context = chalk_sweep_at(&s->context, row);
     chalk_clear(r);
-    put_setup(r, s, row, ECHO_CONTEXT | CHALK_ECHO_FLOPS);
+    put_setup(r, s, 0.0, context, ECHO_CONTEXT | CHALK_ECHO_FLOPS);
 
     double ratio = batching_hw_ratio(d->flops_per_s, d->hbm_bytes_per_s, d->bytes_per_param);
     double sparsity = d->params_total / d->params_active; /* exercise 1.4 */
@@ -321,7 +320,7 @@ static void build_max_batch(const void *ctx, long row, chalk_record *r)
     const batching_deploy *d = &s->bd;
     double context = chalk_sweep_at(&s->context, row), target = chalk_sweep_at(&s->target, row);
     chalk_clear(r);
-    put_setup(r, s, row, ECHO_CONTEXT | CHALK_ECHO_FLOPS | CHALK_ECHO_HBM);
+    put_setup(r, s, 0.0, context, ECHO_CONTEXT | CHALK_ECHO_FLOPS | CHALK_ECHO_HBM);
     chalk_field *f = chalk_put_maybe(r, "target_step_s", "target step", CHALK_U_SECONDS,
                                      CHALK_INPUT, s->target.given, target);
     if (!s->target.given)
@@ -390,7 +389,7 @@ static void build_fast(const void *ctx, long row, chalk_record *r)
     double batch = chalk_sweep_at(&s->batch, row), context = chalk_sweep_at(&s->context, row);
     double speedup = chalk_sweep_at(&s->speedup, row);
     chalk_clear(r);
-    put_setup(r, s, row, ECHO_BATCH | ECHO_CONTEXT | CHALK_ECHO_FLOPS);
+    put_setup(r, s, batch, context, ECHO_BATCH | ECHO_CONTEXT | CHALK_ECHO_FLOPS);
     chalk_put_number(r, "speedup", "speedup", CHALK_U_PLAIN, CHALK_INPUT, speedup);
 
     batching_fast f = batching_fast_mode(d, context, batch, speedup);

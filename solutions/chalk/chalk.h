@@ -293,7 +293,7 @@ int chalk_emit(const chalk_args *a, const chalk_report *rep);
 
 /* ---- numbers as text -------------------------------------------------------------- */
 
-enum { CHALK_NUM_CHARS = 32 };
+enum { CHALK_NUM_CHARS = 48 }; /* chalk_gn may write past its text, never past this */
 
 /* Exactly what printf("%.17g") prints (it reads back to the same double), faster.
  * Returns the length written; buf holds at least CHALK_NUM_CHARS. */
