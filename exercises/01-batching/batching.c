@@ -58,7 +58,25 @@ double batching_latency_floor_s(const batching_deploy *d)
     return 0.0;
 }
 
-/* ---- Exercise 1.3 (*) throughput_cost ----------------------------------------- */
+/* ---- Exercise 1.3 (**) experts_fetched --------------------------------------- */
+
+double batching_params_fetched(const batching_deploy *d, double batch)
+{
+    /* TODO(ch1 §1.3): N_total less the routed weights no token of the batch wants. */
+    (void)d;
+    (void)batch;
+    return 0.0;
+}
+
+long batching_all_experts_batch(const batching_deploy *d, double idle_share)
+{
+    /* TODO(ch1 §1.3): the first batch with (1 - k/E)^batch <= idle_share. */
+    (void)d;
+    (void)idle_share;
+    return 0;
+}
+
+/* ---- Exercise 1.4 (*) throughput_cost ----------------------------------------- */
 
 double batching_tokens_per_s(const batching_deploy *d, double batch,
                              double context_tokens)
@@ -80,7 +98,7 @@ double batching_usd_per_mtok(const batching_deploy *d, double batch,
     return 0.0;
 }
 
-/* ---- Exercise 1.4 (*) hardware_ratio ------------------------------------------ */
+/* ---- Exercise 1.5 (*) hardware_ratio ------------------------------------------ */
 
 double batching_hw_ratio(double flops_per_s, double hbm_bytes_per_s,
                          double bytes_per_param)
@@ -100,7 +118,7 @@ double batching_balance_batch_approx(double hw_ratio, double sparsity)
     return 0.0;
 }
 
-/* ---- Exercise 1.5 (**) balance_batch ------------------------------------------ */
+/* ---- Exercise 1.6 (**) balance_batch ------------------------------------------ */
 
 batching_balance batching_balance_batch(const batching_deploy *d,
                                         double context_tokens)
@@ -120,7 +138,7 @@ double batching_max_balanced_context_tokens(const batching_deploy *d)
     return 0.0;
 }
 
-/* ---- Exercise 1.6 (*) train_departures ---------------------------------------- */
+/* ---- Exercise 1.7 (*) train_departures ---------------------------------------- */
 
 batching_departures batching_train_departures(double hbm_bytes,
                                               double hbm_bytes_per_s)
@@ -132,7 +150,7 @@ batching_departures batching_train_departures(double hbm_bytes,
     return t;
 }
 
-/* ---- Exercise 1.7 (**) batch_limits ------------------------------------------- */
+/* ---- Exercise 1.8 (**) batch_limits ------------------------------------------- */
 
 batching_limit batching_max_batch_hbm(const batching_deploy *d, double context_tokens)
 {
@@ -155,7 +173,7 @@ batching_limit batching_max_batch_latency(const batching_deploy *d,
     return l;
 }
 
-/* ---- Exercise 1.8 (***) fast_mode --------------------------------------------- */
+/* ---- Exercise 1.9 (***) fast_mode --------------------------------------------- */
 
 batching_fast batching_fast_mode(const batching_deploy *d, double context_tokens,
                                  double normal_batch, double speedup)

@@ -36,6 +36,8 @@ typedef struct batching_deploy {
     double hbm_bytes_per_s;    /* per chip */
     double hbm_bytes;          /* HBM capacity per chip */
     double usd_per_chip_hour;  /* rental price per chip */
+    int experts_routed;        /* E: routed experts per MoE layer; 0 for a dense model */
+    int experts_per_token;     /* k: routed experts each token's router picks, per layer */
 } batching_deploy;
 
 /* The three roofline terms of one decode step, and what they add up to. */
@@ -73,7 +75,25 @@ batching_step batching_step_at(const batching_deploy *d, double batch,
  * time to stream every weight once. No batch size gets below it on this hardware. */
 double batching_latency_floor_s(const batching_deploy *d);
 
-/* ---- Exercise 1.3 (*) throughput_cost: tokens/s and USD per token ------- §1.4 */
+/* ---- Exercise 1.3 (**) experts_fetched: what a small batch reads ------- §1.3 */
+
+/* The parameters one step at this batch is expected to read from HBM, when each
+ * token's router picks k of the E routed experts of every MoE layer uniformly at
+ * random, independently of the other tokens. An expert is then wanted by no token
+ * with probability (1 - k/E)^batch, and the step reads
+ *     N_total - (N_total - N_active) * (1 - k/E)^(batch - 1)
+ * parameters: exactly N_active for one sequence, nearly N_total for a large batch.
+ * A dense model (experts_routed == 0) reads N_total at every batch.
+ * Preconditions: batch >= 1; 0 < experts_per_token <= experts_routed for an MoE. */
+double batching_params_fetched(const batching_deploy *d, double batch);
+
+/* The smallest whole batch at which the expected share of routed experts that no
+ * token wants, (1 - k/E)^batch, is at most idle_share: from there on a step reads
+ * at least 1 - idle_share of its weights, and the N_total weight term holds. 1 for
+ * a dense model. Precondition: 0 < idle_share < 1. */
+long batching_all_experts_batch(const batching_deploy *d, double idle_share);
+
+/* ---- Exercise 1.4 (*) throughput_cost: tokens/s and USD per token ------- §1.4 */
 
 /* Tokens per second the whole system produces: batch / step_s. */
 double batching_tokens_per_s(const batching_deploy *d, double batch,
@@ -84,7 +104,7 @@ double batching_tokens_per_s(const batching_deploy *d, double batch,
 double batching_usd_per_mtok(const batching_deploy *d, double batch,
                              double context_tokens);
 
-/* ---- Exercise 1.4 (*) hardware_ratio: the lecture's "~300" -------------- §1.5 */
+/* ---- Exercise 1.5 (*) hardware_ratio: the lecture's "~300" -------------- §1.5 */
 
 /* The chip's balance ratio in the lecture's units: multiplies per second times
  * bytes per weight, divided by bytes per second of HBM bandwidth:
@@ -97,7 +117,7 @@ double batching_hw_ratio(double flops_per_s, double hbm_bytes_per_s,
  * N_total / N_active. */
 double batching_balance_batch_approx(double hw_ratio, double sparsity);
 
-/* ---- Exercise 1.5 (**) balance_batch: with the KV term ------------------ §1.5 */
+/* ---- Exercise 1.6 (**) balance_batch: with the KV term ------------------ §1.5 */
 
 /* The balance batch at a context length, or the reason there is none. */
 typedef struct batching_balance {
@@ -106,17 +126,19 @@ typedef struct batching_balance {
 } batching_balance;
 
 /* Solves batch * 2 N_active / F = N_total * bytes / BW + batch * context * kv / BW
- * for batch. When the KV slope (per sequence) is at least the compute slope, the
- * memory line never falls below compute and there is no balance batch. */
+ * for batch. When the KV slope kappa (per sequence) is at least the compute slope c,
+ * the memory line never falls below compute and there is no balance batch: at
+ * exactly the max balanced context the slopes are equal and there is none either. */
 batching_balance batching_balance_batch(const batching_deploy *d,
                                         double context_tokens);
 
-/* The context length at which the KV slope equals the compute slope: beyond it no
- * batch is compute-bound. 2 N_active * BW / (F * kv_bytes_per_token), in tokens.
+/* The context length at which the KV slope equals the compute slope: at and beyond
+ * it no batch is compute-bound (at exactly this context the slopes are equal and
+ * there is no balance batch). 2 N_active * BW / (F * kv_bytes_per_token), in tokens.
  * Precondition: kv_bytes_per_token > 0. */
 double batching_max_balanced_context_tokens(const batching_deploy *d);
 
-/* ---- Exercise 1.6 (*) train_departures: when does the train leave? ------ §1.6 */
+/* ---- Exercise 1.7 (*) train_departures: when does the train leave? ------ §1.6 */
 
 typedef struct batching_departures {
     double step_s;          /* one step reads all of HBM once: capacity / BW */
@@ -131,9 +153,11 @@ typedef struct batching_departures {
 batching_departures batching_train_departures(double hbm_bytes,
                                               double hbm_bytes_per_s);
 
-/* ---- Exercise 1.7 (**) batch_limits: memory and latency caps ------------ §1.6 */
+/* ---- Exercise 1.8 (**) batch_limits: memory and latency caps ------------ §1.6 */
 
-/* The largest whole batch meeting a limit, or the reason there is none. */
+/* The largest whole batch meeting a limit, or the reason there is none. A limit met
+ * exactly counts as met: when exactly one sequence fits, exists is true and batch
+ * is 1. */
 typedef struct batching_limit {
     bool exists; /* false when not even a batch of 1 meets the limit */
     long batch;  /* the largest batch that does; 0 when !exists */
@@ -148,10 +172,13 @@ batching_limit batching_max_batch_hbm(const batching_deploy *d, double context_t
 batching_limit batching_max_batch_latency(const batching_deploy *d,
                                           double context_tokens, double target_step_s);
 
-/* ---- Exercise 1.8 (***) fast_mode: buying speed with batch -------------- §1.9 */
+/* ---- Exercise 1.9 (***) fast_mode: buying speed with batch -------------- §1.9 */
 
+/* possible is false when the fast step is below the latency floor, or leaves room
+ * for less than one sequence (batch < 1); the other fields are then 0. batch is
+ * not rounded to a whole number: it is where the roofline meets the fast step. */
 typedef struct batching_fast {
-    bool possible;      /* false when the faster step would be below the floor */
+    bool possible;      /* false when no batch of at least 1 meets the fast step */
     double batch;       /* the largest batch whose step is normal_step / speedup */
     double step_s;      /* the fast step time */
     double cost_ratio;  /* fast cost per token / normal cost per token */

@@ -72,6 +72,42 @@ double batching_latency_floor_s(const batching_deploy *d)
 
 /* ---- Exercise 1.3 ------------------------------------------------------------ */
 
+/* region: experts-fetched */
+/* The share of routed experts one token leaves unread: 1 - k/E (1 for a dense model,
+ * whose every weight every token reads, so that nothing is ever left unread). */
+static double idle_per_token(const batching_deploy *d)
+{
+    if (d->experts_routed == 0)
+        return 0.0;
+    COST_ASSERT(d->experts_per_token > 0 && d->experts_per_token <= d->experts_routed &&
+                "need 0 < k <= E");
+    return 1.0 - (double)d->experts_per_token / d->experts_routed;
+}
+
+double batching_params_fetched(const batching_deploy *d, double batch)
+{
+    COST_ASSERT(batch >= 1.0 && "a step holds at least one sequence");
+    if (d->experts_routed == 0)
+        return d->params_total; /* dense: every token reads every weight */
+    /* routed weights R = (N_total - N_active) / (1 - k/E); unread: R (1 - k/E)^B */
+    double unread_after_one = d->params_total - d->params_active;
+    return d->params_total - unread_after_one * pow(idle_per_token(d), batch - 1.0);
+}
+
+long batching_all_experts_batch(const batching_deploy *d, double idle_share)
+{
+    COST_ASSERT(idle_share > 0.0 && idle_share < 1.0 && "need 0 < idle_share < 1");
+    double q = idle_per_token(d);
+    if (q == 0.0)
+        return 1; /* one token already reads every weight */
+    /* (1 - k/E)^B <= idle_share  <=>  B >= ln(idle_share) / ln(1 - k/E) */
+    double b = ceil(log(idle_share) / log(q) * (1.0 - 1e-12));
+    return b < 1.0 ? 1 : (long)b;
+}
+/* endregion: experts-fetched */
+
+/* ---- Exercise 1.4 ------------------------------------------------------------ */
+
 double batching_tokens_per_s(const batching_deploy *d, double batch,
                              double context_tokens)
 {
@@ -89,7 +125,7 @@ double batching_usd_per_mtok(const batching_deploy *d, double batch,
 }
 /* endregion: cost */
 
-/* ---- Exercise 1.4 ------------------------------------------------------------ */
+/* ---- Exercise 1.5 ------------------------------------------------------------ */
 
 /* region: hw-ratio */
 double batching_hw_ratio(double flops_per_s, double hbm_bytes_per_s,
@@ -105,17 +141,17 @@ double batching_balance_batch_approx(double hw_ratio, double sparsity)
     return hw_ratio * sparsity;
 }
 
-/* ---- Exercise 1.5 ------------------------------------------------------------ */
+/* ---- Exercise 1.6 ------------------------------------------------------------ */
 
 /* region: balance */
 batching_balance batching_balance_batch(const batching_deploy *d,
                                         double context_tokens)
 {
     batching_balance b = {.exists = false, .batch = 0.0};
-    /* batch * c = W + batch * k  =>  batch = W / (c - k), when c > k */
+    /* B c = t_weights + B kappa  =>  B = t_weights / (c - kappa), when c > kappa */
     double net_slope_s = compute_slope_s(d) - kv_slope_s(d, context_tokens);
     if (net_slope_s <= 0.0)
-        return b; /* KV grows at least as fast as compute: memory-bound forever */
+        return b; /* kappa >= c: memory stays ahead of compute at every batch */
     b.exists = true;
     b.batch = batching_weights_s(d) / net_slope_s;
     return b;
@@ -125,12 +161,12 @@ batching_balance batching_balance_batch(const batching_deploy *d,
 double batching_max_balanced_context_tokens(const batching_deploy *d)
 {
     COST_ASSERT(d->kv_bytes_per_token > 0.0 && "need a KV cache");
-    /* compute slope == kv slope:  2 N_a / F = T kv / BW */
+    /* c == kappa:  2 N_active / F = L b_kv / BW, solved for L */
     return COST_FLOPS_PER_MAC * d->params_active * d->hbm_bytes_per_s /
            (d->flops_per_s * d->kv_bytes_per_token);
 }
 
-/* ---- Exercise 1.6 ------------------------------------------------------------ */
+/* ---- Exercise 1.7 ------------------------------------------------------------ */
 
 /* region: departures */
 batching_departures batching_train_departures(double hbm_bytes,
@@ -147,7 +183,7 @@ batching_departures batching_train_departures(double hbm_bytes,
 }
 /* endregion: departures */
 
-/* ---- Exercise 1.7 ------------------------------------------------------------ */
+/* ---- Exercise 1.8 ------------------------------------------------------------ */
 
 /* floor() that forgives the last-bit rounding of a quotient meant to be whole.
  * A limit beyond what a long holds (or an infinite one) saturates at LONG_MAX:
@@ -179,21 +215,29 @@ batching_limit batching_max_batch_hbm(const batching_deploy *d, double context_t
     return limit_of(free_bytes / (context_tokens * d->kv_bytes_per_token));
 }
 
+/* The largest batch, not rounded, whose step takes at most target_s: both lines
+ * stay under the target, B c <= target_s and t_weights + B kappa <= target_s.
+ * 0 when the target is below the latency floor. */
+static double batch_under(const batching_deploy *d, double context_tokens, double target_s)
+{
+    double weights_s = batching_weights_s(d);
+    if (target_s < weights_s)
+        return 0.0; /* below the latency floor: not even one sequence */
+    double by_compute = target_s / compute_slope_s(d);
+    double kappa = kv_slope_s(d, context_tokens);
+    double by_memory = kappa > 0.0 ? (target_s - weights_s) / kappa : INFINITY;
+    return fmin(by_compute, by_memory);
+}
+
 batching_limit batching_max_batch_latency(const batching_deploy *d,
                                           double context_tokens, double target_step_s)
 {
     COST_ASSERT(target_step_s > 0.0 && "need a positive target");
-    double w = batching_weights_s(d);
-    if (target_step_s < w)
-        return limit_of(0.0); /* below the latency floor */
-    double by_compute = target_step_s / compute_slope_s(d);
-    double k = kv_slope_s(d, context_tokens);
-    double by_memory = k > 0.0 ? (target_step_s - w) / k : INFINITY;
-    return limit_of(fmin(by_compute, by_memory));
+    return limit_of(batch_under(d, context_tokens, target_step_s));
 }
 /* endregion: limits */
 
-/* ---- Exercise 1.8 ------------------------------------------------------------ */
+/* ---- Exercise 1.9 ------------------------------------------------------------ */
 
 /* region: fast-mode */
 batching_fast batching_fast_mode(const batching_deploy *d, double context_tokens,
@@ -203,14 +247,11 @@ batching_fast batching_fast_mode(const batching_deploy *d, double context_tokens
     batching_fast f = {.possible = false};
     double normal_step_s = batching_step_at(d, normal_batch, context_tokens).step_s;
     double target_s = normal_step_s / speedup;
-    /* the largest batch with max(B c, W + B k) <= target, solved per branch */
-    double w = batching_weights_s(d), k = kv_slope_s(d, context_tokens);
-    double by_compute = target_s / compute_slope_s(d);
-    double by_memory = k > 0.0 ? (target_s - w) / k : INFINITY;
-    if (target_s < w || fmin(by_compute, by_memory) < 1.0)
-        return f; /* faster than the floor allows, even for one sequence */
+    double fast_batch = batch_under(d, context_tokens, target_s);
+    if (fast_batch < 1.0)
+        return f; /* below the floor, or room for less than one sequence */
     f.possible = true;
-    f.batch = fmin(by_compute, by_memory);
+    f.batch = fast_batch;
     f.step_s = batching_step_at(d, f.batch, context_tokens).step_s;
     f.cost_ratio = (f.step_s / f.batch) / (normal_step_s / normal_batch);
     return f;
