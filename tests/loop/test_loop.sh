@@ -114,7 +114,7 @@ if true; then # the reader
     out=$(make -s check CH=01 2>&1)
     rc=$?
     expect "check on the stubs exits non-zero" test $rc -ne 0
-    expect "check prints a ✗ line per exercise (8)" test "$(printf '%s\n' "$out" | grep -c '^  ✗ ')" = 8
+    expect "check prints a ✗ line per exercise (9)" test "$(printf '%s\n' "$out" | grep -c '^  ✗ ')" = 9
     expect "check says what was computed and expected, with the unit" \
         has "$out" "computed batching_compute_s(&d, 2400) = 0 s"
     expect "check gives the first hint of the first failing exercise" has "$out" "Hint 1 of 3 for roofline_terms"
