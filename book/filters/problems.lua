@@ -25,7 +25,7 @@
 --              (questions only, with the unit and id to answer in);
 --   answers    the document becomes the answer key (answer, tolerance, worked
 --              steps, parameters) and the side file `problems-json` is written:
---              { "ID": {"value", "unit", "tolerance", "stars", "chapter",
+--              { "ID": {"value", "unit", "tolerance", "shown", "stars", "chapter",
 --              "command", "key", "scale", "params"}, ... }, one problem per line,
 --              in document order;
 --   (absent)   the book: each template is printed where it stands as one
@@ -309,6 +309,21 @@ local function shown(where, v, unit, digits, scale)
   return (text:gsub('%$', '\\$'))
 end
 
+-- The number of a value as the key prints it, without its unit, in plain text for
+-- the JSON key's "shown" (chalk check-answers prints it, so both agree): "418.6"
+-- printed as "419" is "419"; "$0.42" is "0.42"; 6.71\times10^{11} is "6.71e11".
+local function number_text(where, v, unit, digits, scale)
+  local text, math_text = util.format(where, v, unit, digits, scale)
+  if math_text then
+    local m, e = math_text:match('^(.-)\\times10^{(.-)}$')
+    return m .. 'e' .. e
+  end
+  local u = util.units[unit]
+  if u.prefix and text:sub(1, #u.prefix) == u.prefix then text = text:sub(#u.prefix + 1) end
+  if u.suffix and text:sub(-#u.suffix) == u.suffix then text = text:sub(1, -#u.suffix - 1) end
+  return text
+end
+
 -- Replaces each {chalk CMD -> key [unit] [digits=N] [scale=X]} with its value.
 local function live(p, text, vals)
   return (text:gsub('(%b{})', function(span)
@@ -345,6 +360,7 @@ local function instance(p, seed)
       if type(v) == 'number' then
         inst.value = v * p.scale / util.units[p.unit].div
         inst.shown = shown(WHO .. ': problem ' .. p.id, v, p.unit, p.digits, p.scale)
+        inst.number = number_text(WHO .. ': problem ' .. p.id, v, p.unit, p.digits, p.scale)
       else
         inst.value = tostring(v)
         inst.shown = '**' .. tostring(v) .. '**'
@@ -509,6 +525,7 @@ local function problem_set(doc, mode)
           json[#json + 1] = '  ' .. json_string(p.id) .. ': {"value": ' .. v ..
             ', "unit": ' .. json_string(uname) ..
             ', "tolerance": ' .. (type(inst.value) == 'number' and json_number(p.tol) or 'null') ..
+            (inst.number and (', "shown": ' .. json_string(inst.number)) or '') ..
             ', "stars": ' .. p.stars ..
             ', "chapter": ' .. json_string(ch.name) ..
             ', "command": ' .. json_string(inst.command) ..
