@@ -290,6 +290,9 @@ static void build_balance(const void *ctx, long row, chalk_record *r)
     chalk_put_number(r, "sparsity", "sparsity", CHALK_U_PLAIN, 0, sparsity);
     chalk_put_number(r, "balance_batch_approx", "balance batch, no KV", CHALK_U_SEQUENCES, 0,
                      batching_balance_batch_approx(ratio, sparsity));
+    /* past the knee every token costs its own arithmetic: the most any batch gives */
+    chalk_put_number(r, "compute_tokens_per_s", "tokens/s, compute-bound", CHALK_U_TOKENS_PER_S,
+                     CHALK_DETAIL, 1.0 / batching_compute_s(d, 1.0));
 
     bool has_limit = s->d.has_kv && d->kv_bytes_per_token > 0.0;
     double limit_tokens = has_limit ? batching_max_balanced_context_tokens(d) : 0.0;

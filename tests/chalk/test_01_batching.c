@@ -74,6 +74,8 @@ static void balance_batch_is_300_times_deepseek_sparsity_8(void **state)
     assert_close(json_number(r->out, "balance_batch_approx"), 2400.0, TIGHT, "sequences");
     assert_close(json_number(r->out, "balance_batch"), 2400.0, TIGHT, "sequences");
     assert_true(json_is_null(r->out, "balance_batch_reason"));
+    /* compute-bound, a token costs 2 x 1 FLOPs of a 600e12 FLOP/s chip */
+    assert_close(json_number(r->out, "compute_tokens_per_s"), 600e12 / 2, TIGHT, "tokens/s");
     run_free(r);
 }
 
