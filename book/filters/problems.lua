@@ -219,7 +219,7 @@ local function parse(block)
         if not cmd or cmd == '' then util.fail(WHO, where .. ': answer: CHALK COMMAND -> key') end
         p.command, p.key = cmd, akey
       elseif k == 'require' then
-        if not rest:match('^[%w_.]+$') then util.fail(WHO, where .. ': require: KEY (a true/false key of the answer\'s JSON)') end
+        if not rest:match('^[%w_.]+[%w_. ]*$') then util.fail(WHO, where .. ': require: KEY... (true/false keys of the answer\'s JSON)') end
         p.require = rest
       elseif k == 'unit' then
         if not util.units[rest] then util.fail(WHO, where .. ': unknown unit "' .. rest .. '"') end
@@ -286,8 +286,10 @@ end
 local function chalk_value(cmd, key, require)
   local ok, json = pcall(util.chalk_json, WHO, cmd)
   if not ok then return nil, json end
-  if require and util.lookup(json, require) ~= true then
-    return nil, 'chalk ' .. cmd .. ': ' .. require .. ' is not true'
+  for want in (require or ''):gmatch('%S+') do
+    if util.lookup(json, want) ~= true then
+      return nil, 'chalk ' .. cmd .. ': ' .. want .. ' is not true'
+    end
   end
   local v = util.lookup(json, key)
   if v == nil then return nil, 'chalk ' .. cmd .. ' --json: no key "' .. key .. '"' end
@@ -574,7 +576,8 @@ local function book(doc)
     k = k + 1
     local inst = instance(p, 'book')
     local out = pandoc.List({ title_para(chapter .. '.' .. k, p) })
-    if util.is_latex() then out:insert(1, pandoc.RawBlock('latex', '\\medskip')) end
+    -- (the book's template loads needspace: a title never ends a page alone)
+    if util.is_latex() then out:insert(1, pandoc.RawBlock('latex', '\\medskip\\needspace{5\\baselineskip}')) end
     out:extend(md(inst.question))
     if edition == 'instructor' then
       out:extend(answer_line(p, inst))

@@ -259,7 +259,7 @@ batching_fast batching_fast_mode(const batching_deploy *d,
                                  double context_tokens,
                                  double normal_batch, double speedup)
 {
-    COST_ASSERT(normal_batch > 0.0 && speedup >= 1.0 && "B > 0, S >= 1");
+    COST_ASSERT(normal_batch > 0.0 && speedup >= 1.0 && "B>0, S>=1");
     batching_fast f = {.possible = false};
     double normal_s =
         batching_step_at(d, normal_batch, context_tokens).step_s;

@@ -466,6 +466,9 @@ static void build_fast(const void *ctx, long row, chalk_record *r)
                         asked, floor_text)
             : chalk_fmt(r, "a %s step is too short for even one sequence", asked);
     chalk_put_bool(r, "possible", "possible", 0, f.possible);
+    /* left of the knee a token costs more than its arithmetic: fast mode has a price */
+    bool fast_memory = f.possible && batching_step_at(d, f.batch, context).bound == COST_BOUND_MEMORY;
+    chalk_put_bool(r, "fast_memory_bound", "fast step memory-bound", CHALK_DETAIL, fast_memory);
     chalk_put_result(r, "fast_batch", "fast batch", CHALK_U_SEQUENCES, 0, f.possible, f.batch, why);
     chalk_put_result(r, "fast_step_s", "fast step", CHALK_U_SECONDS, 0, f.possible, f.step_s, why);
     chalk_put_number(r, "normal_step_s", "normal step", CHALK_U_SECONDS, 0, normal_s);

@@ -455,6 +455,20 @@ static void fast_mode_takes_the_normal_batch_as_a_multiple_of_the_balance_batch(
     assert_close(json_number(r->out, "fast_batch"), 2400, 1e-9, "sequences");
     assert_close(json_number(r->out, "cost_ratio"), 1.0, 1e-9, "");
     run_free(r);
+    /* DeepSeek-V3 at 1,024 tokens: 3 times as fast as 2.5 x B* (7,971) needs fewer
+     * sequences than B*, left of the knee: memory-bound; 1.5 times as fast as 20,000
+     * at no context leaves 13,333 > B* (5,584): compute-bound. */
+    r = chalk("fast-mode --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --context 1024 "
+              "--balance-multiple 2.5 --speedup 3 --json");
+    expect_status(r, 0, "fast-mode left of the knee");
+    assert_true(strstr(r->out, "\"fast_memory_bound\": true") != NULL);
+    assert_true(json_number(r->out, "fast_batch") < 7971);
+    run_free(r);
+    r = chalk("fast-mode --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --context 0 "
+              "--batch 20000 --speedup 1.5 --json");
+    expect_status(r, 0, "fast-mode right of the knee");
+    assert_true(strstr(r->out, "\"fast_memory_bound\": false") != NULL);
+    run_free(r);
     const char *bad[] = {
         "fast-mode --params-total 8e9 --params-active 1e9 --flops-per-s 600e12 "
         "--hbm-bytes-per-s 1e12 --kv-bytes-per-token 1e6 --context 1e6 --balance-multiple 2 "
