@@ -166,7 +166,7 @@ test-binaries: build/chalk build/asan/chalk build/chalk-test build/sol/lib/test 
 mistakes: $(MISTAKE_TABLES)
 
 deps:
-	@tests/deps.sh test book watch
+	@tests/deps.sh test book watch grade
 
 # The README's set-up lines on a fresh, minimal Debian 12 root (debootstrap; needs
 # root or sudo): each line timed, make test's summary at the end. CI runs it.
@@ -229,7 +229,8 @@ format:
 # List the targets.
 help:
 	@echo "make            build the calculator (build/chalk)"
-	@echo "make test       install what is missing, then run every test (solutions, stubs, sanitizers, calculator)"
+	@echo "make test       install what is missing, then run every test (9 phases; ends with N passed, N failed)"
+	@echo "make deps       install every package the tests, the book and the grader need (apt-get)"
 	@echo "make check      check your exercises: make check CH=01 for one chapter"
 	@echo "make progress   every chapter: exercises done, stars earned, percent"
 	@echo "make watch      re-run make check on every save under exercises/ (CH=01)"
@@ -244,7 +245,8 @@ help:
 	@echo "make book       build the book: build/chalk.pdf (EDITION=instructor: build/chalk-instructor.pdf, with solutions)"
 	@echo "make flashcards the chapters' flashcards for Anki: build/flashcards.tsv (import as is)"
 	@echo "make problems   your practice problems: make problems SEED=alice (PDFs + key; grade with build/chalk check-answers)"
-	@echo "make bench      time the reader's loop and make test from clean"
+	@echo "make bench      the speed figures with their goals: reader's loop, make test, book, calculator sweep"
+	@echo "make mistakes   build every catalogued mistake: build/mistakes/NN-topic.tsv (make check names them)"
 	@echo "make fresh-check  the README's set-up lines on a fresh Debian 12 root (debootstrap; root)"
 	@echo "make format     clang-format the C sources"
 	@echo "make clean      remove build/ (nothing you wrote is touched)"

@@ -6,9 +6,10 @@
 #   reader's loop   touch the chapter 1 stub, then `make check CH=01` (median of 7)
 #   make test       from clean (one run; its slowest phase shows in build/test-run/)
 #   book            after editing one chapter: book/bench.sh's one line, when it exists
-#   calculator      a 100,000-row sweep (chalk decode ... --csv) against the same
-#                   CSV written by a plain Python loop (../shared/tools/peer-sweep.py),
-#                   side by side, median of 3 each
+#   calculator      a 100,000-row sweep against a plain Python loop
+#                   (../shared/tools/peer-sweep.py), side by side, median of 5 each:
+#                   chalk writing the same CSV as the loop (checked byte for byte),
+#                   and chalk's own full CSV
 #
 #   BENCH=loop,test,book,sweep   only these figures
 #   SHARED_TOOLS=DIR             where peer-sweep.py is (default: the checkout's
@@ -82,14 +83,25 @@ if want sweep; then
     elif ! make -s build/chalk >/dev/null 2>&1; then
         echo "calculator sweep: skipped (build/chalk does not build)"
     else
-        sweep=(build/chalk decode --model llama3-70b --hw h100-sxm --context 8192 --batch 1:1e6:100000 --csv)
-        c="" p=""
-        for _ in 1 2 3; do
-            c="$c $(seconds "${sweep[@]}")"
+        # chalk's full CSV (29 columns, every number to 17 digits), and the same CSV the
+        # Python loop writes (its inputs, its 8 columns, 6 digits: checked byte for byte)
+        full=(build/chalk decode --model llama3-70b --hw h100-sxm --context 8192 --batch 1:1e6:100000 --csv)
+        same=(build/chalk decode --params-total 70.55e9 --kv-bytes-per-token 327680 --flops-per-s 989e12
+            --hbm-bytes-per-s 3.35e12 --usd-per-chip-hour 4.25 --context 8192 --batch 1:1e6:100000 --csv
+            --columns batch,compute_s,weights_s,kv_s,step_s,bound,tokens_per_s,usd_per_mtok --digits 6)
+        "${same[@]}" >"$scratch/chalk.csv" 2>&1
+        python3 "$tools/peer-sweep.py" >"$scratch/python.csv" 2>&1
+        if cmp -s "$scratch/chalk.csv" "$scratch/python.csv"; then identical="byte-identical"; else identical="NOT identical"; fi
+        c="" s="" p=""
+        for _ in 1 2 3 4 5; do
+            c="$c $(seconds "${full[@]}")"
+            s="$s $(seconds "${same[@]}")"
             p="$p $(seconds python3 "$tools/peer-sweep.py")"
         done
-        cm=$(printf '%s\n' $c | median) pm=$(printf '%s\n' $p | median)
-        echo "calculator sweep, 100,000 rows of CSV: chalk $cm s, Python loop $pm s:" \
-            "chalk $(awk -v c="$cm" -v p="$pm" 'BEGIN { printf "%.1f", (c > 0 ? p / c : 0) }')x as fast; goal >= 20x"
+        cm=$(printf '%s\n' $c | median) sm=$(printf '%s\n' $s | median) pm=$(printf '%s\n' $p | median)
+        ratio() { awk -v c="$1" -v p="$pm" 'BEGIN { printf "%.1f", (c > 0 ? p / c : 0) }'; }
+        echo "calculator sweep, 100,000 rows (median of 5): the Python loop $pm s; chalk writing the" \
+            "same CSV ($identical) $sm s, $(ratio "$sm")x as fast (goal >= 20x); chalk's full CSV" \
+            "(29 columns, 17 digits) $cm s, $(ratio "$cm")x"
     fi
 fi

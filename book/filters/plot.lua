@@ -374,8 +374,12 @@ local function draw(cb)
         if logx then frac = math.log(mx / xmin) / math.log(xmax / xmin) else frac = (mx - xmin) / (xmax - xmin) end
         local colour = MARK_COLOURS[k]
         gp[#gp + 1] = string.format('set arrow from %.10g, graph 0 to %.10g, graph 1 nohead lw 1.6 dt (6,4) lc rgb "%s" front', mx, mx, colour)
-        gp[#gp + 1] = string.format('set label %s %s at %.10g, graph %.2f %s offset %s,0 tc rgb "%s" front',
-          text, mode, mx, 0.97 - 0.07 * (k - 1), frac > 0.75 and "right" or "left", frac > 0.75 and "-0.6" or "0.6", colour)
+        -- at the top, unless the key sits at the top right: then at the bottom, clear of it
+        local key_at = a.legend or 'top left'
+        local bottom = key_at:match('top') and key_at:match('right')
+        local y = bottom and (0.04 + 0.07 * (k - 1)) or (0.97 - 0.07 * (k - 1))
+        gp[#gp + 1] = string.format('set label %s %s at %.10g, graph %g %s offset %s,0 tc rgb "%s" front',
+          text, mode, mx, y, frac > 0.75 and "right" or "left", frac > 0.75 and "-0.6" or "0.6", colour)
       end
     end
   end

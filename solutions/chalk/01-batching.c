@@ -65,6 +65,11 @@ typedef struct setup {
     chalk_sweep batch, context, target, speedup;
     const chalk_sweep *swept;
     double balance_multiple; /* fast-mode: the normal batch over the balance batch; 0: --batch */
+    /* The echo's constant parts, built once for a report (every row repeats them):
+     * before the batch and context, and after them, as put_setup(echo) puts them. */
+    unsigned echo;
+    bool templated;
+    chalk_record head, tail;
 } setup;
 
 enum { NEED_BATCH = 1u << 0, NEED_CONTEXT = 1u << 1, NEED_SPEEDUP = 1u << 2 };
@@ -131,10 +136,19 @@ static int setup_read(const chalk_args *a, unsigned deploy_needs, unsigned needs
     return CHALK_OK;
 }
 
-/* Prints the report, then frees the setup's sweeps. */
-static int setup_emit(const chalk_args *a, setup *s, const char *title, long rows,
+enum { ECHO_BATCH = 1u << 8, ECHO_CONTEXT = 1u << 9 };
+
+/* Prints the report, then frees the setup's sweeps. `echo` is what the build's
+ * put_setup echoes: its constant parts are built here, once. */
+static int setup_emit(const chalk_args *a, setup *s, const char *title, long rows, unsigned echo,
                       void (*build)(const void *, long, chalk_record *))
 {
+    s->echo = echo;
+    s->templated = true;
+    chalk_clear(&s->head);
+    chalk_deploy_echo_head(&s->head, &s->d);
+    chalk_clear(&s->tail);
+    chalk_deploy_echo_tail(&s->tail, &s->d, echo);
     chalk_report rep = {.title = title, .rows = rows, .swept = s->swept, .build = build, .ctx = s};
     int status = chalk_emit(a, &rep);
     setup_free(s);
@@ -147,19 +161,24 @@ static long rows_of(const setup *s)
     return s->swept ? s->swept->points : 1;
 }
 
-enum { ECHO_BATCH = 1u << 8, ECHO_CONTEXT = 1u << 9 };
-
 /* The deployment's echo with the batch and the context in their place. */
 static void put_setup(chalk_record *r, const setup *s, long row, unsigned echo)
 {
-    chalk_deploy_echo_head(r, &s->d);
+    bool templated = s->templated && echo == s->echo;
+    if (templated)
+        chalk_append(r, &s->head);
+    else
+        chalk_deploy_echo_head(r, &s->d);
     if (echo & ECHO_BATCH)
         chalk_put_number(r, "batch", "batch", CHALK_U_SEQUENCES, CHALK_INPUT,
                          chalk_sweep_at(&s->batch, row));
     if (echo & ECHO_CONTEXT)
         chalk_put_maybe(r, "context", "context", CHALK_U_TOKENS, CHALK_INPUT, s->context.given,
                         chalk_sweep_at(&s->context, row));
-    chalk_deploy_echo_tail(r, &s->d, echo);
+    if (templated)
+        chalk_append(r, &s->tail);
+    else
+        chalk_deploy_echo_tail(r, &s->d, echo);
 }
 
 /* Bytes resident in HBM: the weights and `batch` KV caches. A decode step reads all
@@ -177,13 +196,9 @@ static void put_fits_hbm(chalk_record *r, const setup *s, double batch, double c
                          unsigned flags)
 {
     const batching_deploy *d = &s->bd;
-    chalk_field *fits = chalk_put_bool(r, "fits_hbm", "fits in HBM", flags,
-                                       resident_bytes(d, batch, context) <= d->chips * d->hbm_bytes);
-    if (!s->d.has_hbm) {
-        fits->kind = CHALK_NULL;
-        chalk_put_string(r, "fits_hbm_reason", "  why none", CHALK_DETAIL,
-                         "no HBM capacity: pass --hbm-bytes X (or --hw NAME)");
-    }
+    chalk_put_bool_result(r, "fits_hbm", "fits in HBM", flags, s->d.has_hbm,
+                          resident_bytes(d, batch, context) <= d->chips * d->hbm_bytes,
+                          "no HBM capacity: pass --hbm-bytes X (or --hw NAME)");
 }
 
 static void human(char *buf, size_t size, chalk_unit unit, double x)
@@ -269,9 +284,11 @@ static int run_decode(const chalk_args *a)
                             NEED_BATCH | NEED_CONTEXT, &s);
     if (status)
         return status;
-    return setup_emit(a, &s,
-                      "chalk decode: one decode step, lecture 1.2-1.4 (times are lower bounds)",
-                      rows_of(&s), build_decode);
+    return setup_emit(
+        a, &s, "chalk decode: one decode step, lecture 1.2-1.4 (times are lower bounds)",
+        rows_of(&s),
+        ECHO_BATCH | ECHO_CONTEXT | CHALK_ECHO_FLOPS | CHALK_ECHO_HBM | CHALK_ECHO_PRICE,
+        build_decode);
 }
 
 /* ---- balance-batch ----------------------------------------------------------------------- */
@@ -329,7 +346,7 @@ static int run_balance(const chalk_args *a)
         return status;
     return setup_emit(a, &s,
                       "chalk balance-batch: where compute time meets memory time, lecture 1.5",
-                      rows_of(&s), build_balance);
+                      rows_of(&s), ECHO_CONTEXT | CHALK_ECHO_FLOPS, build_balance);
 }
 
 /* ---- departures ---------------------------------------------------------------------------- */
@@ -361,7 +378,7 @@ static int run_departures(const chalk_args *a)
         return status;
     return setup_emit(a, &s,
                       "chalk departures: a batch leaves every step, full or not (lecture 1.6)", 1,
-                      build_departures);
+                      0, build_departures);
 }
 
 /* ---- max-batch ------------------------------------------------------------------------------- */
@@ -429,7 +446,7 @@ static int run_max_batch(const chalk_args *a)
         return status;
     return setup_emit(
         a, &s, "chalk max-batch: the largest batch HBM and a step target allow (lecture 1.6)",
-        rows_of(&s), build_max_batch);
+        rows_of(&s), ECHO_CONTEXT | CHALK_ECHO_FLOPS | CHALK_ECHO_HBM, build_max_batch);
 }
 
 /* ---- fast-mode ----------------------------------------------------------------------------- */
@@ -502,7 +519,7 @@ static int run_fast(const chalk_args *a)
         }
     }
     return setup_emit(a, &s, "chalk fast-mode: a smaller batch for a faster step (lecture 1.9)",
-                      rows_of(&s), build_fast);
+                      rows_of(&s), ECHO_CONTEXT | CHALK_ECHO_FLOPS | CHALK_ECHO_HBM, build_fast);
 }
 
 /* ---- the commands -----------------------------------------------------------------------------

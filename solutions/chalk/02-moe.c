@@ -323,9 +323,8 @@ static int moe_setup_read(const chalk_args *a, moe_setup *s)
     if (!chalk_given(a, &CHALK_F_MODEL))
         return chalk_fail("moe needs --model NAME, an MoE preset (chalk list models: "
                           "deepseek-v3, mixtral-8x7b)");
-    int status = chalk_deploy_resolve(a, CHALK_NEED_PARAMS | CHALK_NEED_FLOPS | CHALK_NEED_BW |
-                                             CHALK_NEED_HBM,
-                                      &s->d);
+    int status = chalk_deploy_resolve(
+        a, CHALK_NEED_PARAMS | CHALK_NEED_FLOPS | CHALK_NEED_BW | CHALK_NEED_HBM, &s->d);
     if (!status)
         status = moe_model(&s->d);
     chalk_sweep *const inputs[] = {&s->batch, &s->context, &s->racks};
@@ -347,8 +346,8 @@ static int moe_setup_read(const chalk_args *a, moe_setup *s)
                                 s->d.model->name, s->d.model->experts_routed);
     }
     if (!status)
-        status = number_or(a, &F_ACT_BYTES, cost_dtype_bytes(s->d.dtype), &s->act_bytes,
-                           &s->act_given);
+        status =
+            number_or(a, &F_ACT_BYTES, cost_dtype_bytes(s->d.dtype), &s->act_bytes, &s->act_given);
     if (!status)
         status = network_read(a, s);
     if (status) {
@@ -407,8 +406,10 @@ static void put_moe_inputs(chalk_record *r, const moe_setup *s, long row)
 /* The layer's shape: experts, and what one expert and one layer hold. */
 static void put_shape(chalk_record *r, const cost_model *m, int moe_layers)
 {
-    moe_shape shape = {.d_model = m->d_model, .d_ff = m->d_ff_expert,
-                       .experts = m->experts_routed, .experts_shared = m->experts_shared,
+    moe_shape shape = {.d_model = m->d_model,
+                       .d_ff = m->d_ff_expert,
+                       .experts = m->experts_routed,
+                       .experts_shared = m->experts_shared,
                        .top_k = m->experts_active};
     moe_layer_count c = moe_layer_params(&shape);
     chalk_put_number(r, "experts", "routed experts", CHALK_U_COUNT, 0, m->experts_routed);
@@ -420,10 +421,10 @@ static void put_shape(chalk_record *r, const cost_model *m, int moe_layers)
     chalk_put_number(r, "d_model", "d_model", CHALK_U_COUNT, CHALK_DETAIL, m->d_model);
     chalk_put_number(r, "expert_params", "params per expert", CHALK_U_PARAMS, CHALK_DETAIL,
                      moe_expert_params(m->d_model, m->d_ff_expert));
-    chalk_put_number(r, "layer_params_total", "params per MoE layer", CHALK_U_PARAMS,
-                     CHALK_DETAIL, c.total);
-    chalk_put_number(r, "layer_params_active", "active per MoE layer", CHALK_U_PARAMS,
-                     CHALK_DETAIL, c.active);
+    chalk_put_number(r, "layer_params_total", "params per MoE layer", CHALK_U_PARAMS, CHALK_DETAIL,
+                     c.total);
+    chalk_put_number(r, "layer_params_active", "active per MoE layer", CHALK_U_PARAMS, CHALK_DETAIL,
+                     c.active);
     chalk_put_number(r, "router_params", "router params per layer", CHALK_U_PARAMS, CHALK_DETAIL,
                      (double)m->d_model * m->experts_routed);
     chalk_put_number(r, "params_skipped", "params a token skips", CHALK_U_PARAMS, CHALK_DETAIL,
@@ -435,8 +436,7 @@ static void put_placement(chalk_record *r, const moe_placement *p, int domain_ch
     chalk_put_number(r, "domain_chips", "GPUs per domain", CHALK_U_COUNT, CHALK_DETAIL,
                      domain_chips);
     chalk_put_number(r, "gpus_used", "GPUs holding experts", CHALK_U_COUNT, 0, p->gpus_used);
-    chalk_put_number(r, "experts_per_gpu", "experts per GPU", CHALK_U_COUNT, 0,
-                     p->experts_per_gpu);
+    chalk_put_number(r, "experts_per_gpu", "experts per GPU", CHALK_U_COUNT, 0, p->experts_per_gpu);
     chalk_put_number(r, "gpus_idle", "GPUs without experts", CHALK_U_COUNT, CHALK_DETAIL,
                      p->gpus_idle);
     chalk_put_number(r, "experts_on_busiest_if_all", "busiest GPU if all hold experts",
@@ -460,8 +460,8 @@ static void put_knee(chalk_record *r, const moe_deploy *md, double context)
                         "is memory-bound at this context",
                         kv, moe_bound_name(k.after), grow);
     }
-    chalk_put_result(r, "knee_batch", "knee (memory ends)", CHALK_U_SEQUENCES, 0, k.exists,
-                     k.batch, why);
+    chalk_put_result(r, "knee_batch", "knee (memory ends)", CHALK_U_SEQUENCES, 0, k.exists, k.batch,
+                     why);
 }
 
 /* Spanning racks: the crossing share and the slowdown per token, or why none. */
@@ -470,8 +470,8 @@ static void put_racks(chalk_record *r, const moe_setup *s, int racks)
     const char *why = "no scale-out bandwidth: pass --scale-out-bytes-per-s X";
     bool known = s->has_scaleout;
     moe_racks m = known ? moe_span_racks(racks, s->scaleup, s->scaleout) : (moe_racks){0};
-    chalk_put_result(r, "scaleup_over_scaleout", "scale-up / scale-out", CHALK_U_RATIO, 0,
-                     known, known ? s->scaleup / s->scaleout : 0.0, why);
+    chalk_put_result(r, "scaleup_over_scaleout", "scale-up / scale-out", CHALK_U_RATIO, 0, known,
+                     known ? s->scaleup / s->scaleout : 0.0, why);
     chalk_put_number(r, "cross_rack_fraction", "share crossing racks", CHALK_U_FRACTION,
                      CHALK_DETAIL, (racks - 1.0) / racks);
     chalk_put_result(r, "slowdown_vs_one_rack", "all-to-all vs one rack", CHALK_U_RATIO, 0, known,
@@ -495,8 +495,7 @@ static void build_moe(const void *ctx, long row, chalk_record *r)
     chalk_put_number(r, "expert_bytes_per_gpu", "expert weights per GPU", CHALK_U_BYTES,
                      CHALK_DETAIL,
                      p.experts_per_gpu * md.moe_layers *
-                         moe_expert_params(md.d_model, d->model->d_ff_expert) *
-                         d->bytes_per_param);
+                         moe_expert_params(md.d_model, d->model->d_ff_expert) * d->bytes_per_param);
 
     double per_layer = moe_a2a_bytes_per_token(md.d_model, md.top_k, md.act_bytes);
     chalk_put_number(r, "a2a_bytes_per_token_per_layer", "all-to-all per token per layer",
@@ -608,10 +607,10 @@ static void build_expert_batch(const void *ctx, long row, chalk_record *r)
     chalk_put_number(r, "top_k", "experts per token", CHALK_U_COUNT, CHALK_INPUT, s->top_k);
     chalk_put_maybe(r, "params_total", "params total", CHALK_U_PARAMS, CHALK_INPUT, d->has_params,
                     d->params_total);
-    chalk_put_maybe(r, "params_active", "params active", CHALK_U_PARAMS, CHALK_INPUT,
-                    d->has_params, d->params_active);
-    chalk_put_number(r, "bytes_per_param", "bytes per param", CHALK_U_BYTES_PER_PARAM,
-                     CHALK_INPUT, d->bytes_per_param);
+    chalk_put_maybe(r, "params_active", "params active", CHALK_U_PARAMS, CHALK_INPUT, d->has_params,
+                    d->params_active);
+    chalk_put_number(r, "bytes_per_param", "bytes per param", CHALK_U_BYTES_PER_PARAM, CHALK_INPUT,
+                     d->bytes_per_param);
     chalk_put_number(r, "flops_per_s", "peak per chip", CHALK_U_FLOPS_PER_S, CHALK_INPUT,
                      d->flops_per_s);
     chalk_put_number(r, "hbm_bytes_per_s", "HBM bandwidth", CHALK_U_BYTES_PER_S, CHALK_INPUT,
@@ -622,19 +621,19 @@ static void build_expert_batch(const void *ctx, long row, chalk_record *r)
     chalk_put_number(r, "hw_ratio", "hardware ratio", CHALK_U_PLAIN, 0, ratio);
     chalk_put_number(r, "routed_sparsity", "experts / top-k", CHALK_U_PLAIN, CHALK_DETAIL,
                      (double)s->experts / s->top_k);
-    chalk_put_number(r, "min_batch", "smallest batch, experts compute-bound", CHALK_U_SEQUENCES,
-                     0, min_batch);
+    chalk_put_number(r, "min_batch", "smallest batch, experts compute-bound", CHALK_U_SEQUENCES, 0,
+                     min_batch);
 
     bool has_batch = s->batch.given || s->from_rates;
     double batch = s->from_rates ? s->throughput / s->user_rate : chalk_sweep_at(&s->batch, row);
     if (s->from_rates) {
         chalk_put_number(r, "throughput_tokens_per_s", "throughput", CHALK_U_TOKENS_PER_S,
                          CHALK_INPUT, s->throughput);
-        chalk_put_number(r, "user_tokens_per_s", "per sequence", CHALK_U_TOKENS_PER_S,
-                         CHALK_INPUT, s->user_rate);
+        chalk_put_number(r, "user_tokens_per_s", "per sequence", CHALK_U_TOKENS_PER_S, CHALK_INPUT,
+                         s->user_rate);
     }
-    chalk_field *f = chalk_put_number(r, "batch", "batch", CHALK_U_SEQUENCES, 0,
-                                      has_batch ? batch : min_batch);
+    chalk_field *f =
+        chalk_put_number(r, "batch", "batch", CHALK_U_SEQUENCES, 0, has_batch ? batch : min_batch);
     if (!has_batch)
         chalk_note(r, f, "no --batch: the smallest batch");
     else if (s->from_rates)
@@ -654,8 +653,8 @@ static void build_expert_batch(const void *ctx, long row, chalk_record *r)
                      known, balance, why);
     chalk_put_result(r, "min_batch_over_balance_batch", "  experts' batch over it", CHALK_U_RATIO,
                      CHALK_DETAIL, known, known ? min_batch / balance : 0.0, why);
-    chalk_put_result(r, "tokens_per_expert_at_balance", "  tokens per expert there",
-                     CHALK_U_TOKENS, CHALK_DETAIL, known,
+    chalk_put_result(r, "tokens_per_expert_at_balance", "  tokens per expert there", CHALK_U_TOKENS,
+                     CHALK_DETAIL, known,
                      known ? moe_tokens_per_expert(balance, s->experts, s->top_k) : 0.0, why);
 }
 
@@ -715,8 +714,8 @@ static void build_imbalance(const void *ctx, long row, chalk_record *r)
     if (!s->factor_given)
         chalk_note(r, f, "default");
 
-    moe_imbalance m = moe_simulate((uint64_t)s->seed, s->experts, s->top_k, batch,
-                                   (int)s->trials, s->capacity_factor);
+    moe_imbalance m = moe_simulate((uint64_t)s->seed, s->experts, s->top_k, batch, (int)s->trials,
+                                   s->capacity_factor);
     moe_max_bounds b = moe_expected_max_load(batch, s->experts, s->top_k);
     double mean = moe_tokens_per_expert(batch, s->experts, s->top_k);
     double p = (double)s->top_k / s->experts;
@@ -737,8 +736,8 @@ static void build_imbalance(const void *ctx, long row, chalk_record *r)
     chalk_put_number(r, "drop_fraction_exact", "  expected", CHALK_U_FRACTION, CHALK_DETAIL,
                      m.ok ? moe_expected_drop_fraction(batch, s->experts, s->top_k, m.capacity)
                           : 0.0);
-    chalk_put_result(r, "capacity_factor_p99", "capacity for < 1% dropped (sim.)", CHALK_U_PLAIN,
-                     0, m.ok, m.capacity_factor_p99, why);
+    chalk_put_result(r, "capacity_factor_p99", "capacity for < 1% dropped (sim.)", CHALK_U_PLAIN, 0,
+                     m.ok, m.capacity_factor_p99, why);
     chalk_put_number(r, "capacity_factor_p99_exact", "  expected", CHALK_U_PLAIN, CHALK_DETAIL,
                      moe_capacity_for_drop(batch, s->experts, s->top_k, 0.01) / mean);
 }
@@ -751,8 +750,8 @@ static int run_imbalance(const chalk_args *a)
         return chalk_unknown_model(name);
     int status = routing_read(a, s.model, &s.experts, &s.top_k);
     if (!status && s.top_k > MOE_MAX_TOP_K)
-        status = chalk_fail("--top-k must be at most %d for the simulation (got %d)",
-                            MOE_MAX_TOP_K, s.top_k);
+        status = chalk_fail("--top-k must be at most %d for the simulation (got %d)", MOE_MAX_TOP_K,
+                            s.top_k);
     if (!status)
         status = number_or(a, &F_SEED, 1.0, &s.seed, &s.seed_given);
     if (!status)
@@ -770,9 +769,9 @@ static int run_imbalance(const chalk_args *a)
         status = chalk_fail("batch x top-k x trials adds up to %.3g draws; at most %.0e "
                             "(fewer --trials, or fewer points)",
                             draws, MAX_DRAWS);
-    return emit_over(a, status,
-                     "chalk moe-imbalance: random routing, the busiest expert (lecture 2.2; ch. 2.7)",
-                     &s.batch, build_imbalance, &s);
+    return emit_over(
+        a, status, "chalk moe-imbalance: random routing, the busiest expert (lecture 2.2; ch. 2.7)",
+        &s.batch, build_imbalance, &s);
 }
 
 /* ---- domain: what a scale-up domain holds ---------------------------------------------------- */
@@ -782,8 +781,7 @@ typedef struct domain_setup {
     chalk_sweep context;
 } domain_setup;
 
-static void put_largest(chalk_record *r, const domain_setup *s, double domain_bytes,
-                        double context)
+static void put_largest(chalk_record *r, const domain_setup *s, double domain_bytes, double context)
 {
     const chalk_deploy *d = &s->d;
     const char *why = NULL;
@@ -804,8 +802,9 @@ static void put_largest(chalk_record *r, const domain_setup *s, double domain_by
         if (!m.exists) {
             char act[SHORT_CHARS];
             human(act, sizeof act, CHALK_U_PARAMS, d->params_active);
-            why = chalk_fmt(r, "not even %s billion active parameters fit with their batch's "
-                               "caches",
+            why = chalk_fmt(r,
+                            "not even %s billion active parameters fit with their batch's "
+                            "caches",
                             act);
         }
     }
@@ -841,20 +840,16 @@ static void build_domain(const void *ctx, long row, chalk_record *r)
                      CHALK_DETAIL, d->has_flops, d->chips * d->flops_per_s,
                      chalk_fmt(r, "no %s peak: pick another --dtype or pass --flops-per-s",
                                cost_dtype_name(d->dtype)));
-    chalk_put_number(r, "bytes_per_param", "bytes per param", CHALK_U_BYTES_PER_PARAM,
-                     CHALK_INPUT, d->bytes_per_param);
-    chalk_put_number(r, "max_params_weights_only", "most parameters, weights alone",
-                     CHALK_U_PARAMS, 0, domain_bytes / d->bytes_per_param);
+    chalk_put_number(r, "bytes_per_param", "bytes per param", CHALK_U_BYTES_PER_PARAM, CHALK_INPUT,
+                     d->bytes_per_param);
+    chalk_put_number(r, "max_params_weights_only", "most parameters, weights alone", CHALK_U_PARAMS,
+                     0, domain_bytes / d->bytes_per_param);
     const char *why = "no model: pass --model NAME or --params-total N";
     double weights = d->params_total * d->bytes_per_param;
     chalk_put_result(r, "weights_bytes", "the model's weights", CHALK_U_BYTES, 0, d->has_params,
                      weights, why);
-    chalk_field *fits = chalk_put_bool(r, "fits_weights", "its weights fit", 0,
-                                       d->has_params && weights <= domain_bytes);
-    if (!d->has_params) {
-        fits->kind = CHALK_NULL;
-        chalk_put_string(r, "fits_weights_reason", "  why none", CHALK_DETAIL, why);
-    }
+    chalk_put_bool_result(r, "fits_weights", "its weights fit", 0, d->has_params,
+                          weights <= domain_bytes, why);
     put_largest(r, s, domain_bytes, context);
 }
 
@@ -892,8 +887,8 @@ static void build_scaling(const void *ctx, long row, chalk_record *r)
     /* "64x for 4x": the exponent that turns 64 into 4 */
     chalk_put_number(r, "exponent", "exponent of the expert count", CHALK_U_PLAIN, 0,
                      log(moe_dense_equivalent_params(1.0, 64.0)) / log(64.0));
-    chalk_put_number(r, "dense_equivalent_params", "as good as a dense model of", CHALK_U_PARAMS,
-                     0, moe_dense_equivalent_params(s->params_active, experts));
+    chalk_put_number(r, "dense_equivalent_params", "as good as a dense model of", CHALK_U_PARAMS, 0,
+                     moe_dense_equivalent_params(s->params_active, experts));
     chalk_put_number(r, "expert_multiplier", "experts needed at that share", CHALK_U_RATIO, 0,
                      moe_expert_multiplier(s->active_ratio));
 }
@@ -916,7 +911,8 @@ static int run_scaling(const chalk_args *a)
                      &s.experts, build_scaling, &s);
 }
 
-/* ---- the commands ------------------------------------------------------------------------------ */
+/* ---- the commands ------------------------------------------------------------------------------
+ */
 
 static const chalk_flag *const MOE_FLAGS[] = {
     CHALK_MODEL_FLAGS, CHALK_RATE_FLAGS, &CHALK_F_HBM_BYTES, &CHALK_F_BATCH, &CHALK_F_CONTEXT,
@@ -924,13 +920,12 @@ static const chalk_flag *const MOE_FLAGS[] = {
 static const chalk_flag *const PLACE_FLAGS[] = {&CHALK_F_MODEL, &F_EXPERTS, &CHALK_F_HW,
                                                 &CHALK_F_CHIPS, NULL};
 static const chalk_flag *const EXPERT_BATCH_FLAGS[] = {
-    CHALK_MODEL_FLAGS, &CHALK_F_HW, &CHALK_F_FLOPS,   &CHALK_F_HBM_BPS, &F_EXPERTS,
-    &F_TOP_K,          &CHALK_F_BATCH, &F_THROUGHPUT, &F_USER_RATE,     NULL};
-static const chalk_flag *const IMBALANCE_FLAGS[] = {&CHALK_F_MODEL, &F_EXPERTS, &F_TOP_K,
-                                                    &F_TOKENS,      &F_SEED,    &F_TRIALS,
-                                                    &F_CAPACITY,    NULL};
-static const chalk_flag *const DOMAIN_FLAGS[] = {
-    CHALK_MODEL_FLAGS, CHALK_RATE_FLAGS, &CHALK_F_HBM_BYTES, &CHALK_F_CONTEXT, NULL};
+    CHALK_MODEL_FLAGS, &CHALK_F_HW,    &CHALK_F_FLOPS, &CHALK_F_HBM_BPS, &F_EXPERTS,
+    &F_TOP_K,          &CHALK_F_BATCH, &F_THROUGHPUT,  &F_USER_RATE,     NULL};
+static const chalk_flag *const IMBALANCE_FLAGS[] = {
+    &CHALK_F_MODEL, &F_EXPERTS, &F_TOP_K, &F_TOKENS, &F_SEED, &F_TRIALS, &F_CAPACITY, NULL};
+static const chalk_flag *const DOMAIN_FLAGS[] = {CHALK_MODEL_FLAGS, CHALK_RATE_FLAGS,
+                                                 &CHALK_F_HBM_BYTES, &CHALK_F_CONTEXT, NULL};
 static const chalk_flag *const SCALING_FLAGS[] = {&CHALK_F_PARAMS_ACTIVE, &F_EXPERTS_SWEEP,
                                                   &F_ACTIVE_RATIO, NULL};
 
@@ -975,7 +970,8 @@ static const char *const ABOUT_EXPERT_BATCH[] = {
     "With --model (or --params-total/--params-active) it also prints chapter 1's balance",
     "batch r x params_total / params_active, which is smaller: attention, shared experts",
     "and dense layers are used by every token. --batch (or --throughput-tokens-per-s with",
-    "--user-tokens-per-s) gives the tokens each expert sees at that batch.", NULL};
+    "--user-tokens-per-s) gives the tokens each expert sees at that batch.",
+    NULL};
 static const char *const EXAMPLES_EXPERT_BATCH[] = {
     "chalk expert-batch --hw gb200-nvl72 --dtype fp4 --model deepseek-v3",
     "chalk expert-batch --hw tpu-v5e --weight-bytes 1 --experts 256 --top-k 8",
@@ -991,7 +987,8 @@ static const char *const ABOUT_IMBALANCE[] = {
     "mean) tokens, and the smallest capacity factor that drops under 1%. Beside each,",
     "its closed form: one expert's load is Binomial(batch, top_k / experts); the",
     "busiest expert's mean lies between max_load_over_mean_lower (independent loads)",
-    "and _upper (union bound). --batch may be a sweep.", NULL};
+    "and _upper (union bound). --batch may be a sweep.",
+    NULL};
 static const char *const EXAMPLES_IMBALANCE[] = {
     "chalk moe-imbalance --experts 256 --top-k 8 --batch 4096 --seed 1 --trials 100",
     "chalk moe-imbalance --model deepseek-v3 --batch 64:65536:11 --trials 20 --csv", NULL};
@@ -1004,7 +1001,8 @@ static const char *const ABOUT_DOMAIN[] = {
     "params_active:",
     "  largest_params_total = domain_hbm / (bytes_per_param",
     "                         + r x context x kv_bytes_per_token / params_active)",
-    "--context may be a sweep.", NULL};
+    "--context may be a sweep.",
+    NULL};
 static const char *const EXAMPLES_DOMAIN[] = {
     "chalk domain --hw h100-sxm",
     "chalk domain --hw gb200-nvl72 --dtype fp4 --params-total 5e12 --params-active 100e9 "
@@ -1016,7 +1014,8 @@ static const char *const ABOUT_SCALING[] = {
     "370M active parameters match a dense 1.3B, \"64x for 4x\", so a model with E experts",
     "is as good as a dense model of params_active x E^(1/3). Keeping quality while active",
     "parameters shrink to --active-ratio takes (1 / active_ratio)^3 times the experts.",
-    "--experts may be a sweep.", NULL};
+    "--experts may be a sweep.",
+    NULL};
 static const char *const EXAMPLES_SCALING[] = {
     "chalk routed-scaling --params-active 370e6 --experts 64",
     "chalk routed-scaling --params-active 37e9 --experts 1:1024:11 --csv", NULL};
@@ -1024,8 +1023,8 @@ static const char *const EXAMPLES_SCALING[] = {
 static const chalk_command COMMANDS[] = {
     {"moe", "[flags]", "experts on a rack and the three roofs of a decode step (2.1-2.5)",
      MOE_FLAGS, ABOUT_MOE, EXAMPLES_MOE, run_moe},
-    {"place", "[flags]", "experts on the GPUs of a scale-up domain (2.2)", PLACE_FLAGS,
-     ABOUT_PLACE, EXAMPLES_PLACE, run_place},
+    {"place", "[flags]", "experts on the GPUs of a scale-up domain (2.2)", PLACE_FLAGS, ABOUT_PLACE,
+     EXAMPLES_PLACE, run_place},
     {"expert-batch", "[flags]", "the batch that keeps every expert compute-bound (2.6)",
      EXPERT_BATCH_FLAGS, ABOUT_EXPERT_BATCH, EXAMPLES_EXPERT_BATCH, run_expert_batch},
     {"moe-imbalance", "[flags]", "random routing: the busiest expert and dropped tokens (2.7)",

@@ -311,8 +311,8 @@ typedef struct hop_setup {
     chalk_deploy d;
     chalk_sweep top_k, layers;
     const chalk_sweep *swept;
-    double ratio;       /* scale-up over scale-out bandwidth */
-    bool has_times;     /* --tokens given: the two times can be computed */
+    double ratio;   /* scale-up over scale-out bandwidth */
+    bool has_times; /* --tokens given: the two times can be computed */
     double tokens, d_model, activation_bytes;
 } hop_setup;
 
@@ -340,31 +340,31 @@ static void build_hop(const void *ctx, long row, chalk_record *r)
     int layers = has_layers ? whole(chalk_sweep_at(&s->layers, row)) : 1;
     double hop_ratio = pipelining_hop_ratio(s->ratio, top_k, layers);
     const char *no_layers = "no --layers-per-stage given: pass --layers-per-stage L";
-    chalk_put_result(r, "scale_up_over_scale_out", "scale-up time / scale-out time",
-                     CHALK_U_RATIO, 0, has_layers, hop_ratio, no_layers);
-    chalk_field *hidden = chalk_put_bool(r, "hop_hidden", "hop hidden (ratio >= 1)", 0,
-                                         hop_ratio >= 1.0);
-    if (!has_layers) {
-        hidden->kind = CHALK_NULL;
-        chalk_put_string(r, "hop_hidden_reason", "  why none", CHALK_DETAIL, no_layers);
-    }
+    chalk_put_result(r, "scale_up_over_scale_out", "scale-up time / scale-out time", CHALK_U_RATIO,
+                     0, has_layers, hop_ratio, no_layers);
+    chalk_put_bool_result(r, "hop_hidden", "hop hidden (ratio >= 1)", 0, has_layers,
+                          hop_ratio >= 1.0, no_layers);
     chalk_put_number(r, "min_layers_per_stage", "fewest layers per stage", CHALK_U_COUNT, 0,
                      pipelining_min_layers_per_stage(s->ratio, top_k));
 
     pipelining_hop h = {
-        .tokens = s->tokens, .d_model = s->d_model, .activation_bytes = s->activation_bytes,
-        .experts_per_token = top_k, .layers_per_stage = layers, .chips = s->d.chips,
+        .tokens = s->tokens,
+        .d_model = s->d_model,
+        .activation_bytes = s->activation_bytes,
+        .experts_per_token = top_k,
+        .layers_per_stage = layers,
+        .chips = s->d.chips,
         .scaleup_bytes_per_s = s->d.hw ? s->d.hw->scaleup_bytes_per_s : 0.0,
         .scaleout_bytes_per_s = s->d.hw ? s->d.hw->scaleout_bytes_per_s : 0.0,
     };
     bool times = s->has_times && has_layers;
-    const char *why = !s->has_times ? "no --tokens given: pass --tokens T for the two times"
-                                    : no_layers;
+    const char *why =
+        !s->has_times ? "no --tokens given: pass --tokens T for the two times" : no_layers;
     if (times) {
         chalk_put_number(r, "tokens", "tokens", CHALK_U_TOKENS, CHALK_INPUT, s->tokens);
         chalk_put_number(r, "d_model", "d_model", CHALK_U_COUNT, CHALK_INPUT, s->d_model);
-        chalk_put_number(r, "activation_bytes", "bytes per activation", CHALK_U_PLAIN,
-                         CHALK_INPUT, s->activation_bytes);
+        chalk_put_number(r, "activation_bytes", "bytes per activation", CHALK_U_PLAIN, CHALK_INPUT,
+                         s->activation_bytes);
         chalk_put_number(r, "chips", "GPUs per stage", CHALK_U_COUNT, CHALK_INPUT, s->d.chips);
     }
     chalk_put_result(r, "scaleup_s", "all-to-all in the rack", CHALK_U_SECONDS, 0, times,
@@ -385,7 +385,8 @@ static int hop_read(const chalk_args *a, hop_setup *s)
     if (!status && s->d.hw) {
         if (!(s->d.hw->scaleout_bytes_per_s > 0.0) || !(s->d.hw->scaleup_bytes_per_s > 0.0))
             return chalk_fail("%s has no sourced scale-up and scale-out bandwidth; pass "
-                              "--bandwidth-ratio R", s->d.hw->name);
+                              "--bandwidth-ratio R",
+                              s->d.hw->name);
         s->ratio = s->d.hw->scaleup_bytes_per_s / s->d.hw->scaleout_bytes_per_s;
     } else if (!status && !has_ratio) {
         return chalk_fail("%s needs --bandwidth-ratio R (or --hw NAME)", cmd);
@@ -429,14 +430,18 @@ static int run_hop(const chalk_args *a)
         free_sweeps(sweeps);
         return status;
     }
-    chalk_report rep = {
-        .title = "chalk rack-hop: scale-up time over scale-out time at a stage boundary "
-                 "(lecture 3.2)",
-        .rows = rows_of(s.swept), .swept = s.swept, .build = build_hop, .ctx = &s};
+    chalk_report rep = {.title =
+                            "chalk rack-hop: scale-up time over scale-out time at a stage boundary "
+                            "(lecture 3.2)",
+                        .rows = rows_of(s.swept),
+                        .swept = s.swept,
+                        .build = build_hop,
+                        .ctx = &s};
     return emit_and_free(a, &rep, sweeps);
 }
 
-/* ---- bubble ------------------------------------------------------------------------------------ */
+/* ---- bubble ------------------------------------------------------------------------------------
+ */
 
 typedef struct bubble_setup {
     chalk_sweep stages, microbatches, chunks;
@@ -474,12 +479,15 @@ static int run_bubble(const chalk_args *a)
         return chalk_fail("bubble needs --stages P and --microbatches M");
     }
     chalk_report rep = {.title = "chalk bubble: the pipeline bubble in closed form (lecture 3.5)",
-                        .rows = rows_of(s.swept), .swept = s.swept, .build = build_bubble,
+                        .rows = rows_of(s.swept),
+                        .swept = s.swept,
+                        .build = build_bubble,
                         .ctx = &s};
     return emit_and_free(a, &rep, sweeps);
 }
 
-/* ---- schedule --------------------------------------------------------------------------------- */
+/* ---- schedule ---------------------------------------------------------------------------------
+ */
 
 static const char *const SCHEDULE_NAMES[] = {"gpipe", "1f1b", "interleaved"};
 
@@ -520,8 +528,8 @@ static void build_schedule(const void *ctx, long row, chalk_record *r)
     chalk_put_number(r, "bubble_fraction_closed_form", "idle / total (closed form)",
                      CHALK_U_FRACTION, 0,
                      pipelining_bubble_fraction(p->stages, p->microbatches, p->chunks));
-    chalk_put_number(r, "peak_microbatches_in_flight", "peak micro-batches held",
-                     CHALK_U_PLAIN, 0, s->t.peak_microbatches_in_flight);
+    chalk_put_number(r, "peak_microbatches_in_flight", "peak micro-batches held", CHALK_U_PLAIN, 0,
+                     s->t.peak_microbatches_in_flight);
     chalk_put_number(r, "passes", "passes simulated", CHALK_U_COUNT, CHALK_DETAIL, s->t.ops);
 }
 
@@ -534,8 +542,7 @@ static void build_timeline(const void *ctx, long row, chalk_record *r)
     chalk_put_number(r, "stage", "stage", CHALK_U_COUNT, 0, op->stage);
     chalk_put_number(r, "microbatch", "micro-batch", CHALK_U_COUNT, 0, op->microbatch);
     chalk_put_number(r, "chunk", "chunk", CHALK_U_COUNT, 0, op->chunk);
-    chalk_put_string(r, "pass", "pass", 0,
-                     op->pass == PIPELINING_FORWARD ? "forward" : "backward");
+    chalk_put_string(r, "pass", "pass", 0, op->pass == PIPELINING_FORWARD ? "forward" : "backward");
     chalk_put_number(r, "start_s", "start", CHALK_U_SECONDS, 0, op->start_s);
     chalk_put_number(r, "end_s", "end", CHALK_U_SECONDS, 0, op->end_s);
 }
@@ -598,9 +605,12 @@ static int schedule_read(const chalk_args *a, pipelining_plan *p)
         return status;
     if (!(stages >= 1) || !(microbatches >= 1))
         return chalk_fail("schedule needs --stages P and --microbatches M");
-    *p = (pipelining_plan){.schedule = (pipelining_schedule)i, .stages = whole(stages),
-                           .microbatches = whole(microbatches), .chunks = whole(chunks),
-                           .forward_s = forward, .backward_s = backward};
+    *p = (pipelining_plan){.schedule = (pipelining_schedule)i,
+                           .stages = whole(stages),
+                           .microbatches = whole(microbatches),
+                           .chunks = whole(chunks),
+                           .forward_s = forward,
+                           .backward_s = backward};
     if (p->schedule == PIPELINING_INTERLEAVED && p->chunks < 2)
         return chalk_fail("the interleaved schedule needs --chunks V, 2 to 8 model chunks per "
                           "stage");
@@ -698,16 +708,16 @@ static int loop_read(const chalk_args *a, loop_setup *s, chalk_sweep *const *swe
     s->from_model = !chalk_given(a, &F_STEP);
     int status = chalk_number(a, &F_STEP, &s->step_s);
     if (!status && !s->from_model) {
-        const chalk_flag *const model_side[] = {CHALK_MODEL_FLAGS, CHALK_RATE_FLAGS,
-                                                &CHALK_F_BATCH, &CHALK_F_CONTEXT};
+        const chalk_flag *const model_side[] = {CHALK_MODEL_FLAGS, CHALK_RATE_FLAGS, &CHALK_F_BATCH,
+                                                &CHALK_F_CONTEXT};
         for (size_t i = 0; i < sizeof model_side / sizeof model_side[0]; i++)
             if (chalk_given(a, model_side[i]))
-                return chalk_fail("%s takes --step-s X or a model on hardware (%s), not both",
-                                  cmd, model_side[i]->name);
+                return chalk_fail("%s takes --step-s X or a model on hardware (%s), not both", cmd,
+                                  model_side[i]->name);
     }
     if (!status && s->from_model)
-        status = chalk_deploy_resolve(a, CHALK_NEED_PARAMS | CHALK_NEED_FLOPS | CHALK_NEED_BW,
-                                      &s->d);
+        status =
+            chalk_deploy_resolve(a, CHALK_NEED_PARAMS | CHALK_NEED_FLOPS | CHALK_NEED_BW, &s->d);
     const chalk_flag *const flags[] = {&F_STAGES, &F_HOP, &CHALK_F_BATCH, &CHALK_F_CONTEXT, NULL};
     if (!status)
         status = read_sweeps(a, flags, sweeps, &s->swept);
@@ -725,10 +735,15 @@ static int loop_read(const chalk_args *a, loop_setup *s, chalk_sweep *const *swe
     }
     const chalk_deploy *d = &s->d;
     s->bd = (batching_deploy){
-        .params_total = d->params_total, .params_active = d->params_active,
-        .bytes_per_param = d->bytes_per_param, .kv_bytes_per_token = d->kv_bytes_per_token,
-        .chips = d->chips, .flops_per_s = d->flops_per_s, .hbm_bytes_per_s = d->hbm_bytes_per_s,
-        .hbm_bytes = d->hbm_bytes, .usd_per_chip_hour = d->usd_per_chip_hour,
+        .params_total = d->params_total,
+        .params_active = d->params_active,
+        .bytes_per_param = d->bytes_per_param,
+        .kv_bytes_per_token = d->kv_bytes_per_token,
+        .chips = d->chips,
+        .flops_per_s = d->flops_per_s,
+        .hbm_bytes_per_s = d->hbm_bytes_per_s,
+        .hbm_bytes = d->hbm_bytes,
+        .usd_per_chip_hour = d->usd_per_chip_hour,
     };
     return CHALK_OK;
 }
@@ -740,10 +755,12 @@ static int run_loop(const chalk_args *a)
     int status = loop_read(a, &s, sweeps);
     if (status)
         return status;
-    chalk_report rep = {
-        .title = "chalk decode-pipelined: a decode step through P racks and P hops "
-                 "(lecture 3.6, 4.3, 4.5)",
-        .rows = rows_of(s.swept), .swept = s.swept, .build = build_loop, .ctx = &s};
+    chalk_report rep = {.title = "chalk decode-pipelined: a decode step through P racks and P hops "
+                                 "(lecture 3.6, 4.3, 4.5)",
+                        .rows = rows_of(s.swept),
+                        .swept = s.swept,
+                        .build = build_loop,
+                        .ctx = &s};
     return emit_and_free(a, &rep, sweeps);
 }
 
@@ -790,8 +807,8 @@ static void build_memory(const void *ctx, long row, chalk_record *r)
     chalk_put_number(r, "context", "context", CHALK_U_TOKENS, CHALK_INPUT, m.context_tokens);
     chalk_put_number(r, "params_total", "params total", CHALK_U_PARAMS, CHALK_INPUT,
                      d->params_total);
-    chalk_put_number(r, "bytes_per_param", "bytes per param", CHALK_U_BYTES_PER_PARAM,
-                     CHALK_INPUT, d->bytes_per_param);
+    chalk_put_number(r, "bytes_per_param", "bytes per param", CHALK_U_BYTES_PER_PARAM, CHALK_INPUT,
+                     d->bytes_per_param);
     chalk_put_number(r, "kv_bytes_per_token", "KV bytes per token", CHALK_U_BYTES_PER_TOKEN,
                      CHALK_INPUT, d->kv_bytes_per_token);
     chalk_put_maybe(r, "hbm_bytes", "HBM per GPU", CHALK_U_BYTES, CHALK_INPUT, d->has_hbm,
@@ -811,12 +828,8 @@ static void build_memory(const void *ctx, long row, chalk_record *r)
 
     bool has_hbm = s->d.has_hbm;
     double hbm = s->d.hbm_bytes;
-    chalk_field *fits = chalk_put_bool(r, "fits_hbm", "fits in HBM", 0, weights + kv <= hbm);
     const char *no_hbm = "no HBM capacity: pass --hbm-bytes X (or --hw NAME)";
-    if (!has_hbm) {
-        fits->kind = CHALK_NULL;
-        chalk_put_string(r, "fits_hbm_reason", "  why none", CHALK_DETAIL, no_hbm);
-    }
+    chalk_put_bool_result(r, "fits_hbm", "fits in HBM", 0, has_hbm, weights + kv <= hbm, no_hbm);
     pipelining_fit fit = {.exists = false};
     const char *why = no_hbm;
     if (has_hbm) {
@@ -866,13 +879,17 @@ static int run_memory(const chalk_args *a)
     int status = memory_read(a, &s, sweeps);
     if (status)
         return status;
-    chalk_report rep = {
-        .title = "chalk pipeline-memory: weights and KV cache per GPU (lecture 4.2-4.4)",
-        .rows = rows_of(s.swept), .swept = s.swept, .build = build_memory, .ctx = &s};
+    chalk_report rep = {.title =
+                            "chalk pipeline-memory: weights and KV cache per GPU (lecture 4.2-4.4)",
+                        .rows = rows_of(s.swept),
+                        .swept = s.swept,
+                        .build = build_memory,
+                        .ctx = &s};
     return emit_and_free(a, &rep, sweeps);
 }
 
-/* ---- weight-read ------------------------------------------------------------------------------- */
+/* ---- weight-read -------------------------------------------------------------------------------
+ */
 
 typedef struct read_setup {
     chalk_deploy d;
@@ -925,8 +942,8 @@ static void build_read(const void *ctx, long row, chalk_record *r)
     chalk_put_number(r, "versus_weight_read_s", "its weight read", CHALK_U_SECONDS, 0, versus_s);
     chalk_put_number(r, "domain_growth", "domain growth", CHALK_U_RATIO, 0,
                      (double)d->chips / v->scaleup_domain_chips);
-    chalk_put_number(r, "bandwidth_per_gpu_growth", "HBM bandwidth per GPU growth",
-                     CHALK_U_RATIO, 0, d->hbm_bytes_per_s / v->hbm_bytes_per_s);
+    chalk_put_number(r, "bandwidth_per_gpu_growth", "HBM bandwidth per GPU growth", CHALK_U_RATIO,
+                     0, d->hbm_bytes_per_s / v->hbm_bytes_per_s);
     chalk_put_number(r, "weight_read_speedup", "weight read speedup", CHALK_U_RATIO, 0,
                      versus_s / read_s);
 }
@@ -951,7 +968,10 @@ static int run_read(const chalk_args *a)
     chalk_report rep = {
         .title = "chalk weight-read: the weights read once per token by one scale-up domain "
                  "(lecture 4.6)",
-        .rows = rows_of(s.swept), .swept = s.swept, .build = build_read, .ctx = &s};
+        .rows = rows_of(s.swept),
+        .swept = s.swept,
+        .build = build_read,
+        .ctx = &s};
     return emit_and_free(a, &rep, sweeps);
 }
 
@@ -964,14 +984,15 @@ static const chalk_flag *const BUBBLE_FLAGS[] = {&F_STAGES, &F_MICROBATCHES, &F_
 static const chalk_flag *const SCHEDULE_FLAGS[] = {
     &F_SIM_STAGES, &F_SIM_MICROBATCHES, &F_SCHEDULE, &F_SIM_CHUNKS, &F_FORWARD, &F_BACKWARD, NULL};
 static const chalk_flag *const LOOP_FLAGS[] = {
-    CHALK_MODEL_FLAGS, CHALK_RATE_FLAGS, &CHALK_F_BATCH, &CHALK_F_CONTEXT, &F_STAGES, &F_HOP,
-    &F_STEP,           NULL};
+    CHALK_MODEL_FLAGS, CHALK_RATE_FLAGS, &CHALK_F_BATCH, &CHALK_F_CONTEXT,
+    &F_STAGES,         &F_HOP,           &F_STEP,        NULL};
 static const chalk_flag *const MEMORY_FLAGS[] = {
-    CHALK_MODEL_FLAGS,   &CHALK_F_HW,  &CHALK_F_HBM_BYTES, &F_EXPERT_PARALLEL, &F_STAGES,
-    &F_MEM_MICROBATCHES, &F_MICROBATCH, &CHALK_F_CONTEXT,  NULL};
-static const chalk_flag *const READ_FLAGS[] = {CHALK_MODEL_FLAGS, &CHALK_F_HW,  &CHALK_F_CHIPS,
-                                               &CHALK_F_HBM_BPS,  &CHALK_F_HBM_BYTES,
-                                               &F_STAGES,         &F_VERSUS,    NULL};
+    CHALK_MODEL_FLAGS,  &CHALK_F_HW,      &CHALK_F_HBM_BYTES,
+    &F_EXPERT_PARALLEL, &F_STAGES,        &F_MEM_MICROBATCHES,
+    &F_MICROBATCH,      &CHALK_F_CONTEXT, NULL};
+static const chalk_flag *const READ_FLAGS[] = {
+    CHALK_MODEL_FLAGS,  &CHALK_F_HW, &CHALK_F_CHIPS, &CHALK_F_HBM_BPS,
+    &CHALK_F_HBM_BYTES, &F_STAGES,   &F_VERSUS,      NULL};
 
 static const char *const ABOUT_HOP[] = {
     "Is the hop from one rack to the next a bottleneck? Per step of T tokens of width d,",
@@ -986,8 +1007,7 @@ static const char *const ABOUT_HOP[] = {
 static const char *const EXAMPLES_HOP[] = {
     "chalk rack-hop --bandwidth-ratio 8 --top-k 8 --layers-per-stage 1",
     "chalk rack-hop --model deepseek-v3 --hw gb200-nvl72 --layers-per-stage 2 --tokens 2048",
-    "chalk rack-hop --hw h100-sxm --top-k 2 --layers-per-stage 1:8:8:linear --csv",
-    NULL};
+    "chalk rack-hop --hw h100-sxm --top-k 2 --layers-per-stage 1:8:8:linear --csv", NULL};
 
 static const char *const ABOUT_BUBBLE[] = {
     "The bubble of a pipelined training batch, P stages, M micro-batches, V chunks per",
@@ -1000,8 +1020,7 @@ static const char *const ABOUT_BUBBLE[] = {
 static const char *const EXAMPLES_BUBBLE[] = {
     "chalk bubble --stages 4 --microbatches 1",
     "chalk bubble --stages 8 --microbatches 32 --chunks 4",
-    "chalk bubble --stages 8 --microbatches 1:256 --csv",
-    NULL};
+    "chalk bubble --stages 8 --microbatches 1:256 --csv", NULL};
 
 static const char *const ABOUT_SCHEDULE[] = {
     "Simulates one training batch on a pipeline: every stage runs its passes in the",
@@ -1059,8 +1078,7 @@ static const char *const ABOUT_READ[] = {
     NULL};
 static const char *const EXAMPLES_READ[] = {
     "chalk weight-read --params-total 1e12 --weight-bytes 1 --hw gb200-nvl72 --versus h100-sxm",
-    "chalk weight-read --model deepseek-v3 --dtype fp8 --hw h100-sxm --stages 1:8:8:linear",
-    NULL};
+    "chalk weight-read --model deepseek-v3 --dtype fp8 --hw h100-sxm --stages 1:8:8:linear", NULL};
 
 static const chalk_command COMMANDS[] = {
     {"rack-hop", "[flags]", "scale-up time over scale-out time at a stage boundary (3.2)",

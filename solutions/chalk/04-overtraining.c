@@ -402,27 +402,28 @@ static int exactly_one(const chalk_args *a, const char *cmd, const chalk_flag *c
     char list[192] = "";
     for (int i = 0; i < n; i++)
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
-                 i == 0 ? "" : i == n - 1 ? " or " : ", ", flags[i]->name);
+                 i == 0       ? ""
+                 : i == n - 1 ? " or "
+                              : ", ",
+                 flags[i]->name);
     return chalk_fail("%s needs exactly one of %s%s", cmd, list, count ? " (not several)" : "");
 }
-
 
 /* ---- what a command read ----------------------------------------------------------------- */
 
 typedef struct ctx {
     const cost_scaling_fit *fit;
     inputs in;
-    bool match_equal_cost;         /* --match-equal-cost */
-    double default_efficiency;     /* RL's and serving's when not given */
-    double params_active;          /* overtrain, loss: --params-active, --model or --run */
-    double params_total;           /* 0 when unknown */
-    const cost_training_run *run;  /* overtrain --run */
-    const cost_model *model;       /* --model */
+    bool match_equal_cost;        /* --match-equal-cost */
+    double default_efficiency;    /* RL's and serving's when not given */
+    double params_active;         /* overtrain, loss: --params-active, --model or --run */
+    double params_total;          /* 0 when unknown */
+    const cost_training_run *run; /* overtrain --run */
+    const cost_model *model;      /* --model */
 } ctx;
 
 /* Reads --fit, the numbers of `flags`, and --model / --run when the command takes them. */
-static int ctx_read(const chalk_args *a, const chalk_flag *const *flags, double efficiency,
-                    ctx *c)
+static int ctx_read(const chalk_args *a, const chalk_flag *const *flags, double efficiency, ctx *c)
 {
     *c = (ctx){.default_efficiency = efficiency};
     int status = fit_read(a, &c->fit);
@@ -463,8 +464,7 @@ static int ctx_emit(const chalk_args *a, ctx *c, const char *title,
 }
 
 /* Echoes the number given for `f` at `row` as an input, under the flag's key. */
-static void put_input(chalk_record *r, const ctx *c, const chalk_flag *f, long row,
-                      chalk_unit unit)
+static void put_input(chalk_record *r, const ctx *c, const chalk_flag *f, long row, chalk_unit unit)
 {
     if (given(&c->in, f))
         chalk_put_number(r, f->key, f->key, unit, CHALK_INPUT, value_at(&c->in, f, row, 0.0));
@@ -543,7 +543,8 @@ static target target_at(const ctx *c, long row)
         /* the heuristic: pre-train on the tokens equal costs give for this traffic */
         overtraining_factors f = factors_at(c, row);
         overtraining_split s = split_at(c, row);
-        t.ref_tokens = served_tokens(c, row) / overtraining_equal_cost(&f, &s).inference_per_pretrain;
+        t.ref_tokens =
+            served_tokens(c, row) / overtraining_equal_cost(&f, &s).inference_per_pretrain;
     } else {
         t.ref_tokens = overtraining_chinchilla_for_params(c->fit, t.ref_params).tokens;
     }
@@ -554,8 +555,9 @@ static target target_at(const ctx *c, long row)
 /* Why a loss cannot be reached at all. */
 static const char *unreachable(chalk_record *r, const ctx *c, double loss)
 {
-    return chalk_fmt(r, "a loss of %.4g nats is not above the %s fit's irreducible %.4g: no model "
-                        "reaches it",
+    return chalk_fmt(r,
+                     "a loss of %.4g nats is not above the %s fit's irreducible %.4g: no model "
+                     "reaches it",
                      loss, c->fit->name, c->fit->irreducible);
 }
 
@@ -565,8 +567,10 @@ static int check_target(const chalk_args *a, const char *cmd)
     const chalk_flag *const one[] = {&F_LOSS, &F_MATCH_PARAMS};
     int status = exactly_one(a, cmd, one, 2);
     bool matching = chalk_given(a, &F_MATCH_PARAMS);
-    if (!status && !matching && (chalk_given(a, &F_MATCH_TOKENS) || chalk_given(a, &F_MATCH_EQUAL_COST)))
-        status = chalk_fail("%s: --match-tokens and --match-equal-cost go with --match-params", cmd);
+    if (!status && !matching &&
+        (chalk_given(a, &F_MATCH_TOKENS) || chalk_given(a, &F_MATCH_EQUAL_COST)))
+        status =
+            chalk_fail("%s: --match-tokens and --match-equal-cost go with --match-params", cmd);
     if (!status && chalk_given(a, &F_MATCH_TOKENS) && chalk_given(a, &F_MATCH_EQUAL_COST))
         status = chalk_fail("%s: give --match-tokens or --match-equal-cost, not both", cmd);
     return status;
@@ -614,15 +618,15 @@ static void put_serving(chalk_record *r, const ctx *c, long row, double served)
 /* Training FLOPs, 6 N D, from the chapter's cost terms. */
 static double train_flops(double params, double tokens)
 {
-    overtraining_plan p = {.params_active = params,
-                           .pretrain_tokens = tokens,
-                           .factors = {.rl_flops_per_param = 2,
-                                       .rl_efficiency = 1,
-                                       .inference_efficiency = 1}};
+    overtraining_plan p = {
+        .params_active = params,
+        .pretrain_tokens = tokens,
+        .factors = {.rl_flops_per_param = 2, .rl_efficiency = 1, .inference_efficiency = 1}};
     return overtraining_cost_terms(&p).pretrain_flops;
 }
 
-/* ---- loss ------------------------------------------------------------------------------------- */
+/* ---- loss -------------------------------------------------------------------------------------
+ */
 
 /* The loss terms at (N, D): the law with the other variable unlimited. */
 static void put_terms(chalk_record *r, const cost_scaling_fit *fit, double params, double tokens,
@@ -678,7 +682,8 @@ static int run_loss(const chalk_args *a)
                     build_loss);
 }
 
-/* ---- chinchilla -------------------------------------------------------------------------------- */
+/* ---- chinchilla --------------------------------------------------------------------------------
+ */
 
 static void put_fit_constants(chalk_record *r, const cost_scaling_fit *f)
 {
@@ -721,8 +726,8 @@ static void build_chinchilla(const void *p, long row, chalk_record *r)
     if (!given(&c->in, &F_FLOPS))
         chalk_put_result(r, "flops", "compute, 6ND", CHALK_U_FLOPS, 0, o.exists, o.flops, why);
     if (!given(&c->in, &F_PARAMS))
-        chalk_put_result(r, "params_opt", "compute-optimal parameters", CHALK_U_PARAMS, 0,
-                         o.exists, o.params, why);
+        chalk_put_result(r, "params_opt", "compute-optimal parameters", CHALK_U_PARAMS, 0, o.exists,
+                         o.params, why);
     chalk_put_result(r, "tokens_opt", "compute-optimal tokens", CHALK_U_TOKENS, 0, o.exists,
                      o.tokens, why);
     chalk_put_result(r, "tokens_per_param", "tokens per parameter", CHALK_U_PLAIN, 0, o.exists,
@@ -752,7 +757,8 @@ static int run_chinchilla(const chalk_args *a)
                     build_chinchilla);
 }
 
-/* ---- iso-loss ---------------------------------------------------------------------------------- */
+/* ---- iso-loss ----------------------------------------------------------------------------------
+ */
 
 static void build_iso_loss(const void *p, long row, chalk_record *r)
 {
@@ -777,12 +783,11 @@ static void build_iso_loss(const void *p, long row, chalk_record *r)
     chalk_put_result(r, "flops", "training FLOPs, 6ND", CHALK_U_FLOPS, 0, d.exists,
                      d.exists ? train_flops(params, d.tokens) : 0.0, why);
     /* N D over the cheapest model's N D is 6ND over its 6ND */
-    chalk_put_result(r, "flops_over_optimum", "compute over the cheapest", CHALK_U_RATIO, 0,
-                     d.exists && cheapest.exists,
-                     d.exists && cheapest.exists
-                         ? params * d.tokens / (cheapest.params * cheapest.tokens)
-                         : 0.0,
-                     why);
+    chalk_put_result(
+        r, "flops_over_optimum", "compute over the cheapest", CHALK_U_RATIO, 0,
+        d.exists && cheapest.exists,
+        d.exists && cheapest.exists ? params * d.tokens / (cheapest.params * cheapest.tokens) : 0.0,
+        why);
     chalk_put_number(r, "tokens_opt", "compute-optimal tokens for N", CHALK_U_TOKENS, 0,
                      overtraining_chinchilla_for_params(c->fit, params).tokens);
     /* the tokens that spend the cheapest model's compute on N parameters: same N D */
@@ -803,8 +808,8 @@ static int run_iso_loss(const chalk_args *a)
     if (!status && !chalk_given(a, &F_PARAMS))
         status = chalk_fail("iso-loss needs --params N (a value or a sweep)");
     ctx c;
-    static const chalk_flag *const flags[] = {&F_LOSS, &F_MATCH_PARAMS, &F_MATCH_TOKENS,
-                                              &F_PARAMS, NULL};
+    static const chalk_flag *const flags[] = {&F_LOSS, &F_MATCH_PARAMS, &F_MATCH_TOKENS, &F_PARAMS,
+                                              NULL};
     if (!status)
         status = ctx_read(a, flags, 1.0, &c);
     if (status)
@@ -813,7 +818,8 @@ static int run_iso_loss(const chalk_args *a)
                     build_iso_loss);
 }
 
-/* ---- lifetime and inference-optimal ----------------------------------------------------------- */
+/* ---- lifetime and inference-optimal -----------------------------------------------------------
+ */
 
 /* Served tokens as pre-training FLOPs see them: divided by serving's efficiency. */
 static double effective_served(const ctx *c, long row, double served)
@@ -831,8 +837,8 @@ static void put_lifetime(chalk_record *r, const char *prefix, const char *who,
     if (with_params)
         chalk_put_result(r, KEY("params"), LABEL("parameters"), CHALK_U_PARAMS, 0, l->exists,
                          l->params, why);
-    chalk_put_result(r, KEY("train_tokens"), LABEL("training tokens"), CHALK_U_TOKENS, 0,
-                     l->exists, l->train_tokens, why);
+    chalk_put_result(r, KEY("train_tokens"), LABEL("training tokens"), CHALK_U_TOKENS, 0, l->exists,
+                     l->train_tokens, why);
     chalk_put_result(r, KEY("tokens_per_param"), LABEL("tokens per parameter"), CHALK_U_PLAIN, 0,
                      l->exists, l->tokens_per_param, why);
     chalk_put_result(r, KEY("train_flops"), LABEL("pre-training FLOPs"), CHALK_U_FLOPS,
@@ -857,8 +863,9 @@ static void build_lifetime(const void *p, long row, chalk_record *r)
     overtraining_lifetime l =
         overtraining_lifetime_at(c->fit, params, t.loss, effective_served(c, row, served));
     overtraining_size smallest = overtraining_min_params(c->fit, t.loss);
-    const char *why = smallest.exists ? chalk_fmt(r, "a model of %.4g parameters cannot reach "
-                                                     "the loss; the smallest that can is %.4g",
+    const char *why = smallest.exists ? chalk_fmt(r,
+                                                  "a model of %.4g parameters cannot reach "
+                                                  "the loss; the smallest that can is %.4g",
                                                   params, smallest.params)
                                       : unreachable(r, c, t.loss);
     put_lifetime(r, "", "", &l, why, false);
@@ -873,9 +880,8 @@ static int run_lifetime(const chalk_args *a)
         status = chalk_fail("lifetime needs --params N (a value or a sweep)");
     ctx c;
     static const chalk_flag *const flags[] = {
-        &F_LOSS,         &F_MATCH_PARAMS, &F_MATCH_TOKENS,        &F_INFERENCE_TOKENS,
-        &F_TOKENS_PER_S, &F_DAYS,         &F_USE_PROBABILITY,     &F_INFERENCE_EFFICIENCY,
-        &F_PARAMS,       NULL};
+        &F_LOSS, &F_MATCH_PARAMS,    &F_MATCH_TOKENS,         &F_INFERENCE_TOKENS, &F_TOKENS_PER_S,
+        &F_DAYS, &F_USE_PROBABILITY, &F_INFERENCE_EFFICIENCY, &F_PARAMS,           NULL};
     if (!status)
         status = ctx_read(a, flags, 1.0, &c);
     if (status)
@@ -903,8 +909,8 @@ static void build_inference_optimal(const void *p, long row, chalk_record *r)
                      why);
 
     overtraining_optimum cheapest = overtraining_chinchilla_for_loss(c->fit, t.loss);
-    overtraining_lifetime chin =
-        overtraining_lifetime_at(c->fit, cheapest.exists ? cheapest.params : 1.0, t.loss, effective);
+    overtraining_lifetime chin = overtraining_lifetime_at(
+        c->fit, cheapest.exists ? cheapest.params : 1.0, t.loss, effective);
     put_lifetime(r, "chinchilla_", "compute-optimal: ", &chin, why, true);
     chalk_put_result(r, "overtrain_factor", "tokens per parameter over compute-optimal",
                      CHALK_U_RATIO, 0, best.exists,
@@ -925,10 +931,15 @@ static int run_inference_optimal(const chalk_args *a)
     if (!status)
         status = check_serving(a, "inference-optimal");
     ctx c;
-    static const chalk_flag *const flags[] = {
-        &F_LOSS,         &F_MATCH_PARAMS, &F_MATCH_TOKENS,    &F_INFERENCE_TOKENS,
-        &F_TOKENS_PER_S, &F_DAYS,         &F_USE_PROBABILITY, &F_INFERENCE_EFFICIENCY,
-        NULL};
+    static const chalk_flag *const flags[] = {&F_LOSS,
+                                              &F_MATCH_PARAMS,
+                                              &F_MATCH_TOKENS,
+                                              &F_INFERENCE_TOKENS,
+                                              &F_TOKENS_PER_S,
+                                              &F_DAYS,
+                                              &F_USE_PROBABILITY,
+                                              &F_INFERENCE_EFFICIENCY,
+                                              NULL};
     if (!status)
         status = ctx_read(a, flags, 1.0, &c);
     if (status)
@@ -938,7 +949,8 @@ static int run_inference_optimal(const chalk_args *a)
         build_inference_optimal);
 }
 
-/* ---- overtrain --------------------------------------------------------------------------------- */
+/* ---- overtrain ---------------------------------------------------------------------------------
+ */
 
 static void build_overtrain(const void *p, long row, chalk_record *r)
 {
@@ -948,7 +960,7 @@ static void build_overtrain(const void *p, long row, chalk_record *r)
     overtraining_factors f = factors_at(c, row);
     overtraining_split s = split_at(c, row);
     overtraining_token_ratios ratios = overtraining_equal_cost(&f, &s);
-    double pretrain = c->run ? c->run->tokens
+    double pretrain = c->run    ? c->run->tokens
                       : serving ? served / ratios.inference_per_pretrain
                                 : value_at(&c->in, &F_PRETRAIN_TOKENS, row, 0.0);
     double n = c->params_active;
@@ -986,8 +998,8 @@ static void build_overtrain(const void *p, long row, chalk_record *r)
     const char *no_fit = !fitted ? "no --fit given: pass --fit NAME to measure against a fit's "
                                    "optimum"
                                  : untrained;
-    chalk_put_result(r, "fit_tokens_per_param", "the fit's compute-optimal ratio", CHALK_U_PLAIN,
-                     0, fitted, fit_rule, no_fit);
+    chalk_put_result(r, "fit_tokens_per_param", "the fit's compute-optimal ratio", CHALK_U_PLAIN, 0,
+                     fitted, fit_rule, no_fit);
     chalk_put_result(r, "overtrain_factor_fit", "over-training against the fit", CHALK_U_RATIO, 0,
                      fitted && trained,
                      fitted && trained ? overtraining_factor(pretrain, n, fit_rule) : 0.0, no_fit);
@@ -1037,10 +1049,17 @@ static int run_overtrain(const chalk_args *a)
                             "--tokens-per-s",
                             cmd);
     ctx c;
-    static const chalk_flag *const flags[] = {
-        &F_TOKENS_PER_S,   &F_DAYS,           &F_USE_PROBABILITY,     &F_PRETRAIN_TOKENS,
-        &F_TOKENS_PER_PARAM, &F_RL_FLOPS,     &F_RL_EFFICIENCY,       &F_INFERENCE_EFFICIENCY,
-        &F_RL_SHARE,       &F_INFERENCE_SHARE, NULL};
+    static const chalk_flag *const flags[] = {&F_TOKENS_PER_S,
+                                              &F_DAYS,
+                                              &F_USE_PROBABILITY,
+                                              &F_PRETRAIN_TOKENS,
+                                              &F_TOKENS_PER_PARAM,
+                                              &F_RL_FLOPS,
+                                              &F_RL_EFFICIENCY,
+                                              &F_INFERENCE_EFFICIENCY,
+                                              &F_RL_SHARE,
+                                              &F_INFERENCE_SHARE,
+                                              NULL};
     if (!status)
         status = ctx_read(a, flags, DEFAULT_EFFICIENCY, &c);
     if (status)
@@ -1052,11 +1071,13 @@ static int run_overtrain(const chalk_args *a)
         inputs_free(&c.in);
         return status;
     }
-    return ctx_emit(a, &c, "chalk overtrain: how far past Chinchilla's 20 tokens per parameter (4.8)",
+    return ctx_emit(a, &c,
+                    "chalk overtrain: how far past Chinchilla's 20 tokens per parameter (4.8)",
                     build_overtrain);
 }
 
-/* ---- equal-cost ---------------------------------------------------------------------------------- */
+/* ---- equal-cost
+ * ---------------------------------------------------------------------------------- */
 
 /* The board's first pass multiplied by the efficiency: k eta / 6 is k / (6 (1/eta)), the
  * corrected weight at efficiency 1/eta. So the slipped token counts are the corrected
@@ -1118,9 +1139,9 @@ static void build_equal_cost(const void *p, long row, chalk_record *r)
 static int run_equal_cost(const chalk_args *a)
 {
     ctx c;
-    static const chalk_flag *const flags[] = {&F_RL_FLOPS, &F_RL_EFFICIENCY,
-                                              &F_INFERENCE_EFFICIENCY, &F_RL_SHARE,
-                                              &F_INFERENCE_SHARE, NULL};
+    static const chalk_flag *const flags[] = {
+        &F_RL_FLOPS, &F_RL_EFFICIENCY,   &F_INFERENCE_EFFICIENCY,
+        &F_RL_SHARE, &F_INFERENCE_SHARE, NULL};
     int status = ctx_read(a, flags, DEFAULT_EFFICIENCY, &c);
     if (status)
         return status;
@@ -1135,7 +1156,8 @@ static int run_equal_cost(const chalk_args *a)
                     build_equal_cost);
 }
 
-/* ---- heuristic ---------------------------------------------------------------------------------- */
+/* ---- heuristic ----------------------------------------------------------------------------------
+ */
 
 static void build_heuristic(const void *p, long row, chalk_record *r)
 {
@@ -1170,7 +1192,8 @@ static int run_heuristic(const chalk_args *a)
                     build_heuristic);
 }
 
-/* ---- presets: chalk list fits, chalk list runs ------------------------------------------------ */
+/* ---- presets: chalk list fits, chalk list runs ------------------------------------------------
+ */
 
 static void fit_put(chalk_record *r, size_t i, const chalk_preset_options *o)
 {
@@ -1195,7 +1218,8 @@ static void run_put(chalk_record *r, size_t i, const chalk_preset_options *o)
     const cost_training_run *run = cost_training_runs(&n)[i];
     chalk_put_string(r, "name", "name", 0, run->name);
     chalk_put_string(r, "title", "title", 0, run->title);
-    chalk_put_number(r, "params_active", "active parameters", CHALK_U_PARAMS, 0, run->params_active);
+    chalk_put_number(r, "params_active", "active parameters", CHALK_U_PARAMS, 0,
+                     run->params_active);
     chalk_put_number(r, "params_total", "total parameters", CHALK_U_PARAMS, CHALK_DETAIL,
                      run->params_total);
     chalk_put_number(r, "tokens", "pre-training tokens", CHALK_U_TOKENS, 0, run->tokens);
@@ -1224,24 +1248,33 @@ static const chalk_preset_kind KIND_RUNS = {
 
 static const chalk_preset_kind *const PRESETS[] = {&KIND_FITS, &KIND_RUNS, NULL};
 
-/* ---- the commands ------------------------------------------------------------------------------ */
+/* ---- the commands ------------------------------------------------------------------------------
+ */
 
 #define TARGET_FLAGS &F_LOSS, &F_MATCH_PARAMS, &F_MATCH_TOKENS, &F_MATCH_EQUAL_COST
 #define SERVING_FLAGS &F_INFERENCE_TOKENS, &F_TOKENS_PER_S, &F_DAYS, &F_USE_PROBABILITY
-#define LIFE_FLAGS &F_RL_FLOPS, &F_RL_EFFICIENCY, &F_INFERENCE_EFFICIENCY, &F_RL_SHARE, \
-    &F_INFERENCE_SHARE
+#define LIFE_FLAGS                                                                                 \
+    &F_RL_FLOPS, &F_RL_EFFICIENCY, &F_INFERENCE_EFFICIENCY, &F_RL_SHARE, &F_INFERENCE_SHARE
 
 static const chalk_flag *const LOSS_FLAGS[] = {&F_PARAMS, &CHALK_F_MODEL, &F_TOKENS, &F_FIT, NULL};
 static const chalk_flag *const CHINCHILLA_FLAGS[] = {&F_FLOPS, &F_PARAMS, &F_LOSS, &F_FIT, NULL};
-static const chalk_flag *const ISO_LOSS_FLAGS[] = {&F_LOSS, &F_MATCH_PARAMS, &F_MATCH_TOKENS,
-                                                   &F_PARAMS, &F_FIT, NULL};
-static const chalk_flag *const LIFETIME_FLAGS[] = {TARGET_FLAGS, &F_PARAMS, SERVING_FLAGS,
-                                                   &F_INFERENCE_EFFICIENCY, &F_FIT, NULL};
+static const chalk_flag *const ISO_LOSS_FLAGS[] = {&F_LOSS,   &F_MATCH_PARAMS, &F_MATCH_TOKENS,
+                                                   &F_PARAMS, &F_FIT,          NULL};
+static const chalk_flag *const LIFETIME_FLAGS[] = {
+    TARGET_FLAGS, &F_PARAMS, SERVING_FLAGS, &F_INFERENCE_EFFICIENCY, &F_FIT, NULL};
 static const chalk_flag *const OPTIMAL_FLAGS[] = {TARGET_FLAGS, SERVING_FLAGS,
                                                   &F_INFERENCE_EFFICIENCY, &F_FIT, NULL};
-static const chalk_flag *const OVERTRAIN_FLAGS[] = {
-    &CHALK_F_PARAMS_ACTIVE, &CHALK_F_MODEL, &F_RUN, &F_TOKENS_PER_S, &F_DAYS, &F_USE_PROBABILITY,
-    &F_PRETRAIN_TOKENS, &F_TOKENS_PER_PARAM, LIFE_FLAGS, &F_FIT, NULL};
+static const chalk_flag *const OVERTRAIN_FLAGS[] = {&CHALK_F_PARAMS_ACTIVE,
+                                                    &CHALK_F_MODEL,
+                                                    &F_RUN,
+                                                    &F_TOKENS_PER_S,
+                                                    &F_DAYS,
+                                                    &F_USE_PROBABILITY,
+                                                    &F_PRETRAIN_TOKENS,
+                                                    &F_TOKENS_PER_PARAM,
+                                                    LIFE_FLAGS,
+                                                    &F_FIT,
+                                                    NULL};
 static const chalk_flag *const EQUAL_COST_FLAGS[] = {LIFE_FLAGS, NULL};
 static const chalk_flag *const HEURISTIC_FLAGS[] = {&F_FALLING, &F_RISING, NULL};
 
@@ -1250,7 +1283,8 @@ static const char *const ABOUT_LOSS[] = {
     "parameters) trained on --tokens D:",
     "  loss = E + A / N^alpha + B / D^beta          nats per token",
     "with the constants of --fit (chalk list fits), and its terms, D / N and 6ND.",
-    "--params or --tokens may be a sweep.", NULL};
+    "--params or --tokens may be a sweep.",
+    NULL};
 static const char *const EXAMPLES_LOSS[] = {
     "chalk loss --params 70e9 --tokens 1.4e12 --fit hoffmann",
     "chalk loss --model llama3-8b --tokens 1e12:1e14 --csv", NULL};
@@ -1262,11 +1296,11 @@ static const char *const ABOUT_CHINCHILLA[] = {
     "  --params N   the tokens D that make N optimal: alpha A N^-alpha = beta B D^-beta",
     "  --loss L     the cheapest model that reaches L (null, with a reason, at or below E),",
     "               and params_min, the smallest model that reaches it at all",
-    "The given input may be a sweep.", NULL};
-static const char *const EXAMPLES_CHINCHILLA[] = {
-    "chalk chinchilla --flops 5.76e23 --fit hoffmann-unrounded",
-    "chalk chinchilla --params 100e9", "chalk chinchilla --loss 1.9:2.5:7 --fit besiroglu",
+    "The given input may be a sweep.",
     NULL};
+static const char *const EXAMPLES_CHINCHILLA[] = {
+    "chalk chinchilla --flops 5.76e23 --fit hoffmann-unrounded", "chalk chinchilla --params 100e9",
+    "chalk chinchilla --loss 1.9:2.5:7 --fit besiroglu", NULL};
 
 static const char *const ABOUT_ISO_LOSS[] = {
     "The tokens a model of --params N needs to reach a loss (--loss L, or the loss of",
@@ -1275,9 +1309,9 @@ static const char *const ABOUT_ISO_LOSS[] = {
     "beside the compute-optimal tokens for N (tokens_opt) and the cheapest model's",
     "compute spread over N parameters (tokens_same_flops). --params may be a sweep.",
     NULL};
-static const char *const EXAMPLES_ISO_LOSS[] = {
-    "chalk iso-loss --loss 1.96 --params 3e10:1e12:9",
-    "chalk iso-loss --match-params 100e9 --params 50e9", NULL};
+static const char *const EXAMPLES_ISO_LOSS[] = {"chalk iso-loss --loss 1.96 --params 3e10:1e12:9",
+                                                "chalk iso-loss --match-params 100e9 --params 50e9",
+                                                NULL};
 
 static const char *const ABOUT_LIFETIME[] = {
     "The lifetime cost of a model of --params N trained just long enough to reach a",
@@ -1285,10 +1319,10 @@ static const char *const ABOUT_LIFETIME[] = {
     "trains for this traffic) and then serving the traffic:",
     "  6 N D(N) + 2 N D_inf / eta_inf      FLOPs at pre-training's utilisation",
     "The traffic is --inference-tokens, or --tokens-per-s x --days x --use-probability.",
-    "--params (or one traffic input) may be a sweep.", NULL};
-static const char *const EXAMPLES_LIFETIME[] = {
-    "chalk lifetime --match-params 100e9 --inference-tokens 2.6e14 --params 4e10:4e11:7",
+    "--params (or one traffic input) may be a sweep.",
     NULL};
+static const char *const EXAMPLES_LIFETIME[] = {
+    "chalk lifetime --match-params 100e9 --inference-tokens 2.6e14 --params 4e10:4e11:7", NULL};
 
 static const char *const ABOUT_OPTIMAL[] = {
     "The model of least pre-training plus inference FLOPs that reaches a loss (Sardana",
@@ -1313,7 +1347,8 @@ static const char *const ABOUT_OVERTRAIN[] = {
     "sets its tokens). The tokens: --pretrain-tokens D, or the traffic --tokens-per-s R",
     "for --days T (derated by --use-probability), trained on as many tokens as equal",
     "costs allow (chalk equal-cost; by default D_pre = D_inf). With --fit, also against",
-    "that fit's compute-optimal ratio for the model. One number may be a sweep.", NULL};
+    "that fit's compute-optimal ratio for the model. One number may be a sweep.",
+    NULL};
 static const char *const EXAMPLES_OVERTRAIN[] = {
     "chalk overtrain --tokens-per-s 5e7 --days 60 --params-active 100e9",
     "chalk overtrain --pretrain-tokens 150e12 --params-active 100e9",
@@ -1325,7 +1360,8 @@ static const char *const ABOUT_EQUAL_COST[] = {
     "served token w_inf = 2 / (6 eta_inf); spending the shares given (thirds by default)",
     "gives D_RL / D = share_RL / (share_pre w_RL), and likewise for serving. The *_slipped",
     "keys redo it as the lecture first did, multiplying by the efficiency. Defaults are",
-    "the flashcards': k = 3, both efficiencies 1/3 (D = 1.5 D_RL = D_inf).", NULL};
+    "the flashcards': k = 3, both efficiencies 1/3 (D = 1.5 D_RL = D_inf).",
+    NULL};
 static const char *const EXAMPLES_EQUAL_COST[] = {
     "chalk equal-cost",
     "chalk equal-cost --rl-flops-per-param 2 --rl-efficiency 0.3 --inference-efficiency 0.3",

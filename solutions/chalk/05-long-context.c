@@ -436,10 +436,9 @@ static void api_put(chalk_record *r, size_t i, const chalk_preset_options *o)
     chalk_put_result(r, "long_input_over_base", "long input / base", CHALK_U_RATIO, CHALK_DETAIL,
                      two, two ? p->long_prompt.input_usd_per_mtok / p->base.input_usd_per_mtok : 0,
                      one_tier);
-    chalk_put_result(r, "long_output_over_base", "long output / base", CHALK_U_RATIO, CHALK_DETAIL,
-                     two,
-                     two ? p->long_prompt.output_usd_per_mtok / p->base.output_usd_per_mtok : 0,
-                     one_tier);
+    chalk_put_result(
+        r, "long_output_over_base", "long output / base", CHALK_U_RATIO, CHALK_DETAIL, two,
+        two ? p->long_prompt.output_usd_per_mtok / p->base.output_usd_per_mtok : 0, one_tier);
     chalk_put_result(r, "cache_storage_usd_per_mtok_hour", "cache storage per hour",
                      CHALK_U_USD_PER_MTOK, CHALK_DETAIL, p->cache_storage_usd_per_mtok_hour > 0.0,
                      p->cache_storage_usd_per_mtok_hour, "no storage charge on this list");
@@ -498,15 +497,15 @@ static const chalk_preset_kind KIND_TIER = {
 /* Where a cache's bytes per token come from, and its layout over the context. */
 typedef struct kv_setup {
     const cost_model *model;
-    bool from_bytes;          /* --kv-bytes-per-token: no shape */
+    bool from_bytes; /* --kv-bytes-per-token: no shape */
     bool mla;
     cost_dtype kv_dtype;
-    double layers;            /* for an MLA latent or a sparse index; 0 = unknown */
-    double kv_contexts;       /* global caches */
+    double layers;      /* for an MLA latent or a sparse index; 0 = unknown */
+    double kv_contexts; /* global caches */
     double local_layers, window_tokens;
-    double layer_bytes;       /* one layer's cache per token (global or local alike) */
+    double layer_bytes;        /* one layer's cache per token (global or local alike) */
     double elements_per_token; /* all caching layers, full context */
-    double bytes_per_token;   /* all caching layers, full context */
+    double bytes_per_token;    /* all caching layers, full context */
     bool sparse;
     double selected_tokens, index_bytes_per_token;
     chalk_sweep context;
@@ -514,11 +513,10 @@ typedef struct kv_setup {
 
 static int kv_from_model(const chalk_args *a, kv_setup *k)
 {
-    const char *shape_flags[] = {"--layers", "--kv-contexts", "--kv-heads", "--head-dim",
-                                 "--latent-dim", "--rope-dim", "--local-layers", "--window"};
-    const chalk_flag *const shape[] = {&F_LAYERS,     &F_KV_CONTEXTS, &F_KV_HEADS,
-                                       &F_HEAD_DIM,   &F_LATENT_DIM,  &F_ROPE_DIM,
-                                       &F_LOCAL_LAYERS, &F_WINDOW};
+    const char *shape_flags[] = {"--layers",     "--kv-contexts", "--kv-heads",     "--head-dim",
+                                 "--latent-dim", "--rope-dim",    "--local-layers", "--window"};
+    const chalk_flag *const shape[] = {&F_LAYERS,     &F_KV_CONTEXTS, &F_KV_HEADS,     &F_HEAD_DIM,
+                                       &F_LATENT_DIM, &F_ROPE_DIM,    &F_LOCAL_LAYERS, &F_WINDOW};
     for (size_t i = 0; i < sizeof shape / sizeof shape[0]; i++)
         if (chalk_given(a, shape[i]))
             return chalk_fail("kv takes a shape or --model, not both (%s with --model)",
@@ -638,7 +636,9 @@ static void build_kv(const void *ctx, long row, chalk_record *r)
                     context);
     const char *no_shape = "bytes given directly: no shape";
     chalk_put_string(r, "attn", "attention", CHALK_DETAIL,
-                     k->from_bytes ? NULL : k->mla ? "mla" : "gqa");
+                     k->from_bytes ? NULL
+                     : k->mla      ? "mla"
+                                   : "gqa");
     chalk_put_result(r, "kv_elements_per_token", "KV numbers per token", CHALK_U_COUNT,
                      CHALK_DETAIL, !k->from_bytes, k->elements_per_token, no_shape);
     chalk_put_result(r, "bytes_per_element", "bytes per element", CHALK_U_PLAIN, CHALK_DETAIL,
@@ -662,8 +662,8 @@ static void build_kv(const void *ctx, long row, chalk_record *r)
                      CHALK_U_BYTES_PER_TOKEN, CHALK_DETAIL, k->context.given && context > 0.0,
                      context > 0.0 ? held / context : 0.0,
                      k->context.given ? "a context of 0 tokens holds nothing" : no_context);
-    chalk_put_result(r, "kv_read_bytes", "read per decode step", CHALK_U_BYTES, 0,
-                     k->context.given, read, no_context);
+    chalk_put_result(r, "kv_read_bytes", "read per decode step", CHALK_U_BYTES, 0, k->context.given,
+                     read, no_context);
 }
 
 /* Emits a report whose rows are the points of `sweep` (or one row). */
@@ -721,7 +721,8 @@ static void build_implied(const void *ctx, long row, chalk_record *r)
                      s->params_active);
     chalk_put_number(r, "context", "price step at", CHALK_U_TOKENS, CHALK_INPUT, step);
     chalk_put_hw_name(r, d->hw);
-    chalk_put_string(r, "dtype", "dtype", CHALK_INPUT, s->by_ratio ? NULL : cost_dtype_name(d->dtype));
+    chalk_put_string(r, "dtype", "dtype", CHALK_INPUT,
+                     s->by_ratio ? NULL : cost_dtype_name(d->dtype));
     chalk_put_number(r, "bytes_per_param", "bytes per weight", CHALK_U_BYTES_PER_PARAM, CHALK_INPUT,
                      beta);
     double kv, flops_per_byte, ratio;
@@ -751,8 +752,8 @@ static void build_implied(const void *ctx, long row, chalk_record *r)
         return;
     double theirs = cost_model_kv_bytes_per_token(s->compare, d->kv_dtype);
     chalk_put_string(r, "compare_model", "compared with", CHALK_INPUT, s->compare->name);
-    chalk_put_number(r, "compare_kv_bytes_per_token", "its KV per token",
-                     CHALK_U_BYTES_PER_TOKEN, 0, theirs);
+    chalk_put_number(r, "compare_kv_bytes_per_token", "its KV per token", CHALK_U_BYTES_PER_TOKEN,
+                     0, theirs);
     chalk_put_number(r, "compare_over_implied", "its KV / implied", CHALK_U_RATIO, 0, theirs / kv);
 }
 
@@ -805,7 +806,7 @@ static int run_implied(const chalk_args *a)
 typedef struct serve_setup {
     chalk_deploy d;
     context_deploy cd;
-    bool has_total;            /* N_total known: the weight share and the kink */
+    bool has_total; /* N_total known: the weight share and the kink */
     chalk_sweep batch, context, pass;
     const chalk_sweep *swept;
     const cost_api_price *api; /* context-cost --api: the price at each context */
@@ -883,8 +884,7 @@ static void put_serve_echo(chalk_record *r, const serve_setup *s, long row, bool
 }
 
 /* The kink at `batch` (an unbounded batch for HUGE_VAL), or why there is none. */
-static const char *kink_at(chalk_record *r, const serve_setup *s, double batch,
-                           context_kink *out)
+static const char *kink_at(chalk_record *r, const serve_setup *s, double batch, context_kink *out)
 {
     *out = (context_kink){.exists = false};
     if (!s->d.has_kv || s->cd.kv_bytes_per_token <= 0.0)
@@ -938,8 +938,7 @@ static void build_context_cost(const void *ctx, long row, chalk_record *r)
     const char *no_price = chalk_fmt(r, "no price for %s; pass --usd-per-chip-hour",
                                      s->d.hw ? s->d.hw->name : "this hardware");
     chalk_put_result(r, "usd_per_mtok", "cost", CHALK_U_USD_PER_MTOK, 0, s->d.has_price,
-                     s->d.chips * s->d.usd_per_chip_hour * t.time_s / COST_HOUR_S * 1e6,
-                     no_price);
+                     s->d.chips * s->d.usd_per_chip_hour * t.time_s / COST_HOUR_S * 1e6, no_price);
     const cost_api_price *p = s->api;
     bool is_long = p && cost_api_has_long_tier(p) && context > p->long_threshold_tokens;
     const cost_price_tier *tier = p ? (is_long ? &p->long_prompt : &p->base) : NULL;
@@ -961,8 +960,8 @@ static void build_context_cost(const void *ctx, long row, chalk_record *r)
 static int run_context_cost(const chalk_args *a)
 {
     serve_setup s;
-    int status = serve_read(
-        a, CHALK_NEED_PARAMS | CHALK_NEED_FLOPS | CHALK_NEED_BW | CHALK_NEED_KV, &s);
+    int status =
+        serve_read(a, CHALK_NEED_PARAMS | CHALK_NEED_FLOPS | CHALK_NEED_BW | CHALK_NEED_KV, &s);
     if (status || (status = need_inputs(a, &s, true, true, false)))
         return status;
     const char *api = chalk_value(a, &F_API);
@@ -1032,28 +1031,23 @@ static void build_crossover(const void *ctx, long row, chalk_record *r)
                      why);
     /* the weights and the batch's caches at the kink, against the chips' HBM */
     bool known = k.exists && s->d.has_hbm;
-    double used = s->cd.params_total * s->cd.bytes_per_param +
-                  batch * k.tokens * s->cd.kv_bytes_per_token;
+    double used =
+        s->cd.params_total * s->cd.bytes_per_param + batch * k.tokens * s->cd.kv_bytes_per_token;
     const char *no_use = !k.exists ? why : "no HBM capacity: pass --hbm-bytes X (or --hw NAME)";
     chalk_put_result(r, "hbm_used_at_kink_bytes", "HBM used at the kink", CHALK_U_BYTES,
                      CHALK_DETAIL, known, used, no_use);
-    chalk_field *fits = chalk_put_bool(r, "fits_hbm", "fits in HBM at the kink", CHALK_DETAIL,
-                                       used <= s->d.chips * s->d.hbm_bytes);
-    if (!known) {
-        fits->kind = CHALK_NULL;
-        chalk_put_string(r, "fits_hbm_reason", "  why none", CHALK_DETAIL, no_use);
-    }
+    chalk_put_bool_result(r, "fits_hbm", "fits in HBM at the kink", CHALK_DETAIL, known,
+                          used <= s->d.chips * s->d.hbm_bytes, no_use);
     const char *no_shape = "no attention shape: pass --model NAME or --attn-layers, --q-heads, "
                            "--qk-dim, --v-dim";
     double f = s->has_attn ? context_attention_flops_per_context_token(s->attn_layers, s->q_heads,
-                                                                        s->qk_dim, s->v_dim)
+                                                                       s->qk_dim, s->v_dim)
                            : 0.0;
     chalk_put_result(r, "attn_flops_per_context_token", "attention FLOPs per context token",
                      CHALK_U_FLOPS, 0, s->has_attn, f, no_shape);
-    chalk_put_result(r, "attention_parity_tokens", "attention meets the weights", CHALK_U_TOKENS,
-                     0, s->has_attn,
-                     s->has_attn ? context_attention_parity_tokens(s->d.params_active, f) : 0.0,
-                     no_shape);
+    chalk_put_result(
+        r, "attention_parity_tokens", "attention meets the weights", CHALK_U_TOKENS, 0, s->has_attn,
+        s->has_attn ? context_attention_parity_tokens(s->d.params_active, f) : 0.0, no_shape);
 }
 
 static int run_crossover(const chalk_args *a)
@@ -1098,8 +1092,8 @@ static void build_pass(const void *ctx, long row, chalk_record *r)
 static int run_pass(const chalk_args *a)
 {
     serve_setup s;
-    int status = serve_read(
-        a, CHALK_NEED_PARAMS | CHALK_NEED_FLOPS | CHALK_NEED_BW | CHALK_NEED_KV, &s);
+    int status =
+        serve_read(a, CHALK_NEED_PARAMS | CHALK_NEED_FLOPS | CHALK_NEED_BW | CHALK_NEED_KV, &s);
     if (status || (status = need_inputs(a, &s, true, true, true)))
         return status;
     status = emit_over(a, "chalk pass: time per new token against the pass length (lecture 6.4)",
@@ -1211,8 +1205,8 @@ static void build_tier_one(const void *ctx, long row, chalk_record *r)
     chalk_put_number(r, "drain_s", "drain time", CHALK_U_SECONDS, 0,
                      context_drain_s(t->capacity_bytes, t->bytes_per_s));
     bool known = s->has_price && s->hold.given;
-    const char *why = !s->has_price ? "no price for this device: pass --usd-per-hour P"
-                                    : "no --hold-s given";
+    const char *why =
+        !s->has_price ? "no price for this device: pass --usd-per-hour P" : "no --hold-s given";
     double per_byte = known ? context_tier_usd_per_byte(t, hold) : 0.0;
     chalk_put_result(r, "usd_per_gb", "cost per GB held and read once", CHALK_U_USD, 0, known,
                      per_byte * COST_GB_BYTES, why);
@@ -1234,14 +1228,12 @@ static void build_tier_all(const void *ctx, long row, chalk_record *r)
     const char *no_hold = "no --hold-s given";
     for (size_t i = 0; i < n; i++) {
         chalk_put_number(r, chalk_fmt(r, "%s_drain_s", all[i]->name),
-                         chalk_fmt(r, "%s drain time", all[i]->name), CHALK_U_SECONDS,
-                         CHALK_DETAIL, context_drain_s(all[i]->capacity_bytes, all[i]->bytes_per_s));
-        chalk_put_result(r, chalk_fmt(r, "%s_usd_per_gb", all[i]->name),
-                         chalk_fmt(r, "%s, USD per GB", all[i]->name), CHALK_U_USD, 0,
-                         s->hold.given,
-                         s->hold.given ? context_tier_usd_per_byte(all[i], hold) * COST_GB_BYTES
-                                       : 0.0,
-                         no_hold);
+                         chalk_fmt(r, "%s drain time", all[i]->name), CHALK_U_SECONDS, CHALK_DETAIL,
+                         context_drain_s(all[i]->capacity_bytes, all[i]->bytes_per_s));
+        chalk_put_result(
+            r, chalk_fmt(r, "%s_usd_per_gb", all[i]->name),
+            chalk_fmt(r, "%s, USD per GB", all[i]->name), CHALK_U_USD, 0, s->hold.given,
+            s->hold.given ? context_tier_usd_per_byte(all[i], hold) * COST_GB_BYTES : 0.0, no_hold);
     }
     put_remat(r, s);
     context_tier_choice c = {.remat = false};
@@ -1269,8 +1261,8 @@ static int run_tier(const chalk_args *a)
     const char *name = chalk_value(a, &F_TIER);
     if (name && !(s.preset = cost_tier_find(name)))
         return unknown_name("tier", name, tier_name, tier_count());
-    bool custom = chalk_given(a, &F_CAPACITY) || chalk_given(a, &F_TIER_BPS) ||
-                  chalk_given(a, &F_TIER_USD);
+    bool custom =
+        chalk_given(a, &F_CAPACITY) || chalk_given(a, &F_TIER_BPS) || chalk_given(a, &F_TIER_USD);
     s.single = s.preset || custom;
     if (s.single) {
         if (s.preset)
@@ -1322,12 +1314,14 @@ static void build_price(const void *ctx, long row, chalk_record *r)
     chalk_put_string(r, "tier", "tier", 0, is_long ? "long" : "base");
     const char *why;
     if (s->write == COST_CACHE_WRITE_5M && p->cache_write_5m_usd_per_mtok <= 0.0)
-        why = chalk_fmt(r, "%s has no 5-minute write price (its writes bill as input: leave out "
-                           "--cache-write)",
+        why = chalk_fmt(r,
+                        "%s has no 5-minute write price (its writes bill as input: leave out "
+                        "--cache-write)",
                         p->name);
     else if (s->write == COST_CACHE_WRITE_1H && p->cache_write_1h_usd_per_mtok <= 0.0)
-        why = chalk_fmt(r, "%s has no 1-hour write price (its writes bill as input: leave out "
-                           "--cache-write)",
+        why = chalk_fmt(r,
+                        "%s has no 1-hour write price (its writes bill as input: leave out "
+                        "--cache-write)",
                         p->name);
     else
         why = chalk_fmt(r, "%s has no sourced cache-read price for %s prompts", p->name,
@@ -1370,30 +1364,42 @@ static int run_price(const chalk_args *a)
 /* ---- the commands ---------------------------------------------------------------------------- */
 
 static const chalk_flag *const KV_FLAGS[] = {
-    &CHALK_F_MODEL, &CHALK_F_KV_BYTES, &CHALK_F_KV_DTYPE, &F_LAYERS, &F_KV_CONTEXTS,
-    &F_KV_HEADS, &F_HEAD_DIM, &F_LATENT_DIM, &F_ROPE_DIM, &F_LOCAL_LAYERS, &F_WINDOW,
-    &F_SELECTED, &F_INDEX_DIM, &CHALK_F_CONTEXT, NULL};
+    &CHALK_F_MODEL, &CHALK_F_KV_BYTES, &CHALK_F_KV_DTYPE, &F_LAYERS,        &F_KV_CONTEXTS,
+    &F_KV_HEADS,    &F_HEAD_DIM,       &F_LATENT_DIM,     &F_ROPE_DIM,      &F_LOCAL_LAYERS,
+    &F_WINDOW,      &F_SELECTED,       &F_INDEX_DIM,      &CHALK_F_CONTEXT, NULL};
 static const chalk_flag *const IMPLIED_FLAGS[] = {
-    &CHALK_F_MODEL, &F_PARAMS_ACTIVE, &CHALK_F_HW, &CHALK_F_FLOPS, &CHALK_F_HBM_BPS,
-    &CHALK_F_DTYPE, &CHALK_F_KV_DTYPE, &F_HW_RATIO, &CHALK_F_WEIGHT_BYTES, &F_COMPARE,
-    &CHALK_F_CONTEXT, NULL};
+    &CHALK_F_MODEL,        &F_PARAMS_ACTIVE, &CHALK_F_HW,       &CHALK_F_FLOPS,
+    &CHALK_F_HBM_BPS,      &CHALK_F_DTYPE,   &CHALK_F_KV_DTYPE, &F_HW_RATIO,
+    &CHALK_F_WEIGHT_BYTES, &F_COMPARE,       &CHALK_F_CONTEXT,  NULL};
 #define SERVE_MODEL_FLAGS                                                                          \
-    &CHALK_F_MODEL, &CHALK_F_PARAMS_TOTAL, &F_PARAMS_ACTIVE, &CHALK_F_WEIGHT_BYTES,               \
+    &CHALK_F_MODEL, &CHALK_F_PARAMS_TOTAL, &F_PARAMS_ACTIVE, &CHALK_F_WEIGHT_BYTES,                \
         &CHALK_F_KV_BYTES, &CHALK_F_DTYPE, &CHALK_F_KV_DTYPE
-static const chalk_flag *const COST_FLAGS[] = {SERVE_MODEL_FLAGS, CHALK_RATE_FLAGS, &CHALK_F_USD,
-                                               &CHALK_F_BATCH, &CHALK_F_CONTEXT, &F_API, NULL};
+static const chalk_flag *const COST_FLAGS[] = {
+    SERVE_MODEL_FLAGS, CHALK_RATE_FLAGS, &CHALK_F_USD, &CHALK_F_BATCH,
+    &CHALK_F_CONTEXT,  &F_API,           NULL};
 static const chalk_flag *const CROSSOVER_FLAGS[] = {
-    SERVE_MODEL_FLAGS, CHALK_RATE_FLAGS, &CHALK_F_BATCH, &F_ATTN_LAYERS, &F_Q_HEADS,
-    &F_QK_DIM, &F_V_DIM, NULL};
-static const chalk_flag *const PASS_FLAGS[] = {SERVE_MODEL_FLAGS, CHALK_RATE_FLAGS,
-                                               &CHALK_F_BATCH, &CHALK_F_CONTEXT, &F_PASS, NULL};
+    SERVE_MODEL_FLAGS, CHALK_RATE_FLAGS, &CHALK_F_BATCH, &F_ATTN_LAYERS,
+    &F_Q_HEADS,        &F_QK_DIM,        &F_V_DIM,       NULL};
+static const chalk_flag *const PASS_FLAGS[] = {SERVE_MODEL_FLAGS, CHALK_RATE_FLAGS, &CHALK_F_BATCH,
+                                               &CHALK_F_CONTEXT,  &F_PASS,          NULL};
 static const chalk_flag *const RATIO_FLAGS[] = {&F_RATIO, &F_API, &F_LONG, NULL};
-static const chalk_flag *const TIER_FLAGS[] = {
-    &F_TIER, &F_CAPACITY, &F_TIER_BPS, &F_TIER_USD, &F_HOLD, &CHALK_F_MODEL,
-    &CHALK_F_PARAMS_TOTAL, &CHALK_F_PARAMS_ACTIVE, &CHALK_F_KV_BYTES, &CHALK_F_DTYPE,
-    &CHALK_F_KV_DTYPE, &CHALK_F_HW, &CHALK_F_FLOPS, &CHALK_F_USD, NULL};
-static const chalk_flag *const PRICE_FLAGS[] = {&F_API, &F_INPUT, &F_OUTPUT, &F_CACHED,
-                                                &F_CACHE_WRITE, NULL};
+static const chalk_flag *const TIER_FLAGS[] = {&F_TIER,
+                                               &F_CAPACITY,
+                                               &F_TIER_BPS,
+                                               &F_TIER_USD,
+                                               &F_HOLD,
+                                               &CHALK_F_MODEL,
+                                               &CHALK_F_PARAMS_TOTAL,
+                                               &CHALK_F_PARAMS_ACTIVE,
+                                               &CHALK_F_KV_BYTES,
+                                               &CHALK_F_DTYPE,
+                                               &CHALK_F_KV_DTYPE,
+                                               &CHALK_F_HW,
+                                               &CHALK_F_FLOPS,
+                                               &CHALK_F_USD,
+                                               NULL};
+static const chalk_flag *const PRICE_FLAGS[] = {&F_API,    &F_INPUT,       &F_OUTPUT,
+                                                &F_CACHED, &F_CACHE_WRITE, NULL};
 
 static const char *const ABOUT_KV[] = {
     "KV cache bytes per token and per sequence (lecture 6.3). From --model, from",
@@ -1421,8 +1427,7 @@ static const char *const ABOUT_IMPLIED[] = {
     NULL};
 static const char *const EXAMPLES_IMPLIED[] = {
     "chalk kv-from-price --params-active 1e11 --context 2e5 --hw-ratio 300 --weight-bytes 0.5",
-    "chalk kv-from-price --params-active 1e11 --context 2e5 --hw gb200-nvl72 --dtype fp4",
-    NULL};
+    "chalk kv-from-price --params-active 1e11 --context 2e5 --hw gb200-nvl72 --dtype fp4", NULL};
 static const char *const ABOUT_COST[] = {
     "Time per generated token at a batch and context (lecture 6.1): the decode step over",
     "the batch,",
@@ -1454,8 +1459,7 @@ static const char *const ABOUT_PASS[] = {
     "A forward pass in which each sequence adds --pass-tokens new tokens (1 = decode):",
     "compute per new token is flat, the weights and the existing KV are read once per",
     "pass (lecture 6.4). crossover_pass_tokens is where the pass stops being",
-    "memory-bound. --pass-tokens (or --batch, --context) may be a sweep.",
-    NULL};
+    "memory-bound. --pass-tokens (or --batch, --context) may be a sweep.", NULL};
 static const char *const EXAMPLES_PASS[] = {
     "chalk pass --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --kv-dtype fp8 --batch 1024 "
     "--context 8192 --pass-tokens 1:256:9",
@@ -1464,11 +1468,9 @@ static const char *const ABOUT_RATIO[] = {
     "An output/input price ratio X read as a cost ratio (lecture 6.4): prefill on the",
     "compute floor, decode paying memory, so decode MFU / prefill MFU = 1/X and a pass",
     "of X tokens would balance. From --output-over-input X or an --api list (--long:",
-    "its long-prompt tier).",
-    NULL};
+    "its long-prompt tier).", NULL};
 static const char *const EXAMPLES_RATIO[] = {"chalk price-ratio --output-over-input 5",
-                                             "chalk price-ratio --api gemini-3.1-pro --long",
-                                             NULL};
+                                             "chalk price-ratio --api gemini-3.1-pro --long", NULL};
 static const char *const ABOUT_TIER[] = {
     "Holding a cache on a memory tier (lecture 6.5). One device of capacity C, bandwidth",
     "W and cost P per hour: drain_s = C / W, and a byte held --hold-s T seconds and read",
@@ -1478,11 +1480,8 @@ static const char *const ABOUT_TIER[] = {
     "(remat). --hold-s may be a sweep.",
     NULL};
 static const char *const EXAMPLES_TIER[] = {
-    "chalk tier --tier nvme",
-    "chalk tier --hold-s 300",
-    "chalk tier --hold-s 0.001:1e6 --csv",
-    "chalk tier --capacity-bytes 2e12 --bytes-per-s 400e9",
-    NULL};
+    "chalk tier --tier nvme", "chalk tier --hold-s 300", "chalk tier --hold-s 0.001:1e6 --csv",
+    "chalk tier --capacity-bytes 2e12 --bytes-per-s 400e9", NULL};
 static const char *const ABOUT_PRICE[] = {
     "A request's bill on a dated price list (chalk list api). The prompt's length picks",
     "the tier, and past the threshold EVERY token (input and output) pays the long",
@@ -1499,14 +1498,15 @@ static const char *const EXAMPLES_PRICE[] = {
 static const chalk_command COMMANDS[] = {
     {"kv", "[flags]", "KV cache bytes per token and per sequence (6.3)", KV_FLAGS, ABOUT_KV,
      EXAMPLES_KV, run_kv},
-    {"kv-from-price", "[flags]", "the KV bytes per token a price step implies (6.2)",
-     IMPLIED_FLAGS, ABOUT_IMPLIED, EXAMPLES_IMPLIED, run_implied},
+    {"kv-from-price", "[flags]", "the KV bytes per token a price step implies (6.2)", IMPLIED_FLAGS,
+     ABOUT_IMPLIED, EXAMPLES_IMPLIED, run_implied},
     {"context-cost", "[flags]", "time and cost per token against context (6.1)", COST_FLAGS,
      ABOUT_COST, EXAMPLES_COST, run_context_cost},
-    {"context-crossover", "[flags]", "where KV meets compute and attention meets weights (6.1, 6.6)",
-     CROSSOVER_FLAGS, ABOUT_CROSSOVER, EXAMPLES_CROSSOVER, run_crossover},
-    {"pass", "[flags]", "time per new token against the pass length (6.4)", PASS_FLAGS,
-     ABOUT_PASS, EXAMPLES_PASS, run_pass},
+    {"context-crossover", "[flags]",
+     "where KV meets compute and attention meets weights (6.1, 6.6)", CROSSOVER_FLAGS,
+     ABOUT_CROSSOVER, EXAMPLES_CROSSOVER, run_crossover},
+    {"pass", "[flags]", "time per new token against the pass length (6.4)", PASS_FLAGS, ABOUT_PASS,
+     EXAMPLES_PASS, run_pass},
     {"price-ratio", "[flags]", "output over input price, read as decode's utilisation (6.4)",
      RATIO_FLAGS, ABOUT_RATIO, EXAMPLES_RATIO, run_ratio},
     {"tier", "[flags]", "drain time and the cost of holding a cache, per tier (6.5)", TIER_FLAGS,

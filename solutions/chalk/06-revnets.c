@@ -688,15 +688,10 @@ static void put_fit(chalk_record *r, const act_setup *s, double tp, double activ
                      known, state + activation_bytes,
                      s->model ? "no layer count: pass --layers L"
                               : "no parameter count: pass --model NAME");
-    chalk_field *fits =
-        chalk_put_bool(r, "fits_hbm", "fits in HBM", 0,
-                       known && s->hw && state + activation_bytes <= s->hw->hbm_bytes);
-    if (!known || !s->hw) {
-        fits->kind = CHALK_NULL;
-        chalk_put_string(r, "fits_hbm_reason", "  why none", CHALK_DETAIL,
-                         !s->hw ? "no HBM capacity: pass --hw NAME"
-                                : "no total: pass --model NAME (and --layers L)");
-    }
+    chalk_put_bool_result(r, "fits_hbm", "fits in HBM", 0, known && s->hw,
+                          s->hw && state + activation_bytes <= s->hw->hbm_bytes,
+                          !s->hw ? "no HBM capacity: pass --hw NAME"
+                                 : "no total: pass --model NAME (and --layers L)");
 }
 
 static void build_act(const void *ctx, long row, chalk_record *r)

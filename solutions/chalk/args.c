@@ -280,7 +280,22 @@ static int sweep_push(const chalk_flag *f, chalk_sweep *s, long *cap, double x)
     return CHALK_OK;
 }
 
-/* One item of a sweep, [begin, end): a number, or a range A:B[:N[:linear]]. */
+/* The i-th of n points from lo to hi, both included: evenly spaced, or geometric. */
+static double range_point(double lo, double hi, long n, bool linear, long i)
+{
+    if (i <= 0)
+        return lo;
+    if (i >= n - 1)
+        return hi;
+    if (linear)
+        return lo + (hi - lo) * (double)i / (double)(n - 1);
+    double x = lo * pow(hi / lo, (double)i / (double)(n - 1));
+    double whole = round(x);
+    return fabs(x - whole) <= 1e-9 * x ? whole : x; /* 1:4096:13 gives 2^i */
+}
+
+/* One item of a sweep, [begin, end): a number, or a range A:B[:N[:linear]]. A range
+ * alone (the whole text) is kept as its ends; in a list, its points are pushed. */
 static int sweep_item(const chalk_flag *f, const char *text, const char *begin, const char *end,
                       chalk_sweep *s, long *cap, bool *was_range)
 {
@@ -330,21 +345,18 @@ static int sweep_item(const chalk_flag *f, const char *text, const char *begin, 
                           "A:B:N:linear or list the points: 0,1024,4096)",
                           f->name, text);
     long points = (long)n;
+    if (!s->values && !strchr(text, ',')) { /* one range alone: its points on demand */
+        s->range = true;
+        s->lo = lo;
+        s->hi = hi;
+        s->linear = linear;
+        s->points = points;
+        return CHALK_OK;
+    }
     for (long i = 0; i < points; i++) {
-        double x;
-        if (i == 0) {
-            x = lo;
-        } else if (i == points - 1) {
-            x = hi;
-        } else if (linear) {
-            x = lo + (hi - lo) * (double)i / (double)(points - 1);
-        } else {
-            x = lo * pow(hi / lo, (double)i / (double)(points - 1));
-            double whole = round(x);
-            x = fabs(x - whole) <= 1e-9 * x ? whole : x; /* 1:4096:13 gives 2^i */
-        }
-        if ((status = sweep_push(f, s, cap, x)))
-            return status;
+        int status2 = sweep_push(f, s, cap, range_point(lo, hi, points, linear, i));
+        if (status2)
+            return status2;
     }
     return CHALK_OK;
 }
@@ -401,6 +413,8 @@ int chalk_sweep_read(const chalk_args *a, const chalk_flag *f, chalk_sweep *s)
 
 double chalk_sweep_at(const chalk_sweep *s, long i)
 {
+    if (s->range)
+        return range_point(s->lo, s->hi, s->points, s->linear, i);
     if (!s->values)
         return s->one;
     if (i < 0)
@@ -412,7 +426,7 @@ double chalk_sweep_at(const chalk_sweep *s, long i)
 
 bool chalk_sweeps(const chalk_sweep *s)
 {
-    return s->values != NULL;
+    return s->range || s->values != NULL;
 }
 
 void chalk_sweep_free(chalk_sweep *s)

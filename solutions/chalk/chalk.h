@@ -132,8 +132,11 @@ typedef struct chalk_sweep {
     const chalk_flag *flag;
     bool given;
     long points;    /* 1 for a single value */
-    double *values; /* the points, ascending or as listed; NULL when not given */
-    double one;     /* storage for a single value */
+    double *values; /* a list's points, ascending or as listed; else NULL */
+    double one;     /* a single value */
+    bool range;     /* a range alone, A:B[:N[:linear]]: each point computed when asked */
+    bool linear;
+    double lo, hi;
 } chalk_sweep;
 
 /* Reads the value or sweep given for `f` (a flag with CHALK_SWEEPS takes a sweep;
@@ -212,7 +215,10 @@ typedef struct chalk_field {
 typedef struct chalk_record {
     chalk_field fields[CHALK_MAX_FIELDS];
     int count;
-    bool no_notes; /* set by chalk_emit for JSON and CSV, where notes are not shown */
+    bool no_notes;          /* set by chalk_emit for JSON and CSV, where notes are not shown */
+    const char *not_finite; /* the key of the first number that is not finite, or NULL */
+    int unexplained;        /* null results put without chalk_put_result, to check */
+    bool by_dtype;          /* holds a by-precision field (its numbers are set later) */
     size_t used;
     char arena[CHALK_ARENA_CHARS];
 } chalk_record;
@@ -242,6 +248,10 @@ chalk_field *chalk_put_string(chalk_record *r, const char *key, const char *labe
 chalk_field *chalk_put_bool(chalk_record *r, const char *key, const char *label, unsigned flags,
                             bool yes);
 
+/* A yes/no result that may not exist, as chalk_put_result: null with KEY_reason. */
+chalk_field *chalk_put_bool_result(chalk_record *r, const char *key, const char *label,
+                                   unsigned flags, bool known, bool yes, const char *reason);
+
 /* One number per precision, e.g. peak FLOP/s: JSON {"bf16": ..}, CSV KEY_bf16, ... */
 chalk_field *chalk_put_by_dtype(chalk_record *r, const char *key, const char *label,
                                 chalk_unit unit, unsigned flags);
@@ -255,6 +265,11 @@ void chalk_null_words(chalk_record *r, chalk_field *f, const char *words);
 
 /* printf into the record's arena; the text lives as long as the record's contents. */
 const char *chalk_fmt(chalk_record *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Appends the fields of `from` to r, sharing its strings: for a report's constant
+ * parts (an echo of inputs), built once into a record that outlives the report, then
+ * appended to every row instead of being put again. */
+void chalk_append(chalk_record *r, const chalk_record *from);
 
 /* The value of `key` in r, or NULL. */
 const chalk_field *chalk_find(const chalk_record *r, const char *key);

@@ -49,16 +49,33 @@ static const char PAIRS[] =
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
-/* Writes the n digits of v (10^(n-1) <= v < 10^n), two at a time from the right. */
+/* Writes the n digits of v (10^(n-1) <= v < 10^n), two at a time from the right; in
+ * 32-bit arithmetic once what is left fits. */
 static void n_digits(uint64_t v, int n, char *out)
 {
     int i = n;
-    for (; i >= 2; i -= 2) {
-        memcpy(out + i - 2, PAIRS + 2 * (v % 100), 2);
+    for (; i >= 2 && v >= 4000000000u; i -= 2) {
+        out[i - 2] = PAIRS[2 * (v % 100)];
+        out[i - 1] = PAIRS[2 * (v % 100) + 1];
         v /= 100;
     }
+    uint32_t w = (uint32_t)v;
+    for (; i >= 2; i -= 2) {
+        uint32_t pair = 2 * (w % 100);
+        out[i - 2] = PAIRS[pair];
+        out[i - 1] = PAIRS[pair + 1];
+        w /= 100;
+    }
     if (i == 1)
-        out[0] = (char)('0' + v);
+        out[0] = (char)('0' + w);
+}
+
+/* Copies n (at most 17) characters: shorter than a call to memcpy for so few. */
+static char *put_chars(char *p, const char *from, int n)
+{
+    for (int i = 0; i < n; i++)
+        p[i] = from[i];
+    return p + n;
 }
 
 /* D = x x 10^(precision-1-k) rounded to an integer of `precision` digits, from the
@@ -143,7 +160,7 @@ int chalk_gn(char *buf, double x, int precision)
         return gn_printf(buf, x, precision);
     /* floor(log10(2^(e2-1))): 78913 / 2^18 is log10(2) to 6 digits, within one below */
     int k = (int)(((int64_t)(e2 - 1) * 78913) >> 18);
-    uint64_t d;
+    uint64_t d = 0;
     if (!(precision <= DOUBLE_DIGITS ? scaled_double(ax, precision, &k, &d)
                                      : scaled_long(ax, precision, &k, &d)))
         return gn_printf(buf, x, precision);
@@ -159,8 +176,7 @@ int chalk_gn(char *buf, double x, int precision)
         *p++ = digits[0];
         if (n > 1) {
             *p++ = '.';
-            memcpy(p, digits + 1, (size_t)(n - 1));
-            p += n - 1;
+            p = put_chars(p, digits + 1, n - 1);
         }
         int ek = k < 0 ? -k : k;
         *p++ = 'e';
@@ -174,19 +190,15 @@ int chalk_gn(char *buf, double x, int precision)
         *p++ = '.';
         for (int i = 0; i < -k - 1; i++)
             *p++ = '0';
-        memcpy(p, digits, (size_t)n);
-        p += n;
+        p = put_chars(p, digits, n);
     } else if (n <= k + 1) { /* ddd000 */
-        memcpy(p, digits, (size_t)n);
-        p += n;
+        p = put_chars(p, digits, n);
         for (int i = n; i <= k; i++)
             *p++ = '0';
     } else { /* ddd.ddd */
-        memcpy(p, digits, (size_t)(k + 1));
-        p += k + 1;
+        p = put_chars(p, digits, k + 1);
         *p++ = '.';
-        memcpy(p, digits + k + 1, (size_t)(n - k - 1));
-        p += n - k - 1;
+        p = put_chars(p, digits + k + 1, n - k - 1);
     }
     *p = '\0';
     return (int)(p - buf);

@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "chalk.h"
@@ -26,6 +27,9 @@ void chalk_clear(chalk_record *r)
 {
     r->count = 0;
     r->used = 0;
+    r->not_finite = NULL;
+    r->unexplained = 0;
+    r->by_dtype = false;
 }
 
 /* Copies s into the arena; a record too full to hold it is a bug (raise the arena). */
@@ -71,14 +75,18 @@ chalk_field *chalk_put_number(chalk_record *r, const char *key, const char *labe
 {
     chalk_field *f = put(r, key, label, CHALK_NUMBER, unit, flags);
     f->number = x;
+    if (!isfinite(x) && !r->not_finite)
+        r->not_finite = key;
     return f;
 }
 
 chalk_field *chalk_put_maybe(chalk_record *r, const char *key, const char *label, chalk_unit unit,
                              unsigned flags, bool known, double x)
 {
-    if (!known)
+    if (!known) {
+        r->unexplained += !(flags & CHALK_INPUT);
         return put(r, key, label, CHALK_NULL, unit, flags);
+    }
     return chalk_put_number(r, key, label, unit, flags, x);
 }
 
@@ -92,18 +100,24 @@ chalk_field *chalk_put_string(chalk_record *r, const char *key, const char *labe
     return f;
 }
 
+/* KEY_reason after KEY: null when there is a value (the key built without printf). */
+static void put_reason(chalk_record *r, const char *key, unsigned flags, const char *reason)
+{
+    size_t n = strlen(key);
+    assert(r->used + n + sizeof "_reason" <= sizeof r->arena && "raise CHALK_ARENA_CHARS");
+    char *reason_key = r->arena + r->used;
+    memcpy(reason_key, key, n);
+    memcpy(reason_key + n, "_reason", sizeof "_reason");
+    r->used += n + sizeof "_reason";
+    chalk_put_string(r, reason_key, "  why none", CHALK_DETAIL | (flags & CHALK_INPUT), reason);
+}
+
 chalk_field *chalk_put_result(chalk_record *r, const char *key, const char *label, chalk_unit unit,
                               unsigned flags, bool known, double x, const char *reason)
 {
     chalk_field *f = chalk_put_maybe(r, key, label, unit, flags, known, x);
-    size_t n = strlen(key);
-    assert(r->used + n + sizeof "_reason" <= sizeof r->arena && "raise CHALK_ARENA_CHARS");
-    char *reason_key = r->arena + r->used; /* key + "_reason", without printf */
-    memcpy(reason_key, key, n);
-    memcpy(reason_key + n, "_reason", sizeof "_reason");
-    r->used += n + sizeof "_reason";
-    chalk_put_string(r, reason_key, "  why none", CHALK_DETAIL | (flags & CHALK_INPUT),
-                     known ? NULL : reason);
+    r->unexplained -= !known && !(flags & CHALK_INPUT); /* explained right here */
+    put_reason(r, key, flags, known ? NULL : reason);
     return f;
 }
 
@@ -115,10 +129,21 @@ chalk_field *chalk_put_bool(chalk_record *r, const char *key, const char *label,
     return f;
 }
 
+chalk_field *chalk_put_bool_result(chalk_record *r, const char *key, const char *label,
+                                   unsigned flags, bool known, bool yes, const char *reason)
+{
+    chalk_field *f = chalk_put_bool(r, key, label, flags, yes);
+    if (!known)
+        f->kind = CHALK_NULL;
+    put_reason(r, key, flags, known ? NULL : reason);
+    return f;
+}
+
 chalk_field *chalk_put_by_dtype(chalk_record *r, const char *key, const char *label,
                                 chalk_unit unit, unsigned flags)
 {
     chalk_field *f = put(r, key, label, CHALK_BY_DTYPE, unit, flags);
+    r->by_dtype = true;
     for (int d = 0; d < COST_DTYPE_COUNT; d++)
         f->by_dtype[d] = 0.0;
     return f;
@@ -152,6 +177,17 @@ void chalk_null_words(chalk_record *r, chalk_field *f, const char *words)
     f->text = keep(r, words);
 }
 
+void chalk_append(chalk_record *r, const chalk_record *from)
+{
+    assert(r->count + from->count <= CHALK_MAX_FIELDS && "raise CHALK_MAX_FIELDS");
+    memcpy(&r->fields[r->count], from->fields, (size_t)from->count * sizeof from->fields[0]);
+    r->count += from->count;
+    if (!r->not_finite)
+        r->not_finite = from->not_finite;
+    r->unexplained += from->unexplained;
+    r->by_dtype = r->by_dtype || from->by_dtype;
+}
+
 const chalk_field *chalk_find(const chalk_record *r, const char *key)
 {
     for (int i = 0; i < r->count; i++)
@@ -166,17 +202,18 @@ const chalk_field *chalk_find(const chalk_record *r, const char *key)
  * ranges should allow); an absent result without a reason is a bug of the command. */
 static int check_record(const chalk_record *r)
 {
-    for (int i = 0; i < r->count; i++) {
+    const char *bad = r->not_finite;
+    for (int i = 0; r->by_dtype && i < r->count && !bad; i++) { /* set after their put */
         const chalk_field *f = &r->fields[i];
-        bool finite = true;
-        if (f->kind == CHALK_NUMBER)
-            finite = isfinite(f->number);
         for (int d = 0; f->kind == CHALK_BY_DTYPE && d < COST_DTYPE_COUNT; d++)
-            finite = finite && isfinite(f->by_dtype[d]);
-        if (!finite)
-            return chalk_fail("%s is out of range for these inputs (try smaller or larger "
-                              "values)",
-                              f->key);
+            if (!isfinite(f->by_dtype[d]))
+                bad = f->key;
+    }
+    if (bad)
+        return chalk_fail("%s is out of range for these inputs (try smaller or larger values)",
+                          bad);
+    for (int i = 0; i < r->count && r->unexplained > 0; i++) {
+        const chalk_field *f = &r->fields[i];
         if (f->kind == CHALK_NULL && !(f->flags & (CHALK_INPUT | CHALK_TEXT))) {
             char reason_key[128];
             snprintf(reason_key, sizeof reason_key, "%s_reason", f->key);
@@ -196,6 +233,7 @@ static int check_record(const chalk_record *r)
 enum { LINE_CHARS = 1 << 16 };
 
 typedef struct line {
+    int fd; /* where it goes: standard output, or a sweep's second half's file */
     char text[LINE_CHARS];
     size_t len;
     int error;  /* errno of the first failed write, or 0 */
@@ -205,7 +243,7 @@ typedef struct line {
 static inline void flush_line(line *l)
 {
     for (size_t done = 0; done < l->len && !l->error;) {
-        ssize_t n = write(STDOUT_FILENO, l->text + done, l->len - done);
+        ssize_t n = write(l->fd, l->text + done, l->len - done);
         if (n < 0 && errno != EINTR)
             l->error = errno;
         else if (n > 0)
@@ -665,10 +703,17 @@ static int emit_table(const chalk_report *rep, chalk_record *r)
 typedef struct projection {
     const chalk_report *rep;
     chalk_record full;
-    int index[CHALK_MAX_FIELDS];    /* fields of the full record, in the order asked */
-    char key[CHALK_MAX_FIELDS][64]; /* their keys (the record's own are rewritten) */
+    int index[CHALK_MAX_FIELDS];           /* fields of the full record, in the order asked */
+    char key[CHALK_MAX_FIELDS][64];        /* their keys (the record's own are rewritten) */
+    const char *literal[CHALK_MAX_FIELDS]; /* the first row's key pointers */
     int count;
 } projection;
+
+/* True when s lies in r's arena (rewritten every row), not in a literal. */
+static bool in_arena(const chalk_record *r, const char *s)
+{
+    return s >= r->arena && s < r->arena + sizeof r->arena;
+}
 
 static void build_projected(const void *ctx, long row, chalk_record *out)
 {
@@ -677,7 +722,9 @@ static void build_projected(const void *ctx, long row, chalk_record *out)
     chalk_clear(out);
     for (int i = 0; i < p->count; i++) {
         int at = p->index[i];
-        if (at >= p->full.count || strcmp(p->full.fields[at].key, p->key[i]) != 0) {
+        const char *key = at < p->full.count ? p->full.fields[at].key : NULL;
+        bool literal = key == p->literal[i] && key && !in_arena(&p->full, key);
+        if (!literal && (!key || strcmp(key, p->key[i]) != 0)) {
             const chalk_field *f = chalk_find(&p->full, p->key[i]); /* a row shaped otherwise */
             at = f ? (int)(f - p->full.fields) : -1;
         }
@@ -709,10 +756,103 @@ static int project(const char *columns, const chalk_report *rep, projection *p)
         if (p->count == CHALK_MAX_FIELDS)
             return chalk_fail("--columns: at most %d columns", CHALK_MAX_FIELDS);
         p->index[p->count] = at;
+        p->literal[p->count] = p->full.fields[at].key;
         snprintf(p->key[p->count++], sizeof p->key[0], "%s", p->full.fields[at].key);
         c += n + (c[n] == ',');
     }
     return p->count ? CHALK_OK : chalk_fail("--columns needs at least one column");
+}
+
+/* Rows [from, to) of a JSON or CSV report (with the header, the opening or the
+ * closing text when the range holds the first or the last row). */
+static int emit_rows(const chalk_report *rep, chalk_format format, long from, long to, line *l,
+                     chalk_record *r, number_cache *cache)
+{
+    int status = CHALK_OK;
+    if (format == CHALK_JSON && from == 0)
+        adds(l, rep->is_list ? "[\n" : "{\"rows\":[\n");
+    for (long row = from; row < to && !status; row++) {
+        rep->build(rep->ctx, row, r);
+        if ((status = check_record(r)))
+            break;
+        if (format == CHALK_JSON) {
+            json_record(l, r, false);
+            adds(l, row + 1 < rep->rows ? ",\n" : "\n");
+        } else {
+            if (row == 0)
+                csv_header(l, r);
+            csv_row(l, r, cache);
+        }
+    }
+    if (!status && format == CHALK_JSON && to == rep->rows)
+        adds(l, rep->is_list ? "]\n" : "]}\n");
+    flush_line(l);
+    return status;
+}
+
+/* Copies what fd holds, from its start, to standard output. */
+static int copy_to_stdout(int fd, line *l)
+{
+    if (lseek(fd, 0, SEEK_SET) != 0)
+        return errno;
+    for (ssize_t n; (n = read(fd, l->text, sizeof l->text)) != 0;) {
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return errno;
+        l->len = (size_t)n;
+        flush_line(l);
+        if (l->error)
+            return l->error;
+    }
+    return 0;
+}
+
+/* A long sweep on a machine with two cores or more: the second half of the rows is
+ * computed by a child process into a temporary file while this one writes the first
+ * half, then copied after it, so the bytes are the same as one process writes. Each
+ * row is a pure function of its index, so the halves need nothing from each other.
+ * Returns -1 when it could not split (no second core, no temporary file, no fork): the
+ * caller then writes every row itself. */
+enum { SPLIT_ROWS = 20000 };
+
+static int emit_split(const chalk_report *rep, chalk_format format, line *l, chalk_record *r,
+                      number_cache *cache)
+{
+    if (rep->rows < SPLIT_ROWS || sysconf(_SC_NPROCESSORS_ONLN) < 2)
+        return -1;
+    FILE *tmp = tmpfile();
+    if (!tmp)
+        return -1;
+    long half = rep->rows / 2;
+    fflush(stderr);
+    pid_t child = fork();
+    if (child < 0) {
+        fclose(tmp);
+        return -1;
+    }
+    if (child == 0) { /* the second half, into the file */
+        l->fd = fileno(tmp);
+        int status = emit_rows(rep, format, half, rep->rows, l, r, cache);
+        _exit(status ? CHALK_USAGE : l->error ? 3 : 0);
+    }
+    int status = emit_rows(rep, format, 0, half, l, r, cache);
+    int wstatus = 0;
+    while (waitpid(child, &wstatus, 0) < 0 && errno == EINTR)
+        ;
+    bool child_ok = WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0;
+    if (!status && !l->error && child_ok) {
+        int err = copy_to_stdout(fileno(tmp), l);
+        if (err && !l->error)
+            l->error = err;
+    } else if (!status && !l->error) {
+        /* the child said why on stderr, unless it could not write its file */
+        status = WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == CHALK_USAGE
+                     ? CHALK_USAGE
+                     : chalk_fail("the second half of the sweep could not be written");
+    }
+    fclose(tmp);
+    return status;
 }
 
 int chalk_emit(const chalk_args *a, const chalk_report *full)
@@ -739,13 +879,15 @@ int chalk_emit(const chalk_args *a, const chalk_report *full)
         rep = &view;
     }
     fflush(stdout); /* what stdio holds goes first */
+    l.fd = STDOUT_FILENO;
     bool many = rep->is_list || rep->swept;
     int status = CHALK_OK;
     switch (a->format) {
     case CHALK_TABLE:
         return emit_table(rep, &r);
     case CHALK_JSON:
-        if (!many) {
+    case CHALK_CSV:
+        if (a->format == CHALK_JSON && !many) {
             rep->build(rep->ctx, 0, &r);
             if ((status = check_record(&r)))
                 return status;
@@ -753,26 +895,9 @@ int chalk_emit(const chalk_args *a, const chalk_report *full)
             addc(&l, '\n');
             break;
         }
-        adds(&l, rep->is_list ? "[\n" : "{\"rows\":[\n");
-        for (long row = 0; row < rep->rows && !status; row++) {
-            rep->build(rep->ctx, row, &r);
-            if ((status = check_record(&r)))
-                break;
-            json_record(&l, &r, false);
-            adds(&l, row + 1 < rep->rows ? ",\n" : "\n");
-        }
-        if (!status)
-            adds(&l, rep->is_list ? "]\n" : "]}\n");
-        break;
-    case CHALK_CSV:
-        for (long row = 0; row < rep->rows && !status; row++) {
-            rep->build(rep->ctx, row, &r);
-            if ((status = check_record(&r)))
-                break;
-            if (row == 0)
-                csv_header(&l, &r);
-            csv_row(&l, &r, &cache);
-        }
+        status = emit_split(rep, a->format, &l, &r, &cache);
+        if (status < 0)
+            status = emit_rows(rep, a->format, 0, rep->rows, &l, &r, &cache);
         break;
     }
     flush_line(&l);

@@ -716,6 +716,42 @@ static void a_list_of_65000_points_is_read_and_too_many_points_refused(void **st
     run_free(r);
 }
 
+/* A long sweep (long enough to be written by two processes, one half each) comes out
+ * whole and in order: 40,000 rows, batch rising, and each row its own closed form
+ * (batching.h), on both sides of the middle, in CSV and in JSON. */
+static void a_long_sweep_is_whole_and_in_order(void **state)
+{
+    (void)state;
+    const char *deploy = "decode --params-total 1e9 --params-active 5e8 --kv-bytes-per-token 1e5 "
+                         "--flops-per-s 1e15 --hbm-bytes-per-s 1e12 --context 1000 "
+                         "--batch 1:1e6:40000";
+    run *r = chalk("%s --csv --columns batch,step_s", deploy);
+    expect_status(r, 0, "40000 rows of CSV");
+    assert_int_equal(count_of(r->out, "\n"), 1 + 40000);
+    double previous = 0;
+    const char *line = strchr(r->out, '\n') + 1;
+    for (int row = 0; row < 40000; row++, line = strchr(line, '\n') + 1) {
+        double b = csv_number(line, 0), step = csv_number(line, 1);
+        if (!(b > previous))
+            fail_msg("row %d: batch %g after %g", row, b, previous);
+        previous = b;
+        double expected_b = pow(1e6, row / 39999.0); /* A:B:N is geometric */
+        double compute = b * 2 * 5e8 / 1e15, memory = 1e9 * 2 / 1e12 + b * 1000 * 1e5 / 1e12;
+        if (row == 0 || row == 19999 || row == 20000 || row == 39999) {
+            assert_close(b, expected_b, 1e-9, "sequences");
+            assert_close(step, fmax(compute, memory), 1e-12, "s");
+        }
+    }
+    run_free(r);
+    r = chalk("%s --json", deploy);
+    expect_status(r, 0, "40000 rows of JSON");
+    assert_true(json_valid(r->out));
+    assert_close(json_path(r->out, "rows.20000.batch"), pow(1e6, 20000 / 39999.0), 1e-9,
+                 "sequences");
+    assert_close(json_path(r->out, "rows.39999.batch"), 1e6, TIGHT, "sequences");
+    run_free(r);
+}
+
 /* Inputs whose results would overflow are refused with the allowed range, never
  * printed as "inf s" or a null without a reason. */
 static void inputs_outside_their_range_are_refused_naming_it(void **state)
@@ -776,6 +812,7 @@ const struct CMUnitTest chalk_tests_01_batching[] = {
     CHALK_TEST(chalk, missing_inputs_are_errors_naming_the_flag),
     CHALK_TEST(chalk, linear_sweeps_and_ranges_with_extra_points),
     CHALK_TEST(chalk, a_list_of_65000_points_is_read_and_too_many_points_refused),
+    CHALK_TEST(chalk, a_long_sweep_is_whole_and_in_order),
     CHALK_TEST(chalk, inputs_outside_their_range_are_refused_naming_it),
 };
 const size_t chalk_tests_01_batching_count =

@@ -120,11 +120,13 @@ function explain(detail,   L, nl, i, loc, file, line, stmt, said, raw, out, s, p
             out = out "expected false, but it is true: " e "\n"
             said = 1
         } else if (raw == "") {
-            raw = s   # the program's own printing: shown only when nothing else says more
+            raw = s   # the program's own printing: shown when no known assertion explains it
         }
     }
-    if (!said && stmt != "") { out = out "failed: " stmt "\n"; said = 1 }
+    # a check of the test's own (a helper, a macro): its message says what went wrong,
+    # then the statement that failed
     if (!said && raw != "") out = out raw "\n"
+    if (!said && stmt != "") { out = out "failed: " stmt "\n"; said = 1 }
     if (loc != "") out = out "(the test: " loc ")\n"
     return out
 }

@@ -3,24 +3,24 @@
 # every time a file under exercises/ changes (saved, created, moved or deleted).
 # Stop it with Ctrl-C.
 #
-# It waits with inotifywait (Debian package inotify-tools, installed through
-# tests/deps.sh watch when missing and possible); without it, it polls the files'
-# times and sizes once a second.
+# It waits with inotifywait (Debian package inotify-tools: make deps installs it,
+# make watch never does); without it, it polls the files' times and sizes once a
+# second, and says so.
 #   CHALK_WATCH_POLL=1   poll even when inotifywait is there
 #   CHALK_WATCH_RUNS=N   stop after N reports (the tests use it)
 # Usage: tests/loop/watch.sh CHAPTER...
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
 
-if [ "${CHALK_WATCH_POLL:-0}" != 1 ] && ! command -v inotifywait >/dev/null 2>&1; then
-    echo "watch: inotifywait is missing; trying to install inotify-tools (tests/deps.sh watch)"
-    tests/deps.sh watch || true
-fi
 if [ "${CHALK_WATCH_POLL:-0}" != 1 ] && command -v inotifywait >/dev/null 2>&1; then
     how=inotify
 else
     how=poll
-    echo "watch: polling exercises/ once a second"
+    if [ "${CHALK_WATCH_POLL:-0}" != 1 ]; then
+        echo "watch: no inotifywait (make deps installs inotify-tools): polling exercises/ once a second"
+    else
+        echo "watch: polling exercises/ once a second"
+    fi
 fi
 
 # A fingerprint of every file under exercises/ but the backups.

@@ -223,7 +223,7 @@ check "check-answers: the off line names the id, expected, got and unit" \
     grep -q "^ch1-latency-floor .*off .*expected [0-9.,]* ms, got $outside ms" "$W/off.out"
 grep -v '^ch1-drain ' "$W/right.txt" >"$W/missing.txt"
 check "check-answers: a missing answer is reported" \
-    sh -c "build/chalk check-answers $key $W/missing.txt | grep -q '^ch1-drain .*missing'"
+    sh -c "build/chalk check-answers $key $W/missing.txt | grep '^ch1-drain .*missing' >/dev/null"
 printf 'ch1-latency-floor\n' >"$W/malformed.txt"
 build/chalk check-answers "$key" "$W/malformed.txt" >"$W/mal.out" 2>"$W/mal.err"
 rc=$?
