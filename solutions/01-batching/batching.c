@@ -1,16 +1,17 @@
 /*
- * batching.c -- Chapter 1 reference solution: batch size, step time, cost per token.
+ * batching.c -- Chapter 1 reference solution: batch size, step time, cost
+ * per token.
  *
- * Contract and equations: exercises/01-batching/batching.h. Every function is a
- * closed form; the only subtlety is reporting "no such batch" plainly when the
- * roofline says there is none.
+ * Contract and equations: exercises/01-batching/batching.h. Every function
+ * is a closed form; the only subtlety is reporting "no such batch" plainly
+ * when the roofline says there is none.
  */
 #include "batching.h"
 
 #include <limits.h>
 #include <math.h>
 
-/* ---- per-sequence slopes and the constant ---------------------------------- */
+/* ---- per-sequence slopes and the constant ---------------------------- */
 
 /* region: slopes */
 /* Seconds of compute each extra sequence adds to a step. */
@@ -28,7 +29,7 @@ static double kv_slope_s(const batching_deploy *d, double context)
 }
 /* endregion: slopes */
 
-/* ---- Exercise 1.1 ------------------------------------------------------------ */
+/* ---- Exercise 1.1 ---------------------------------------------------- */
 
 /* region: roofline-terms */
 double batching_compute_s(const batching_deploy *d, double batch)
@@ -51,7 +52,7 @@ double batching_kv_s(const batching_deploy *d, double batch,
 }
 /* endregion: roofline-terms */
 
-/* ---- Exercise 1.2 ------------------------------------------------------------ */
+/* ---- Exercise 1.2 ---------------------------------------------------- */
 
 /* region: step */
 batching_step batching_step_at(const batching_deploy *d, double batch,
@@ -73,7 +74,7 @@ double batching_latency_floor_s(const batching_deploy *d)
     return batching_weights_s(d); /* compute and KV vanish with the batch */
 }
 
-/* ---- Exercise 1.3 ------------------------------------------------------------ */
+/* ---- Exercise 1.3 ---------------------------------------------------- */
 
 /* region: experts-fetched */
 /* The share of routed experts one token leaves unread: 1 - k/E (0 for
@@ -99,8 +100,7 @@ double batching_params_fetched(const batching_deploy *d, double batch)
     return d->params_total - unread_after_one * still_idle;
 }
 
-long batching_all_experts_batch(const batching_deploy *d,
-                                double idle_share)
+long batching_all_experts_batch(const batching_deploy *d, double idle_share)
 {
     COST_ASSERT(idle_share > 0.0 && idle_share < 1.0 && "need 0<x<1");
     double q = idle_per_token(d);
@@ -112,7 +112,7 @@ long batching_all_experts_batch(const batching_deploy *d,
 }
 /* endregion: experts-fetched */
 
-/* ---- Exercise 1.4 ------------------------------------------------------------ */
+/* ---- Exercise 1.4 ---------------------------------------------------- */
 
 double batching_tokens_per_s(const batching_deploy *d, double batch,
                              double context_tokens)
@@ -132,7 +132,7 @@ double batching_usd_per_mtok(const batching_deploy *d, double batch,
 }
 /* endregion: cost */
 
-/* ---- Exercise 1.5 ------------------------------------------------------------ */
+/* ---- Exercise 1.5 ---------------------------------------------------- */
 
 /* region: hw-ratio */
 double batching_hw_ratio(double flops_per_s, double hbm_bytes_per_s,
@@ -148,7 +148,7 @@ double batching_balance_batch_approx(double hw_ratio, double sparsity)
     return hw_ratio * sparsity;
 }
 
-/* ---- Exercise 1.6 ------------------------------------------------------------ */
+/* ---- Exercise 1.6 ---------------------------------------------------- */
 
 /* region: balance */
 batching_balance batching_balance_batch(const batching_deploy *d,
@@ -174,7 +174,7 @@ double batching_max_balanced_context_tokens(const batching_deploy *d)
            (d->flops_per_s * d->kv_bytes_per_token);
 }
 
-/* ---- Exercise 1.7 ------------------------------------------------------------ */
+/* ---- Exercise 1.7 ---------------------------------------------------- */
 
 /* region: departures */
 batching_departures batching_train_departures(double hbm_bytes,
@@ -191,11 +191,11 @@ batching_departures batching_train_departures(double hbm_bytes,
 }
 /* endregion: departures */
 
-/* ---- Exercise 1.8 ------------------------------------------------------------ */
+/* ---- Exercise 1.8 ---------------------------------------------------- */
 
-/* floor() that forgives the last-bit rounding of a quotient meant to be whole.
- * A limit beyond what a long holds (or an infinite one) saturates at LONG_MAX:
- * converting such a double to long would be undefined. */
+/* floor() that forgives the last-bit rounding of a quotient meant to be
+ * whole. A limit beyond what a long holds (or an infinite one) saturates at
+ * LONG_MAX: converting such a double to long would be undefined. */
 static long whole_floor(double x)
 {
     double n = floor(x * (1.0 + 1e-12));
@@ -229,8 +229,8 @@ batching_limit batching_max_batch_hbm(const batching_deploy *d,
 /* The largest batch, not rounded, whose step takes at most target_s:
  * both lines stay under it, B c <= target_s and t_weights + B kappa <=
  * target_s. 0 when the target is below the latency floor. */
-static double batch_under(const batching_deploy *d,
-                          double context_tokens, double target_s)
+static double batch_under(const batching_deploy *d, double context_tokens,
+                          double target_s)
 {
     double weights_s = batching_weights_s(d);
     if (target_s < weights_s)
@@ -252,12 +252,12 @@ batching_limit batching_max_batch_latency(const batching_deploy *d,
 }
 /* endregion: limits */
 
-/* ---- Exercise 1.9 ------------------------------------------------------------ */
+/* ---- Exercise 1.9 ---------------------------------------------------- */
 
 /* region: fast-mode */
 batching_fast batching_fast_mode(const batching_deploy *d,
-                                 double context_tokens,
-                                 double normal_batch, double speedup)
+                                 double context_tokens, double normal_batch,
+                                 double speedup)
 {
     COST_ASSERT(normal_batch > 0.0 && speedup >= 1.0 && "B>0, S>=1");
     batching_fast f = {.possible = false};
