@@ -118,14 +118,14 @@ static void mixtral_balance_batch_and_its_context_limit(void **state)
     assert_false(batching_balance_batch(&d, 1.05 * t).exists);
 }
 
-/* Lecture §1.6 on other chips: TPU v5e 16 GB / 0.819 TB/s = 19.5 ms; H200
+/* Lecture §1.6 on other chips: TPU v5e 16 GB / 0.819 TB/s = 19.54 ms; H200
  * 141 GB / 4.8 TB/s = 29.4 ms. Mean latency: half a step's wait, one step's ride. */
 static void tpu_v5e_and_h200_drain_times(void **state)
 {
     (void)state;
     batching_departures v5e = batching_train_departures(16e9, 8.19e11);
     assert_close(v5e.step_s, 16e9 / 8.19e11, TIGHT, "s");
-    assert_close(v5e.step_s, 19.5e-3, 0.001, "s");
+    assert_close(v5e.step_s, 19.54e-3, 0.001, "s");
     batching_departures h200 = batching_train_departures(141e9, 4.8e12);
     assert_close(h200.mean_latency_s, 1.5 * 141e9 / 4.8e12, TIGHT, "s");
     assert_close(h200.worst_latency_s, 2 * 141e9 / 4.8e12, TIGHT, "s");

@@ -18,6 +18,6 @@ set ytics noenhanced
 set arrow from 1000, graph 0 to 1000, graph 1 nohead lw 1.6 dt (6,4) lc rgb "#7B3294" front
 set label "{/:Italic B}^{*} = 1,000" enhanced at 1000, graph 0.97 left offset 0.6,0 tc rgb "#7B3294" front
 set arrow from 1000, graph 0 to 1000, graph 1 nohead lw 1.6 dt (6,4) lc rgb "#8C510A" front
-set label "{/:Italic r}·{/:Italic s} = 1,000" enhanced at 1000, graph 0.90 left offset 0.6,0 tc rgb "#8C510A" front
+set label "{/:Italic r}·{/:Italic s} = 1,000" enhanced at 1000, graph 0.9 left offset 0.6,0 tc rgb "#8C510A" front
 plot "build/book-tests/golden/plot/plots/fig-marks.dat" using 1:2 with lines lw 1.8 lc rgb "#0072B2" dt 2 title "compute {/:Italic B}{/:Italic c}" enhanced, \
      "" using 1:3 with lines lw 3 lc rgb "#000000" dt 1 title "step {/:Italic t}_{step}" enhanced
