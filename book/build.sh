@@ -35,6 +35,16 @@ filters=(include chalk plot gantt diagram presets notation boxes cards problems 
 args=()
 for f in "${filters[@]}"; do args+=(--lua-filter "book/filters/$f.lua"); done
 
+# The title page says which sources this PDF was built from: the book's version
+# (book/metadata.yaml), the commit and its date, "+ local changes" when the working
+# tree differs from it; outside a git checkout (a handout), "not a git checkout".
+commit="not a git checkout" built=""
+if git rev-parse --git-dir >/dev/null 2>&1; then
+    commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo "no commit yet")
+    built=$(git log -1 --format=%cs 2>/dev/null || true)
+    [ -z "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || commit="$commit + local changes"
+fi
+
 now() { date +%s.%N; }
 seconds() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 t_pandoc=$(now)
@@ -42,6 +52,7 @@ if ! pandoc --from markdown --to latex --standalone \
     --template book/template.tex --metadata-file book/metadata.yaml \
     --top-level-division=chapter --highlight-style=tango \
     -M edition="$edition" -M build-dir="$work" -M cache-dir="$cache" \
+    -M commit="$commit" ${built:+-M commit-date="$built"} \
     "${args[@]}" -o "$work/chalk.tex" "$@" 2>"$work/pandoc.err"; then
     # the filter's own message, without Lua's stack traceback
     sed '/^stack traceback:/,$d' "$work/pandoc.err" >&2

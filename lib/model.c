@@ -25,6 +25,17 @@ static const cost_model M_LLAMA3_70B = {
     .dtype = COST_BF16,
 };
 
+/* The model of MLPerf Inference's llama2-70b benchmark: Llama 3 70B's shape with a
+ * 32,000-token vocabulary. */
+static const cost_model M_LLAMA2_70B = {
+    .name = "llama2-70b",
+    .title = "Llama 2 70B",
+    .source = "meta-llama/Llama-2-70b-hf config.json",
+    .layers = 80, .d_model = 8192, .heads = 64, .kv_heads = 8, .head_dim = 128,
+    .vocab = 32000, .attn = COST_ATTN_GQA, .mlp = COST_MLP_SWIGLU, .d_ff = 28672,
+    .dtype = COST_BF16,
+};
+
 static const cost_model M_LLAMA3_405B = {
     .name = "llama3-405b",
     .title = "Llama 3.1 405B",
@@ -89,7 +100,7 @@ static const cost_model M_CHINCHILLA_70B = {
 };
 
 static const cost_model *const PRESETS[] = {
-    &M_LLAMA3_8B, &M_LLAMA3_70B, &M_LLAMA3_405B, &M_MIXTRAL_8X7B,
+    &M_LLAMA3_8B, &M_LLAMA3_70B, &M_LLAMA2_70B, &M_LLAMA3_405B, &M_MIXTRAL_8X7B,
     &M_DEEPSEEK_V3, &M_GPT3_175B, &M_PALM_540B, &M_CHINCHILLA_70B,
 };
 

@@ -5,7 +5,8 @@
  *
  * cmocka 1.1.5 has no double assertion, and assert_float_equal is absolute and in
  * float, so a 5x error on 1e-9 passes. assert_close compares doubles relatively
- * and, on failure, prints the expression, both values with %.6g and their unit.
+ * and, on failure, prints the expression, both values with %.6g and their unit;
+ * assert_named compares enums and prints their names, not their numbers.
  */
 #ifndef CHALK_TEST_UTIL_H
 #define CHALK_TEST_UTIL_H
@@ -35,6 +36,21 @@ static inline void chalk_assert_close(double actual, double expected, double rel
         return;
     print_error("%s = %.6g %s, expected %.6g %s (within %g relative)\n", expr, actual,
                 unit, expected, unit, rel_tol);
+    _fail(file, line);
+}
+
+/* Fails the current test unless two values of an enum are equal, and prints both by
+ * name ("EXPR = memory, expected compute"), name_of giving each value's name. */
+#define assert_named(actual, expected, name_of)                                      \
+    chalk_assert_named((int)(actual), (int)(expected), (name_of), #actual, __FILE__, \
+                       __LINE__)
+
+static inline void chalk_assert_named(int actual, int expected, const char *(*name_of)(int),
+                                      const char *expr, const char *file, int line)
+{
+    if (actual == expected)
+        return;
+    print_error("%s = %s, expected %s\n", expr, name_of(actual), name_of(expected));
     _fail(file, line);
 }
 

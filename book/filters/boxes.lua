@@ -10,7 +10,8 @@
 -- of exercises/NN-topic/exercises.txt (the directory is the metadata field
 -- exercises-dir, default "exercises"); its number is NN.K where K is the
 -- block's position in that file (the numbering the sources' comments use).
--- The box ends with what to implement and the command that checks it (for
+-- The box ends with its id (the EX= of make hint, solution and reset), what to
+-- implement, the command that checks it and the one that gives a hint (for
 -- LaTeX after \chalkexercisefoot, which sets it apart in small type).
 -- A solution is titled after the exercise before it; the student edition
 -- (default) drops it, -M edition=instructor shows it. Examples are numbered per
@@ -125,7 +126,8 @@ local function exercise(div)
   state.seen[id] = true
   state.last_exercise = e
   local content = pandoc.List(div.content)
-  local tail = pandoc.List()
+  -- the id first: make hint, make solution and make reset take it as EX=
+  local tail = pandoc.List({ pandoc.Str('Id'), pandoc.Space(), pandoc.Code(id), pandoc.Str('. ') })
   if e.functions and e.functions:match('%S') then
     local fns = util.split_args(e.functions)
     tail:insert(pandoc.Str('Implement'))
@@ -140,6 +142,8 @@ local function exercise(div)
     tail:insert(pandoc.Str('Check with '))
   end
   tail:insert(pandoc.Code('make check CH=' .. e.dir:match('/(%d%d)%-[^/]*$')))
+  tail:insert(pandoc.Str('; a hint: '))
+  tail:insert(pandoc.Code('make hint EX=' .. id))
   tail:insert(pandoc.Str('.'))
   if util.is_latex() then content:insert(pandoc.RawBlock('latex', '\\chalkexercisefoot')) end
   content:insert(pandoc.Para(tail))

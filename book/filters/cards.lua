@@ -9,7 +9,7 @@
 --     Answer ...
 --     :::
 --     :::
--- Every card is removed where it stands and printed, in order, in an unnumbered
+-- Every card is removed where it stands and printed, in order, in a numbered
 -- section "Review cards" at the end of its chapter: just before the chapter's
 -- "## Practice problems" section when it has one (that section stays last and
 -- untouched), otherwise before the next level-1 header or the end of the book.
@@ -43,7 +43,7 @@ local function render(id, front, back)
 end
 
 local function review_section(cards)
-  local out = pandoc.List({ pandoc.Header(2, 'Review cards', pandoc.Attr('', { 'unnumbered', 'review-cards' })) })
+  local out = pandoc.List({ pandoc.Header(2, 'Review cards', pandoc.Attr('', { 'review-cards' })) })
   if util.is_latex() then
     out:insert(pandoc.Para({ pandoc.Emph({
       pandoc.Str('Cover the answer below each rule, recall it, then check. '),

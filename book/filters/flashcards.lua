@@ -16,11 +16,19 @@
 --     #separator:tab
 --     #html:true
 --     #notetype:Basic
---     #columns:GUID	Front	Back	Tags	Deck
 --     #guid column:1
 --     #tags column:4
 --     #deck column:5
+--     #if matches:update current
 -- then one note per card: GUID, front, back, tags, deck.
+-- No #columns line: it names the columns, and Anki then matches those names with
+-- the fields of the profile's Basic note type, which are "Vorderseite"/"Rückseite"
+-- or "Recto"/"Verso" in other languages; nothing matched, and each card came out
+-- with its GUID as the front and an empty back. Without it, the columns the guid,
+-- tags and deck lines do not claim fill the note's fields in order: front, back.
+-- "#if matches:update current" makes a re-import update each note whose GUID is
+-- already in the collection (an edited card, a corrected number) instead of
+-- skipping it; the note's tags are then replaced by the file's.
 --   GUID   "chalk-" .. id: the card id alone, so a rebuilt file keeps it and
 --          re-importing an edited card updates the note in place, keeping its
 --          review history.
@@ -56,10 +64,10 @@ local HEADER = {
   '#separator:tab',
   '#html:true',
   '#notetype:Basic',
-  '#columns:GUID\tFront\tBack\tTags\tDeck',
   '#guid column:1',
   '#tags column:4',
   '#deck column:5',
+  '#if matches:update current',
 }
 
 -- "01-batching" -> "01 Batching"; "05-long-context" -> "05 Long Context".

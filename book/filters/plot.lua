@@ -13,7 +13,13 @@
 -- column `x`. `xunit`/`yunit` scale an axis like the inline units and append
 -- "(unit)" to its label; `logx`/`logy` (true/false) make it logarithmic;
 -- `mark` draws a vertical dashed line at the value `chalk CMD --json` gives for
--- KEY, labelled "marklabel = value"; `legend` places the key (gnuplot words,
+-- KEY, labelled "marklabel = value" (the value in `markunit`, default `xunit`, e.g.
+-- markunit=int for 7,971), in a colour no curve has; several marks are separated
+-- by ";" (up to 3, their labels likewise). `{chalk CMD -> KEY}` in the command adds
+-- that computed value to a sweep (`--batch 0:12000:61:linear,{chalk ... -> key}`),
+-- so an exact knee is a point of the curve. Labels, legends and axis titles may
+-- hold $maths$ ($r \cdot s$, $L^*$, $N_\text{total}$): letters italic, scripts
+-- raised or lowered, as gnuplot's enhanced text; `legend` places the key (gnuplot words,
 -- e.g. "top left", "bottom right"; default top left). The last series in `y`
 -- is drawn as the thick black result line, the others as coloured, dashed
 -- components (distinct in greyscale too). The next paragraph, which must start
@@ -37,8 +43,10 @@ local util = require 'util'
 
 local WHO = 'plot.lua'
 local KNOWN = { x = true, y = true, xlabel = true, ylabel = true, xunit = true, yunit = true,
-  logx = true, logy = true, mark = true, marklabel = true, legend = true }
+  logx = true, logy = true, mark = true, marklabel = true, markunit = true, legend = true }
 local COLOURS = { '#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00' }
+-- The marks' colours: none of them is a curve's (purple, brown, dark grey).
+local MARK_COLOURS = { '#7B3294', '#8C510A', '#4D4D4D' }
 local WIDTH_CM, HEIGHT_CM = 14, 8.2
 
 local builddir = 'build/book'
@@ -47,6 +55,110 @@ local cachedir = 'build/book/cache'
 -- A string for a gnuplot script, in double quotes.
 local function gq(s)
   return '"' .. s:gsub('\\', '\\\\'):gsub('"', '\\"') .. '"'
+end
+
+-- ---- text: plain, or with $maths$ as gnuplot's enhanced text ----------------------
+
+local GREEK = { alpha = 'α', beta = 'β', gamma = 'γ', delta = 'δ', epsilon = 'ε', eta = 'η',
+  theta = 'θ', kappa = 'κ', lambda = 'λ', mu = 'μ', rho = 'ρ', sigma = 'σ', tau = 'τ',
+  phi = 'φ', psi = 'ψ', omega = 'ω' }
+local SYMBOLS = { cdot = '·', times = '×', infty = '∞', [','] = ' ', [' '] = ' ' }
+
+-- A literal for enhanced text: its special characters escaped.
+local function literal(t)
+  return (t:gsub('[%^_@&~{}\\]', '\\%0'))
+end
+
+-- LaTeX maths (the subset a label needs: letters, Greek, \text{}, ^, _, \cdot)
+-- as enhanced text: letters italic, \text upright, scripts raised or lowered.
+local function maths(m, id)
+  local out, i = {}, 1
+  local group
+  group = function(j) -- the argument at j: {...}, a command or one character; text, next index
+    if m:sub(j, j) == '{' then
+      local depth, k = 0, j
+      repeat
+        local c = m:sub(k, k)
+        if c == '{' then depth = depth + 1 elseif c == '}' then depth = depth - 1 end
+        k = k + 1
+      until depth == 0 or k > #m
+      if depth ~= 0 then util.fail(WHO, id .. ': unbalanced braces in $' .. m .. '$') end
+      return m:sub(j + 1, k - 2), k
+    end
+    if m:sub(j, j) == '\\' then -- a command: \kappa, or \text{...} with its argument
+      local name = m:match('^%a+', j + 1) or m:sub(j + 1, j + 1)
+      local k = j + 1 + #name
+      if (name == 'text' or name == 'mathrm') and m:sub(k, k) == '{' then
+        local _, after = group(k)
+        k = after
+      end
+      return m:sub(j, k - 1), k
+    end
+    return m:sub(j, j), j + 1
+  end
+  while i <= #m do
+    local c = m:sub(i, i)
+    if c == '\\' then
+      local name = m:match('^%a+', i + 1) or m:sub(i + 1, i + 1)
+      i = i + 1 + #name
+      if name == 'text' or name == 'mathrm' then
+        local arg
+        arg, i = group(i)
+        out[#out + 1] = literal(arg)
+      elseif GREEK[name] then
+        out[#out + 1] = '{/:Italic ' .. GREEK[name] .. '}'
+      elseif SYMBOLS[name] then
+        out[#out + 1] = SYMBOLS[name]
+      else
+        util.fail(WHO, id .. ': \\' .. name .. ' in $' .. m .. '$ is not a symbol plot labels know')
+      end
+    elseif c == '^' or c == '_' then
+      local arg
+      arg, i = group(i + 1)
+      out[#out + 1] = c .. '{' .. maths(arg, id) .. '}'
+    elseif c:match('%a') then
+      local run = m:match('^%a+', i)
+      out[#out + 1] = '{/:Italic ' .. run .. '}'
+      i = i + #run
+    elseif c:match('%s') then
+      i = i + 1 -- spaces in maths are TeX's to decide: none
+    else
+      out[#out + 1] = literal(c)
+      i = i + 1
+    end
+  end
+  return table.concat(out)
+end
+
+-- A label for gnuplot: the quoted string and the keyword that goes with it,
+-- "enhanced" when the text holds $maths$, else "noenhanced" (printed as written).
+local function label_text(t, id)
+  if not t:find('%$') then return gq(t), 'noenhanced' end
+  local out, pos = {}, 1
+  while true do
+    local a, b, m = t:find('%$([^$]*)%$', pos)
+    if not a then break end
+    out[#out + 1] = literal(t:sub(pos, a - 1))
+    out[#out + 1] = maths(m, id)
+    pos = b + 1
+  end
+  if t:find('%$', pos) then util.fail(WHO, id .. ': an unclosed $ in "' .. t .. '"') end
+  out[#out + 1] = literal(t:sub(pos))
+  return gq(table.concat(out)), 'enhanced'
+end
+
+-- The value of `chalk CMD --json` at KEY, for a mark or a point added to a sweep.
+local function chalk_value(id, spec, what)
+  local cmd, key = spec:match('^%s*(.-)%s*%->%s*([%w_.]+)%s*$')
+  if not cmd then util.fail(WHO, id .. ': ' .. what .. ' must be "chalk command -> key"') end
+  local json = util.chalk_json(WHO .. ': ' .. id, cmd)
+  local v = util.lookup(json, key)
+  if type(v) ~= 'number' then
+    local reason = util.lookup(json, key .. '_reason')
+    util.fail(WHO, id .. ': chalk ' .. cmd .. ' --json: "' .. key .. '" is not a number' ..
+      (type(reason) == 'string' and (' (' .. reason .. ')') or ''))
+  end
+  return v
 end
 
 local function bool(v, name, id)
@@ -142,6 +254,12 @@ local function draw(cb)
   end
 
   local cmd = cb.text:gsub('%s+', ' '):gsub('^ ', ''):gsub(' $', '')
+  -- a computed point in the sweep: {chalk CMD -> key} becomes the value, all digits
+  cmd = cmd:gsub('(%b{})', function(span)
+    local spec = span:match('^{chalk%s+(.*)}$')
+    if not spec then return nil end
+    return string.format('%.17g', chalk_value(id, spec, 'a {chalk ...} point'))
+  end)
   local csv = util.run_chalk(WHO .. ': ' .. id, cmd, '--csv')
   local ok, header, rows = pcall(util.parse_csv, csv)
   if not ok then util.fail(WHO, id .. ': chalk ' .. cmd .. ' --csv: ' .. header) end
@@ -197,13 +315,13 @@ local function draw(cb)
 
   local gp = {
     'set encoding utf8',
-    string.format('set terminal pdfcairo size %gcm,%gcm font "P052,6.75" fontscale 1 linewidth 1 rounded noenhanced', WIDTH_CM, HEIGHT_CM),
+    string.format('set terminal pdfcairo size %gcm,%gcm font "P052,6.75" fontscale 1 linewidth 1 rounded enhanced', WIDTH_CM, HEIGHT_CM),
     'set output ' .. gq(base .. '.pdf'),
     'set border 3 lw 0.8',
     'set tics nomirror out scale 0.6',
     'set grid xtics ytics lw 0.4 lc rgb "#d9d9d9" dt 1',
-    'set xlabel ' .. gq(xlabel),
-    'set ylabel ' .. gq(ylabel),
+    'set xlabel ' .. table.concat({ label_text(xlabel, id) }, ' '),
+    'set ylabel ' .. table.concat({ label_text(ylabel, id) }, ' '),
     'set key ' .. (a.legend or 'top left') .. ' reverse Left samplen 3 spacing 1.15 box lw 0.5 lc rgb "#999999" opaque',
     'set offsets 0, 0, graph 0.05, 0',
     'set format y "%g"',
@@ -232,28 +350,38 @@ local function draw(cb)
     gp[#gp + 1] = 'set yrange [0:*]'
   end
 
+  -- tic labels are printed as written (2,000; 10⁷)
+  gp[#gp + 1] = 'set xtics noenhanced'
+  gp[#gp + 1] = 'set ytics noenhanced'
+
+  -- marks: a vertical line at each value, in a colour no curve has, labelled
+  -- "marklabel = value" (several separated by ";", labels likewise)
   if a.mark then
-    local mcmd, key = a.mark:match('^(.-)%s*%->%s*([%w_.]+)%s*$')
-    if not mcmd then util.fail(WHO, id .. ': mark must be "chalk command -> key"') end
-    local json = util.chalk_json(WHO .. ': ' .. id, mcmd)
-    local v = util.lookup(json, key)
-    if type(v) ~= 'number' then
-      local reason = util.lookup(json, key .. '_reason')
-      util.fail(WHO, id .. ': chalk ' .. mcmd .. ' --json: "' .. key .. '" is not a number' ..
-        (type(reason) == 'string' and (' (' .. reason .. ')') or ''))
+    local labels = {}
+    for l in ((a.marklabel or '') .. ';'):gmatch('(.-);') do labels[#labels + 1] = l:match('^%s*(.-)%s*$') end
+    local k = 0
+    for spec in (a.mark .. ';'):gmatch('(.-);') do
+      if spec:match('%S') then
+        k = k + 1
+        if k > #MARK_COLOURS then util.fail(WHO, id .. ': at most ' .. #MARK_COLOURS .. ' marks') end
+        local v = chalk_value(id, spec, 'mark')
+        local mx = v / xdiv
+        local shown = util.format(WHO, v, a.markunit or a.xunit or '', 3)
+        local name = labels[k] or ''
+        local text, mode = label_text((name ~= '' and (name .. ' = ') or '') .. (shown or util.sig(mx, 3)), id)
+        -- the label goes on the side of the line with more room
+        local frac
+        if logx then frac = math.log(mx / xmin) / math.log(xmax / xmin) else frac = (mx - xmin) / (xmax - xmin) end
+        local colour = MARK_COLOURS[k]
+        gp[#gp + 1] = string.format('set arrow from %.10g, graph 0 to %.10g, graph 1 nohead lw 1.6 dt (6,4) lc rgb "%s" front', mx, mx, colour)
+        -- at the top, unless the key sits at the top right: then at the bottom, clear of it
+        local key_at = a.legend or 'top left'
+        local bottom = key_at:match('top') and key_at:match('right')
+        local y = bottom and (0.04 + 0.07 * (k - 1)) or (0.97 - 0.07 * (k - 1))
+        gp[#gp + 1] = string.format('set label %s %s at %.10g, graph %g %s offset %s,0 tc rgb "%s" front',
+          text, mode, mx, y, frac > 0.75 and "right" or "left", frac > 0.75 and "-0.6" or "0.6", colour)
+      end
     end
-    local mx = v / xdiv
-    local shown = util.format(WHO, v, a.xunit or '', 3)
-    local label = (a.marklabel and (a.marklabel .. ' = ') or '') .. (shown or util.sig(mx, 3))
-    -- the label goes on the side of the line with more room
-    local frac
-    if logx then frac = math.log(mx / xmin) / math.log(xmax / xmin) else frac = (mx - xmin) / (xmax - xmin) end
-    gp[#gp + 1] = string.format('set arrow from %.10g, graph 0 to %.10g, graph 1 nohead lw 1.6 dt (6,4) lc rgb "#D55E00" front', mx, mx)
-    -- at the top, unless the key sits at the top right: then at the bottom, clear of it
-    local key_at = a.legend or 'top left'
-    local y = (key_at:match('top') and key_at:match('right')) and 0.04 or 0.97
-    gp[#gp + 1] = string.format('set label %s at %.10g, graph %g %s offset %s,0 tc rgb "#D55E00" front',
-      gq(label), mx, y, frac > 0.75 and "right" or "left", frac > 0.75 and "-0.6" or "0.6")
   end
 
   local plots = {}
@@ -264,8 +392,9 @@ local function draw(cb)
     else
       style = string.format('lw 1.8 lc rgb "%s" dt %d', COLOURS[(k - 1) % #COLOURS + 1], (k - 1) % 4 + 2)
     end
-    plots[#plots + 1] = string.format('%s using 1:%d with lines %s title %s',
-      k == 1 and gq(base .. '.dat') or '""', k + 1, style, gq(s.label))
+    local title, mode = label_text(s.label, id)
+    plots[#plots + 1] = string.format('%s using 1:%d with lines %s title %s %s',
+      k == 1 and gq(base .. '.dat') or '""', k + 1, style, title, mode)
   end
   gp[#gp + 1] = 'plot ' .. table.concat(plots, ', \\\n     ')
   local script = table.concat(gp, '\n') .. '\n'

@@ -80,8 +80,8 @@ local TABLES = {
   },
   ['hw-network'] = {
     data = 'hw',
-    head = { 'preset', 'chip', 'scale-up GB/s', 'scale-out GB/s', 'domain chips', 'USD per chip-hour', 'price from' },
-    widths = { 0.15, 0.32, 0.09, 0.10, 0.09, 0.09, 0.15 },
+    head = { 'preset', 'chip', 'scale-up', 'scale-out', 'domain', 'USD/h', 'price from' },
+    widths = { 0.14, 0.36, 0.09, 0.09, 0.09, 0.08, 0.15 },
     row = function(h)
       local price = type(h.usd_per_chip_hour) == 'number' and util.format(WHO, h.usd_per_chip_hour, 'USD', 3) or '–'
       local title = h.title
@@ -149,8 +149,9 @@ local function make(div)
   local t = pandoc.utils.from_simple_table(pandoc.SimpleTable(cap.content, aligns, spec.widths, head, rows))
   t.attr = pandoc.Attr(div.identifier, {}, {})
   if util.is_latex() then
-    -- wide tables in footnote size (the template's \\chalktablefont)
-    return { pandoc.RawBlock('latex', '\\begingroup\\renewcommand{\\chalktablefont}{\\footnotesize}'),
+    -- wide tables in footnote size (the template's \\chalktablefont), on a new page
+    -- unless the caption, the header and a few rows fit on this one
+    return { pandoc.RawBlock('latex', '\\needspace{12\\baselineskip}\\begingroup\\renewcommand{\\chalktablefont}{\\footnotesize}'),
       t, pandoc.RawBlock('latex', '\\endgroup') }
   end
   return t

@@ -25,7 +25,7 @@
 --              (questions only, with the unit and id to answer in);
 --   answers    the document becomes the answer key (answer, tolerance, worked
 --              steps, parameters) and the side file `problems-json` is written:
---              { "ID": {"value", "unit", "tolerance", "stars", "chapter",
+--              { "ID": {"value", "unit", "tolerance", "shown", "stars", "chapter",
 --              "command", "key", "scale", "params"}, ... }, one problem per line,
 --              in document order;
 --   (absent)   the book: each template is printed where it stands as one
@@ -219,7 +219,7 @@ local function parse(block)
         if not cmd or cmd == '' then util.fail(WHO, where .. ': answer: CHALK COMMAND -> key') end
         p.command, p.key = cmd, akey
       elseif k == 'require' then
-        if not rest:match('^[%w_.]+$') then util.fail(WHO, where .. ': require: KEY (a true/false key of the answer\'s JSON)') end
+        if not rest:match('^[%w_.]+[%w_. ]*$') then util.fail(WHO, where .. ': require: KEY... (true/false keys of the answer\'s JSON)') end
         p.require = rest
       elseif k == 'unit' then
         if not util.units[rest] then util.fail(WHO, where .. ': unknown unit "' .. rest .. '"') end
@@ -286,8 +286,10 @@ end
 local function chalk_value(cmd, key, require)
   local ok, json = pcall(util.chalk_json, WHO, cmd)
   if not ok then return nil, json end
-  if require and util.lookup(json, require) ~= true then
-    return nil, 'chalk ' .. cmd .. ': ' .. require .. ' is not true'
+  for want in (require or ''):gmatch('%S+') do
+    if util.lookup(json, want) ~= true then
+      return nil, 'chalk ' .. cmd .. ': ' .. want .. ' is not true'
+    end
   end
   local v = util.lookup(json, key)
   if v == nil then return nil, 'chalk ' .. cmd .. ' --json: no key "' .. key .. '"' end
@@ -307,6 +309,21 @@ local function shown(where, v, unit, digits, scale)
   local text, math_text = util.format(where, v, unit, digits, scale)
   if math_text then return '$' .. math_text .. '$' end
   return (text:gsub('%$', '\\$'))
+end
+
+-- The number of a value as the key prints it, without its unit, in plain text for
+-- the JSON key's "shown" (chalk check-answers prints it, so both agree): "418.6"
+-- printed as "419" is "419"; "$0.42" is "0.42"; 6.71\times10^{11} is "6.71e11".
+local function number_text(where, v, unit, digits, scale)
+  local text, math_text = util.format(where, v, unit, digits, scale)
+  if math_text then
+    local m, e = math_text:match('^(.-)\\times10^{(.-)}$')
+    return m .. 'e' .. e
+  end
+  local u = util.units[unit]
+  if u.prefix and text:sub(1, #u.prefix) == u.prefix then text = text:sub(#u.prefix + 1) end
+  if u.suffix and text:sub(-#u.suffix) == u.suffix then text = text:sub(1, -#u.suffix - 1) end
+  return text
 end
 
 -- Replaces each {chalk CMD -> key [unit] [digits=N] [scale=X]} with its value.
@@ -345,6 +362,7 @@ local function instance(p, seed)
       if type(v) == 'number' then
         inst.value = v * p.scale / util.units[p.unit].div
         inst.shown = shown(WHO .. ': problem ' .. p.id, v, p.unit, p.digits, p.scale)
+        inst.number = number_text(WHO .. ': problem ' .. p.id, v, p.unit, p.digits, p.scale)
       else
         inst.value = tostring(v)
         inst.shown = '**' .. tostring(v) .. '**'
@@ -509,6 +527,7 @@ local function problem_set(doc, mode)
           json[#json + 1] = '  ' .. json_string(p.id) .. ': {"value": ' .. v ..
             ', "unit": ' .. json_string(uname) ..
             ', "tolerance": ' .. (type(inst.value) == 'number' and json_number(p.tol) or 'null') ..
+            (inst.number and (', "shown": ' .. json_string(inst.number)) or '') ..
             ', "stars": ' .. p.stars ..
             ', "chapter": ' .. json_string(ch.name) ..
             ', "command": ' .. json_string(inst.command) ..
@@ -557,7 +576,8 @@ local function book(doc)
     k = k + 1
     local inst = instance(p, 'book')
     local out = pandoc.List({ title_para(chapter .. '.' .. k, p) })
-    if util.is_latex() then out:insert(1, pandoc.RawBlock('latex', '\\medskip')) end
+    -- (the book's template loads needspace: a title never ends a page alone)
+    if util.is_latex() then out:insert(1, pandoc.RawBlock('latex', '\\medskip\\needspace{5\\baselineskip}')) end
     out:extend(md(inst.question))
     if edition == 'instructor' then
       out:extend(answer_line(p, inst))

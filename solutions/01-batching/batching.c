@@ -1,37 +1,40 @@
 /*
- * batching.c -- Chapter 1 reference solution: batch size, step time, cost per token.
+ * batching.c -- Chapter 1 reference solution: batch size, step time, cost
+ * per token.
  *
- * Contract and equations: exercises/01-batching/batching.h. Every function is a
- * closed form; the only subtlety is reporting "no such batch" plainly when the
- * roofline says there is none.
+ * Contract and equations: exercises/01-batching/batching.h. Every function
+ * is a closed form; the only subtlety is reporting "no such batch" plainly
+ * when the roofline says there is none.
  */
 #include "batching.h"
 
 #include <limits.h>
 #include <math.h>
 
-/* ---- per-sequence slopes and the constant ---------------------------------- */
+/* ---- per-sequence slopes and the constant ---------------------------- */
 
 /* region: slopes */
 /* Seconds of compute each extra sequence adds to a step. */
 static double compute_slope_s(const batching_deploy *d)
 {
-    return COST_FLOPS_PER_MAC * d->params_active / (d->chips * d->flops_per_s);
+    double flops_per_s = d->chips * d->flops_per_s;
+    return COST_FLOPS_PER_MAC * d->params_active / flops_per_s;
 }
 
 /* Seconds of KV fetch each extra sequence adds to a step. */
-static double kv_slope_s(const batching_deploy *d, double context_tokens)
+static double kv_slope_s(const batching_deploy *d, double context)
 {
-    return context_tokens * d->kv_bytes_per_token / (d->chips * d->hbm_bytes_per_s);
+    double bytes_per_s = d->chips * d->hbm_bytes_per_s;
+    return context * d->kv_bytes_per_token / bytes_per_s;
 }
 /* endregion: slopes */
 
-/* ---- Exercise 1.1 ------------------------------------------------------------ */
+/* ---- Exercise 1.1 ---------------------------------------------------- */
 
 /* region: roofline-terms */
 double batching_compute_s(const batching_deploy *d, double batch)
 {
-    COST_ASSERT(batch >= 0.0 && d->chips >= 1 && "need batch >= 0 and a chip");
+    COST_ASSERT(batch >= 0.0 && d->chips >= 1 && "need batch, chip");
     return batch * compute_slope_s(d);
 }
 
@@ -41,14 +44,15 @@ double batching_weights_s(const batching_deploy *d)
     return cost_transfer_s(bytes, d->chips * d->hbm_bytes_per_s);
 }
 
-double batching_kv_s(const batching_deploy *d, double batch, double context_tokens)
+double batching_kv_s(const batching_deploy *d, double batch,
+                     double context_tokens)
 {
-    COST_ASSERT(batch >= 0.0 && context_tokens >= 0.0 && "need non-negative inputs");
+    COST_ASSERT(batch >= 0.0 && context_tokens >= 0.0 && "need >= 0");
     return batch * kv_slope_s(d, context_tokens);
 }
 /* endregion: roofline-terms */
 
-/* ---- Exercise 1.2 ------------------------------------------------------------ */
+/* ---- Exercise 1.2 ---------------------------------------------------- */
 
 /* region: step */
 batching_step batching_step_at(const batching_deploy *d, double batch,
@@ -70,7 +74,45 @@ double batching_latency_floor_s(const batching_deploy *d)
     return batching_weights_s(d); /* compute and KV vanish with the batch */
 }
 
-/* ---- Exercise 1.3 ------------------------------------------------------------ */
+/* ---- Exercise 1.3 ---------------------------------------------------- */
+
+/* region: experts-fetched */
+/* The share of routed experts one token leaves unread: 1 - k/E (0 for
+ * a dense model, whose every token reads every weight). */
+static double idle_per_token(const batching_deploy *d)
+{
+    int k = d->experts_per_token, e = d->experts_routed;
+    if (e == 0)
+        return 0.0;
+    COST_ASSERT(k > 0 && k <= e && "need 0 < k <= E");
+    return 1.0 - (double)k / e;
+}
+
+double batching_params_fetched(const batching_deploy *d, double batch)
+{
+    COST_ASSERT(batch >= 1.0 && "a step holds at least one sequence");
+    if (d->experts_routed == 0)
+        return d->params_total; /* dense: every token reads all */
+    /* routed weights R: R (1 - k/E) = N_total - N_active is unread
+     * after one token, and R (1 - k/E)^B after B of them */
+    double unread_after_one = d->params_total - d->params_active;
+    double still_idle = pow(idle_per_token(d), batch - 1.0);
+    return d->params_total - unread_after_one * still_idle;
+}
+
+long batching_all_experts_batch(const batching_deploy *d, double idle_share)
+{
+    COST_ASSERT(idle_share > 0.0 && idle_share < 1.0 && "need 0<x<1");
+    double q = idle_per_token(d);
+    if (q == 0.0)
+        return 1; /* one token already reads every weight */
+    /* q^B <= idle_share <=> B >= ln(idle_share) / ln(q), q = 1 - k/E */
+    double b = ceil(log(idle_share) / log(q) * (1.0 - 1e-12));
+    return b < 1.0 ? 1 : (long)b;
+}
+/* endregion: experts-fetched */
+
+/* ---- Exercise 1.4 ---------------------------------------------------- */
 
 double batching_tokens_per_s(const batching_deploy *d, double batch,
                              double context_tokens)
@@ -84,12 +126,13 @@ double batching_usd_per_mtok(const batching_deploy *d, double batch,
 {
     COST_ASSERT(batch > 0.0 && "a step must produce tokens");
     double step_s = batching_step_at(d, batch, context_tokens).step_s;
-    double usd_per_step = d->chips * d->usd_per_chip_hour * step_s / COST_HOUR_S;
+    double usd_per_hour = d->chips * d->usd_per_chip_hour;
+    double usd_per_step = usd_per_hour * step_s / COST_HOUR_S;
     return usd_per_step / batch * 1e6;
 }
 /* endregion: cost */
 
-/* ---- Exercise 1.4 ------------------------------------------------------------ */
+/* ---- Exercise 1.5 ---------------------------------------------------- */
 
 /* region: hw-ratio */
 double batching_hw_ratio(double flops_per_s, double hbm_bytes_per_s,
@@ -105,17 +148,18 @@ double batching_balance_batch_approx(double hw_ratio, double sparsity)
     return hw_ratio * sparsity;
 }
 
-/* ---- Exercise 1.5 ------------------------------------------------------------ */
+/* ---- Exercise 1.6 ---------------------------------------------------- */
 
 /* region: balance */
 batching_balance batching_balance_batch(const batching_deploy *d,
                                         double context_tokens)
 {
     batching_balance b = {.exists = false, .batch = 0.0};
-    /* batch * c = W + batch * k  =>  batch = W / (c - k), when c > k */
-    double net_slope_s = compute_slope_s(d) - kv_slope_s(d, context_tokens);
+    /* B c = t_weights + B kappa  =>  B = t_weights / (c - kappa) */
+    double kappa = kv_slope_s(d, context_tokens);
+    double net_slope_s = compute_slope_s(d) - kappa;
     if (net_slope_s <= 0.0)
-        return b; /* KV grows at least as fast as compute: memory-bound forever */
+        return b; /* kappa >= c: memory stays ahead at every batch */
     b.exists = true;
     b.batch = batching_weights_s(d) / net_slope_s;
     return b;
@@ -125,12 +169,12 @@ batching_balance batching_balance_batch(const batching_deploy *d,
 double batching_max_balanced_context_tokens(const batching_deploy *d)
 {
     COST_ASSERT(d->kv_bytes_per_token > 0.0 && "need a KV cache");
-    /* compute slope == kv slope:  2 N_a / F = T kv / BW */
+    /* c == kappa:  2 N_active / F = L b_kv / BW, solved for L */
     return COST_FLOPS_PER_MAC * d->params_active * d->hbm_bytes_per_s /
            (d->flops_per_s * d->kv_bytes_per_token);
 }
 
-/* ---- Exercise 1.6 ------------------------------------------------------------ */
+/* ---- Exercise 1.7 ---------------------------------------------------- */
 
 /* region: departures */
 batching_departures batching_train_departures(double hbm_bytes,
@@ -147,11 +191,11 @@ batching_departures batching_train_departures(double hbm_bytes,
 }
 /* endregion: departures */
 
-/* ---- Exercise 1.7 ------------------------------------------------------------ */
+/* ---- Exercise 1.8 ---------------------------------------------------- */
 
-/* floor() that forgives the last-bit rounding of a quotient meant to be whole.
- * A limit beyond what a long holds (or an infinite one) saturates at LONG_MAX:
- * converting such a double to long would be undefined. */
+/* floor() that forgives the last-bit rounding of a quotient meant to be
+ * whole. A limit beyond what a long holds (or an infinite one) saturates at
+ * LONG_MAX: converting such a double to long would be undefined. */
 static long whole_floor(double x)
 {
     double n = floor(x * (1.0 + 1e-12));
@@ -170,49 +214,63 @@ static batching_limit limit_of(double largest)
 }
 
 /* region: limits */
-batching_limit batching_max_batch_hbm(const batching_deploy *d, double context_tokens)
+batching_limit batching_max_batch_hbm(const batching_deploy *d,
+                                      double context_tokens)
 {
-    COST_ASSERT(context_tokens > 0.0 && d->kv_bytes_per_token > 0.0 && "need a KV");
-    double free_bytes = d->chips * d->hbm_bytes - d->params_total * d->bytes_per_param;
+    double cache_bytes = context_tokens * d->kv_bytes_per_token;
+    COST_ASSERT(cache_bytes > 0.0 && "need a KV cache");
+    double weight_bytes = d->params_total * d->bytes_per_param;
+    double free_bytes = d->chips * d->hbm_bytes - weight_bytes;
     if (free_bytes <= 0.0)
         return limit_of(0.0); /* the weights alone do not fit */
-    return limit_of(free_bytes / (context_tokens * d->kv_bytes_per_token));
+    return limit_of(free_bytes / cache_bytes);
+}
+
+/* The largest batch, not rounded, whose step takes at most target_s:
+ * both lines stay under it, B c <= target_s and t_weights + B kappa <=
+ * target_s. 0 when the target is below the latency floor. */
+static double batch_under(const batching_deploy *d, double context_tokens,
+                          double target_s)
+{
+    double weights_s = batching_weights_s(d);
+    if (target_s < weights_s)
+        return 0.0; /* below the latency floor: not even one sequence */
+    double by_compute = target_s / compute_slope_s(d);
+    double kappa = kv_slope_s(d, context_tokens);
+    double by_memory = INFINITY; /* no KV: the memory line is flat */
+    if (kappa > 0.0)
+        by_memory = (target_s - weights_s) / kappa;
+    return fmin(by_compute, by_memory);
 }
 
 batching_limit batching_max_batch_latency(const batching_deploy *d,
-                                          double context_tokens, double target_step_s)
+                                          double context_tokens,
+                                          double target_step_s)
 {
     COST_ASSERT(target_step_s > 0.0 && "need a positive target");
-    double w = batching_weights_s(d);
-    if (target_step_s < w)
-        return limit_of(0.0); /* below the latency floor */
-    double by_compute = target_step_s / compute_slope_s(d);
-    double k = kv_slope_s(d, context_tokens);
-    double by_memory = k > 0.0 ? (target_step_s - w) / k : INFINITY;
-    return limit_of(fmin(by_compute, by_memory));
+    return limit_of(batch_under(d, context_tokens, target_step_s));
 }
 /* endregion: limits */
 
-/* ---- Exercise 1.8 ------------------------------------------------------------ */
+/* ---- Exercise 1.9 ---------------------------------------------------- */
 
 /* region: fast-mode */
-batching_fast batching_fast_mode(const batching_deploy *d, double context_tokens,
-                                 double normal_batch, double speedup)
+batching_fast batching_fast_mode(const batching_deploy *d,
+                                 double context_tokens, double normal_batch,
+                                 double speedup)
 {
-    COST_ASSERT(normal_batch > 0.0 && speedup >= 1.0 && "need batch > 0, speedup >= 1");
+    COST_ASSERT(normal_batch > 0.0 && speedup >= 1.0 && "B>0, S>=1");
     batching_fast f = {.possible = false};
-    double normal_step_s = batching_step_at(d, normal_batch, context_tokens).step_s;
-    double target_s = normal_step_s / speedup;
-    /* the largest batch with max(B c, W + B k) <= target, solved per branch */
-    double w = batching_weights_s(d), k = kv_slope_s(d, context_tokens);
-    double by_compute = target_s / compute_slope_s(d);
-    double by_memory = k > 0.0 ? (target_s - w) / k : INFINITY;
-    if (target_s < w || fmin(by_compute, by_memory) < 1.0)
-        return f; /* faster than the floor allows, even for one sequence */
+    double normal_s =
+        batching_step_at(d, normal_batch, context_tokens).step_s;
+    double target_s = normal_s / speedup;
+    double fast_batch = batch_under(d, context_tokens, target_s);
+    if (fast_batch < 1.0)
+        return f; /* below the floor, or room for under one sequence */
     f.possible = true;
-    f.batch = fmin(by_compute, by_memory);
+    f.batch = fast_batch;
     f.step_s = batching_step_at(d, f.batch, context_tokens).step_s;
-    f.cost_ratio = (f.step_s / f.batch) / (normal_step_s / normal_batch);
+    f.cost_ratio = (f.step_s / f.batch) / (normal_s / normal_batch);
     return f;
 }
 /* endregion: fast-mode */

@@ -40,6 +40,21 @@ static const chalk_flag F_SPEEDUP = {
     .rules = CHALK_SWEEPS,
 };
 
+static const chalk_flag F_BALANCE_MULTIPLE = {
+    .name = "--balance-multiple",
+    .arg = "X",
+    .key = "balance_multiple",
+    .group = "workload",
+    .help = "the normal batch as X times the balance batch at --context (instead of "
+            "--batch)",
+    .min = 0,
+    .max = 1e3,
+    .rules = CHALK_ABOVE_MIN,
+};
+
+/* The routed experts' idle share at which a batch counts as reading every expert. */
+#define IDLE_SHARE 0.01
+
 /* ---- a deployment and the workload ---------------------------------------------------------- */
 
 /* What each command reads: the deployment and up to four workload inputs, one of
@@ -49,6 +64,7 @@ typedef struct setup {
     batching_deploy bd; /* the same deployment in the chapter's own type */
     chalk_sweep batch, context, target, speedup;
     const chalk_sweep *swept;
+    double balance_multiple; /* fast-mode: the normal batch over the balance batch; 0: --batch */
     /* The echo's constant parts, built once for a report (every row repeats them):
      * before the batch and context, and after them, as put_setup(echo) puts them. */
     unsigned echo;
@@ -113,6 +129,10 @@ static int setup_read(const chalk_args *a, unsigned deploy_needs, unsigned needs
         .hbm_bytes = d->hbm_bytes,
         .usd_per_chip_hour = d->usd_per_chip_hour,
     };
+    if (d->model) { /* the expert counts come with a preset model only */
+        s->bd.experts_routed = d->model->experts_routed;
+        s->bd.experts_per_token = d->model->experts_active;
+    }
     return CHALK_OK;
 }
 
@@ -169,12 +189,55 @@ static double resident_bytes(const batching_deploy *d, double batch, double cont
     return memory_s * d->chips * d->hbm_bytes_per_s;
 }
 
+/* fits_hbm: whether the weights and `batch` KV caches fit in the HBM of all chips;
+ * null, with a reason, when the HBM capacity is unknown. */
+static void put_fits_hbm(chalk_record *r, const setup *s, double batch, double context,
+                         unsigned flags)
+{
+    const batching_deploy *d = &s->bd;
+    chalk_put_bool_result(r, "fits_hbm", "fits in HBM", flags, s->d.has_hbm,
+                          resident_bytes(d, batch, context) <= d->chips * d->hbm_bytes,
+                          "no HBM capacity: pass --hbm-bytes X (or --hw NAME)");
+}
+
 static void human(char *buf, size_t size, chalk_unit unit, double x)
 {
     chalk_human(buf, size, unit, x);
 }
 
 enum { SHORT_CHARS = 40 };
+
+/* The step if only the experts some token wants are read (exercise 1.3): the same
+ * roofline with the expected weights read in place of every weight. Null, with a
+ * reason, for an MoE given by flags alone (its expert counts are unknown) and below
+ * a batch of one. */
+static void put_fetched(chalk_record *r, const setup *s, double batch, double context)
+{
+    const batching_deploy *d = &s->bd;
+    bool known =
+        d->experts_routed > 0 || s->d.active_is_total || d->params_active >= d->params_total;
+    bool ok = known && batch >= 1.0;
+    const char *why = !known ? "no expert counts: pass --model NAME for an MoE's routing"
+                             : "a step holds at least one sequence: pass --batch >= 1";
+    batching_deploy read = *d;
+    if (ok)
+        read.params_total = batching_params_fetched(d, batch);
+    batching_step st = ok ? batching_step_at(&read, batch, context) : (batching_step){0};
+    chalk_put_result(r, "params_fetched", "params read, expected", CHALK_U_PARAMS, CHALK_DETAIL, ok,
+                     read.params_total, why);
+    chalk_put_result(r, "fetched_weights_s", "weight fetch, expected", CHALK_U_SECONDS,
+                     CHALK_DETAIL, ok, st.weights_s, why);
+    chalk_put_result(r, "fetched_step_s", "step, expected weights", CHALK_U_SECONDS, CHALK_DETAIL,
+                     ok, st.step_s, why);
+    bool priced = ok && s->d.has_price;
+    chalk_put_result(r, "fetched_usd_per_mtok", "cost, expected weights", CHALK_U_USD_PER_MTOK,
+                     CHALK_DETAIL, priced,
+                     priced ? batching_usd_per_mtok(&read, batch, context) : 0.0,
+                     ok ? "no price: pass --usd-per-chip-hour" : why);
+    chalk_put_result(r, "all_experts_batch", "batch reading 99% of experts", CHALK_U_SEQUENCES,
+                     CHALK_DETAIL, known,
+                     known ? (double)batching_all_experts_batch(d, IDLE_SHARE) : 0.0, why);
+}
 
 /* ---- decode ---------------------------------------------------------------------------------- */
 
@@ -201,16 +264,15 @@ static void build_decode(const void *ctx, long row, chalk_record *r)
                      batching_tokens_per_s(d, batch, context));
     chalk_put_number(r, "latency_floor_s", "latency floor", CHALK_U_SECONDS, CHALK_DETAIL,
                      batching_latency_floor_s(d));
-    double used_bytes = resident_bytes(d, batch, context);
-    chalk_put_number(r, "hbm_used_bytes", "HBM used, all chips", CHALK_U_BYTES, 0, used_bytes);
-    chalk_put_bool_result(r, "fits_hbm", "fits in HBM", 0, s->d.has_hbm,
-                          used_bytes <= d->chips * d->hbm_bytes,
-                          "no HBM capacity: pass --hbm-bytes X (or --hw NAME)");
+    chalk_put_number(r, "hbm_used_bytes", "HBM used, all chips", CHALK_U_BYTES, 0,
+                     resident_bytes(d, batch, context));
+    put_fits_hbm(r, s, batch, context, 0);
     const char *why = s->d.has_price ? NULL
                                      : chalk_fmt(r, "no price for %s; pass --usd-per-chip-hour",
                                                  s->d.hw ? s->d.hw->name : "this hardware");
     chalk_put_result(r, "usd_per_mtok", "cost", CHALK_U_USD_PER_MTOK, 0, s->d.has_price,
                      s->d.has_price ? batching_usd_per_mtok(d, batch, context) : 0.0, why);
+    put_fetched(r, s, batch, context);
 }
 
 static int run_decode(const chalk_args *a)
@@ -243,6 +305,9 @@ static void build_balance(const void *ctx, long row, chalk_record *r)
     chalk_put_number(r, "sparsity", "sparsity", CHALK_U_PLAIN, 0, sparsity);
     chalk_put_number(r, "balance_batch_approx", "balance batch, no KV", CHALK_U_SEQUENCES, 0,
                      batching_balance_batch_approx(ratio, sparsity));
+    /* past the knee every token costs its own arithmetic: the most any batch gives */
+    chalk_put_number(r, "compute_tokens_per_s", "tokens/s, compute-bound", CHALK_U_TOKENS_PER_S,
+                     CHALK_DETAIL, 1.0 / batching_compute_s(d, 1.0));
 
     bool has_limit = s->d.has_kv && d->kv_bytes_per_token > 0.0;
     double limit_tokens = has_limit ? batching_max_balanced_context_tokens(d) : 0.0;
@@ -263,6 +328,8 @@ static void build_balance(const void *ctx, long row, chalk_record *r)
     }
     chalk_put_result(r, "balance_batch", "balance batch, with KV", CHALK_U_SEQUENCES, 0, bal.exists,
                      bal.batch, why);
+    /* a drawn deployment must exist: its weights, and the balance batch's caches */
+    put_fits_hbm(r, s, bal.exists ? bal.batch : 0.0, context, CHALK_DETAIL);
     chalk_put_result(r, "max_balanced_context_tokens", "max balanced context", CHALK_U_TOKENS, 0,
                      has_limit, limit_tokens,
                      s->d.has_kv ? "no KV cache (kv_bytes_per_token is 0): compute always wins"
@@ -386,11 +453,21 @@ static void build_fast(const void *ctx, long row, chalk_record *r)
 {
     const setup *s = ctx;
     const batching_deploy *d = &s->bd;
-    double batch = chalk_sweep_at(&s->batch, row), context = chalk_sweep_at(&s->context, row);
+    double context = chalk_sweep_at(&s->context, row);
     double speedup = chalk_sweep_at(&s->speedup, row);
+    double batch = s->balance_multiple > 0.0
+                       ? s->balance_multiple * batching_balance_batch(d, context).batch
+                       : chalk_sweep_at(&s->batch, row);
     chalk_clear(r);
-    put_setup(r, s, batch, context, ECHO_BATCH | ECHO_CONTEXT | CHALK_ECHO_FLOPS);
+    put_setup(r, s, batch, context, ECHO_CONTEXT | CHALK_ECHO_FLOPS | CHALK_ECHO_HBM);
     chalk_put_number(r, "speedup", "speedup", CHALK_U_PLAIN, CHALK_INPUT, speedup);
+    chalk_field *m = chalk_put_maybe(r, "balance_multiple", "normal / balance batch", CHALK_U_PLAIN,
+                                     CHALK_INPUT, s->balance_multiple > 0.0, s->balance_multiple);
+    if (s->balance_multiple <= 0.0)
+        chalk_null_words(r, m, "none"); /* JSON: null */
+    chalk_put_number(r, "batch", "normal batch", CHALK_U_SEQUENCES,
+                     s->balance_multiple > 0.0 ? 0 : CHALK_INPUT, batch);
+    put_fits_hbm(r, s, batch, context, CHALK_DETAIL); /* the normal service must fit */
 
     batching_fast f = batching_fast_mode(d, context, batch, speedup);
     double normal_s = batching_step_at(d, batch, context).step_s;
@@ -404,6 +481,10 @@ static void build_fast(const void *ctx, long row, chalk_record *r)
                         asked, floor_text)
             : chalk_fmt(r, "a %s step is too short for even one sequence", asked);
     chalk_put_bool(r, "possible", "possible", 0, f.possible);
+    /* left of the knee a token costs more than its arithmetic: fast mode has a price */
+    bool fast_memory =
+        f.possible && batching_step_at(d, f.batch, context).bound == COST_BOUND_MEMORY;
+    chalk_put_bool(r, "fast_memory_bound", "fast step memory-bound", CHALK_DETAIL, fast_memory);
     chalk_put_result(r, "fast_batch", "fast batch", CHALK_U_SEQUENCES, 0, f.possible, f.batch, why);
     chalk_put_result(r, "fast_step_s", "fast step", CHALK_U_SECONDS, 0, f.possible, f.step_s, why);
     chalk_put_number(r, "normal_step_s", "normal step", CHALK_U_SECONDS, 0, normal_s);
@@ -416,12 +497,28 @@ static void build_fast(const void *ctx, long row, chalk_record *r)
 static int run_fast(const chalk_args *a)
 {
     setup s;
-    int status = setup_read(a, CHALK_NEED_PARAMS | CHALK_NEED_FLOPS | CHALK_NEED_BW,
-                            NEED_BATCH | NEED_CONTEXT | NEED_SPEEDUP, &s);
+    double multiple = 0.0;
+    bool by_balance = chalk_given(a, &F_BALANCE_MULTIPLE);
+    if (by_balance && chalk_given(a, &CHALK_F_BATCH))
+        return chalk_fail("fast-mode takes --batch B or --balance-multiple X, not both");
+    int status = by_balance ? chalk_number(a, &F_BALANCE_MULTIPLE, &multiple) : CHALK_OK;
+    if (!status)
+        status = setup_read(a, CHALK_NEED_PARAMS | CHALK_NEED_FLOPS | CHALK_NEED_BW,
+                            (by_balance ? 0 : NEED_BATCH) | NEED_CONTEXT | NEED_SPEEDUP, &s);
     if (status)
         return status;
+    s.balance_multiple = multiple;
+    for (long i = 0; by_balance && i < s.context.points; i++) {
+        double context = chalk_sweep_at(&s.context, i);
+        if (!batching_balance_batch(&s.bd, context).exists) {
+            setup_free(&s);
+            return chalk_fail("fast-mode --balance-multiple: no balance batch at %g tokens of "
+                              "context (past %g, every batch is memory-bound)",
+                              context, batching_max_balanced_context_tokens(&s.bd));
+        }
+    }
     return setup_emit(a, &s, "chalk fast-mode: a smaller batch for a faster step (lecture 1.9)",
-                      rows_of(&s), ECHO_BATCH | ECHO_CONTEXT | CHALK_ECHO_FLOPS, build_fast);
+                      rows_of(&s), ECHO_CONTEXT | CHALK_ECHO_FLOPS | CHALK_ECHO_HBM, build_fast);
 }
 
 /* ---- the commands -----------------------------------------------------------------------------
@@ -435,13 +532,14 @@ static const chalk_flag *const DECODE_FLAGS[] = {CHALK_MODEL_FLAGS,
                                                  &CHALK_F_CONTEXT,
                                                  NULL};
 static const chalk_flag *const BALANCE_FLAGS[] = {CHALK_MODEL_FLAGS, CHALK_RATE_FLAGS,
-                                                  &CHALK_F_CONTEXT, NULL};
+                                                  &CHALK_F_HBM_BYTES, &CHALK_F_CONTEXT, NULL};
 static const chalk_flag *const DEPARTURES_FLAGS[] = {&CHALK_F_HW, &CHALK_F_HBM_BYTES,
                                                      &CHALK_F_HBM_BPS, NULL};
 static const chalk_flag *const MAX_BATCH_FLAGS[] = {
     CHALK_MODEL_FLAGS, CHALK_RATE_FLAGS, &CHALK_F_HBM_BYTES, &CHALK_F_CONTEXT, &F_TARGET, NULL};
-static const chalk_flag *const FAST_FLAGS[] = {CHALK_MODEL_FLAGS, CHALK_RATE_FLAGS, &CHALK_F_BATCH,
-                                               &CHALK_F_CONTEXT,  &F_SPEEDUP,       NULL};
+static const chalk_flag *const FAST_FLAGS[] = {
+    CHALK_MODEL_FLAGS,   CHALK_RATE_FLAGS, &CHALK_F_HBM_BYTES, &CHALK_F_BATCH,
+    &F_BALANCE_MULTIPLE, &CHALK_F_CONTEXT, &F_SPEEDUP,         NULL};
 
 static const char *const ABOUT_DECODE[] = {
     "One decode step: each of --batch sequences gets one new token. On --chips chips",

@@ -13,8 +13,10 @@
  *   Llama 3 70B   70.6e9 parameters; KV 2 x 80 layers x 8 heads x 128 x 2 bytes
  *                 = 327,680 bytes/token in bf16 (config.json)
  *   GB200 NVL72   72 GPUs, 10e15 dense fp4 FLOP/s, 8e12 B/s, 186e9 B per GPU (NVIDIA)
- *   H100 SXM      989e12 bf16 FLOP/s, 3.35e12 B/s, 80e9 B (scaling-book gpus.md)
- *   B200          9e15 fp4 FLOP/s, 8e12 B/s (scaling-book gpus.md)
+ *   DeepSeek-V3   256 routed experts per MoE layer, 8 chosen per token (config_671B.json)
+ *   H100 SXM      989e12 dense bf16 FLOP/s (1,979 with sparsity), 3.35e12 B/s, 80e9 B
+ *                 (NVIDIA H100 Tensor Core GPU datasheet)
+ *   B200          9e15 dense fp4 FLOP/s, 8e12 B/s (NVIDIA HGX B200 datasheet)
  *   A100 SXM      312e12 bf16 FLOP/s, 2.039e12 B/s (NVIDIA A100 datasheet)
  *   Rubin         288e9 B HBM at 20e12 B/s, the lecture's round figures
  */
@@ -24,6 +26,16 @@
 
 #define TIGHT 1e-9 /* closed forms: only rounding differs */
 
+/* A step's bound by name, for assert_named: "compute", "memory", or the number. */
+static const char *bound_name(int bound)
+{
+    static char other[24];
+    if (bound == COST_BOUND_COMPUTE || bound == COST_BOUND_MEMORY)
+        return cost_bound_name((cost_bound)bound);
+    snprintf(other, sizeof other, "%d (no bound)", bound);
+    return other;
+}
+
 /* DeepSeek-V3 served in fp4 on a GB200 NVL72 rack, at the lecture's $2/GPU-hour. */
 static batching_deploy deepseek_on_nvl72(void)
 {
@@ -31,6 +43,7 @@ static batching_deploy deepseek_on_nvl72(void)
         .params_total = 671e9, .params_active = 37e9, .bytes_per_param = 0.5,
         .kv_bytes_per_token = 70272.0, .chips = 72, .flops_per_s = 10e15,
         .hbm_bytes_per_s = 8e12, .hbm_bytes = 186e9, .usd_per_chip_hour = 2.0,
+        .experts_routed = 256, .experts_per_token = 8,
     };
     return d;
 }
@@ -117,7 +130,7 @@ static void decode_at_batch_1_is_memory_bound(void **state)
     (void)state;
     batching_deploy d = deepseek_on_nvl72();
     batching_step s = batching_step_at(&d, 1, 4096);
-    assert_int_equal(s.bound, COST_BOUND_MEMORY);
+    assert_named(s.bound, COST_BOUND_MEMORY, bound_name);
     assert_close(s.step_s, weights_term(&d) + kv_slope(&d, 4096), TIGHT, "s");
     assert_close(s.memory_s, s.weights_s + s.kv_s, TIGHT, "s");
 }
@@ -128,7 +141,7 @@ static void decode_at_large_batch_and_short_context_is_compute_bound(void **stat
     (void)state;
     batching_deploy d = deepseek_on_nvl72();
     batching_step s = batching_step_at(&d, 20000, 256);
-    assert_int_equal(s.bound, COST_BOUND_COMPUTE);
+    assert_named(s.bound, COST_BOUND_COMPUTE, bound_name);
     assert_close(s.step_s, 20000 * compute_slope(&d), TIGHT, "s");
 }
 
@@ -172,10 +185,10 @@ static void decode_is_memory_bound_when_kv_outweighs_compute_beyond_the_weights(
 {
     (void)state;
     batching_deploy d = deepseek_on_nvl72();
-    double c = 8000 * compute_slope(&d), w = weights_term(&d), m = w + 8000 * kv_slope(&d, 4096);
-    assert_true(w < c && c < m); /* the regime this test is about */
+    double c = 8000 * compute_slope(&d), tw = weights_term(&d), m = tw + 8000 * kv_slope(&d, 4096);
+    assert_true(tw < c && c < m); /* the regime this test is about */
     batching_step s = batching_step_at(&d, 8000, 4096);
-    assert_int_equal(s.bound, COST_BOUND_MEMORY);
+    assert_named(s.bound, COST_BOUND_MEMORY, bound_name);
     assert_close(s.step_s, m, TIGHT, "s");
 }
 
@@ -188,11 +201,78 @@ static void a_tie_between_compute_and_memory_counts_as_compute_bound(void **stat
     batching_deploy d = power_of_two_toy();
     batching_step s = batching_step_at(&d, 4096, 1024);
     assert_true(s.compute_s == 0x1p-9 && s.memory_s == 0x1p-9);
-    assert_int_equal(s.bound, COST_BOUND_COMPUTE);
+    assert_named(s.bound, COST_BOUND_COMPUTE, bound_name);
     assert_true(s.step_s == 0x1p-9);
 }
 
-/* ---- 1.3 throughput_cost --------------------------------------------------- */
+/* ---- 1.3 experts_fetched -------------------------------------------------- */
+
+/* Definition of N_active: the parameters one token multiplies through, so a batch of
+ * one reads exactly those: DeepSeek-V3's 37e9 of 671e9. */
+static void one_sequence_reads_exactly_its_active_parameters(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    assert_close(batching_params_fetched(&d, 1), 37e9, TIGHT, "params");
+}
+
+/* A dense model's every token multiplies through every weight. */
+static void a_dense_model_reads_every_weight_at_every_batch(void **state)
+{
+    (void)state;
+    batching_deploy d = llama70b_on_h100x8();
+    assert_close(batching_params_fetched(&d, 1), 70.6e9, TIGHT, "params");
+    assert_close(batching_params_fetched(&d, 1000), 70.6e9, TIGHT, "params");
+}
+
+/* Probability, counted another way: a model of D = 2^30 dense weights and R = 2^33
+ * routed ones, each token taking k = 1 of E = 4 experts. An expert is idle for all
+ * 3 tokens of a batch with probability (3/4)^3 = 27/64, so the step reads
+ * D + R x 37/64. (N_total = D + R, N_active = D + R/4.) */
+static void a_batch_reads_the_experts_some_token_wants(void **state)
+{
+    (void)state;
+    batching_deploy d = power_of_two_toy();
+    d.params_active = 0x1p30 + 0x1p33 / 4;
+    d.params_total = 0x1p30 + 0x1p33;
+    d.experts_routed = 4;
+    d.experts_per_token = 1;
+    assert_close(batching_params_fetched(&d, 3), 0x1p30 + 0x1p33 * 37.0 / 64, TIGHT, "params");
+    assert_close(batching_params_fetched(&d, 2), 0x1p30 + 0x1p33 * 7.0 / 16, TIGHT, "params");
+}
+
+/* (31/32)^999 < 1e-13: a batch of 1,000 wants every one of DeepSeek-V3's experts. */
+static void a_large_batch_reads_nearly_every_expert(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    assert_close(batching_params_fetched(&d, 1000), 671e9, TIGHT, "params");
+}
+
+/* Closed form: the smallest B with (1 - 8/256)^B <= 1%, B >= ln(0.01) / ln(31/32),
+ * is 146 ((31/32)^145 = 1.01%, (31/32)^146 = 0.98%). */
+static void deepseek_leaves_under_one_percent_of_experts_idle_from_146_sequences(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    assert_int_equal(batching_all_experts_batch(&d, 0.01),
+                     (long)ceil(log(0.01) / log(31.0 / 32)));
+    assert_int_equal(batching_all_experts_batch(&d, 0.01), 146);
+}
+
+/* "At most": with k = 1 of E = 2 experts a batch of 3 leaves (1/2)^3 = 1/8 idle
+ * exactly, so 3 is the smallest batch for a share of 1/8; 1/2 takes one sequence. */
+static void an_idle_share_met_exactly_counts_as_met(void **state)
+{
+    (void)state;
+    batching_deploy d = power_of_two_toy();
+    d.experts_routed = 2;
+    d.experts_per_token = 1;
+    assert_int_equal(batching_all_experts_batch(&d, 0.125), 3);
+    assert_int_equal(batching_all_experts_batch(&d, 0.5), 1);
+}
+
+/* ---- 1.4 throughput_cost --------------------------------------------------- */
 
 /* Lecture §1.7: a system makes batch / step tokens per second. */
 static void tokens_per_second_is_batch_over_step_time(void **state)
@@ -247,7 +327,7 @@ static void unbatched_cost_over_floor_equals_the_balance_batch(void **state)
     assert_close(ratio, weights_term(&d) / compute_slope(&d), TIGHT, "x");
 }
 
-/* ---- 1.4 hardware_ratio ---------------------------------------------------- */
+/* ---- 1.5 hardware_ratio ---------------------------------------------------- */
 
 /* Scaling book gpus.md: H100 critical intensity 990e12 / 3.35e12 = 295 in bf16. */
 static void h100_bf16_ratio_is_about_295(void **state)
@@ -281,7 +361,7 @@ static void deepseek_balance_batch_is_300_times_8(void **state)
                  TIGHT, "sequences");
 }
 
-/* ---- 1.5 balance_batch ----------------------------------------------------- */
+/* ---- 1.6 balance_batch ----------------------------------------------------- */
 
 /* Closed form: with no context the exact balance batch is ratio x sparsity. */
 static void balance_batch_without_kv_is_ratio_times_sparsity(void **state)
@@ -294,7 +374,7 @@ static void balance_batch_without_kv_is_ratio_times_sparsity(void **state)
 }
 
 /* Lecture §1.5: adding KV back raises the balance batch; closed form
- * W / (compute slope - KV slope). */
+ * t_weights / (c - kappa), c the compute slope and kappa the KV slope. */
 static void kv_traffic_raises_the_balance_batch(void **state)
 {
     (void)state;
@@ -351,7 +431,7 @@ static void at_exactly_the_max_balanced_context_there_is_no_balance_batch(void *
     assert_true(batching_balance_batch(&d, 1024).exists);
 }
 
-/* ---- 1.6 train_departures -------------------------------------------------- */
+/* ---- 1.7 train_departures -------------------------------------------------- */
 
 /* Lecture §1.6: Rubin, 288 GB / 20 TB/s = 14.4 ms (the lecture says "about 15"). */
 static void rubin_drain_time_is_14_4_ms(void **state)
@@ -386,7 +466,7 @@ static void mean_latency_is_one_and_a_half_steps(void **state)
     assert_close(t.mean_latency_s, 30e-3, TIGHT, "s");
 }
 
-/* ---- 1.7 batch_limits ------------------------------------------------------ */
+/* ---- 1.8 batch_limits ------------------------------------------------------ */
 
 /* Closed form: floor((chips x HBM - weights) / (context x kv)).
  * Llama 3 70B, 8 x 80 GB, 8k context: (640e9 - 141.2e9) / (8192 x 327,680) = 185.8. */
@@ -434,8 +514,8 @@ static void latency_target_admits_the_largest_batch_under_it(void **state)
     assert_true(l.exists);
     assert_true(batching_step_at(&d, (double)l.batch, 4096).step_s <= target);
     assert_true(batching_step_at(&d, (double)l.batch + 1, 4096).step_s > target);
-    double w = weights_term(&d), c = compute_slope(&d), k = kv_slope(&d, 4096);
-    assert_int_equal(l.batch, (long)floor(fmin(target / c, (target - w) / k)));
+    double tw = weights_term(&d), c = compute_slope(&d), kappa = kv_slope(&d, 4096);
+    assert_int_equal(l.batch, (long)floor(fmin(target / c, (target - tw) / kappa)));
 }
 
 /* Lecture §1.2: both lines must stay under the target. At 256 tokens of context
@@ -476,7 +556,7 @@ static void latency_target_below_the_floor_admits_no_batch(void **state)
     assert_true(batching_max_batch_latency(&d, 4096, 2.0 * weights_term(&d)).exists);
 }
 
-/* ---- 1.8 fast_mode --------------------------------------------------------- */
+/* ---- 1.9 fast_mode --------------------------------------------------------- */
 
 /* Lecture notes §1.9: on an ideal roofline with no KV, serving at 2.5 x B* and
  * speeding up 2.5x lands exactly on B*: same cost per token. */
@@ -491,16 +571,16 @@ static void fast_mode_on_an_ideal_roofline_costs_nothing_extra(void **state)
     assert_close(f.cost_ratio, 1.0, 1e-9, "x");
 }
 
-/* Closed form: with KV the fast batch is min(T / c, (T - W) / k) for T = step / 2.5,
- * and a token costs (T / B_f) / (step / B_n) times as much. */
+/* Closed form: with KV the fast batch is min(T / c, (T - t_weights) / kappa) for
+ * T = step / 2.5, and a token costs (T / B_f) / (step / B_n) times as much. */
 static void fast_mode_with_kv_shrinks_the_batch_and_raises_cost(void **state)
 {
     (void)state;
     batching_deploy d = deepseek_on_nvl72();
     double ctx = 32768, bn = 8000;
-    double w = weights_term(&d), c = compute_slope(&d), k = kv_slope(&d, ctx);
-    double step_n = fmax(bn * c, w + bn * k), t = step_n / 2.5;
-    double bf = fmin(t / c, (t - w) / k);
+    double tw = weights_term(&d), c = compute_slope(&d), kappa = kv_slope(&d, ctx);
+    double step_n = fmax(bn * c, tw + bn * kappa), t = step_n / 2.5;
+    double bf = fmin(t / c, (t - tw) / kappa);
     batching_fast f = batching_fast_mode(&d, ctx, bn, 2.5);
     assert_true(f.possible);
     assert_close(f.batch, bf, 1e-9, "sequences");
@@ -520,17 +600,18 @@ static void fast_mode_below_the_floor_is_impossible(void **state)
 
 /* A batch holds at least one sequence: a fast step above the floor with room for
  * only half a sequence's KV is impossible. DeepSeek-V3 at 4k context, normal batch
- * 2 (W + 2k, W the weights, k one sequence's KV), sped up to W + 1.5k the largest
- * batch is (T - W) / k = 1.5; sped up to W + 0.5k it would be 0.5. */
+ * 2 (a step of t_weights + 2 kappa, kappa one sequence's KV fetch): sped up to
+ * T = t_weights + 1.5 kappa the largest batch is (T - t_weights) / kappa = 1.5;
+ * sped up to t_weights + 0.5 kappa it would be 0.5. */
 static void fast_mode_with_room_for_less_than_one_sequence_is_impossible(void **state)
 {
     (void)state;
     batching_deploy d = deepseek_on_nvl72();
-    double w = weights_term(&d), k = kv_slope(&d, 4096);
-    batching_fast f = batching_fast_mode(&d, 4096, 2, (w + 2 * k) / (w + 1.5 * k));
+    double tw = weights_term(&d), kappa = kv_slope(&d, 4096);
+    batching_fast f = batching_fast_mode(&d, 4096, 2, (tw + 2 * kappa) / (tw + 1.5 * kappa));
     assert_true(f.possible);
     assert_close(f.batch, 1.5, 1e-6, "sequences");
-    assert_false(batching_fast_mode(&d, 4096, 2, (w + 2 * k) / (w + 0.5 * k)).possible);
+    assert_false(batching_fast_mode(&d, 4096, 2, (tw + 2 * kappa) / (tw + 0.5 * kappa)).possible);
 }
 
 int main(void)
@@ -546,6 +627,12 @@ int main(void)
         CHALK_TEST(step_time, latency_floor_of_an_moe_reads_every_expert),
         CHALK_TEST(step_time, decode_is_memory_bound_when_kv_outweighs_compute_beyond_the_weights),
         CHALK_TEST(step_time, a_tie_between_compute_and_memory_counts_as_compute_bound),
+        CHALK_TEST(experts_fetched, one_sequence_reads_exactly_its_active_parameters),
+        CHALK_TEST(experts_fetched, a_dense_model_reads_every_weight_at_every_batch),
+        CHALK_TEST(experts_fetched, a_batch_reads_the_experts_some_token_wants),
+        CHALK_TEST(experts_fetched, a_large_batch_reads_nearly_every_expert),
+        CHALK_TEST(experts_fetched, deepseek_leaves_under_one_percent_of_experts_idle_from_146_sequences),
+        CHALK_TEST(experts_fetched, an_idle_share_met_exactly_counts_as_met),
         CHALK_TEST(throughput_cost, tokens_per_second_is_batch_over_step_time),
         CHALK_TEST(throughput_cost, tokens_per_second_once_compute_bound_is_chips_times_flops_over_2_n_active),
         CHALK_TEST(throughput_cost, cost_per_million_tokens_is_rent_per_step_over_tokens),

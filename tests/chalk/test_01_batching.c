@@ -4,8 +4,9 @@
  *
  * Sources:
  *   lecture  Reiner Pope's blackboard lecture, sections as in reference/lecture-notes.md
- *   SB       "How to Scale Your Model" (jax-ml/scaling-book): gpus.md, inference.md
- *   DS       the vendor's datasheet; model configs as cited in lib/model.c
+ *   DS       the vendor's datasheet (NVIDIA H100: 989 TFLOPS dense bf16, 3.35 TB/s; the
+ *            GB200 NVL72 page: 10 PFLOPS dense fp4, 8 TB/s and 186 GB per GPU); model
+ *            configs as cited in lib/model.c (DeepSeek-V3: 8 of 256 routed experts)
  */
 #define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen */
 
@@ -73,10 +74,12 @@ static void balance_batch_is_300_times_deepseek_sparsity_8(void **state)
     assert_close(json_number(r->out, "balance_batch_approx"), 2400.0, TIGHT, "sequences");
     assert_close(json_number(r->out, "balance_batch"), 2400.0, TIGHT, "sequences");
     assert_true(json_is_null(r->out, "balance_batch_reason"));
+    /* compute-bound, a token costs 2 x 1 FLOPs of a 600e12 FLOP/s chip */
+    assert_close(json_number(r->out, "compute_tokens_per_s"), 600e12 / 2, TIGHT, "tokens/s");
     run_free(r);
 }
 
-/* SB gpus.md: H100 bf16 critical intensity 990e12 / 3.35e12 = 295 (the lecture's ~300);
+/* DS: H100 bf16, 989e12 / 3.35e12 = 295 multiplies per weight (the lecture's ~300);
  * the preset holds 989e12 dense bf16 FLOP/s. */
 static void h100_bf16_hardware_ratio_is_about_295(void **state)
 {
@@ -372,6 +375,114 @@ static void max_batch_is_null_with_a_reason_when_the_weights_do_not_fit(void **s
     assert_true(json_is_null(r->out, "max_batch_latency"));
     assert_false(json_is_null(r->out, "max_batch_latency_reason"));
     run_free(r);
+}
+
+/* Exercise 1.3: a batch of one reads exactly the weights its token multiplies through,
+ * N_active (DeepSeek-V3 in fp4 over 72 GPUs at 8 TB/s: N_active x 0.5 / (72 x 8e12)),
+ * and a dense model reads every weight at every batch. */
+static void decode_at_batch_1_reads_only_the_active_experts(void **state)
+{
+    (void)state;
+    run *r = chalk("decode --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --batch 1 "
+                   "--context 0 --json");
+    expect_status(r, 0, "decode deepseek");
+    double active = json_number(r->out, "params_active");
+    assert_close(json_number(r->out, "params_fetched"), active, TIGHT, "params");
+    assert_close(json_number(r->out, "fetched_weights_s"), active * 0.5 / (72 * 8e12), TIGHT,
+                 "s");
+    assert_close(json_number(r->out, "fetched_step_s"), active * 0.5 / (72 * 8e12), TIGHT, "s");
+    run_free(r);
+    r = chalk("decode --model llama3-70b --hw h100-sxm --batch 1 --context 0 --json");
+    expect_status(r, 0, "decode llama");
+    assert_close(json_number(r->out, "params_fetched"), json_number(r->out, "params_total"),
+                 TIGHT, "params");
+    assert_close(json_number(r->out, "all_experts_batch"), 1, TIGHT, "sequences");
+    run_free(r);
+}
+
+/* Closed form: DeepSeek-V3 routes 8 of 256 experts, so fewer than 1% are idle from
+ * ceil(ln 0.01 / ln(31/32)) = 146 sequences on; an MoE given by flags alone has no
+ * expert counts, and its expected read is null with the reason. */
+static void decode_knows_when_a_batch_reads_every_expert(void **state)
+{
+    (void)state;
+    run *r = chalk("decode --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --batch 2048 "
+                   "--context 0 --json");
+    expect_status(r, 0, "decode deepseek");
+    assert_close(json_number(r->out, "all_experts_batch"), ceil(log(0.01) / log(31.0 / 32)),
+                 TIGHT, "sequences");
+    assert_close(json_number(r->out, "params_fetched"), json_number(r->out, "params_total"),
+                 1e-12, "params");
+    run_free(r);
+    r = chalk("decode --params-total 8e9 --params-active 1e9 --flops-per-s 1e15 "
+              "--hbm-bytes-per-s 1e12 --batch 4 --context 0 --json");
+    expect_status(r, 0, "decode flags");
+    assert_true(json_is_null(r->out, "params_fetched"));
+    assert_false(json_is_null(r->out, "params_fetched_reason"));
+    run_free(r);
+}
+
+/* A practice problem's deployment must exist: DeepSeek-V3's 671e9 weights in fp8 take
+ * 671 GB, more than 8 H100s' 8 x 80 GB; in fp4 they take 335.5 GB of a GB200 NVL72's
+ * 72 x 186 GB. */
+static void balance_batch_says_whether_the_deployment_fits(void **state)
+{
+    (void)state;
+    run *r = chalk("balance-batch --model deepseek-v3 --hw h100-sxm --dtype fp8 --context 0 "
+                   "--json");
+    expect_status(r, 0, "balance-batch h100");
+    assert_true(strstr(r->out, "\"fits_hbm\": false") != NULL);
+    run_free(r);
+    r = chalk("balance-batch --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --context 1024 "
+              "--json");
+    expect_status(r, 0, "balance-batch gb200");
+    assert_true(strstr(r->out, "\"fits_hbm\": true") != NULL);
+    run_free(r);
+}
+
+/* lecture 1.9: the normal service at 2.5 times the balance batch (here 2.5 x 2,400 =
+ * 6,000: ratio 300 times sparsity 8), sped up 2.5 times, lands on the balance batch
+ * at the same cost per token. Past the balance context there is no balance batch to
+ * multiply: an error. */
+static void fast_mode_takes_the_normal_batch_as_a_multiple_of_the_balance_batch(void **state)
+{
+    (void)state;
+    const char *deploy = "--params-total 8e9 --params-active 1e9 --flops-per-s 600e12 "
+                         "--hbm-bytes-per-s 1e12 --weight-bytes 1";
+    run *r = chalk("fast-mode %s --context 0 --balance-multiple 2.5 --speedup 2.5 --json", deploy);
+    expect_status(r, 0, "fast-mode");
+    assert_close(json_number(r->out, "batch"), 6000, 1e-9, "sequences");
+    assert_close(json_number(r->out, "fast_batch"), 2400, 1e-9, "sequences");
+    assert_close(json_number(r->out, "cost_ratio"), 1.0, 1e-9, "");
+    run_free(r);
+    /* DeepSeek-V3 at 1,024 tokens: 3 times as fast as 2.5 x B* (7,971) needs fewer
+     * sequences than B*, left of the knee: memory-bound; 1.5 times as fast as 20,000
+     * at no context leaves 13,333 > B* (5,584): compute-bound. */
+    r = chalk("fast-mode --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --context 1024 "
+              "--balance-multiple 2.5 --speedup 3 --json");
+    expect_status(r, 0, "fast-mode left of the knee");
+    assert_true(strstr(r->out, "\"fast_memory_bound\": true") != NULL);
+    assert_true(json_number(r->out, "fast_batch") < 7971);
+    run_free(r);
+    r = chalk("fast-mode --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --context 0 "
+              "--batch 20000 --speedup 1.5 --json");
+    expect_status(r, 0, "fast-mode right of the knee");
+    assert_true(strstr(r->out, "\"fast_memory_bound\": false") != NULL);
+    run_free(r);
+    const char *bad[] = {
+        "fast-mode --params-total 8e9 --params-active 1e9 --flops-per-s 600e12 "
+        "--hbm-bytes-per-s 1e12 --kv-bytes-per-token 1e6 --context 1e6 --balance-multiple 2 "
+        "--speedup 2",
+        "fast-mode --params-total 8e9 --flops-per-s 600e12 --hbm-bytes-per-s 1e12 --context 0 "
+        "--balance-multiple 2 --batch 8 --speedup 2",
+        "fast-mode --params-total 8e9 --flops-per-s 600e12 --hbm-bytes-per-s 1e12 --context 0 "
+        "--balance-multiple 0 --speedup 2",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        run *e = chalk("%s", bad[i]);
+        expect_one_error_line(e, bad[i]);
+        run_free(e);
+    }
 }
 
 /* lecture 1.9: serve at 2.5x the balance batch (6,000 = 2.5 x 2,400, compute-bound, a
@@ -688,6 +799,10 @@ const struct CMUnitTest chalk_tests_01_batching[] = {
     CHALK_TEST(chalk, balance_batch_is_null_with_a_reason_past_the_balanced_context),
     CHALK_TEST(chalk, max_batch_fills_the_hbm_left_after_the_weights),
     CHALK_TEST(chalk, max_batch_is_null_with_a_reason_when_the_weights_do_not_fit),
+    CHALK_TEST(chalk, decode_at_batch_1_reads_only_the_active_experts),
+    CHALK_TEST(chalk, decode_knows_when_a_batch_reads_every_expert),
+    CHALK_TEST(chalk, balance_batch_says_whether_the_deployment_fits),
+    CHALK_TEST(chalk, fast_mode_takes_the_normal_batch_as_a_multiple_of_the_balance_batch),
     CHALK_TEST(chalk, fast_mode_at_2_5x_the_balance_batch_costs_the_same_per_token),
     CHALK_TEST(chalk, sweep_csv_has_a_header_and_64_rows_with_batch_rising),
     CHALK_TEST(chalk, sweeps_of_n_points_and_lists_give_exactly_those_points),

@@ -8,7 +8,8 @@
 #                          ending in \n)
 #   failure_at(detail)     where the failing assertion is: FILE:LINE ("" if unknown)
 #   failure_value(detail)  the value computed there: assert_close's number with all
-#                          its digits (CHALK_VALUES=1), assert_int_equal's left side
+#                          its digits or assert_named's name (CHALK_VALUES=1),
+#                          assert_int_equal's left side
 #                          in decimal, else "-" (a true/false check failed there)
 #   same_value(a, b)       equal values: numbers within 1e-6 relative, else the
 #                          same text
@@ -84,6 +85,11 @@ function explain(detail,   L, nl, i, loc, file, line, stmt, said, raw, out, s, p
             sub(/ \(within /, " (to within ", expected); sub(/ relative\)$/, " relative)", expected)
             gsub(/  +/, " ", expected); sub(/ +$/, "", computed)
             out = out "computed " computed "\nexpected " expected "\n"
+            said = 1
+        } else if (s ~ /^[^ ].* = [^ ,]+, expected [^ ]+$/) {
+            # assert_named: an enum's value and the one expected, by name
+            q = index(s, ", expected ")
+            out = out "computed " substr(s, 1, q - 1) "\nexpected " substr(s, q + 11) "\n"
             said = 1
         } else if (s ~ /^Test failed with exception: /) {
             sub(/^Test failed with exception: /, "", s)

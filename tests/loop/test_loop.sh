@@ -114,7 +114,7 @@ if true; then # the reader
     out=$(make -s check CH=01 2>&1)
     rc=$?
     expect "check on the stubs exits non-zero" test $rc -ne 0
-    expect "check prints a ✗ line per exercise (8)" test "$(printf '%s\n' "$out" | grep -c '^  ✗ ')" = 8
+    expect "check prints a ✗ line per exercise (9)" test "$(printf '%s\n' "$out" | grep -c '^  ✗ ')" = 9
     expect "check says what was computed and expected, with the unit" \
         has "$out" "computed batching_compute_s(&d, 2400) = 0 s"
     expect "check gives the first hint of the first failing exercise" has "$out" "Hint 1 of 3 for roofline_terms"
@@ -122,7 +122,7 @@ if true; then # the reader
         hasnt "$out" "this is the value you get"
     expect "check builds the table of the mistakes' values when it is missing" test -s build/mistakes/$CH.tsv
     out=$(make -s progress 2>&1)
-    expect "progress on the stubs: 0/8 exercises, 0%" has "$out" "0/8"
+    expect "progress on the stubs: 0/9 exercises, 0%" has "$out" "0/9"
 
     solve hardware_ratio
     out=$(make -s check CH=01 2>&1)
@@ -131,8 +131,8 @@ if true; then # the reader
         test "$(printf '%s\n' "$out" | grep -c '✓ hardware_ratio *★ *4/4')" = 1
     expect "check still fails while other exercises fail" test $rc -ne 0
     out=$(make -s progress 2>&1)
-    expect "progress changes: 1/8 exercises, 1/12 stars, 12%" \
-        test "$(printf '%s\n' "$out" | grep -c '^01-batching *1/8 *1/12 *12%')" = 1
+    expect "progress changes: 1/9 exercises, 1/14 stars, 11%" \
+        test "$(printf '%s\n' "$out" | grep -c '^01-batching *1/9 *1/14 *11%')" = 1
 
     out=$(make -s hint CH=01 2>&1)
     expect "make hint shows one more hint (2 of 3)" has "$out" "Hint 2 of 3 for roofline_terms"

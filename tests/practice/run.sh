@@ -40,8 +40,8 @@ make -s --no-print-directory flashcards >"$W/make.out" 2>&1
 check "make flashcards writes build/flashcards.tsv" test -s build/flashcards.tsv
 tsv=build/flashcards.tsv
 printf '%s\n' '#separator:tab' '#html:true' '#notetype:Basic' \
-    "$(printf '#columns:GUID\tFront\tBack\tTags\tDeck')" \
-    '#guid column:1' '#tags column:4' '#deck column:5' >"$W/header.want"
+    '#guid column:1' '#tags column:4' '#deck column:5' '#if matches:update current' \
+    >"$W/header.want"
 grep '^#' "$tsv" >"$W/header.got"
 check "flashcards: the Anki header lines, in order" cmp -s "$W/header.want" "$W/header.got"
 n=$(rows "$tsv" | wc -l)

@@ -9,16 +9,26 @@
  *   Mixtral 8x7B  46.7e9 total, 12.9e9 active parameters (Mistral AI, "Mixtral of
  *                 experts"); KV 2 x 32 layers x 8 KV heads x 128 x 2 bytes
  *                 = 131,072 bytes/token in bf16 (config.json)
- *   H100 SXM      989e12 bf16 FLOP/s, 3.35e12 B/s, 80e9 B (scaling-book gpus.md)
+ *   H100 SXM      989e12 dense bf16 FLOP/s, 3.35e12 B/s, 80e9 B (NVIDIA H100 datasheet)
  *   H200 SXM      989e12 bf16 FLOP/s, 4.8e12 B/s, 141e9 B (NVIDIA H200 datasheet)
- *   TPU v5e       1.97e14 bf16 FLOP/s, 8.2e11 B/s, 16e9 B (scaling-book tpus.md)
- *   TPU v5p       4.59e14 bf16 FLOP/s, 2.8e12 B/s (scaling-book tpus.md)
+ *   TPU v5e       1.97e14 bf16 FLOP/s, 8.19e11 B/s, 16e9 B (Google Cloud TPU v5e docs)
+ *   TPU v5p       4.59e14 bf16 FLOP/s, 2.765e12 B/s (Google Cloud TPU v5p docs)
  */
 #include "../../test_util.h"
 
 #include "batching.h"
 
 #define TIGHT 1e-9
+
+/* A step's bound by name, for assert_named: "compute", "memory", or the number. */
+static const char *bound_name(int bound)
+{
+    static char other[24];
+    if (bound == COST_BOUND_COMPUTE || bound == COST_BOUND_MEMORY)
+        return cost_bound_name((cost_bound)bound);
+    snprintf(other, sizeof other, "%d (no bound)", bound);
+    return other;
+}
 
 /* Mixtral 8x7B in bf16 on two H100s, at $3 per GPU-hour. */
 static batching_deploy mixtral_on_h100x2(void)
@@ -27,7 +37,7 @@ static batching_deploy mixtral_on_h100x2(void)
         .params_total = 46.7e9, .params_active = 12.9e9, .bytes_per_param = 2.0,
         .kv_bytes_per_token = 2.0 * 32 * 8 * 128 * 2, .chips = 2,
         .flops_per_s = 989e12, .hbm_bytes_per_s = 3.35e12, .hbm_bytes = 80e9,
-        .usd_per_chip_hour = 3.0,
+        .usd_per_chip_hour = 3.0, .experts_routed = 8, .experts_per_token = 2,
     };
     return d;
 }
@@ -50,11 +60,26 @@ static void mixtral_large_batch_is_compute_bound_small_batch_memory_bound(void *
     (void)state;
     batching_deploy d = mixtral_on_h100x2();
     batching_step big = batching_step_at(&d, 2000, 0);
-    assert_int_equal(big.bound, COST_BOUND_COMPUTE);
+    assert_named(big.bound, COST_BOUND_COMPUTE, bound_name);
     assert_close(big.step_s, 2000 * 2 * 12.9e9 / (2 * 989e12), TIGHT, "s");
     batching_step one = batching_step_at(&d, 1, 1024);
-    assert_int_equal(one.bound, COST_BOUND_MEMORY);
+    assert_named(one.bound, COST_BOUND_MEMORY, bound_name);
     assert_close(one.step_s, (46.7e9 * 2 + 1024 * 131072.0) / (2 * 3.35e12), TIGHT, "s");
+}
+
+/* Mixtral routes each token to 2 of 8 experts (Mistral AI, "Mixtral of experts"). Its
+ * routed weights R satisfy N_total - N_active = R (1 - 2/8), so R = 33.8e9 / 0.75 and
+ * the rest D = 46.7e9 - R; two tokens leave an expert idle with probability (3/4)^2,
+ * so a batch of 2 reads D + R (1 - 9/16). From 17 sequences on, fewer than 1% of the
+ * experts are idle: (3/4)^16 = 1.002%, (3/4)^17 = 0.75%. */
+static void mixtral_two_sequences_read_seven_sixteenths_of_its_experts(void **state)
+{
+    (void)state;
+    batching_deploy d = mixtral_on_h100x2();
+    double routed = (46.7e9 - 12.9e9) / 0.75, dense = 46.7e9 - routed;
+    assert_close(batching_params_fetched(&d, 1), 12.9e9, TIGHT, "params");
+    assert_close(batching_params_fetched(&d, 2), dense + routed * 7.0 / 16, TIGHT, "params");
+    assert_int_equal(batching_all_experts_batch(&d, 0.01), 17);
 }
 
 /* Lecture §1.4: USD per million tokens = chips x USD/h x step / 3600 / batch x 1e6. */
@@ -68,13 +93,14 @@ static void mixtral_cost_per_million_tokens(void **state)
     assert_close(batching_tokens_per_s(&d, 256, 2048), 256 / step, TIGHT, "tokens/s");
 }
 
-/* Scaling book tpus.md: critical intensity 240 for TPU v5e and 164 for v5p in bf16;
- * H200 has H100's compute and 4.8 TB/s: 989e12 / 4.8e12 = 206. */
+/* Google Cloud's TPU pages: 197 TFLOPs over 819 GB/s is 240.5 for TPU v5e, 459 over
+ * 2,765 is 166.0 for v5p, in bf16 (2 bytes per weight cancel the halving); H200 has
+ * H100's compute and 4.8 TB/s: 989e12 / 4.8e12 = 206. */
 static void tpu_and_h200_ratios(void **state)
 {
     (void)state;
-    assert_close(batching_hw_ratio(1.97e14, 8.2e11, 2.0), 240.0, 0.002, "");
-    assert_close(batching_hw_ratio(4.59e14, 2.8e12, 2.0), 164.0, 0.002, "");
+    assert_close(batching_hw_ratio(1.97e14, 8.19e11, 2.0), 240.5, 0.002, "");
+    assert_close(batching_hw_ratio(4.59e14, 2.765e12, 2.0), 166.0, 0.002, "");
     assert_close(batching_hw_ratio(989e12, 4.8e12, 2.0), 989e12 / 4.8e12, TIGHT, "");
 }
 
@@ -92,14 +118,14 @@ static void mixtral_balance_batch_and_its_context_limit(void **state)
     assert_false(batching_balance_batch(&d, 1.05 * t).exists);
 }
 
-/* Lecture §1.6 on other chips: TPU v5e 16 GB / 0.82 TB/s = 19.5 ms; H200
+/* Lecture §1.6 on other chips: TPU v5e 16 GB / 0.819 TB/s = 19.54 ms; H200
  * 141 GB / 4.8 TB/s = 29.4 ms. Mean latency: half a step's wait, one step's ride. */
 static void tpu_v5e_and_h200_drain_times(void **state)
 {
     (void)state;
-    batching_departures v5e = batching_train_departures(16e9, 8.2e11);
-    assert_close(v5e.step_s, 16e9 / 8.2e11, TIGHT, "s");
-    assert_close(v5e.step_s, 19.5e-3, 0.001, "s");
+    batching_departures v5e = batching_train_departures(16e9, 8.19e11);
+    assert_close(v5e.step_s, 16e9 / 8.19e11, TIGHT, "s");
+    assert_close(v5e.step_s, 19.54e-3, 0.001, "s");
     batching_departures h200 = batching_train_departures(141e9, 4.8e12);
     assert_close(h200.mean_latency_s, 1.5 * 141e9 / 4.8e12, TIGHT, "s");
     assert_close(h200.worst_latency_s, 2 * 141e9 / 4.8e12, TIGHT, "s");
@@ -134,6 +160,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         CHALK_TEST(roofline_terms, mixtral_terms_on_two_h100s),
         CHALK_TEST(step_time, mixtral_large_batch_is_compute_bound_small_batch_memory_bound),
+        CHALK_TEST(experts_fetched, mixtral_two_sequences_read_seven_sixteenths_of_its_experts),
         CHALK_TEST(throughput_cost, mixtral_cost_per_million_tokens),
         CHALK_TEST(hardware_ratio, tpu_and_h200_ratios),
         CHALK_TEST(balance_batch, mixtral_balance_batch_and_its_context_limit),
