@@ -18,7 +18,10 @@ endif
 
 # The calculator: the files of solutions/chalk/ (solutions/chalk/README.md), each
 # chapter's reference, and the chapter table generated from solutions/chalk/NN-topic.c.
-CHALK_CHAPTER_SRC := $(sort $(wildcard solutions/chalk/[0-9][0-9]-*.c))
+# A chapter's table lives in solutions/chalk/NN-topic.c (NN-topic a chapter of
+# solutions/); its commands may continue in solutions/chalk/NN-topic-PART.c.
+CHALK_CHAPTER_SRC := $(sort $(filter $(patsubst solutions/%,solutions/chalk/%.c,\
+	$(wildcard solutions/[0-9][0-9]-*)),$(wildcard solutions/chalk/[0-9][0-9]-*.c)))
 CHALK_SRC = $(wildcard solutions/chalk/*.c) build/gen/chalk_chapters.c \
 	$(wildcard solutions/[0-9][0-9]-*/*.c)
 CHALK_H = $(wildcard solutions/chalk/*.h) $(wildcard exercises/[0-9][0-9]-*/*.h)
