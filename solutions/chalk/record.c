@@ -8,6 +8,7 @@
 #include <assert.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -92,16 +93,44 @@ chalk_field *chalk_put_string(chalk_record *r, const char *key, const char *labe
     return f;
 }
 
-/* KEY_reason after KEY: null when there is a value (the key built without printf). */
-static void put_reason(chalk_record *r, const char *key, unsigned flags, const char *reason)
+/* KEY_reason for a key. A key that is a literal (not in the record's arena) keeps its
+ * reason key for the run, so a sweep builds it once, not once a row: a small table
+ * by the key's address, in a pool that is never freed (the program is short-lived). */
+enum { REASON_SLOTS = 256, REASON_POOL = 16384 };
+
+static const char *reason_key_of(chalk_record *r, const char *key)
 {
-    size_t n = strlen(key);
-    assert(r->used + n + sizeof "_reason" <= sizeof r->arena && "raise CHALK_ARENA_CHARS");
-    char *reason_key = r->arena + r->used;
+    static struct {
+        const char *key, *reason;
+    } slot[REASON_SLOTS];
+    static char pool[REASON_POOL];
+    static size_t pool_used;
+    bool literal = !(key >= r->arena && key < r->arena + sizeof r->arena);
+    size_t h = ((uintptr_t)key >> 3) % REASON_SLOTS;
+    if (literal && slot[h].key == key)
+        return slot[h].reason;
+    size_t n = strlen(key), size = n + sizeof "_reason";
+    char *reason_key;
+    if (literal && pool_used + size <= sizeof pool) {
+        reason_key = pool + pool_used;
+        pool_used += size;
+        slot[h].key = key;
+        slot[h].reason = reason_key;
+    } else {
+        assert(r->used + size <= sizeof r->arena && "raise CHALK_ARENA_CHARS");
+        reason_key = r->arena + r->used;
+        r->used += size;
+    }
     memcpy(reason_key, key, n);
     memcpy(reason_key + n, "_reason", sizeof "_reason");
-    r->used += n + sizeof "_reason";
-    chalk_put_string(r, reason_key, "  why none", CHALK_DETAIL | (flags & CHALK_INPUT), reason);
+    return reason_key;
+}
+
+/* KEY_reason after KEY: null when there is a value. */
+static void put_reason(chalk_record *r, const char *key, unsigned flags, const char *reason)
+{
+    chalk_put_string(r, reason_key_of(r, key), "  why none", CHALK_DETAIL | (flags & CHALK_INPUT),
+                     reason);
 }
 
 chalk_field *chalk_put_result(chalk_record *r, const char *key, const char *label, chalk_unit unit,

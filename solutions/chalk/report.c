@@ -16,7 +16,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "report.h"
@@ -327,27 +329,45 @@ static int emit_rows(const chalk_report *rep, chalk_format format, long from, lo
     return status;
 }
 
-/* Copies what fd holds, from its start, to standard output. */
-static int copy_to_stdout(int fd, line *l)
+/* Copies to standard output what the child writes into fd, as it writes it (with
+ * pread, at an offset of its own: the child's writes move the file's offset), until the
+ * child has exited and all is copied. Returns its exit status (waitpid's). */
+static int follow_child(pid_t child, int fd, line *l)
 {
-    if (lseek(fd, 0, SEEK_SET) != 0)
-        return errno;
-    for (ssize_t n; (n = read(fd, l->text, sizeof l->text)) != 0;) {
+    off_t done = 0;
+    int wstatus = 0;
+    bool exited = false;
+    for (;;) {
+        ssize_t n = pread(fd, l->text, sizeof l->text, done);
         if (n < 0 && errno == EINTR)
             continue;
-        if (n < 0)
-            return errno;
-        l->len = (size_t)n;
-        flush_line(l);
-        if (l->error)
-            return l->error;
+        if (n > 0) {
+            done += n;
+            l->len = (size_t)n;
+            flush_line(l);
+            continue;
+        }
+        if (n < 0 && !l->error)
+            l->error = errno;
+        if (exited || n < 0)
+            break;
+        pid_t w = waitpid(child, &wstatus, WNOHANG);
+        if (w == child)
+            exited = true; /* one more read: what it wrote last */
+        else if (w < 0 && errno != EINTR)
+            break;
+        else
+            nanosleep(&(struct timespec){.tv_nsec = 200000}, NULL); /* 0.2 ms */
     }
-    return 0;
+    if (!exited)
+        while (waitpid(child, &wstatus, 0) < 0 && errno == EINTR)
+            ;
+    return wstatus;
 }
 
 /* A long sweep on a machine with two cores or more: the second half of the rows is
  * computed by a child process into a temporary file while this one writes the first
- * half, then copied after it, so the bytes are the same as one process writes. Each
+ * half, then copied after it (as it grows), so the bytes are those one process writes. Each
  * row is a pure function of its index, so the halves need nothing from each other.
  * Returns -1 when it could not split (no second core, no temporary file, no fork): the
  * caller then writes every row itself. */
@@ -374,20 +394,19 @@ static int emit_split(const chalk_report *rep, chalk_format format, line *l, cha
         _exit(status ? CHALK_USAGE : l->error ? 3 : 0);
     }
     int status = emit_rows(rep, format, 0, half, l, r, cache);
-    int wstatus = 0;
-    while (waitpid(child, &wstatus, 0) < 0 && errno == EINTR)
-        ;
-    bool child_ok = WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0;
-    if (!status && !l->error && child_ok) {
-        int err = copy_to_stdout(fileno(tmp), l);
-        if (err && !l->error)
-            l->error = err;
-    } else if (!status && !l->error) {
+    if (status || l->error) { /* nothing more is written after an error */
+        kill(child, SIGKILL);
+        while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
+            ;
+        fclose(tmp);
+        return status;
+    }
+    int wstatus = follow_child(child, fileno(tmp), l);
+    if (!(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) && !l->error)
         /* the child said why on stderr, unless it could not write its file */
         status = WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == CHALK_USAGE
                      ? CHALK_USAGE
                      : chalk_fail("the second half of the sweep could not be written");
-    }
     fclose(tmp);
     return status;
 }
