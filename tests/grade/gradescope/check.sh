@@ -17,7 +17,9 @@
 # /autograder/results/results.json read back in the documented format.
 #
 # Here, with one root for the whole check (tests/debian-root.sh: the bare root that
-# make fresh-check uses, from the same cache):
+# make fresh-check uses, from the same cache; setup.sh runs in it once per chapter,
+# as each assignment's image build runs it: the first installs the packages, the
+# others find them installed):
 #   1. a scratch copy of the course; in it `make gradescope CH=NN` for each chapter
 #      and `make handout` (NO_PDF=1: the book plays no part in grading).
 #   2. the uploads of each chapter, as students make them: (files) the chapter's .c
@@ -50,9 +52,11 @@
 # see no network but loopback. Once: in a user-mode container, bwrap and unshare
 # really fail; in a bwrap-mode one, bwrap works.
 #
-# Prints the steps, a table (chapter, mode, upload: the three scores), the time each
-# part took, and "gradescope-check: N passed, N failed"; exit 0 when none failed.
-# Keeps build/gradescope-check/ (log, table, every results.json and stdout).
+# Prints the steps, every fact that failed, a table (chapter, mode, upload: the three
+# scores), the time each part took, and "gradescope-check: N passed, N failed"; exit 0
+# when none failed. Keeps build/gradescope-check/: facts (every fact, ok or FAIL),
+# log, table, and each run's results.json, stdout and container.log under runs/.
+#   VERBOSE=1 print the facts that held too
 #   KEEP=1    keep the root in build/gradescope-check/root for a look
 #   JOBS=n    containers at a time
 # Needs root (mount, unshare, pivot_root) or sudo.
@@ -80,12 +84,13 @@ mkdir -p "$out/runs"
 log=$out/log
 : >"$log"
 work=$(mktemp -d /var/tmp/chalk-gradescope.XXXXXX)
-trap 'debroot_cleanup "$out/root"' EXIT
+trap 'debroot_cleanup "$out/root"; rm -rf --one-file-system "$work"' EXIT
 t_begin=$(debroot_now)
 
 passes=0 fails=0
-verdict() { # verdict ok|FAIL FACT: one line, counted (and kept in build/gradescope-check/facts)
-    echo "$1 - $2" | tee -a "$out/facts"
+verdict() { # verdict ok|FAIL FACT: counted, kept in build/gradescope-check/facts, FAILs shown
+    echo "$1 - $2" >>"$out/facts"
+    [ "$1" = ok ] && [ "${VERBOSE:-0}" != 1 ] || echo "$1 - $2"
     if [ "$1" = ok ]; then passes=$((passes + 1)); else fails=$((fails + 1)); fi
 }
 expect() { if "${@:2}"; then verdict ok "$1"; else verdict FAIL "$1"; fi; } # expect FACT COMMAND...
@@ -119,7 +124,7 @@ step "the zips and the handout built in a scratch copy of the course ($(debroot_
 # ---- 2. the uploads -------------------------------------------------------------------
 # upload CH KIND: $work/up/CH/KIND/{files,tarball}/
 upload() {
-    local ch=$1 kind=$2 f names half fns up=$work/up/$1/$2 hand
+    local ch=$1 kind=$2 f names up=$work/up/$1/$2 hand
     mkdir -p "$up/files" "$up/tarball" "$up/c"
     for f in "$tree/exercises/$ch"/*.c; do
         f=$(basename "$f")
@@ -288,6 +293,7 @@ for ch in "$@"; do
     took=$(debroot_took "$t0")
     t_images=$(awk -v a="$t_images" -v b="$took" 'BEGIN { print a + b }')
     verdict ok "$ch: the image: zip unpacked to /autograder/source, setup.sh run as root ($took s)"
+    step "$ch: the image built: zip unpacked to /autograder/source, setup.sh run as root ($took s)"
 
     if [ -z "${probed:-}" ]; then # once: the two modes are what they claim
         probe='bwrap --unshare-all --ro-bind /usr /usr --symlink usr/lib64 /lib64 --symlink usr/lib /lib'
