@@ -220,6 +220,16 @@ grade-all:
 # The autograder zip for one chapter's Gradescope assignment: make gradescope CH=01.
 gradescope:
 	@tests/grade/gradescope/zip.sh '$(CH)'
+# Every chapter's autograder zip run as Gradescope runs it, in a fresh Debian 12 root
+# (root or sudo): setup.sh as the image build runs it, then the reference, the stub
+# and a half-done upload (.c files and make submission's tarball) through
+# run_autograder, under bwrap and in a container that refuses namespaces; each
+# results.json checked against Gradescope's format and the expected scores.
+# CH=01 checks one chapter. CI runs it (.ci/run); make test does not.
+.PHONY: gradescope-check
+gradescope-check:
+	@$(if $(PICK),,echo "no chapter matches CH=$(CH); chapters: $(CHAPTERS)" >&2; exit 2)
+	@tests/grade/gradescope/check.sh $(PICK)
 
 # Speed figures: the reader's loop and make test from clean, in a scratch copy.
 bench:
@@ -244,6 +254,7 @@ help:
 	@echo "make grade      grade SUBMISSION=dir-or-tarball with hidden tests: build/grade/results.json"
 	@echo "make grade-all  grade every submission in DIR=submissions/: build/grade/gradebook.csv"
 	@echo "make gradescope the autograder zip for one chapter's assignment: make gradescope CH=01"
+	@echo "make gradescope-check  every chapter's zip run as Gradescope runs it, in a fresh Debian 12 root (root)"
 	@echo "make chalk      build the calculator: build/chalk --help"
 	@echo "make book       build the book: build/chalk.pdf (EDITION=instructor: build/chalk-instructor.pdf, with solutions)"
 	@echo "make flashcards the chapters' flashcards for Anki: build/flashcards.tsv (import as is)"

@@ -8,6 +8,8 @@
 #   tests/deps.sh grade   bubblewrap, jq, binutils (make grade: the sandbox, results.json)
 #   tests/deps.sh watch   inotify-tools (make watch polls without them)
 #   tests/deps.sh fresh   debootstrap (tests/fresh-check.sh)
+#   tests/deps.sh gradescope  c + debootstrap, zip, unzip, libseccomp-dev
+#                         (tests/grade/gradescope/check.sh)
 #   tests/deps.sh test book watch    several at once: one apt-get run
 #
 # Each need is a command or a file and the package that provides it. A file, not a
@@ -39,6 +41,11 @@ need_watch=(
 need_fresh=(
     "cmd:debootstrap debootstrap"
 )
+need_gradescope=(
+    "cmd:zip zip"
+    "cmd:unzip unzip"
+    "file:/usr/include/seccomp.h libseccomp-dev"
+)
 need_book=(
     "cmd:pandoc pandoc"
     "cmd:pdflatex texlive-latex-base"
@@ -53,7 +60,7 @@ need_book=(
 )
 
 [ $# -gt 0 ] || {
-    echo "usage: tests/deps.sh c|test|book|grade|watch|fresh|all ..." >&2
+    echo "usage: tests/deps.sh c|test|book|grade|watch|fresh|gradescope|all ..." >&2
     exit 2
 }
 needs=()
@@ -65,9 +72,10 @@ for group in "$@"; do
     grade) needs+=("${need_c[@]}" "${need_test[@]}" "${need_grade[@]}") ;;
     watch) needs+=("${need_watch[@]}") ;;
     fresh) needs+=("${need_fresh[@]}") ;;
+    gradescope) needs+=("${need_c[@]}" "${need_fresh[@]}" "${need_gradescope[@]}") ;;
     all) needs+=("${need_c[@]}" "${need_test[@]}" "${need_book[@]}" "${need_grade[@]}" "${need_watch[@]}") ;;
     *)
-        echo "usage: tests/deps.sh c|test|book|grade|watch|fresh|all ... (not '$group')" >&2
+        echo "usage: tests/deps.sh c|test|book|grade|watch|fresh|gradescope|all ... (not '$group')" >&2
         exit 2
         ;;
     esac

@@ -160,7 +160,8 @@ prep_common() {
 prep_chapter() {
     local ch=$1 kind f files key
     mkdir -p "$cache/$ch" "$box/contract/$ch"
-    cp exercises/"$ch"/*.h lib/*.h "$box/contract/$ch/"
+    # readable by the sandbox uid whatever the course's modes (setup.sh makes them 600)
+    install -m 644 exercises/"$ch"/*.h lib/*.h "$box/contract/$ch/"
     [ -f "$cache/$ch/ready" ] && return 0
     tests/grade/wrap.sh "$ch" "$cache/$ch/wrap.c" >"$cache/$ch/fns" || return 1
     $CC "${TRUSTED_CFLAGS[@]}" -Itests/grade -Ilib -Iexercises/"$ch" -c "$cache/$ch/wrap.c" -o "$cache/$ch/wrap.o" || return 1

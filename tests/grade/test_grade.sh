@@ -302,6 +302,12 @@ expect "results.json is valid JSON for a compiler message with the same" \
     eval 'jq -r ".tests[0].output" "$scratch/out/compile-hostile.json" | grep -F "back\\slash \"quote\" invalid" >/dev/null'
 bad_json=$(for f in "$scratch"/out/*.json; do jq -e . "$f" >/dev/null 2>&1 || echo "$(basename "$f")"; done)
 expect "every results.json written above is valid JSON${bad_json:+ (not: $bad_json)}" test -z "$bad_json"
+bad_format=$(for f in "$scratch"/out/*.json; do
+    jq -r -f tests/grade/gradescope/results.jq "$f" 2>&1 | sed "s|^|$(basename "$f"): |"; done | head -3)
+expect "  and follows Gradescope's format (tests/grade/gradescope/results.jq)${bad_format:+: $bad_format}" test -z "$bad_format"
+expect "  (that format check finds a score that is a string and a status Gradescope does not know)" \
+    test "$(jq -r -f tests/grade/gradescope/results.jq <<<'{"score": "1", "tests": [{"name": "t", "score": 1,
+        "max_score": 1, "status": "ok"}]}' | grep -c -e 'score is not a number' -e 'status is "ok"')" = 2
 
 section "grading: Gradescope's wrapper"
 ag=$scratch/autograder
