@@ -119,7 +119,9 @@ overtraining_optimum overtraining_chinchilla_for_loss(const cost_scaling_fit *fi
 /* ---- Exercise 4.4 (*) cost_terms: the three costs of a model's life ---------------- §4.5 */
 
 /* How expensive an RL token and a served token are, next to a pre-training token.
- * Valid: rl_flops_per_param > 0 and finite; each efficiency in (0, 1]. */
+ * Valid: rl_flops_per_param > 0 and finite; each efficiency > 0 and finite. (An
+ * efficiency above 1, decode beating training, is unphysical but computable: the
+ * lecture's slip, §4.7, is the corrected weight at efficiency 1 / eta.) */
 typedef struct overtraining_factors {
     double rl_flops_per_param;   /* k_RL: 2 if rollouts are only generated, 6 if all trained on */
     double rl_efficiency;        /* eta_RL: RL's FLOP utilisation over pre-training's */
@@ -180,7 +182,7 @@ typedef struct overtraining_weights {
 
 /* The corrected weights, §4.7 (Sizing the coefficients, and the slip): lower
  * efficiency makes a token cost MORE, so the efficiency divides. No answer unless the
- * factors are valid. */
+ * factors are valid (or if a weight overflows). */
 overtraining_weights overtraining_token_weights(const overtraining_factors *f);
 
 /* The lecture's first pass, kept so the slip can be shown beside its correction: the

@@ -34,10 +34,11 @@ static bool non_negative(double x)
     return x >= 0.0 && x < INFINITY;
 }
 
-/* An efficiency: a fraction of pre-training's utilisation, in (0, 1]. */
+/* An efficiency: a fraction of pre-training's utilisation, > 0 (above 1 is
+ * unphysical but computable: the slip is the weight at 1 / eta). */
 static bool efficiency(double e)
 {
-    return e > 0.0 && e <= 1.0;
+    return positive(e);
 }
 
 static bool valid_factors(const overtraining_factors *f)

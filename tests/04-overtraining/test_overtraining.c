@@ -442,9 +442,10 @@ static void no_tokens_cost_nothing_but_a_model_without_parameters_has_no_costs(v
     assert_no_answer(overtraining_cost_terms(&p));
 }
 
-/* The contract: an efficiency lies in (0, 1]: exactly 1 (decode as good as
- * training) is allowed; 0 and anything above 1 are not, nor is k_RL = 0. */
-static void an_efficiency_must_lie_above_0_and_at_most_1(void **state)
+/* The contract: an efficiency is > 0 and finite; exactly 1 (decode as good as
+ * training) is fine, and so, computably, is 2; 0, infinity and NaN are not, nor is
+ * k_RL = 0. */
+static void an_efficiency_must_be_positive_and_finite(void **state)
 {
     (void)state;
     overtraining_plan p = {.params_active = 1e9, .pretrain_tokens = 1e12, .rl_tokens = 1e11,
@@ -452,9 +453,13 @@ static void an_efficiency_must_lie_above_0_and_at_most_1(void **state)
     overtraining_costs c = overtraining_cost_terms(&p);
     assert_answer(c);
     assert_close(c.inference_flops, 2 * 1e9 * 1e12, TIGHT, "FLOPs");
-    p.factors.inference_efficiency = nextafter(1.0, 2.0);
-    assert_no_answer(overtraining_cost_terms(&p));
+    p.factors.inference_efficiency = 2.0;
+    assert_close(overtraining_cost_terms(&p).inference_flops, 1e9 * 1e12, TIGHT, "FLOPs");
     p.factors.inference_efficiency = 0.0;
+    assert_no_answer(overtraining_cost_terms(&p));
+    p.factors.inference_efficiency = INFINITY;
+    assert_no_answer(overtraining_cost_terms(&p));
+    p.factors.inference_efficiency = NAN;
     assert_no_answer(overtraining_cost_terms(&p));
     p.factors = factors(0, 1.0, 1.0);
     assert_no_answer(overtraining_cost_terms(&p));
@@ -578,18 +583,31 @@ static void at_full_efficiency_a_trained_rl_token_costs_one_pretraining_token(vo
     assert_answer(overtraining_token_weights_slipped(&f));
 }
 
-/* The contract: weights exist only for valid factors (k_RL > 0, efficiencies in
- * (0, 1]), slipped or not. */
+/* The slip multiplies by eta where the correction divides: k eta / 6 is the corrected
+ * weight k / (6 x (1/eta)) at the (unphysical, but valid) efficiency 1/eta. */
+static void the_slipped_weight_is_the_corrected_one_at_efficiency_1_over_eta(void **state)
+{
+    (void)state;
+    overtraining_factors f = factors(4, 0.3, 0.25), inv = factors(4, 1.0 / 0.3, 1.0 / 0.25);
+    overtraining_weights slip = overtraining_token_weights_slipped(&f);
+    overtraining_weights right = overtraining_token_weights(&inv);
+    assert_answer(right);
+    assert_close(slip.rl, right.rl, TIGHT, "");
+    assert_close(slip.inference, right.inference, TIGHT, "");
+}
+
+/* The contract: weights exist only for valid factors (k_RL > 0, efficiencies > 0,
+ * all finite), slipped or not. */
 static void weights_of_invalid_factors_do_not_exist(void **state)
 {
     (void)state;
-    overtraining_factors zero = factors(3, 0.0, 0.3), above = factors(3, 0.3, 1.5),
+    overtraining_factors zero = factors(3, 0.0, 0.3), infinite = factors(3, 0.3, INFINITY),
                          no_k = factors(0, 0.3, 0.3);
     assert_no_answer(overtraining_token_weights(&zero));
-    assert_no_answer(overtraining_token_weights(&above));
+    assert_no_answer(overtraining_token_weights(&infinite));
     assert_no_answer(overtraining_token_weights(&no_k));
     assert_no_answer(overtraining_token_weights_slipped(&zero));
-    assert_no_answer(overtraining_token_weights_slipped(&above));
+    assert_no_answer(overtraining_token_weights_slipped(&infinite));
     assert_no_answer(overtraining_token_weights_slipped(&no_k));
 }
 
@@ -1111,7 +1129,7 @@ int main(void)
         CHALK_TEST(cost_terms, lower_efficiency_makes_every_token_cost_more),
         CHALK_TEST(cost_terms, the_total_is_the_sum_of_the_three_terms),
         CHALK_TEST(cost_terms, no_tokens_cost_nothing_but_a_model_without_parameters_has_no_costs),
-        CHALK_TEST(cost_terms, an_efficiency_must_lie_above_0_and_at_most_1),
+        CHALK_TEST(cost_terms, an_efficiency_must_be_positive_and_finite),
         CHALK_TEST(cost_terms, an_efficiency_of_1e_minus_320_overflows_to_no_answer),
         CHALK_TEST(heuristic, equal_exponents_put_the_minimum_where_the_terms_are_equal),
         CHALK_TEST(heuristic, at_the_minimum_the_falling_term_is_nu_over_mu_of_the_rising),
@@ -1122,6 +1140,7 @@ int main(void)
         CHALK_TEST(sign_slip, the_lectures_first_pass_gives_about_a_tenth),
         CHALK_TEST(sign_slip, the_slip_understates_each_weight_by_eta_squared),
         CHALK_TEST(sign_slip, at_full_efficiency_a_trained_rl_token_costs_one_pretraining_token),
+        CHALK_TEST(sign_slip, the_slipped_weight_is_the_corrected_one_at_efficiency_1_over_eta),
         CHALK_TEST(sign_slip, weights_of_invalid_factors_do_not_exist),
         CHALK_TEST(equal_cost, thirds_give_d_pre_equal_1_5_d_rl_equal_d_inf),
         CHALK_TEST(equal_cost, half_the_budget_on_inference_doubles_its_tokens),
