@@ -1,11 +1,11 @@
 /*
  * overtraining.c -- Chapter 4 exercises: YOUR implementation.
  *
- * Each function below compiles and returns a placeholder, so the tests run and
- * fail. Replace each body with your implementation; its comment names the section
- * of the book (chapter 4 of chalk.pdf) that derives it, and the contract (units,
- * valid inputs, what to return when there is no answer) is in overtraining.h beside
- * this file.
+ * Each function below compiles and returns a placeholder, so the tests run
+ * and fail. Replace each body with your implementation; its comment names
+ * the section of the book (chapter 4 of chalk.pdf) that derives it, and the
+ * contract (units, valid inputs, what to return when there is no answer) is
+ * in overtraining.h beside this file.
  *
  *   make check CH=04     run the chapter's tests against this file
  *   make hint CH=04      show the next hint for the first failing exercise
@@ -14,20 +14,20 @@
 
 #include <math.h>
 
-/* ---- Exercise 4.1 (*) loss ----------------------------------------------- */
+/* ---- Exercise 4.1 (*) loss ------------------------------------------- */
 
 double overtraining_loss(const cost_scaling_fit *fit, double params,
                          double tokens)
 {
-    /* TODO §4.2 (The loss law and its fits): the irreducible loss plus one term
-     * for the model, one for the data. */
+    /* TODO §4.2 (The loss law and its fits): the irreducible loss plus one
+     * term for the model, one for the data. */
     (void)fit;
     (void)params;
     (void)tokens;
     return 0.0;
 }
 
-/* ---- Exercise 4.2 (**) frontier ------------------------------------------ */
+/* ---- Exercise 4.2 (**) frontier -------------------------------------- */
 
 overtraining_optimum overtraining_chinchilla(const cost_scaling_fit *fit,
                                              double flops)
@@ -41,23 +41,25 @@ overtraining_optimum overtraining_chinchilla(const cost_scaling_fit *fit,
 }
 
 overtraining_optimum
-overtraining_chinchilla_for_params(const cost_scaling_fit *fit, double params)
+overtraining_chinchilla_for_params(const cost_scaling_fit *fit,
+                                   double params)
 {
-    /* TODO §4.3 (The compute-optimal frontier): the optimum's condition, solved
-     * for the data at a given size. */
+    /* TODO §4.3 (The compute-optimal frontier): the optimum's condition,
+     * solved for the data at a given size. */
     (void)fit;
     (void)params;
     overtraining_optimum o = {0};
     return o;
 }
 
-/* ---- Exercise 4.3 (**) iso_loss ------------------------------------------ */
+/* ---- Exercise 4.3 (**) iso_loss -------------------------------------- */
 
-overtraining_tokens overtraining_tokens_for_loss(const cost_scaling_fit *fit,
-                                                 double params, double loss)
+overtraining_tokens
+overtraining_tokens_for_loss(const cost_scaling_fit *fit, double params,
+                             double loss)
 {
-    /* TODO §4.4 (Holding quality fixed): the law solved for the data; say so
-     * when no amount of data is enough. */
+    /* TODO §4.4 (Holding quality fixed): the law solved for the data; say
+     * so when no amount of data is enough. */
     (void)fit;
     (void)params;
     (void)loss;
@@ -68,8 +70,8 @@ overtraining_tokens overtraining_tokens_for_loss(const cost_scaling_fit *fit,
 overtraining_size overtraining_min_params(const cost_scaling_fit *fit,
                                           double loss)
 {
-    /* TODO §4.4 (Holding quality fixed): the size whose parameter term alone
-     * is the reducible loss. */
+    /* TODO §4.4 (Holding quality fixed): the size whose parameter term
+     * alone is the reducible loss. */
     (void)fit;
     (void)loss;
     overtraining_size n = {0};
@@ -79,15 +81,16 @@ overtraining_size overtraining_min_params(const cost_scaling_fit *fit,
 overtraining_optimum
 overtraining_chinchilla_for_loss(const cost_scaling_fit *fit, double loss)
 {
-    /* TODO §4.4 (Holding quality fixed): split the reducible loss between the
-     * two terms as the optimum does, then solve each for its variable. */
+    /* TODO §4.4 (Holding quality fixed): split the reducible loss between
+     * the two terms as the optimum does, then solve each for its variable.
+     */
     (void)fit;
     (void)loss;
     overtraining_optimum o = {0};
     return o;
 }
 
-/* ---- Exercise 4.4 (*) cost_terms ----------------------------------------- */
+/* ---- Exercise 4.4 (*) cost_terms ------------------------------------- */
 
 overtraining_costs overtraining_cost_terms(const overtraining_plan *plan)
 {
@@ -98,7 +101,7 @@ overtraining_costs overtraining_cost_terms(const overtraining_plan *plan)
     return c;
 }
 
-/* ---- Exercise 4.5 (**) heuristic ----------------------------------------- */
+/* ---- Exercise 4.5 (**) heuristic ------------------------------------- */
 
 double overtraining_optimum_term_ratio(double mu, double nu)
 {
@@ -118,9 +121,10 @@ double overtraining_equal_cost_penalty(double mu, double nu)
     return 0.0;
 }
 
-/* ---- Exercise 4.6 (*) sign_slip ------------------------------------------ */
+/* ---- Exercise 4.6 (*) sign_slip -------------------------------------- */
 
-overtraining_weights overtraining_token_weights(const overtraining_factors *f)
+overtraining_weights
+overtraining_token_weights(const overtraining_factors *f)
 {
     /* TODO §4.7 (Sizing the coefficients, and the slip): an RL token and a
      * served token, in pre-training tokens. */
@@ -132,17 +136,18 @@ overtraining_weights overtraining_token_weights(const overtraining_factors *f)
 overtraining_weights
 overtraining_token_weights_slipped(const overtraining_factors *f)
 {
-    /* TODO §4.7 (Sizing the coefficients, and the slip): the lecture's first
-     * pass, as it was written on the board. */
+    /* TODO §4.7 (Sizing the coefficients, and the slip): the lecture's
+     * first pass, as it was written on the board. */
     (void)f;
     overtraining_weights w = {0};
     return w;
 }
 
-/* ---- Exercise 4.7 (*) equal_cost ----------------------------------------- */
+/* ---- Exercise 4.7 (*) equal_cost ------------------------------------- */
 
-overtraining_token_ratios overtraining_equal_cost(const overtraining_factors *f,
-                                                  const overtraining_split *s)
+overtraining_token_ratios
+overtraining_equal_cost(const overtraining_factors *f,
+                        const overtraining_split *s)
 {
     /* TODO §4.7 (Sizing the coefficients, and the slip): token counts that
      * give each term its share of the cost. */
@@ -152,7 +157,7 @@ overtraining_token_ratios overtraining_equal_cost(const overtraining_factors *f,
     return r;
 }
 
-/* ---- Exercise 4.8 (*) estimate ------------------------------------------- */
+/* ---- Exercise 4.8 (*) estimate --------------------------------------- */
 
 double overtraining_inference_tokens(const overtraining_fleet *fleet)
 {
@@ -165,21 +170,21 @@ double overtraining_inference_tokens(const overtraining_fleet *fleet)
 double overtraining_factor(double pretrain_tokens, double params_active,
                            double tokens_per_param)
 {
-    /* TODO §4.8 (The worked estimate): how many times the rule's token count
-     * the model saw. */
+    /* TODO §4.8 (The worked estimate): how many times the rule's token
+     * count the model saw. */
     (void)pretrain_tokens;
     (void)params_active;
     (void)tokens_per_param;
     return 0.0;
 }
 
-/* ---- Exercise 4.9 (**) from_traffic -------------------------------------- */
+/* ---- Exercise 4.9 (**) from_traffic ---------------------------------- */
 
-overtraining_estimate overtraining_from_traffic(const overtraining_fleet *fleet,
-                                                const overtraining_factors *f,
-                                                const overtraining_split *s,
-                                                double params_active,
-                                                double tokens_per_param)
+overtraining_estimate
+overtraining_from_traffic(const overtraining_fleet *fleet,
+                          const overtraining_factors *f,
+                          const overtraining_split *s, double params_active,
+                          double tokens_per_param)
 {
     /* TODO §4.8 (The worked estimate): from the traffic to the pre-training
      * tokens the split asks for, and how far past the rule they are. */
@@ -192,7 +197,7 @@ overtraining_estimate overtraining_from_traffic(const overtraining_fleet *fleet,
     return e;
 }
 
-/* ---- Exercise 4.10 (***) inference_optimal ------------------------------- */
+/* ---- Exercise 4.10 (***) inference_optimal --------------------------- */
 
 overtraining_lifetime overtraining_lifetime_at(const cost_scaling_fit *fit,
                                                double params, double loss,
@@ -221,11 +226,11 @@ overtraining_inference_optimal(const cost_scaling_fit *fit, double loss,
     return l;
 }
 
-/* ---- Exercise 4.11 (***) budget_optimal ---------------------------------- */
+/* ---- Exercise 4.11 (***) budget_optimal ------------------------------ */
 
 overtraining_lifetime
-overtraining_budget_optimal(const cost_scaling_fit *fit, double lifetime_flops,
-                            double inference_tokens)
+overtraining_budget_optimal(const cost_scaling_fit *fit,
+                            double lifetime_flops, double inference_tokens)
 {
     /* TODO §4.10 (The best model a lifetime budget buys): search the models
      * the budget can pay for, training and serving, for the least loss. */

@@ -1,13 +1,17 @@
 /*
- * overtraining.c -- Chapter 4 reference solution: the Chinchilla frontier, the
- * three costs of a model's life, the lecture's equal-cost estimate, the
- * inference-optimal model and its dual, the best model a lifetime budget buys.
+ * overtraining.c -- Chapter 4 reference solution: the Chinchilla frontier,
+ * the three costs of a model's life, the lecture's equal-cost estimate, the
+ * inference-optimal model and its dual, the best model a lifetime budget
+ * buys.
  *
- * Contract: exercises/04-overtraining/overtraining.h. Everything is a closed form
- * except the two searches, each a bisection (lib/numeric.h) on the logarithm of the
- * parameter count of a slope derived in the book (§4.9, §4.10). No function asserts:
- * an input outside its domain, or an answer that overflows, gives NaN or
- * exists = false with a reason, as the contract says.
+ * Contract: exercises/04-overtraining/overtraining.h. Everything is a
+ * closed form except the two searches, each a bisection (lib/numeric.h) on
+ * the logarithm of the parameter count, of a slope the book derives:
+ *     §4.9 (Beyond the lecture)
+ *     §4.10 (The best model a lifetime budget buys)
+ * No function asserts: an input outside its domain, or an answer that
+ * overflows, gives NaN or exists = false with a reason, as the contract
+ * says.
  */
 #include "overtraining.h"
 
@@ -16,11 +20,11 @@
 #define SECONDS_PER_DAY 86400.0
 
 /* The contract's ranges for the two searches. */
-#define MAX_LOSS 20.0              /* nats per token */
-#define MAX_INFERENCE_TOKENS 1e30  /* tokens */
-#define MAX_LIFETIME_FLOPS 1e40    /* FLOPs */
+#define MAX_LOSS 20.0             /* nats per token */
+#define MAX_INFERENCE_TOKENS 1e30 /* tokens */
+#define MAX_LIFETIME_FLOPS 1e40   /* FLOPs */
 
-/* ---- domains --------------------------------------------------------------- */
+/* ---- domains --------------------------------------------------------- */
 
 /* x > 0 and finite; false for NaN. */
 static bool positive(double x)
@@ -43,7 +47,8 @@ static bool efficiency(double e)
 
 static bool valid_factors(const overtraining_factors *f)
 {
-    return positive(f->rl_flops_per_param) && efficiency(f->rl_efficiency) &&
+    return positive(f->rl_flops_per_param) &&
+           efficiency(f->rl_efficiency) &&
            efficiency(f->inference_efficiency);
 }
 
@@ -53,7 +58,7 @@ static bool valid_split(const overtraining_split *s)
            non_negative(s->inference_share);
 }
 
-/* ---- the loss law's two reducible terms ---------------------------------- */
+/* ---- the loss law's two reducible terms ------------------------------ */
 
 /* region: terms */
 /* Loss left by a finite model: A_N / N^alpha_N (0 for an unlimited one). */
@@ -69,7 +74,7 @@ static double tokens_term(const cost_scaling_fit *f, double tokens)
 }
 /* endregion: terms */
 
-/* ---- Exercise 4.1 -------------------------------------------------------- */
+/* ---- Exercise 4.1 ---------------------------------------------------- */
 
 /* region: loss */
 double overtraining_loss(const cost_scaling_fit *fit, double params,
@@ -82,15 +87,15 @@ double overtraining_loss(const cost_scaling_fit *fit, double params,
 }
 /* endregion: loss */
 
-/* ---- Exercise 4.2 -------------------------------------------------------- */
+/* ---- Exercise 4.2 ---------------------------------------------------- */
 
 static overtraining_optimum no_optimum(const char *why)
 {
     return (overtraining_optimum){.exists = false, .reason = why};
 }
 
-/* The optimum with n parameters and d tokens: its flops, ratio and loss, or no
- * answer when any of them overflows. */
+/* The optimum with n parameters and d tokens: its flops, ratio and loss, or
+ * no answer when any of them overflows. */
 static overtraining_optimum optimum_of(const cost_scaling_fit *f, double n,
                                        double d)
 {
@@ -109,7 +114,8 @@ overtraining_optimum overtraining_chinchilla(const cost_scaling_fit *fit,
                                              double flops)
 {
     if (!positive(flops))
-        return no_optimum("the budget must be a positive, finite FLOP count");
+        return no_optimum(
+            "the budget must be a positive, finite FLOP count");
     double a = fit->alpha_params, b = fit->alpha_tokens;
     double g = pow(a * fit->a_params / (b * fit->a_tokens), 1.0 / (a + b));
     double n_times_d = flops / 6.0; /* the product the budget fixes */
@@ -118,7 +124,8 @@ overtraining_optimum overtraining_chinchilla(const cost_scaling_fit *fit,
 }
 
 overtraining_optimum
-overtraining_chinchilla_for_params(const cost_scaling_fit *fit, double params)
+overtraining_chinchilla_for_params(const cost_scaling_fit *fit,
+                                   double params)
 {
     if (!positive(params))
         return no_optimum("the model must have a positive, finite size");
@@ -129,20 +136,23 @@ overtraining_chinchilla_for_params(const cost_scaling_fit *fit, double params)
 }
 /* endregion: frontier */
 
-/* ---- Exercise 4.3 -------------------------------------------------------- */
+/* ---- Exercise 4.3 ---------------------------------------------------- */
 
 /* region: iso-loss */
-overtraining_tokens overtraining_tokens_for_loss(const cost_scaling_fit *fit,
-                                                 double params, double loss)
+overtraining_tokens
+overtraining_tokens_for_loss(const cost_scaling_fit *fit, double params,
+                             double loss)
 {
     overtraining_tokens none = {.exists = false};
     if (!positive(params) || !isfinite(loss)) {
-        none.reason = "need a positive, finite model size and a finite loss";
+        none.reason =
+            "need a positive, finite model size and a finite loss";
         return none;
     }
     double data_term = loss - fit->irreducible - params_term(fit, params);
     if (!(data_term > 0.0)) {
-        none.reason = "even unlimited data leaves the loss at or above the target";
+        none.reason =
+            "even unlimited data leaves the loss at or above the target";
         return none;
     }
     double tokens = pow(fit->a_tokens / data_term, 1.0 / fit->alpha_tokens);
@@ -159,7 +169,8 @@ overtraining_size overtraining_min_params(const cost_scaling_fit *fit,
     overtraining_size none = {.exists = false};
     double reducible = loss - fit->irreducible;
     if (!isfinite(loss) || !(reducible > 0.0)) {
-        none.reason = "no model reaches a loss at or below the irreducible loss";
+        none.reason =
+            "no model reaches a loss at or below the irreducible loss";
         return none;
     }
     double params = pow(fit->a_params / reducible, 1.0 / fit->alpha_params);
@@ -175,7 +186,8 @@ overtraining_chinchilla_for_loss(const cost_scaling_fit *fit, double loss)
 {
     double reducible = loss - fit->irreducible;
     if (!isfinite(loss) || !(reducible > 0.0))
-        return no_optimum("no model reaches a loss at or below the irreducible loss");
+        return no_optimum(
+            "no model reaches a loss at or below the irreducible loss");
     /* the two terms split the reducible loss as alpha_D : alpha_N */
     double a = fit->alpha_params, b = fit->alpha_tokens;
     double params = pow(fit->a_params * (a + b) / (b * reducible), 1.0 / a);
@@ -184,23 +196,25 @@ overtraining_chinchilla_for_loss(const cost_scaling_fit *fit, double loss)
 }
 /* endregion: iso-loss */
 
-/* ---- Exercise 4.4 -------------------------------------------------------- */
+/* ---- Exercise 4.4 ---------------------------------------------------- */
 
 /* region: cost-terms */
 overtraining_costs overtraining_cost_terms(const overtraining_plan *plan)
 {
     const overtraining_factors *f = &plan->factors;
     overtraining_costs none = {.exists = false};
-    if (!positive(plan->params_active) || !non_negative(plan->pretrain_tokens) ||
-        !non_negative(plan->rl_tokens) || !non_negative(plan->inference_tokens) ||
-        !valid_factors(f)) {
+    if (!positive(plan->params_active) ||
+        !non_negative(plan->pretrain_tokens) ||
+        !non_negative(plan->rl_tokens) ||
+        !non_negative(plan->inference_tokens) || !valid_factors(f)) {
         none.reason = "need a model, token counts >= 0 and valid factors";
         return none;
     }
     double n = plan->params_active;
     overtraining_costs c = {.exists = true};
     c.pretrain_flops = 6.0 * n * plan->pretrain_tokens;
-    c.rl_flops = f->rl_flops_per_param * n * plan->rl_tokens / f->rl_efficiency;
+    c.rl_flops =
+        f->rl_flops_per_param * n * plan->rl_tokens / f->rl_efficiency;
     c.inference_flops =
         2.0 * n * plan->inference_tokens / f->inference_efficiency;
     c.total_flops = c.pretrain_flops + c.rl_flops + c.inference_flops;
@@ -212,7 +226,7 @@ overtraining_costs overtraining_cost_terms(const overtraining_plan *plan)
 }
 /* endregion: cost-terms */
 
-/* ---- Exercise 4.5 -------------------------------------------------------- */
+/* ---- Exercise 4.5 ---------------------------------------------------- */
 
 /* region: heuristic */
 double overtraining_optimum_term_ratio(double mu, double nu)
@@ -237,18 +251,21 @@ double overtraining_equal_cost_penalty(double mu, double nu)
 }
 /* endregion: heuristic */
 
-/* ---- Exercise 4.6 -------------------------------------------------------- */
+/* ---- Exercise 4.6 ---------------------------------------------------- */
 
 /* region: weights */
-overtraining_weights overtraining_token_weights(const overtraining_factors *f)
+overtraining_weights
+overtraining_token_weights(const overtraining_factors *f)
 {
     if (!valid_factors(f))
-        return (overtraining_weights){.reason = "the factors are not valid"};
+        return (overtraining_weights){.reason =
+                                          "the factors are not valid"};
     overtraining_weights w = {.exists = true};
     w.rl = f->rl_flops_per_param / (6.0 * f->rl_efficiency);
     w.inference = 2.0 / (6.0 * f->inference_efficiency);
     if (!positive(w.rl) || !positive(w.inference))
-        return (overtraining_weights){.reason = "a weight overflows a double"};
+        return (overtraining_weights){.reason =
+                                          "a weight overflows a double"};
     return w;
 }
 
@@ -256,7 +273,8 @@ overtraining_weights
 overtraining_token_weights_slipped(const overtraining_factors *f)
 {
     if (!valid_factors(f))
-        return (overtraining_weights){.reason = "the factors are not valid"};
+        return (overtraining_weights){.reason =
+                                          "the factors are not valid"};
     /* as first written on the board: efficiency multiplied */
     overtraining_weights w = {.exists = true};
     w.rl = f->rl_flops_per_param * f->rl_efficiency / 6.0;
@@ -265,16 +283,18 @@ overtraining_token_weights_slipped(const overtraining_factors *f)
 }
 /* endregion: weights */
 
-/* ---- Exercise 4.7 -------------------------------------------------------- */
+/* ---- Exercise 4.7 ---------------------------------------------------- */
 
 /* region: equal-cost */
-overtraining_token_ratios overtraining_equal_cost(const overtraining_factors *f,
-                                                  const overtraining_split *s)
+overtraining_token_ratios
+overtraining_equal_cost(const overtraining_factors *f,
+                        const overtraining_split *s)
 {
     overtraining_token_ratios none = {.exists = false};
     overtraining_weights w = overtraining_token_weights(f);
     if (!w.exists || !valid_split(s)) {
-        none.reason = "need valid factors and a split with a share for pre-training";
+        none.reason =
+            "need valid factors and a split with a share for pre-training";
         return none;
     }
     /* C_RL / C_pre = w_RL D_RL / D must equal phi_RL / phi_pre; likewise
@@ -292,7 +312,7 @@ overtraining_token_ratios overtraining_equal_cost(const overtraining_factors *f,
 }
 /* endregion: equal-cost */
 
-/* ---- Exercise 4.8 -------------------------------------------------------- */
+/* ---- Exercise 4.8 ---------------------------------------------------- */
 
 /* region: estimate */
 double overtraining_inference_tokens(const overtraining_fleet *fleet)
@@ -317,14 +337,14 @@ double overtraining_factor(double pretrain_tokens, double params_active,
 }
 /* endregion: estimate */
 
-/* ---- Exercise 4.9 -------------------------------------------------------- */
+/* ---- Exercise 4.9 ---------------------------------------------------- */
 
 /* region: from-traffic */
-overtraining_estimate overtraining_from_traffic(const overtraining_fleet *fleet,
-                                                const overtraining_factors *f,
-                                                const overtraining_split *s,
-                                                double params_active,
-                                                double tokens_per_param)
+overtraining_estimate
+overtraining_from_traffic(const overtraining_fleet *fleet,
+                          const overtraining_factors *f,
+                          const overtraining_split *s, double params_active,
+                          double tokens_per_param)
 {
     overtraining_estimate none = {.exists = false};
     double served = overtraining_inference_tokens(fleet);
@@ -335,7 +355,8 @@ overtraining_estimate overtraining_from_traffic(const overtraining_fleet *fleet,
         return none;
     }
     if (!(r.inference_per_pretrain > 0.0)) {
-        none.reason = "with no share for serving, traffic does not set pre-training";
+        none.reason =
+            "with no share for serving, traffic does not set pre-training";
         return none;
     }
     /* D_inf / D is the split's ratio: D = D_inf / (D_inf / D) */
@@ -343,7 +364,8 @@ overtraining_estimate overtraining_from_traffic(const overtraining_fleet *fleet,
     e.pretrain_tokens = served / r.inference_per_pretrain;
     e.tokens_per_param = e.pretrain_tokens / params_active;
     e.overtrain_factor = e.tokens_per_param / tokens_per_param;
-    if (!non_negative(e.pretrain_tokens) || !non_negative(e.tokens_per_param) ||
+    if (!non_negative(e.pretrain_tokens) ||
+        !non_negative(e.tokens_per_param) ||
         !non_negative(e.overtrain_factor)) {
         none.reason = "the answer overflows a double";
         return none;
@@ -352,7 +374,7 @@ overtraining_estimate overtraining_from_traffic(const overtraining_fleet *fleet,
 }
 /* endregion: from-traffic */
 
-/* ---- Exercise 4.10 ------------------------------------------------------- */
+/* ---- Exercise 4.10 --------------------------------------------------- */
 
 /* region: lifetime */
 overtraining_lifetime overtraining_lifetime_at(const cost_scaling_fit *fit,
@@ -369,7 +391,8 @@ overtraining_lifetime overtraining_lifetime_at(const cost_scaling_fit *fit,
         none.reason = t.reason;
         return none;
     }
-    overtraining_lifetime l = {.exists = true, .params = params, .loss = loss};
+    overtraining_lifetime l = {
+        .exists = true, .params = params, .loss = loss};
     l.train_tokens = t.tokens;
     l.tokens_per_param = t.tokens / params;
     l.train_flops = 6.0 * params * t.tokens;
@@ -384,9 +407,11 @@ overtraining_lifetime overtraining_lifetime_at(const cost_scaling_fit *fit,
 /* endregion: lifetime */
 
 /* region: inference-optimal */
-/* psi: the parameter term over the data term, each times its exponent. It is 1
- * on the compute-optimal frontier (§4.3) and above 1 for smaller models. */
-static double psi_of(const cost_scaling_fit *f, double params, double tokens)
+/* psi: the parameter term over the data term, each times its exponent.
+ * It is 1 on the compute-optimal frontier and above 1 for smaller models:
+ * §4.3 (The compute-optimal frontier). */
+static double psi_of(const cost_scaling_fit *f, double params,
+                     double tokens)
 {
     return f->alpha_params * params_term(f, params) /
            (f->alpha_tokens * tokens_term(f, tokens));
@@ -397,8 +422,9 @@ typedef struct target {
     double loss, inference_tokens;
 } target;
 
-/* d(total FLOPs)/dN divided by 6, as a function of ln N: D (1 - psi) + D_inf
- * / 3. Negative for small models (which need huge D), positive past the
+/* d(total FLOPs)/dN divided by 6, as a function of ln N:
+ *     D (1 - psi) + D_inf / 3.
+ * Negative for small models (which need huge D), positive past the
  * optimum. */
 static double slope_of_total(double log_params, const void *ctx)
 {
@@ -416,10 +442,12 @@ overtraining_inference_optimal(const cost_scaling_fit *fit, double loss,
 {
     overtraining_lifetime none = {.exists = false};
     if (!(loss > fit->irreducible && loss <= MAX_LOSS)) {
-        none.reason = "the loss must lie above the irreducible loss, at most 20 nats";
+        none.reason =
+            "the loss must lie above the irreducible loss, at most 20 nats";
         return none;
     }
-    if (!(inference_tokens >= 0.0 && inference_tokens <= MAX_INFERENCE_TOKENS)) {
+    if (!(inference_tokens >= 0.0 &&
+          inference_tokens <= MAX_INFERENCE_TOKENS)) {
         none.reason = "the demand must lie in [0, 1e30] tokens";
         return none;
     }
@@ -427,17 +455,20 @@ overtraining_inference_optimal(const cost_scaling_fit *fit, double loss,
         overtraining_chinchilla_for_loss(fit, loss);
     overtraining_size smallest = overtraining_min_params(fit, loss);
     if (!chinchilla.exists || !smallest.exists) {
-        none.reason = "the compute-optimal model for the loss overflows a double";
+        none.reason =
+            "the compute-optimal model for the loss overflows a double";
         return none;
     }
-    /* Bracket: just above the smallest model that reaches the loss (where the
-     * parameter term takes all of it: the slope is very negative) to just above
-     * the compute-optimal model (psi = 1 there: the slope is D_inf / 3 >= 0,
-     * and a hair past it the slope is positive even when D_inf = 0).
+    /* Bracket: just above the smallest model that reaches the loss (where
+     * the parameter term takes all of it: the slope is very negative) to
+     * just above the compute-optimal model (psi = 1 there, so the slope is
+     * D_inf / 3, never negative, and a hair past it the slope is positive
+     * even with no inference).
      */
     target t = {fit, loss, inference_tokens};
     double log_params = log(chinchilla.params);
-    double lo = log(smallest.params) + 1e-9, hi = log(chinchilla.params) + 1e-9;
+    double lo = log(smallest.params) + 1e-9,
+           hi = log(chinchilla.params) + 1e-9;
     if (!cost_bisect(slope_of_total, &t, lo, hi, 1e-12, &log_params)) {
         none.reason = "the slope has no sign change in the bracket";
         return none;
@@ -447,7 +478,7 @@ overtraining_inference_optimal(const cost_scaling_fit *fit, double loss,
 }
 /* endregion: inference-optimal */
 
-/* ---- Exercise 4.11 ------------------------------------------------------- */
+/* ---- Exercise 4.11 --------------------------------------------------- */
 
 /* region: budget-optimal */
 typedef struct budget {
@@ -455,15 +486,17 @@ typedef struct budget {
     double lifetime_flops, inference_tokens;
 } budget;
 
-/* What the budget leaves for training a model of `params`: 6 N D + 2 N D_inf = C. */
+/* What the budget leaves for training a model of `params`, from
+ *     6 N D + 2 N D_inf = C. */
 static double budget_tokens(const budget *b, double params)
 {
     return b->lifetime_flops / (6.0 * params) - b->inference_tokens / 3.0;
 }
 
-/* d(loss)/d(ln N) along the budget, over alpha_D l_D: psi - 1 - D_inf / (3 D).
- * Positive for small models, negative for large ones; -infinity once the budget
- * leaves nothing for training. */
+/* d(loss)/d(ln N) along the budget, over alpha_D l_D:
+ *     psi - 1 - D_inf / (3 D).
+ * Positive for small models, negative for large ones; -infinity once the
+ * budget leaves nothing for training. */
 static double slope_of_loss(double log_params, const void *ctx)
 {
     const budget *b = ctx;
@@ -476,17 +509,20 @@ static double slope_of_loss(double log_params, const void *ctx)
 }
 
 overtraining_lifetime
-overtraining_budget_optimal(const cost_scaling_fit *fit, double lifetime_flops,
-                            double inference_tokens)
+overtraining_budget_optimal(const cost_scaling_fit *fit,
+                            double lifetime_flops, double inference_tokens)
 {
     overtraining_lifetime none = {.exists = false};
     if (!(lifetime_flops > 0.0 && lifetime_flops <= MAX_LIFETIME_FLOPS) ||
-        !(inference_tokens >= 0.0 && inference_tokens <= MAX_INFERENCE_TOKENS)) {
-        none.reason = "need a budget in (0, 1e40] FLOPs and a demand in [0, 1e30]";
+        !(inference_tokens >= 0.0 &&
+          inference_tokens <= MAX_INFERENCE_TOKENS)) {
+        none.reason =
+            "need a budget in (0, 1e40] FLOPs and a demand in [0, 1e30]";
         return none;
     }
-    /* The optimum is smaller than the compute-optimal model of the whole budget
-     * and than the model whose serving alone spends it, C / (2 D_inf). */
+    /* The optimum is smaller than the compute-optimal model of the whole
+     * budget and than the model whose serving alone spends it,
+     *     C / (2 D_inf). */
     budget b = {fit, lifetime_flops, inference_tokens};
     double largest = overtraining_chinchilla(fit, lifetime_flops).params;
     if (inference_tokens > 0.0)
