@@ -48,6 +48,7 @@ local function read_rows()
     local chapter = tonumber((file:match('([^/]+)$') or ''):match('^(%d%d)%-'))
     if not chapter then util.fail(WHO, file .. ': the file name must start with the chapter, NN-') end
     local n = 0
+    util.depend(file)
     for line in io.lines(file) do
       n = n + 1
       local where = file .. ':' .. n
