@@ -36,8 +36,12 @@ CHALK_LIBS = -lcjson -lm
 # Build everything: the calculator and the book.
 all: chalk book
 
-# The calculator: every chapter's reference math behind one command.
-chalk: build/chalk
+# The calculator: every chapter's reference math behind one command. A machine
+# without the compiler or cJSON's header gets them installed, or is told what to
+# install (tests/deps.sh c), rather than a compiler error.
+chalk:
+	@tests/deps.sh c
+	@$(MAKE) -s --no-print-directory build/chalk
 build/chalk: $(CHALK_SRC) $(CHALK_H) $(LIB_SRC) $(LIB_H)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -O2 -fno-math-errno $(CHALK_INC) -o $@ $(CHALK_SRC) $(LIB_SRC) $(CHALK_LIBS)
