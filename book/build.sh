@@ -309,9 +309,11 @@ state() {
 }
 t_latex=$(now)
 runs=0
+each=()
 for run in 1 2 3 4; do
     before=$(state)
     runs=$run
+    t_run=$(now)
     say "pdflatex, run $run"
     if ! pdflatex -interaction=nonstopmode -halt-on-error -file-line-error \
         -output-directory="$work" "$work/chalk.tex" >"$work/pdflatex.out" 2>&1; then
@@ -325,6 +327,7 @@ for run in 1 2 3 4; do
             >"$work/makeindex.out" 2>&1 ||
             die "makeindex failed: $(cat "$work/makeindex.out" "$work/chalk.ilg" 2>/dev/null | head -20)"
     fi
+    each+=("$(seconds "$t_run")")
     [ "$(state)" != "$before" ] || break
 done
 t_latex=$(seconds "$t_latex")
@@ -341,7 +344,7 @@ say "wrote $out (${pages:-?} pages, $edition edition)"
 # where the time went, for book/bench.sh: pandoc's total, then each file converted
 converted=""
 for f in "${todo[@]}"; do converted+=" $(basename "$f" .md) $(cat "$store/${key_of[$f]}/seconds") s,"; done
-echo "pandoc $t_pandoc s (${#todo[@]} of ${#files[@]} files converted:${converted%,}), pdflatex $t_latex s ($runs runs)" >"$work/times.txt"
+echo "pandoc $t_pandoc s (${#todo[@]} of ${#files[@]} files converted:${converted%,}), pdflatex $t_latex s ($runs runs: $(printf '%s s, ' "${each[@]}" | sed 's/, $//'))" >"$work/times.txt"
 
 # The store keeps what either edition's last build used; the rest goes.
 printf '%s\n' "${key_of[@]}" >"$work/keys"
