@@ -344,7 +344,7 @@ say "wrote $out (${pages:-?} pages, $edition edition)"
 # where the time went, for book/bench.sh: pandoc's total, then each file converted
 converted=""
 for f in "${todo[@]}"; do converted+=" $(basename "$f" .md) $(cat "$store/${key_of[$f]}/seconds") s,"; done
-echo "pandoc $t_pandoc s (${#todo[@]} of ${#files[@]} files converted:${converted%,}), pdflatex $t_latex s ($runs runs: $(printf '%s s, ' "${each[@]}" | sed 's/, $//'))" >"$work/times.txt"
+echo "pandoc $t_pandoc s (${#todo[@]} of ${#files[@]} files converted${converted:+:}${converted%,}), pdflatex $t_latex s ($runs runs: $(printf '%s s, ' "${each[@]}" | sed 's/, $//'))" >"$work/times.txt"
 
 # The store keeps what either edition's last build used; the rest goes.
 printf '%s\n' "${key_of[@]}" >"$work/keys"
