@@ -323,7 +323,8 @@ for run in 1 2 3 4; do
         die "pdflatex failed"
     fi
     if [ -f "$work/chalk.idx" ]; then
-        makeindex -q -s book/index.ist -t "$work/chalk.ilg" -o "$work/chalk.ind" "$work/chalk.idx" \
+        # (in the directory it writes to: TeX Live's makeindex writes nowhere else)
+        (cd "$work" && makeindex -q -s "$OLDPWD/book/index.ist" -t chalk.ilg -o chalk.ind chalk.idx) \
             >"$work/makeindex.out" 2>&1 ||
             die "makeindex failed: $(cat "$work/makeindex.out" "$work/chalk.ilg" 2>/dev/null | head -20)"
     fi
