@@ -373,10 +373,10 @@ converted=""
 for f in "${todo[@]}"; do converted+=" $(basename "$f" .md) $(cat "$store/${key_of[$f]}/seconds") s,"; done
 echo "pandoc $t_pandoc s (${#todo[@]} of ${#files[@]} files converted${converted:+:}${converted%,}), pdflatex $t_latex s ($runs runs: $(printf '%s s, ' "${each[@]}" | sed 's/, $//'))" >"$work/times.txt"
 
-# The store keeps what either edition's last build used; the rest goes.
+# The store keeps what either edition's last build used; the rest goes once it is an
+# hour old (a build running beside this one may be using what it just made).
 printf '%s\n' "${key_of[@]}" >"$work/keys"
-cat "$(dirname "$out")"/book-*/keys 2>/dev/null | sort -u >"$store/.keep"
-for d in "$store"/*/; do
-    d=${d%/}
-    grep -qxF "$(basename "$d")" "$store/.keep" || rm -rf "$d"
+keep=$(cat "$(dirname "$out")"/book-*/keys 2>/dev/null | sort -u)
+find "$store" -mindepth 1 -maxdepth 1 -type d -mmin +60 | while read -r d; do
+    grep -qxF "$(basename "$d")" <<<"$keep" || rm -rf "$d"
 done
