@@ -226,7 +226,6 @@ failed=0
 for f in "${todo[@]}"; do
     dir=$store/${key_of[$f]}
     if [ -f "$dir/frag.tex" ]; then
-        [ ! -s "$dir/notes" ] || sed "s|^|book: $f: |" "$dir/notes" >&2
         say "$f: converted in $(cat "$dir/seconds") s"
     else
         echo "book: $f: $(cat "$work/failed-$(basename "$f").err" 2>/dev/null || echo 'pandoc failed')" >&2
@@ -234,6 +233,11 @@ for f in "${todo[@]}"; do
     fi
 done
 [ "$failed" -eq 0 ] || die "pandoc failed"
+# the filters' notes (a diagram scaled down, ...), of every file, as one run would say them
+for f in "${files[@]}"; do
+    notes=$store/${key_of[$f]}/notes
+    [ ! -s "$notes" ] || grep -v '^\[WARNING\] Citeproc: citation .* not found' "$notes" | sed "s|^|book: $f: |" >&2 || true
+done
 
 # ---- 3. checks over the whole book -------------------------------------------------
 # records F: each file's record F, prefixed by the file's name
