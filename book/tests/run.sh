@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run.sh -- the book's tests: golden tests of every Lua filter, bad input that must
 # stop the build, a smoke build of a small book and the whole book in both editions.
-# `make test` runs it (tests/run.sh, phase 5); it prints cmocka-style lines and ends
+# `make test` runs it (tests/run.sh, phase 8); it prints cmocka-style lines and ends
 # with "[  PASSED  ] N test(s)." and, if any failed, "[  FAILED  ] M test(s), listed below:".
 #
 #   golden/NAME/   sample.md, args (pandoc options, one line: filters, -t native|latex,
