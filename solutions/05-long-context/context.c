@@ -428,12 +428,12 @@ static void next_state(context_cache_action a, size_t i, int kind, size_t j,
                        int *next_kind, size_t *next_j)
 {
     *next_kind = kind;
-    *next_j = j;
+    *next_j = j; /* sent uncached: the entry ages on */
     if (a == CONTEXT_READ_CACHE)
-        *next_j = i;
+        *next_j = i; /* a hit: the same entry, its life restarted */
     if (a == CONTEXT_WRITE_5M || a == CONTEXT_WRITE_1H) {
         *next_kind = a == CONTEXT_WRITE_5M ? ENTRY_5M : ENTRY_1H;
-        *next_j = i;
+        *next_j = i; /* a new entry replaces the old */
     }
 }
 
