@@ -41,7 +41,7 @@ context_kink context_kink_tokens(const context_deploy *d, double batch)
     return k;
 }
 
-/* ---- Exercise 5.3 (**) kv_from_price --------------------------------- */
+/* ---- Exercise 5.3 (*) kv_from_price --------------------------------- */
 
 double context_kv_bytes_from_crossover(double params_active,
                                        double crossover_tokens,

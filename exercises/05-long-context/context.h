@@ -84,7 +84,7 @@ typedef struct context_kink {
  * Preconditions: batch > 0, kv_bytes_per_token > 0. */
 context_kink context_kink_tokens(const context_deploy *d, double batch);
 
-/* ---- Exercise 5.3 (**) kv_from_price -----------------------------------
+/* ---- Exercise 5.3 (*) kv_from_price -----------------------------------
  * §5.2 (Solving for the bytes per token) */
 
 /* The KV bytes per token of context that put a kink at `crossover_tokens`

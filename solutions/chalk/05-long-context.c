@@ -1411,6 +1411,7 @@ static void build_price(const void *ctx, long row, chalk_record *r)
     context_bill b = context_api_usd(p, input, s->output, s->cached, s->write);
     bool is_long = cost_api_has_long_tier(p) && input > p->long_threshold_tokens;
     chalk_put_string(r, "tier", "tier", 0, is_long ? "long" : "base");
+    chalk_put_bool(r, "long_tier", "billed at the long tier", CHALK_DETAIL, is_long);
     const char *why;
     if (s->write == COST_CACHE_WRITE_5M && p->cache_write_5m_usd_per_mtok <= 0.0)
         why = chalk_fmt(r,
@@ -1490,6 +1491,8 @@ static void build_draft(const void *ctx, long row, chalk_record *r)
     chalk_put_number(r, "s_per_token", "time between a sequence's tokens", CHALK_U_SECONDS, 0,
                      p.s_per_token);
     chalk_put_number(r, "speedup", "speed-up over plain decode", CHALK_U_RATIO, 0, p.speedup);
+    chalk_put_bool(r, "speculation_pays", "drafting beats plain decode", CHALK_DETAIL,
+                   p.draft_tokens > 0);
 }
 
 static int run_draft(const chalk_args *a)
@@ -1561,6 +1564,7 @@ static void build_schedule(const void *ctx, long row, chalk_record *r)
     chalk_put_string(r, "schedule", "schedule", 0, words);
     chalk_put_number(r, "writes", "cache writes", CHALK_U_COUNT, 0, writes);
     chalk_put_number(r, "hits", "cache hits", CHALK_U_COUNT, 0, hits);
+    chalk_put_bool(r, "caches", "the schedule uses the cache", CHALK_DETAIL, writes > 0);
     chalk_put_number(r, "usd", "the prefix's bill", CHALK_U_USD, 0, usd);
     chalk_put_number(r, "uncached_usd", "sent uncached every time", CHALK_U_USD, 0,
                      one.usd * (double)g->count);
