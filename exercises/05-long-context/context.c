@@ -165,29 +165,22 @@ context_price_ratio context_read_price_ratio(double output_over_input)
     return r;
 }
 
-/* ---- Exercise 5.7 (*) attention_parity ------------------------------- */
+/* ---- Exercise 5.7 (***) draft_length -------------------------------- */
 
-double context_attention_flops_per_context_token(double attn_layers,
-                                                 double q_heads,
-                                                 double qk_dim, double v_dim)
+context_draft_plan context_best_draft(const context_deploy *d, double batch,
+                                      double context_tokens, double accept,
+                                      double draft_cost, int max_draft)
 {
-    /* TODO §5.6 (Why context stopped near 200k): two products per head per
-     * cached token, 2 FLOPs per multiply-accumulate. */
-    (void)attn_layers;
-    (void)q_heads;
-    (void)qk_dim;
-    (void)v_dim;
-    return 0.0;
-}
-
-double context_attention_parity_tokens(double params_active,
-                                       double attn_flops_per_context_token)
-{
-    /* TODO §5.6 (Why context stopped near 200k): when do attention FLOPs
-     * reach the weights'? */
-    (void)params_active;
-    (void)attn_flops_per_context_token;
-    return 0.0;
+    /* TODO §5.4 (Output against input price): what a step costs and what
+     * it yields, for each draft length. */
+    (void)d;
+    (void)batch;
+    (void)context_tokens;
+    (void)accept;
+    (void)draft_cost;
+    (void)max_draft;
+    context_draft_plan plan = {0};
+    return plan;
 }
 
 /* ---- Exercise 5.8 (**) cache_tiers ----------------------------------- */
@@ -236,7 +229,33 @@ context_tier_choice context_cheapest_tier(const cost_tier *const *tiers,
     return c;
 }
 
-/* ---- Exercise 5.9 (*) api_bill --------------------------------------- */
+/* ---- Exercise 5.9 (*) attention_parity ------------------------------- */
+
+double context_attention_flops_per_context_token(double attn_layers,
+                                                 double q_heads,
+                                                 double qk_dim,
+                                                 double v_dim)
+{
+    /* TODO §5.6 (Why context stopped near 200k): two products per head per
+     * cached token, 2 FLOPs per multiply-accumulate. */
+    (void)attn_layers;
+    (void)q_heads;
+    (void)qk_dim;
+    (void)v_dim;
+    return 0.0;
+}
+
+double context_attention_parity_tokens(double params_active,
+                                       double attn_flops_per_context_token)
+{
+    /* TODO §5.6 (Why context stopped near 200k): when do attention FLOPs
+     * reach the weights'? */
+    (void)params_active;
+    (void)attn_flops_per_context_token;
+    return 0.0;
+}
+
+/* ---- Exercise 5.10 (*) api_bill ------------------------------------- */
 
 context_bill context_api_usd(const cost_api_price *p, double input_tokens,
                              double output_tokens, double cached_tokens,
@@ -253,25 +272,7 @@ context_bill context_api_usd(const cost_api_price *p, double input_tokens,
     return b;
 }
 
-/* ---- Exercise 5.10 (***) draft_length -------------------------------- */
-
-context_draft_plan context_best_draft(const context_deploy *d, double batch,
-                                      double context_tokens, double accept,
-                                      double draft_cost, int max_draft)
-{
-    /* TODO §5.4 (Output against input price): what a step costs and what
-     * it yields, for each draft length. */
-    (void)d;
-    (void)batch;
-    (void)context_tokens;
-    (void)accept;
-    (void)draft_cost;
-    (void)max_draft;
-    context_draft_plan plan = {0};
-    return plan;
-}
-
-/* ---- Exercise 5.11 (***) cache_schedule ------------------------------ */
+/* ---- Exercise 5.11 (***) cache_schedule ---------------------------- */
 
 double context_cheapest_cache_schedule(const cost_api_price *p,
                                        double prefix_tokens,

@@ -178,8 +178,8 @@ double context_crossover_pass_tokens(const context_deploy *d, double batch,
 /* What an output-over-input price ratio says, read as a cost ratio. */
 typedef struct context_price_ratio {
     bool exists;                    /* false for a ratio below 1 */
-    double decode_mfu_over_prefill; /* decode's MFU as a share of prefill's */
-    double crossover_pass_tokens;   /* the balanced pass length it implies */
+    double decode_mfu_over_prefill; /* decode MFU over prefill MFU */
+    double crossover_pass_tokens;   /* the balanced pass it implies */
 } context_price_ratio;
 
 /* Reads a price ratio theta = output price / input price as the roofline
@@ -190,23 +190,36 @@ typedef struct context_price_ratio {
  * Precondition: output_over_input > 0. */
 context_price_ratio context_read_price_ratio(double output_over_input);
 
-/* ---- Exercise 5.7 (*) attention_parity ---------------------------------
- * §5.6 (Why context stopped near 200k) */
+/* ---- Exercise 5.7 (***) draft_length ----------------------------------
+ * §5.4 (Output against input price) */
 
-/* f_attn: the attention FLOPs one new token spends per token of context:
- * in each of `attn_layers` layers, each of `q_heads` query heads scores
- * the cached key (`qk_dim` multiply-accumulates) and adds in the cached
- * value (`v_dim`). For MLA with absorbed projections, qk_dim = latent +
- * RoPE and v_dim = latent. Preconditions: all inputs >= 0. */
-double context_attention_flops_per_context_token(double attn_layers,
-                                                 double q_heads,
-                                                 double qk_dim,
-                                                 double v_dim);
+/* A speculative-decoding plan: how many tokens to draft ahead. */
+typedef struct context_draft_plan {
+    int draft_tokens;       /* q: tokens drafted per sequence and step */
+    double tokens_per_step; /* expected tokens a sequence gains a step */
+    double s_per_token;     /* expected seconds between its tokens */
+    double speedup;         /* plain decode's s_per_token over this one */
+} context_draft_plan;
 
-/* L_par: the context at which a token's attention FLOPs equal its weight
- * FLOPs, 2 N_active. Preconditions: both > 0. */
-double context_attention_parity_tokens(double params_active,
-                                       double attn_flops_per_context_token);
+/* The number of drafted tokens q, from 0 to max_draft, that minimises the
+ * expected time between a sequence's tokens when every sequence of the
+ * batch drafts q tokens ahead and one pass of the model checks them
+ * (chapter 1's speculative decoding, priced with this chapter's pass):
+ *   - the check is one pass of q + 1 new tokens per sequence at this
+ *     batch and context: batch * (q + 1) new tokens, each taking the
+ *     time_s of context_pass_time_per_token;
+ *   - drafting costs `draft_cost` times the time of a plain decode step
+ *     (the same pass with one new token) for each drafted token;
+ *   - each guess is accepted with chance `accept` independently, and a
+ *     step keeps the guesses up to the first rejected one, plus the one
+ *     token the check itself produces.
+ * q = 0 is plain decode (speedup 1). On a tie (times equal within a
+ * relative 1e-12) the smaller q wins. accept may be 0 (q = 0 is then
+ * best) and 1 (every guess is kept). Preconditions: 0 <= accept <= 1,
+ * draft_cost >= 0, max_draft >= 0, batch > 0, context_tokens >= 0. */
+context_draft_plan context_best_draft(const context_deploy *d, double batch,
+                                      double context_tokens, double accept,
+                                      double draft_cost, int max_draft);
 
 /* ---- Exercise 5.8 (**) cache_tiers -------------------------------------
  * §5.5 (Cache hits and memory tiers) */
@@ -251,14 +264,32 @@ context_tier_choice context_cheapest_tier(const cost_tier *const *tiers,
                                           size_t count, double hold_s,
                                           double remat_usd_per_byte);
 
-/* ---- Exercise 5.9 (*) api_bill -----------------------------------------
+/* ---- Exercise 5.9 (*) attention_parity ---------------------------------
+ * §5.6 (Why context stopped near 200k) */
+
+/* f_attn: the attention FLOPs one new token spends per token of context:
+ * in each of `attn_layers` layers, each of `q_heads` query heads scores
+ * the cached key (`qk_dim` multiply-accumulates) and adds in the cached
+ * value (`v_dim`). For MLA with absorbed projections, qk_dim = latent +
+ * RoPE and v_dim = latent. Preconditions: all inputs >= 0. */
+double context_attention_flops_per_context_token(double attn_layers,
+                                                 double q_heads,
+                                                 double qk_dim,
+                                                 double v_dim);
+
+/* L_par: the context at which a token's attention FLOPs equal its weight
+ * FLOPs, 2 N_active. Preconditions: both > 0. */
+double context_attention_parity_tokens(double params_active,
+                                       double attn_flops_per_context_token);
+
+/* ---- Exercise 5.10 (*) api_bill -----------------------------------------
  * §5.7 (Price lists as data) */
 
 /* A request's bill, or the reason there is none. */
 typedef struct context_bill {
-    bool exists;       /* false: the list lacks a price this request needs */
-    bool long_tier;    /* the prompt's length picked the long tier */
-    double input_usd;  /* uncached prompt tokens (input or write price) */
+    bool exists;      /* false: the list lacks a price this request needs */
+    bool long_tier;   /* the prompt's length picked the long tier */
+    double input_usd; /* uncached prompt tokens (input or write price) */
     double cached_usd; /* prompt tokens read from the cache */
     double output_usd; /* generated tokens, thinking included */
     double usd;        /* the sum */
@@ -287,46 +318,15 @@ context_bill context_api_usd(const cost_api_price *p, double input_tokens,
                              double output_tokens, double cached_tokens,
                              cost_cache_write write);
 
-/* ---- Exercise 5.10 (***) draft_length ----------------------------------
- * §5.4 (Output against input price) */
-
-/* A speculative-decoding plan: how many tokens to draft ahead. */
-typedef struct context_draft_plan {
-    int draft_tokens;       /* q: tokens drafted per sequence and step */
-    double tokens_per_step; /* expected tokens a sequence gains a step */
-    double s_per_token;     /* expected seconds between its tokens */
-    double speedup;         /* plain decode's s_per_token over this one */
-} context_draft_plan;
-
-/* The number of drafted tokens q, from 0 to max_draft, that minimises the
- * expected time between a sequence's tokens when every sequence of the
- * batch drafts q tokens ahead and one pass of the model checks them
- * (chapter 1's speculative decoding, priced with this chapter's pass):
- *   - the check is one pass of q + 1 new tokens per sequence at this
- *     batch and context: batch * (q + 1) new tokens, each taking the
- *     time_s of context_pass_time_per_token;
- *   - drafting costs `draft_cost` times the time of a plain decode step
- *     (the same pass with one new token) for each drafted token;
- *   - each guess is accepted with chance `accept` independently, and a
- *     step keeps the guesses up to the first rejected one, plus the one
- *     token the check itself produces.
- * q = 0 is plain decode (speedup 1). On a tie (times equal within a
- * relative 1e-12) the smaller q wins. accept may be 0 (q = 0 is then
- * best) and 1 (every guess is kept). Preconditions: 0 <= accept <= 1,
- * draft_cost >= 0, max_draft >= 0, batch > 0, context_tokens >= 0. */
-context_draft_plan context_best_draft(const context_deploy *d, double batch,
-                                      double context_tokens, double accept,
-                                      double draft_cost, int max_draft);
-
 /* ---- Exercise 5.11 (***) cache_schedule --------------------------------
  * §5.8 (A conversation's cache bill) */
 
 /* How one request bills the conversation's prefix. */
 typedef enum context_cache_action {
-    CONTEXT_SEND_UNCACHED = 0, /* input price; any entry left as it is */
-    CONTEXT_READ_CACHE,        /* cache-read price; the entry's life restarts */
-    CONTEXT_WRITE_5M,          /* 5-minute write price; a new 5-minute entry */
-    CONTEXT_WRITE_1H,          /* 1-hour write price; a new 1-hour entry */
+    CONTEXT_SEND_UNCACHED = 0, /* input price; any entry left as is */
+    CONTEXT_READ_CACHE,        /* read price; the entry's life restarts */
+    CONTEXT_WRITE_5M,          /* write price; a new 5-minute entry */
+    CONTEXT_WRITE_1H,          /* write price; a new 1-hour entry */
 } context_cache_action;
 
 /* Lives of the two cache entries, in seconds (Anthropic's 5-minute and

@@ -2,10 +2,10 @@
  * context.c -- Chapter 5 reference solution: long context, KV bytes read
  * off prices, cache tiers, speculative decoding, cache schedules.
  *
- * Contract: exercises/05-long-context/context.h. The closed forms are short;
- * the care goes into units (bytes per weight, 2 FLOPs per multiply-
- * accumulate), into saying plainly when there is no answer, and into the
- * tie rules of the two searches at the end.
+ * Contract: exercises/05-long-context/context.h. The closed forms are
+ * short; the care goes into units (bytes per weight, 2 FLOPs per
+ * multiply-accumulate), into saying plainly when there is no answer, and
+ * into the tie rules of the two searches.
  */
 #include "context.h"
 
@@ -213,7 +213,7 @@ context_price_ratio context_read_price_ratio(double output_over_input)
 }
 /* endregion: pass */
 
-/* ---- Exercise 5.7 ---------------------------------------------------- */
+/* ---- Exercise 5.9 ---------------------------------------------------- */
 
 /* region: parity */
 double context_attention_flops_per_context_token(double attn_layers,
@@ -298,7 +298,7 @@ context_tier_choice context_cheapest_tier(const cost_tier *const *tiers,
 }
 /* endregion: cheapest */
 
-/* ---- Exercise 5.9 ---------------------------------------------------- */
+/* ---- Exercise 5.10 --------------------------------------------------- */
 
 /* region: bill */
 static double per_token_usd(double usd_per_mtok)
@@ -338,7 +338,7 @@ context_bill context_api_usd(const cost_api_price *p, double input_tokens,
 }
 /* endregion: bill */
 
-/* ---- Exercise 5.10 --------------------------------------------------- */
+/* ---- Exercise 5.7 ---------------------------------------------------- */
 
 /* region: draft */
 /* Expected tokens a step yields with q guesses kept up to the first
@@ -419,7 +419,8 @@ static bool live(int kind, double since, double now)
 {
     if (kind == NO_ENTRY)
         return false;
-    double life = kind == ENTRY_5M ? CONTEXT_CACHE_5M_S : CONTEXT_CACHE_1H_S;
+    double life =
+        kind == ENTRY_5M ? CONTEXT_CACHE_5M_S : CONTEXT_CACHE_1H_S;
     return now - since <= life;
 }
 
