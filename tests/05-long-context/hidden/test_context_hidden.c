@@ -212,15 +212,22 @@ static void llama3_70b_attention_parity(void **state)
     assert_close(context_attention_parity_tokens(70.6e9, a), 2 * 70.6e9 / a, TIGHT, "tokens");
 }
 
-/* A toy decode that balances at a pass of 3 tokens (3 s of weights, 1 s of
- * arithmetic a token): with a = 0.5 and free drafts, q = 2 keeps 1.75 tokens in 3 s;
- * q = 3 would keep 1.875 in 4 s. */
-static void a_short_balanced_pass_takes_two_guesses(void **state)
+/* A toy decode that balances at a pass of 3 tokens: 3 s to read 3 bytes of weights
+ * at 1 B/s, 1 s of arithmetic a token (2 x 0.5 FLOP at 1 FLOP/s). */
+static context_deploy three_second_decode(void)
 {
-    (void)state;
     context_deploy d = {.params_total = 3, .params_active = 0.5, .bytes_per_param = 1,
                         .kv_bytes_per_token = 1, .chips = 1, .flops_per_s = 1,
                         .hbm_bytes_per_s = 1};
+    return d;
+}
+
+/* With a = 0.5 and free drafts, q = 2 keeps 1.75 tokens in 3 s; q = 3 would keep
+ * 1.875 in 4 s. */
+static void a_short_balanced_pass_takes_two_guesses(void **state)
+{
+    (void)state;
+    context_deploy d = three_second_decode();
     context_draft_plan p = context_best_draft(&d, 1, 0, 0.5, 0, 10);
     assert_int_equal(p.draft_tokens, 2);
     assert_close(p.tokens_per_step, 1.75, TIGHT, "tokens");
@@ -233,9 +240,7 @@ static void a_short_balanced_pass_takes_two_guesses(void **state)
 static void dear_drafts_tie_with_plain_decode(void **state)
 {
     (void)state;
-    context_deploy d = {.params_total = 3, .params_active = 0.5, .bytes_per_param = 1,
-                        .kv_bytes_per_token = 1, .chips = 1, .flops_per_s = 1,
-                        .hbm_bytes_per_s = 1};
+    context_deploy d = three_second_decode();
     context_draft_plan p = context_best_draft(&d, 1, 0, 0.5, 0.5, 10);
     assert_int_equal(p.draft_tokens, 0);
     assert_close(p.s_per_token, 3, TIGHT, "s");
