@@ -4,7 +4,7 @@
  *
  * The contract for chapter 5. You implement these functions in
  * exercises/05-long-context/context.c; the tests in tests/05-long-context/
- * check them. Read the chapter (build/chalk.pdf, chapter 5) alongside: each
+ * check them. Read chapter 5 of the book (chalk.pdf) alongside: each
  * function names the section that derives it.
  *
  * The model is chapter 1's decode step seen along the context length L
