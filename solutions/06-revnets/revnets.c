@@ -284,8 +284,8 @@ int revnets_rounds_to_avalanche(revnets_rounds_fn mix, const void *ctx,
     for (int r = 1; r <= max_rounds; r++) {
         rounds_member m = {.family = mix, .rounds = r, .ctx = ctx};
         double p = revnets_avalanche(member_mix, &m, trials, seed);
-        if (fabs(p - 0.5) <=
-            tolerance) /* equal to the tolerance: reached */
+        /* a distance equal to the tolerance counts as reached */
+        if (fabs(p - 0.5) <= tolerance)
             return r;
     }
     return 0; /* none up to max_rounds */
