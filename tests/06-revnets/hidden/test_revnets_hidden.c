@@ -14,7 +14,10 @@
  *   SplitMix64  Vigna, splitmix64.c (seed 0)
  *   Memory      Korthikanti et al. 2022, arXiv:2205.05198, Table 2 and Table 3
  *               (22B: a 64, h 6144; 530B: a 128, h 20480; 1T: a 160, h 25600;
- *               s = 2048, t = 8)
+ *               s = 2048, t = 8); with sequence parallelism a layer's input is
+ *               split along the sequence (Megatron-LM, megatron/model/transformer.py)
+ *   Avalanche   linear mixers and Lucas's theorem (parity of binomials)
+ *   Checkpoints the book's model of section 6.8, worked by hand
  */
 #include "../../test_util.h"
 
@@ -308,7 +311,76 @@ static void selective_recompute_cost_for_mt_nlg(void **state)
     assert_close(revnets_recompute_flops_fraction(&sel), 2048.0 / (18 * 20480.0 + 3 * 2048.0),
                  TIGHT, "");
     revnets_layer full = config(128, 20480, true, REVNETS_RECOMPUTE_FULL);
+    assert_close(revnets_act_bytes_per_model(&full, 105), 105 * 2 * 2048.0 * 20480 / 8, TIGHT,
+                 "B");
+    full.sequence_parallel = false;
     assert_close(revnets_act_bytes_per_model(&full, 105), 105 * 2 * 2048.0 * 20480, TIGHT, "B");
+}
+
+/* x -> x ^ (x << 2) applied r times is (1 + z^2)^r over GF(2): a flip of bit j toggles
+ * bit j + 2k for every k whose bits are a subset of r's (Lucas), while j + 2k < 64. */
+static uint64_t smear2_rounds(uint64_t in, int rounds, const void *ctx)
+{
+    (void)ctx;
+    for (int i = 0; i < rounds; i++)
+        in ^= in << 2;
+    return in;
+}
+
+static void rounds_to_avalanche_of_a_wider_smear(void **state)
+{
+    (void)state;
+    for (int t = 0; t < 2; t++) {
+        const double tol[2] = {0.3, 0.4};
+        int expected = 0;
+        for (int r = 1; r <= 40 && expected == 0; r++) {
+            int flips = 0;
+            for (int j = 0; j < 64; j++)
+                for (int k = 0; j + 2 * k <= 63 && k <= r; k++)
+                    flips += (k & r) == k;
+            if (fabs(flips / 4096.0 - 0.5) <= tol[t])
+                expected = r;
+        }
+        assert_true(expected > 1);
+        assert_int_equal(revnets_rounds_to_avalanche(smear2_rounds, NULL, 40, tol[t], 3, 8),
+                         expected);
+    }
+    assert_int_equal(revnets_rounds_to_avalanche(smear2_rounds, NULL, 2, 0.4, 3, 8), 0);
+}
+
+/* Section 6.8's model, by hand. a = 5, c = 1, six layers: all stored = 30. Budget 29:
+ * 5 stored need 25 + 1 + 5 = 31; 4 stored, 2 recomputed: 20 + 2 + 5 = 27 (segments of
+ * 1; of 2: 20 + 1 + 10 = 31). Budget 27 exactly: the same plan. Budget 26: 3 stored,
+ * 3 recomputed in segments of 1: 15 + 3 + 5 = 23 (of 2: 15 + 2 + 10 = 27). */
+static void checkpoint_plans_by_hand(void **state)
+{
+    (void)state;
+    revnets_checkpoint_plan p = revnets_plan_checkpoints(6, 5, 1, 29);
+    assert_true(p.exists && p.stored == 4 && p.segment == 1 && p.segments == 2);
+    assert_true(p.peak_bytes == 27 && p.extra_flops_fraction == 2.0 / 18);
+    p = revnets_plan_checkpoints(6, 5, 1, 27);
+    assert_true(p.exists && p.stored == 4 && p.peak_bytes == 27);
+    p = revnets_plan_checkpoints(6, 5, 1, 26);
+    assert_true(p.exists && p.stored == 3 && p.segment == 1 && p.segments == 3);
+    assert_true(p.peak_bytes == 23 && p.extra_flops_fraction == 3.0 / 18);
+    p = revnets_plan_checkpoints(6, 5, 1, 30);
+    assert_true(p.exists && p.stored == 6 && p.segment == 0 && p.segments == 0);
+}
+
+/* One layer: stored (a) or one segment of one (c + a); with a = c = 2, budget 2 stores
+ * it and budget 1.99 has no plan. Seven layers, a = c = 1, budget 6: 7, 6, 5, 4, 3 or
+ * 2 stored need at least 7, 8, 8, 8, 7 and 7; one stored and six recomputed in segments
+ * of 2 (1 + 3 + 2 = 6) or 3 (1 + 2 + 3 = 6) tie, and the shorter wins. */
+static void checkpoint_plan_edges_on_other_inputs(void **state)
+{
+    (void)state;
+    revnets_checkpoint_plan p = revnets_plan_checkpoints(1, 2, 2, 2);
+    assert_true(p.exists && p.stored == 1 && p.peak_bytes == 2);
+    p = revnets_plan_checkpoints(1, 2, 2, 1.99);
+    assert_true(!p.exists && p.stored == 0 && p.segments == 0 && p.peak_bytes == 0);
+    p = revnets_plan_checkpoints(7, 1, 1, 6);
+    assert_true(p.exists && p.stored == 1 && p.segment == 2 && p.segments == 3);
+    assert_true(p.peak_bytes == 6 && p.extra_flops_fraction == 6.0 / 21);
 }
 
 int main(void)
@@ -327,6 +399,9 @@ int main(void)
         CHALK_TEST(reversible_backprop, gradients_on_another_net),
         CHALK_TEST(activation_memory, activation_memory_of_the_other_table_3_models),
         CHALK_TEST(activation_memory, selective_recompute_cost_for_mt_nlg),
+        CHALK_TEST(rounds_to_avalanche, rounds_to_avalanche_of_a_wider_smear),
+        CHALK_TEST(checkpoint_plan, checkpoint_plans_by_hand),
+        CHALK_TEST(checkpoint_plan, checkpoint_plan_edges_on_other_inputs),
     };
     return cmocka_run_group_tests_name("06-revnets hidden", tests, NULL, NULL);
 }
