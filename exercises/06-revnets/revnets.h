@@ -490,7 +490,7 @@ typedef struct revnets_layer {
     double seq_tokens;      /* S [s]: tokens per sequence */
     double microbatch;      /* B_micro [b]: sequences per micro-batch */
     double hidden;          /* d_model [h]: model width */
-    double heads;           /* n_heads [a]: attention heads */
+    double heads;           /* n_h [a]: attention heads */
     double tensor_parallel; /* n_TP [t]: GPUs a layer is split over */
     bool sequence_parallel; /* the rest split along the sequence too */
     revnets_recompute recompute;

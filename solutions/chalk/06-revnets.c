@@ -904,6 +904,8 @@ static void build_plan(const void *ctx, long row, chalk_record *r)
     chalk_put_number(r, "layer_bytes", "a stored layer", CHALK_U_BYTES, CHALK_DETAIL, layer_bytes);
     chalk_put_number(r, "input_bytes", "a checkpoint", CHALK_U_BYTES, CHALK_DETAIL, input_bytes);
     chalk_put_bool(r, "plan_exists", "a plan fits", 0, plan.exists);
+    chalk_put_bool(r, "needs_recompute", "some layer recomputed", CHALK_DETAIL,
+                   plan.exists && plan.stored < layers);
     chalk_put_result(r, "stored_layers", "layers stored", CHALK_U_COUNT, 0, plan.exists,
                      plan.stored, none);
     chalk_put_result(r, "recomputed_layers", "layers recomputed", CHALK_U_COUNT, 0, plan.exists,
