@@ -562,8 +562,7 @@ double revnets_act_bytes_per_layer(const revnets_layer *l)
     double sbh = s * b * h;
     /* the attention scores: softmax output, its dropout mask and output */
     double attention_core = 5.0 * a * s / (h * t);
-    /* inside the attention and MLP blocks: what tensor parallelism splits
-     */
+    /* inside attention and the MLP: what tensor parallelism splits */
     double split = 24.0 / t;
     /* norms, dropout masks, block inputs: split only along the sequence */
     double replicated = l->sequence_parallel ? 10.0 / t : 10.0;
