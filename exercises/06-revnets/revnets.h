@@ -6,7 +6,7 @@
  * The contract for chapter 6. You implement these functions in
  * exercises/06-revnets/revnets.c; the tests in tests/06-revnets/ check
  * them. Read chapter 6 of the book alongside: each exercise names the
- * section that explains it, as §6.N (Title).
+ * section that explains it by its number and title in the book.
  *
  * Unlike chapters 1-5, most of this chapter computes with bits and with
  * vectors:
@@ -73,8 +73,8 @@ void revnets_feistel_encrypt(uint32_t block[2], const uint32_t *round_keys,
                              int rounds, revnets_round_fn f);
 
 /* Undoes revnets_feistel_encrypt for the same round keys, rounds and f,
- * running f only forwards (§6.2 derives how). Buffers and preconditions
- * as revnets_feistel_encrypt. */
+ * running f only forwards, as §6.2 (The Feistel construction) derives.
+ * Buffers and preconditions as revnets_feistel_encrypt. */
 void revnets_feistel_decrypt(uint32_t block[2], const uint32_t *round_keys,
                              int rounds, revnets_round_fn f);
 
@@ -133,8 +133,8 @@ void revnets_tea_encrypt(uint32_t v[2], const uint32_t k[4], int cycles);
 
 /* Undoes revnets_tea_encrypt with the same key and number of cycles, for
  * any cycles >= 0: decrypting what revnets_tea_encrypt gave returns the
- * block it was given. §6.3 says what decryption must replay. Buffers as
- * revnets_tea_encrypt. */
+ * block it was given. What decryption must replay: §6.3 (TEA and XTEA).
+ * Buffers as revnets_tea_encrypt. */
 void revnets_tea_decrypt(uint32_t v[2], const uint32_t k[4], int cycles);
 
 // clang-format off
@@ -428,11 +428,11 @@ size_t revnets_work_stored(int layers, int half);
 size_t revnets_work_reversible(int layers, int half);
 
 /* Matrix FLOPs of one training step (forward, then backward) for one
- * example, as §6.6 counts them: a block's forward is two half x half
- * matrix-vector products, C_fwd = 4 * half^2 FLOPs; its backward is
- * 2 * C_fwd (a gradient for the input and one for the weights); a
- * reversible step also re-runs every block's F and G while inverting, one
- * C_fwd more. Preconditions as revnets_work_stored. */
+ * example, counted as in §6.6 (Training memory): a block's forward is two
+ * half x half matrix-vector products, C_fwd = 4 * half^2 FLOPs; its
+ * backward is 2 * C_fwd (a gradient for the input and one for the
+ * weights); a reversible step also re-runs every block's F and G while
+ * inverting, one C_fwd more. Preconditions as revnets_work_stored. */
 double revnets_train_flops(int layers, int half, bool reversible);
 
 /* ---- Exercise 6.10 (**) stored_backprop: the usual backward pass
@@ -443,14 +443,14 @@ double revnets_train_flops(int layers, int half, bool reversible);
  *
  *     loss = (|y1|^2 + |y2|^2) / 2     at the stack's output (y1, y2)
  *
- * The forward pass keeps what each block's backward step reads (§6.6
- * says what) in work; the backward pass then goes down the blocks, from
- * the last to the first. Returns the loss and writes d loss / d W into
- * grad (the layout of net->weights: grad[k] is the derivative with
- * respect to net->weights[k]; every entry written) and d loss / d x into
- * gx1, gx2. Buffers: x1, x2: net->half doubles each, read (never
- * written); grad: net->layers * 2 * net->half * net->half doubles,
- * written; gx1, gx2: net->half doubles each, written; work:
+ * The forward pass keeps in work what each block's backward step reads
+ * (what that is: §6.6 (Training memory)); the backward pass then goes
+ * down the blocks, from the last to the first. Returns the loss; writes
+ * d loss / d W into grad (the layout of net->weights: grad[k] is the
+ * derivative with respect to net->weights[k]; every entry written) and
+ * d loss / d x into gx1, gx2. Buffers: x1, x2: net->half doubles each,
+ * read (never written); grad: net->layers * 2 * net->half * net->half
+ * doubles, written; gx1, gx2: net->half doubles each, written; work:
  * revnets_work_stored(net->layers, net->half) doubles, scratch. */
 // clang-format on
 double revnets_backward_stored(const revnets_net *net, const double *x1,
@@ -496,28 +496,31 @@ typedef struct revnets_layer {
     revnets_recompute recompute;
 } revnets_layer;
 
-/* Activation bytes one GPU keeps for one layer for the backward pass, as
- * §6.7 counts them: tensor parallelism splits what lies inside the
- * attention and MLP blocks over n_TP GPUs and leaves the rest on every
- * GPU; sequence parallelism splits that rest along the sequence;
- * selective recomputation keeps everything but the attention scores; full
- * recomputation keeps only the layer's 16-bit input, as this GPU holds it
- * (split along the sequence with sequence parallelism, whole without).
- * With n_TP = 1 there is nothing to split, with or without sequence
- * parallelism. Buffers: l: one revnets_layer, read. Preconditions: every
- * size >= 1. */
+/* Activation bytes one GPU keeps for one layer for the backward pass,
+ * counted as in §6.7 (Activation memory of a transformer layer): tensor
+ * parallelism splits what lies inside the attention and MLP blocks over
+ * n_TP GPUs and leaves the rest on every GPU; sequence parallelism splits
+ * that rest along the sequence; selective recomputation keeps everything
+ * but the attention scores; full recomputation keeps only the layer's
+ * 16-bit input, as this GPU holds it (split along the sequence with
+ * sequence parallelism, whole without). With n_TP = 1 there is nothing to
+ * split, with or without sequence parallelism. Buffers: l: one
+ * revnets_layer, read. Preconditions: every size >= 1. */
 double revnets_act_bytes_per_layer(const revnets_layer *l);
 
 /* Activation bytes for `layers` layers: layers times one layer's. With
- * pipelining this is what the first stage keeps (§6.7 says why).
+ * pipelining this is what the first stage keeps; why:
+ * §6.7 (Activation memory of a transformer layer).
  * Buffers: l: one revnets_layer, read. Precondition: layers >= 1. */
 double revnets_act_bytes_per_model(const revnets_layer *l, int layers);
 
 /* The matrix FLOPs recomputation adds to a training step, as a fraction
- * of the step's own (forward + backward), counted as §6.7 counts them
- * (Korthikanti et al., Appendix A: the layer's weight products and the two
- * attention products QK^T and scores times V). 0 for none. Buffers: l:
- * one revnets_layer, read. Preconditions: every size >= 1. */
+ * of the step's own (forward + backward), counted as in
+ * §6.7 (Activation memory of a transformer layer),
+ * after Korthikanti et al., Appendix A: the layer's weight products and
+ * the two attention products, QK^T and the scores times V. 0 for none.
+ * Buffers: l: one revnets_layer, read. Preconditions: every size >= 1.
+ */
 double revnets_recompute_flops_fraction(const revnets_layer *l);
 
 /* Bytes of model state per parameter in mixed-precision training with
@@ -548,15 +551,15 @@ typedef struct revnets_checkpoint_plan {
     int stored;        /* layers that keep everything: 0 .. layers */
     int segment;       /* layers in the longest segment; 0 if none */
     int segments;      /* segments; 0 when every layer is stored */
-    double peak_bytes; /* the plan's peak memory, §6.8's model */
+    double peak_bytes; /* the plan's peak memory, in bytes */
     double extra_flops_fraction; /* what recomputing adds to a step */
 } revnets_checkpoint_plan;
 
 /* The plan for `layers` identical layers, each keeping layer_bytes of
  * activations when stored and input_bytes as a checkpoint, whose peak
- * memory (as §6.8 models it) is at most budget_bytes (equal counts as
- * fitting) and which recomputes as few layers as possible. Rules, in
- * order:
+ * memory, as §6.8 (Checkpoints under a memory budget) models it, is at
+ * most budget_bytes (equal counts as fitting), and which recomputes as
+ * few layers as possible. Rules, in order:
  *   - the most stored layers wins;
  *   - among the segment lengths that fit with that many stored layers,
  *     the one with the least peak memory, and on a tie the shortest;
@@ -564,11 +567,11 @@ typedef struct revnets_checkpoint_plan {
  *     shorter);
  *   - no plan at all fits (even every layer in segments of the best
  *     length): exists is false, every other field 0.
- * peak_bytes and the comparison with the budget use §6.8's sum, in the
- * order §6.8 writes it; extra_flops_fraction is the share of one more
- * forward pass through the recomputed layers in a step of 3 forward
- * passes (0 when every layer is stored). Preconditions: 1 <= layers <=
- * 4096, layer_bytes > 0, 0 < input_bytes <= layer_bytes,
+ * peak_bytes and the comparison with the budget use the sum of the
+ * model, in the order the book writes it; extra_flops_fraction is the
+ * share of one more forward pass through the recomputed layers in a step
+ * of 3 forward passes (0 when every layer is stored). Preconditions:
+ * 1 <= layers <= 4096, layer_bytes > 0, 0 < input_bytes <= layer_bytes,
  * budget_bytes >= 0. */
 revnets_checkpoint_plan revnets_plan_checkpoints(int layers,
                                                  double layer_bytes,

@@ -616,9 +616,10 @@ double revnets_model_state_bytes_per_gpu(double params,
 /* ---- Exercise 6.13 checkpoint_plan --------------------------------- */
 
 /* region: checkpoint-plan */
-/* The peak memory of a plan: the stored layers' activations, one
- * checkpoint per segment, and one segment's activations while it is
- * recomputed and differentiated (§6.8), summed in that order. */
+/* The peak memory of a plan, summed in this order: the stored layers'
+ * activations, one checkpoint per segment, and one segment's activations
+ * while it is recomputed and differentiated.
+ * §6.8 (Checkpoints under a memory budget) */
 static double plan_peak(int stored, int segments, int segment,
                         double layer_bytes, double input_bytes)
 {

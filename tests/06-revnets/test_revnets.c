@@ -206,7 +206,7 @@ static void feistel_rounds_swap_the_halves_and_xor_in_f(void **state)
     assert_block(c, 0x11111111 ^ 0xA5A5A5A5, 0x22222222 ^ 0x0F0F0F0F);
 }
 
-/* Lecture §7.4: the inverse runs f forwards only, so f need not be invertible. */
+/* The lecture [@lecture, 2:09:00], lecture notes section 7.4: the inverse runs f forwards only, so f need not be invertible. */
 static void feistel_inverts_a_round_function_that_loses_information(void **state)
 {
     (void)state;
@@ -704,7 +704,7 @@ static void block_inverse_recovers_the_input(void **state)
     free(t.w);
 }
 
-/* Lecture §7.5: (x, y) -> (y + f(x), x) twice, f = F then G, from (x2, x1), ends at
+/* The lecture's step [@lecture, 2:10:06], lecture notes section 7.5: (x, y) -> (y + f(x), x) twice, f = F then G, from (x2, x1), ends at
  * (y2, y1): the same operations, so the same bits, in double and in float. */
 static void two_lecture_steps_are_one_revnet_block(void **state)
 {
