@@ -713,9 +713,9 @@ static void put_fit(chalk_record *r, const act_setup *s, double tp, double activ
                                  : "no total: pass --model NAME (and --layers L)");
 }
 
-static void build_act(const void *ctx, long row, chalk_record *r)
+/* The layer at point `row` of the sweep. */
+static revnets_layer act_layer_at(const act_setup *s, long row)
 {
-    const act_setup *s = ctx;
     revnets_layer l = {
         .seq_tokens = chalk_sweep_at(&s->seq, row),
         .microbatch = chalk_sweep_at(&s->microbatch, row),
@@ -725,6 +725,13 @@ static void build_act(const void *ctx, long row, chalk_record *r)
         .sequence_parallel = s->sequence_parallel,
         .recompute = s->recompute,
     };
+    return l;
+}
+
+static void build_act(const void *ctx, long row, chalk_record *r)
+{
+    const act_setup *s = ctx;
+    revnets_layer l = act_layer_at(s, row);
     double layers = chalk_sweep_at(&s->layers, row);
     chalk_clear(r);
     chalk_field *m =
@@ -866,15 +873,7 @@ static void build_plan(const void *ctx, long row, chalk_record *r)
 {
     const plan_setup *p = ctx;
     const act_setup *s = &p->act;
-    revnets_layer l = {
-        .seq_tokens = chalk_sweep_at(&s->seq, row),
-        .microbatch = chalk_sweep_at(&s->microbatch, row),
-        .hidden = s->hidden,
-        .heads = s->heads,
-        .tensor_parallel = chalk_sweep_at(&s->tp, row),
-        .sequence_parallel = s->sequence_parallel,
-        .recompute = s->recompute,
-    };
+    revnets_layer l = act_layer_at(s, row);
     int layers = (int)chalk_sweep_at(&s->layers, row);
     revnets_layer input = l;
     input.recompute = REVNETS_RECOMPUTE_FULL;
