@@ -541,8 +541,8 @@ double revnets_model_state_bytes_per_gpu(double params,
 /* ---- Exercise 6.13 (***) checkpoint_plan: fit a memory budget
  * §6.8 (Checkpoints under a memory budget) */
 
-/* A plan for the activations of a stack of identical layers: the first
- * `stored` layers (nearest the input) keep all their activations; the
+/* A plan for the activations of a stack of identical layers: the last
+ * `stored` layers (nearest the output) keep all their activations; the
  * other layers are cut into `segments` segments of at most `segment`
  * layers, each keeping only its first layer's input (its checkpoint) and
  * recomputed from it during the backward pass. */

@@ -616,15 +616,15 @@ double revnets_model_state_bytes_per_gpu(double params,
 /* ---- Exercise 6.13 checkpoint_plan --------------------------------- */
 
 /* region: checkpoint-plan */
-/* The peak memory of a plan, summed in this order: the stored layers'
- * activations, one checkpoint per segment, and one segment's activations
- * while it is recomputed and differentiated.
+/* The peak memory of a plan: its checkpoints, and the larger of the
+ * stored layers' activations (held until the backward pass frees them,
+ * first) and one segment's (while it is recomputed and differentiated).
  * §6.8 (Checkpoints under a memory budget) */
 static double plan_peak(int stored, int segments, int segment,
                         double layer_bytes, double input_bytes)
 {
-    return stored * layer_bytes + segments * input_bytes +
-           segment * layer_bytes;
+    int held = stored > segment ? stored : segment;
+    return segments * input_bytes + held * layer_bytes;
 }
 
 revnets_checkpoint_plan revnets_plan_checkpoints(int layers,
@@ -636,9 +636,8 @@ revnets_checkpoint_plan revnets_plan_checkpoints(int layers,
                 input_bytes > 0.0 && input_bytes <= layer_bytes &&
                 budget_bytes >= 0.0 && "checkpoint plan: bad sizes");
     revnets_checkpoint_plan none = {0};
-    /* Fits is not monotone in the stored count (one recomputed layer
-     * costs its checkpoint on top of its own activations): try them all,
-     * most stored first. */
+    /* The peak is not monotone in the stored count (storing up to a
+     * segment's length of layers is free): try them all, most first. */
     for (int stored = layers; stored >= 0; stored--) {
         int recomputed = layers - stored;
         revnets_checkpoint_plan best = {0};

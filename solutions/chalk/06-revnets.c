@@ -1070,11 +1070,12 @@ static const char *const EXAMPLES_ACT[] = {
 
 static const char *const ABOUT_PLAN[] = {
     "A plan of checkpoints for a model's first pipeline stage (chapter 6, section 6.8):",
-    "the first stored_layers layers keep their activations (as --recompute says: none or",
-    "selective); the others are cut into segments of segment_layers layers, each keeping",
-    "only its first layer's input and recomputed from it in the backward pass. The plan",
+    "the last stored_layers layers, nearest the output, keep their activations (as",
+    "--recompute says: none or selective); the others are cut into segments of",
+    "segment_layers layers, each keeping only its first layer's input and recomputed",
+    "from it in the backward pass, after the stored layers are freed. The plan",
     "recomputes the fewest layers whose peak memory,",
-    "  stored x layer_bytes + segments x input_bytes + segment_layers x layer_bytes,",
+    "  segments x input_bytes + layer_bytes x max(stored_layers, segment_layers),",
     "fits the budget: the HBM (--hw, or --hbm-bytes) less the model state of 16 bytes a",
     "parameter over t x --pipeline-parallel GPUs. A stored layer keeps what",
     "activation-memory gives; a checkpoint is the layer's input as the GPU holds it.",

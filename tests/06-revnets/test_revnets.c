@@ -1088,9 +1088,11 @@ static void assert_plan(revnets_checkpoint_plan got, bool exists, int stored, in
              got.extra_flops_fraction, exists, stored, segment, segments, peak, extra);
 }
 
-/* Section 6.8's model: stored layers keep a = 4 bytes each, a checkpoint c = 1. Eight
- * layers stored take 8 x 4 = 32 bytes: a budget of exactly 32 fits (equal counts),
- * and nothing is recomputed. */
+/* Section 6.8's model: the last n_stored layers keep all their activations, M_layer
+ * each; the others are recomputed in segments of n_seg, one checkpoint of M_ckpt each;
+ * the peak is n_ckpt M_ckpt + M_layer max(n_stored, n_seg). With M_layer = 4 and
+ * M_ckpt = 1, eight layers stored take 8 x 4 = 32 bytes: a budget of exactly 32 fits
+ * (equal counts), and nothing is recomputed. */
 static void checkpoint_plan_stores_every_layer_when_they_fit_exactly(void **state)
 {
     (void)state;
@@ -1098,65 +1100,76 @@ static void checkpoint_plan_stores_every_layer_when_they_fit_exactly(void **stat
     assert_plan(revnets_plan_checkpoints(8, 4, 1, 1000), true, 8, 0, 0, 32, 0.0);
 }
 
-/* One byte short: 7 stored and 1 recomputed peaks at 7 x 4 + 1 + 4 = 33 > 31, more than
- * storing all 8; 6 stored and 2 recomputed in segments of 1: 24 + 2 x 1 + 4 = 30 <= 31
- * (segments of 2: 24 + 1 + 8 = 33). Fitting is not monotone in the stored count. Two
- * recomputed layers of 8 add 2 / (3 x 8) of a step. */
-static void checkpoint_plan_recomputes_two_layers_when_one_would_need_more_memory(void **state)
+/* One byte short: seven stored and one recomputed (one segment of one) peak at
+ * 1 + 4 x 7 = 29 <= 31. One recomputed layer of eight adds 1 / (3 x 8) of a step. */
+static void checkpoint_plan_recomputes_one_layer_when_one_byte_is_missing(void **state)
 {
     (void)state;
-    assert_plan(revnets_plan_checkpoints(8, 4, 1, 31), true, 6, 1, 2, 30, 2.0 / 24);
+    assert_plan(revnets_plan_checkpoints(8, 4, 1, 31), true, 7, 1, 1, 29, 1.0 / 24);
 }
 
-/* a = 3, c = 2, four layers, budget 11: storing 4, 3, 2 or 1 layers needs at least
- * 12, 14, 13 and 12; none stored, segments of 1 peak at 4 x 2 + 3 = 11 and segments
- * of 2 at 2 x 2 + 6 = 10: both fit, and the lesser peak wins (not the first that
- * fits). Every layer recomputed: 1/3 more. */
+/* M_layer = 2, M_ckpt = 1, four layers, budget 6: 4 stored need 8, 3 stored 1 + 6 = 7;
+ * 2 stored and 2 recomputed fit in segments of 1 (2 + 4 = 6) and of 2 (1 + 4 = 5):
+ * the lesser peak wins, not the first that fits. */
 static void checkpoint_plan_takes_the_segment_length_with_the_least_peak(void **state)
 {
     (void)state;
-    assert_plan(revnets_plan_checkpoints(4, 3, 2, 11), true, 0, 2, 2, 10, 1.0 / 3);
+    assert_plan(revnets_plan_checkpoints(4, 2, 1, 6), true, 2, 2, 1, 5, 2.0 / 12);
 }
 
-/* a = c = 1, twelve layers, budget 11: 11, 10, 9, 8 or 7 stored layers all need 12 or
- * 13; six stored and six recomputed in segments of 2 (3 checkpoints) or of 3 (2
- * checkpoints) both peak at 6 + 5 = 11: a tie, and the shorter segment wins. */
+/* M_layer = 2, M_ckpt = 1, seven layers, budget 8: 7, 6, 5 or 4 stored need at least
+ * 14, 13, 11 and 9; 3 stored and 4 recomputed peak at 2 + 2 x 3 = 8 in segments of 2
+ * and at 2 + 2 x 3 = 8 in segments of 3 (segments of 1: 10, of 4: 9): a tie, and the
+ * shorter segment wins. */
 static void checkpoint_plan_breaks_a_tie_with_the_shorter_segment(void **state)
 {
     (void)state;
-    assert_plan(revnets_plan_checkpoints(12, 1, 1, 11), true, 6, 2, 3, 11, 6.0 / 36);
+    assert_plan(revnets_plan_checkpoints(7, 2, 1, 8), true, 3, 2, 2, 8, 4.0 / 21);
 }
 
-/* a = 3, c = 2, five layers, budget 12: none stored, five recomputed in segments of 2
- * need ceil(5 / 2) = 3 checkpoints: 3 x 2 + 2 x 3 = 12, exactly the budget (segments
- * of 1: 13, of 3: 13); the last segment holds one layer. */
+/* M_layer = 2, M_ckpt = 1, five layers, budget 6: 5, 4 or 3 stored need at least 10, 9
+ * and 7; 2 stored and 3 recomputed in segments of 2 need ceil(3 / 2) = 2 checkpoints:
+ * 2 + 2 x 2 = 6, exactly the budget (segments of 1: 7, of 3: 7); the last segment
+ * holds one layer. */
 static void checkpoint_plan_rounds_the_segment_count_up(void **state)
 {
     (void)state;
-    assert_plan(revnets_plan_checkpoints(5, 3, 2, 12), true, 0, 2, 3, 12, 1.0 / 3);
+    assert_plan(revnets_plan_checkpoints(5, 2, 1, 6), true, 2, 2, 2, 6, 3.0 / 15);
 }
 
-/* The least any plan of four layers (a = 4, c = 1) can peak at is every layer in
- * segments of 1 or 2: 4 + 4 = 8 or 2 + 8 = 10, so 8. A budget of 8 fits; 7.5, or 0,
- * has no plan, and every field of the answer is 0. */
+/* The backward pass differentiates the stored layers first and frees them before it
+ * recomputes any segment, so a stored layer and a segment's layer are never held
+ * together: M_layer = 2, M_ckpt = 1, two layers, budget 3: one stored and one
+ * recomputed peak at 1 + 2 x max(1, 1) = 3 (not 2 + 1 + 2). */
+static void checkpoint_plan_frees_the_stored_layers_before_any_segment(void **state)
+{
+    (void)state;
+    assert_plan(revnets_plan_checkpoints(2, 2, 1, 3), true, 1, 1, 1, 3, 1.0 / 6);
+}
+
+/* The least any plan of four layers (M_layer = 4, M_ckpt = 1) can peak at is one stored
+ * and three recomputed in segments of 1: 3 + 4 = 7 (none stored: 4 + 4 = 8 at best;
+ * two stored: 1 + 8 = 9 at best). A budget of 7 fits; 6.5, or 0, has no plan, and
+ * every field of the answer is 0. */
 static void checkpoint_plan_does_not_exist_below_the_least_peak(void **state)
 {
     (void)state;
-    assert_plan(revnets_plan_checkpoints(4, 4, 1, 8), true, 0, 1, 4, 8, 1.0 / 3);
-    assert_plan(revnets_plan_checkpoints(4, 4, 1, 7.5), false, 0, 0, 0, 0.0, 0.0);
+    assert_plan(revnets_plan_checkpoints(4, 4, 1, 7), true, 1, 1, 3, 7, 3.0 / 12);
+    assert_plan(revnets_plan_checkpoints(4, 4, 1, 6.5), false, 0, 0, 0, 0.0, 0.0);
     assert_plan(revnets_plan_checkpoints(4, 4, 1, 0), false, 0, 0, 0, 0.0, 0.0);
 }
 
 /* GPT-3's first stage with tensor and sequence parallelism (Korthikanti et al., eq. 4
- * and section 5): a = sbh (34 + 80) / 8 and c = 2 sbh / 8 bytes, 96 layers. With a
- * budget of 96 c + a every layer is its own segment (segments of 1): one stored layer
- * would need a + 95 c + a more, and longer segments k a - a more. */
-static void checkpoint_plan_for_gpt3_checkpoints_every_layer(void **state)
+ * and section 5): M_layer = sbh (34 + 80) / 8 = 57 M_ckpt, M_ckpt = 2 sbh / 8, 96
+ * layers. With a budget of 96 M_ckpt + M_layer, one layer stored and 95 recomputed one
+ * by one peak at 95 M_ckpt + M_layer; two stored need at least 47 M_ckpt + 2 M_layer
+ * (segments of two), over the budget. */
+static void checkpoint_plan_for_gpt3_checkpoints_every_layer_but_one(void **state)
 {
     (void)state;
     double sbh = 2048.0 * 12288, a = sbh * 114 / 8, c = 2 * sbh / 8;
-    assert_plan(revnets_plan_checkpoints(96, a, c, 96 * c + a), true, 0, 1, 96, 96 * c + a,
-                1.0 / 3);
+    assert_plan(revnets_plan_checkpoints(96, a, c, 96 * c + a), true, 1, 1, 95, 95 * c + a,
+                95.0 / 288);
 }
 
 int main(void)
@@ -1223,12 +1236,13 @@ int main(void)
         CHALK_TEST(activation_memory, adam_model_state_is_16_bytes_a_parameter_shared_by_t_times_p),
         CHALK_TEST(checkpoint_plan, checkpoint_plan_stores_every_layer_when_they_fit_exactly),
         CHALK_TEST(checkpoint_plan,
-                   checkpoint_plan_recomputes_two_layers_when_one_would_need_more_memory),
+                   checkpoint_plan_recomputes_one_layer_when_one_byte_is_missing),
         CHALK_TEST(checkpoint_plan, checkpoint_plan_takes_the_segment_length_with_the_least_peak),
         CHALK_TEST(checkpoint_plan, checkpoint_plan_breaks_a_tie_with_the_shorter_segment),
         CHALK_TEST(checkpoint_plan, checkpoint_plan_rounds_the_segment_count_up),
+        CHALK_TEST(checkpoint_plan, checkpoint_plan_frees_the_stored_layers_before_any_segment),
         CHALK_TEST(checkpoint_plan, checkpoint_plan_does_not_exist_below_the_least_peak),
-        CHALK_TEST(checkpoint_plan, checkpoint_plan_for_gpt3_checkpoints_every_layer),
+        CHALK_TEST(checkpoint_plan, checkpoint_plan_for_gpt3_checkpoints_every_layer_but_one),
     };
     return cmocka_run_group_tests_name("06-revnets", tests, NULL, NULL);
 }

@@ -348,29 +348,32 @@ static void rounds_to_avalanche_of_a_wider_smear(void **state)
     assert_int_equal(revnets_rounds_to_avalanche(smear2_rounds, NULL, 2, 0.4, 3, 8), 0);
 }
 
-/* Section 6.8's model, by hand. a = 5, c = 1, six layers: all stored = 30. Budget 29:
- * 5 stored need 25 + 1 + 5 = 31; 4 stored, 2 recomputed: 20 + 2 + 5 = 27 (segments of
- * 1; of 2: 20 + 1 + 10 = 31). Budget 27 exactly: the same plan. Budget 26: 3 stored,
- * 3 recomputed in segments of 1: 15 + 3 + 5 = 23 (of 2: 15 + 2 + 10 = 27). */
+/* Section 6.8's model, by hand: the peak is n_ckpt M_ckpt + M_layer max(n_stored,
+ * n_seg). M_layer = 5, M_ckpt = 1, six layers: all stored = 30. Budget 29: five stored,
+ * one recomputed, 1 + 25 = 26. Budget 26 exactly: the same plan. Budget 25: four
+ * stored, two recomputed in one segment of 2, 1 + 20 = 21 (segments of 1: 2 + 20 =
+ * 22). */
 static void checkpoint_plans_by_hand(void **state)
 {
     (void)state;
     revnets_checkpoint_plan p = revnets_plan_checkpoints(6, 5, 1, 29);
-    assert_true(p.exists && p.stored == 4 && p.segment == 1 && p.segments == 2);
-    assert_true(p.peak_bytes == 27 && p.extra_flops_fraction == 2.0 / 18);
-    p = revnets_plan_checkpoints(6, 5, 1, 27);
-    assert_true(p.exists && p.stored == 4 && p.peak_bytes == 27);
+    assert_true(p.exists && p.stored == 5 && p.segment == 1 && p.segments == 1);
+    assert_true(p.peak_bytes == 26 && p.extra_flops_fraction == 1.0 / 18);
     p = revnets_plan_checkpoints(6, 5, 1, 26);
-    assert_true(p.exists && p.stored == 3 && p.segment == 1 && p.segments == 3);
-    assert_true(p.peak_bytes == 23 && p.extra_flops_fraction == 3.0 / 18);
+    assert_true(p.exists && p.stored == 5 && p.peak_bytes == 26);
+    p = revnets_plan_checkpoints(6, 5, 1, 25);
+    assert_true(p.exists && p.stored == 4 && p.segment == 2 && p.segments == 1);
+    assert_true(p.peak_bytes == 21 && p.extra_flops_fraction == 2.0 / 18);
     p = revnets_plan_checkpoints(6, 5, 1, 30);
     assert_true(p.exists && p.stored == 6 && p.segment == 0 && p.segments == 0);
 }
 
-/* One layer: stored (a) or one segment of one (c + a); with a = c = 2, budget 2 stores
- * it and budget 1.99 has no plan. Seven layers, a = c = 1, budget 6: 7, 6, 5, 4, 3 or
- * 2 stored need at least 7, 8, 8, 8, 7 and 7; one stored and six recomputed in segments
- * of 2 (1 + 3 + 2 = 6) or 3 (1 + 2 + 3 = 6) tie, and the shorter wins. */
+/* One layer: stored (M_layer) or one segment of one (M_ckpt + M_layer); with both 2,
+ * budget 2 stores it and budget 1.99 has no plan. Seven layers, M_layer = M_ckpt = 1,
+ * budget 5: 7, 6 or 5 stored need at least 7, 7 and 6; four stored and three
+ * recomputed in one segment of 3 peak at 1 + 4 = 5. Ten layers, M_layer = 3,
+ * M_ckpt = 1, budget 20: six stored and four recomputed in one segment of 4,
+ * 1 + 3 x 6 = 19 (seven stored need at least 1 + 21 = 22). */
 static void checkpoint_plan_edges_on_other_inputs(void **state)
 {
     (void)state;
@@ -378,9 +381,12 @@ static void checkpoint_plan_edges_on_other_inputs(void **state)
     assert_true(p.exists && p.stored == 1 && p.peak_bytes == 2);
     p = revnets_plan_checkpoints(1, 2, 2, 1.99);
     assert_true(!p.exists && p.stored == 0 && p.segments == 0 && p.peak_bytes == 0);
-    p = revnets_plan_checkpoints(7, 1, 1, 6);
-    assert_true(p.exists && p.stored == 1 && p.segment == 2 && p.segments == 3);
-    assert_true(p.peak_bytes == 6 && p.extra_flops_fraction == 6.0 / 21);
+    p = revnets_plan_checkpoints(7, 1, 1, 5);
+    assert_true(p.exists && p.stored == 4 && p.segment == 3 && p.segments == 1);
+    assert_true(p.peak_bytes == 5 && p.extra_flops_fraction == 3.0 / 21);
+    p = revnets_plan_checkpoints(10, 3, 1, 20);
+    assert_true(p.exists && p.stored == 6 && p.segment == 4 && p.segments == 1);
+    assert_true(p.peak_bytes == 19 && p.extra_flops_fraction == 4.0 / 30);
 }
 
 int main(void)
