@@ -175,7 +175,7 @@ prep_chapter() {
         done
         # the names, from the tests alone (no student object: its functions are null)
         $CC -o "$cache/$ch/$kind.names-bin" "$cache/$ch/$kind"/*.o "$cache/harness.o" \
-            "$cache/$ch/wrap.o" "$cache"/lib/*.o -lcmocka -lm || return 1
+            "$cache/$ch/wrap.o" "$cache"/lib/*.o -lcmocka -lseccomp -lm || return 1
         CHALK_LIST=1 "$cache/$ch/$kind.names-bin" >"$cache/$ch/$kind.names" || return 1
         # name <TAB> points
         while IFS= read -r f; do
@@ -355,7 +355,7 @@ compile_chapter() {
 run_tests() {
     local ch=$1 kind=$2 bin=$box/bin/$1-$2 n secs
     if ! $CC -o "$bin" "$cache/$ch/$kind"/*.o "$cache/harness.o" "$cache/$ch/wrap.o" \
-        "$secret/$ch/sub"/*.o "$cache"/lib/*.o -lcmocka -lm -Wl,-z,noexecstack \
+        "$secret/$ch/sub"/*.o "$cache"/lib/*.o -lcmocka -lseccomp -lm -Wl,-z,noexecstack \
         >"$secret/$ch.$kind.link" 2>&1; then
         run_rc=link
         return
