@@ -84,31 +84,48 @@ grade_bg() {
     grade "$@" &
 }
 
-# submission NAME FIXTURE...: a directory with exercises/CH/batching.c made of the
-# stub and the fixtures (how: whole, append, or splice FUNCTIONS), placeholders
-# @TREE@, @OUT@ and @FF@ filled in.
+# fixture_chapter FIXTURE: the chapter it attacks (its "chapter:" line; else $CH).
+fixture_chapter() {
+    local c
+    c=$(sed -n 's/^ \* chapter: //p' "$fixtures/$1.c")
+    echo "${c:-$CH}"
+}
+
+# submission NAME FIXTURE...: a directory with exercises/CH/FILE.c, the chapter's
+# stub (CH from the first fixture's "chapter:" line, else 01-batching) made over by
+# the fixtures and the fixtures they name on a "needs:" line, first (how: whole,
+# append, prepend, or splice FUNCTIONS), placeholders @TREE@, @OUT@ and @FF@ filled in.
 submission() {
-    local name=$1 fx how fns dir=$scratch/sub/$1/exercises/$CH
+    local name=$1 fx how fns ch file dir done=" " list=()
     shift
+    ch=$(fixture_chapter "$1")
+    file=$(cd "exercises/$ch" && ls -- *.c)
+    dir=$scratch/sub/$name/exercises/$ch
     mkdir -p "$dir"
-    cp "$stub" "$dir/batching.c"
-    for fx in "$@"; do
+    cp "exercises/$ch/$file" "$dir/$file"
+    for fx in "$@"; do list+=($(sed -n 's/^ \* needs: //p' "$fixtures/$fx.c") "$fx"); done
+    for fx in "${list[@]}"; do
+        case $done in *" $fx "*) continue ;; esac
+        done="$done$fx "
+        [ "$(fixture_chapter "$fx")" = "$ch" ] || grep -q '^ \* how: prepend' "$fixtures/$fx.c" ||
+            fail "fixture $fx attacks $(fixture_chapter "$fx"), not $ch"
         how=$(sed -n 's/^ \* how: //p' "$fixtures/$fx.c")
         sed -e "s|@TREE@|$tree|g" -e "s|@OUT@|$scratch/out/$name.json|g" -e "s|@FF@|$(printf '\377')|g" \
             "$fixtures/$fx.c" >"$scratch/fx.c"
         case $how in
-        whole) cp "$scratch/fx.c" "$dir/batching.c" ;;
-        append) cat "$scratch/fx.c" >>"$dir/batching.c" ;;
+        whole) cp "$scratch/fx.c" "$dir/$file" ;;
+        append) cat "$scratch/fx.c" >>"$dir/$file" ;;
+        prepend) cat "$scratch/fx.c" "$dir/$file" >"$scratch/prepended.c" && cp "$scratch/prepended.c" "$dir/$file" ;;
         splice*)
             fns=${how#splice }
-            loop_splice "$dir/batching.c" "$scratch/fx.c" "$fns" >"$scratch/spliced.c"
+            loop_splice "$dir/$file" "$scratch/fx.c" "$fns" >"$scratch/spliced.c"
             # the contract, the rest of the fixture (includes, helpers), then the stub
             # with those functions replaced
             loop_c_functions "$scratch/fx.c" | awk -F'\t' -v fns=" $fns " 'index(fns, " " $1 " ") { print $4, $3 }' >"$scratch/cut"
-            { echo '#include "batching.h"'
+            { echo "#include \"${file%.c}.h\""
               awk 'BEGIN { while ((getline l < "'"$scratch/cut"'") > 0) { split(l, r, " "); from[++n] = r[1]; to[n] = r[2] } }
                    { for (i = 1; i <= n; i++) if (FNR >= from[i] && FNR <= to[i]) next; print }' "$scratch/fx.c"
-              cat "$scratch/spliced.c"; } >"$dir/batching.c"
+              cat "$scratch/spliced.c"; } >"$dir/$file"
             ;;
         *) fail "fixture $fx has no 'how:' line" ;;
         esac
@@ -172,6 +189,22 @@ cp "$ref" "$scratch/sub/flat/"
 grade flat "$scratch/sub/flat"
 expect "the bare .c file (a Gradescope upload) is graded: full marks" test "$(score "$scratch/out/flat.json")" = "$full"
 
+section "grading: every chapter: the reference full marks, the stubs zero"
+chapters=$(loop_chapters)
+SCORES=$scratch/out/ref-all.scores grade_bg ref-all solutions $chapters
+SCORES=$scratch/out/stub-all.scores grade_bg stub-all exercises $chapters
+wait
+declare -A stub_of=()
+for c in $chapters; do
+    read -r rs rm < <(awk -F'\t' -v c="$c" '$1 == c { print $2, $3 }' "$scratch/out/ref-all.scores")
+    read -r ss sm < <(awk -F'\t' -v c="$c" '$1 == c { print $2, $3 }' "$scratch/out/stub-all.scores")
+    stub_of[$c]=${ss:-none}
+    expect "$c: the reference scores full marks (${rs:-none} of ${rm:-none}), the stubs zero (${ss:-none})" \
+        test -n "$rs" -a "$rs" = "$rm" -a "${rm:-0}" -gt 0 -a "$ss" = 0
+done
+expect "  (all chapters graded in one run each: $(cat "$scratch/out/ref-all.secs") s and $(cat "$scratch/out/stub-all.secs") s)" \
+    test "$(cat "$scratch/out/ref-all.rc")" = 0 -a "$(cat "$scratch/out/stub-all.rc")" = 0
+
 section "grading: attacks (tests/grade/fixtures/), each at most the stubs' score"
 # Each attack: a submission graded (two at a time); then, for each, no more than the
 # stubs' score, bounded time, no secret in its report, the report naming the rule;
@@ -183,23 +216,33 @@ attacks=(
     "cmocka-defs|not one of the contract's functions" "points-write|fopen" "detached|fork"
     "read-secrets|fopen" "stdout-open|fork" "sigterm|signal" "forkbomb|setsid" "devshm|fopen"
     "asm|inline assembly" "text-bytes|the attribute section" "globals|make it static"
+    # from the functions that take or return pointers, in chapters 2, 3, 5 and 6
+    # (they once ran in the test's own process): found through libc's symbol table,
+    # hidden in a constant, or named (the object check names those)
+    "elf-exit-06|did not return (its process ended with exit status 0)"
+    "elf-exit-03|did not return (its process ended with exit status 0)"
+    "elf-exit-05|did not return (its process ended with exit status 0)"
+    "movabs|did not return (its process ended with exit status 0)"
+    "execve|calls to execl" "kill-parent|calls to getppid, kill" "socket|socket"
+    "open-file|calls to open" "mprotect-exec|mprotect"
 )
 for a in "${attacks[@]}"; do
     name=${a%%|*}
-    grade_bg "$name" "$(submission "$name" "$name")"
+    grade_bg "$name" "$(submission "$name" "$name")" "$(fixture_chapter "$name")"
 done
 wait
 for a in "${attacks[@]}"; do
     name=${a%%|*} rule=${a#*|}
+    z=${stub_of[$(fixture_chapter "$name")]}
     s=$(score "$scratch/out/$name.json") secs=$(cat "$scratch/out/$name.secs")
     leaked=$(leaks "$scratch/out/$name.json")
     named=1
     [ -z "$rule" ] || grep -qF -- "$rule" "$scratch/out/$name.json" || named=0
-    if [ -n "$s" ] && awk -v s="$s" -v z="$stub_score" -v t="$secs" 'BEGIN { exit !(s <= z && t < 60) }' &&
+    if [ -n "$s" ] && awk -v s="$s" -v z="$z" -v t="$secs" 'BEGIN { exit !(s <= z && t < 60) }' &&
         [ -z "$leaked" ] && [ $named = 1 ]; then
         ok "$name: $s points, ${secs} s${rule:+, says \"$rule\"}"
     else
-        fail "$name: score ${s:-none} (stubs $stub_score), ${secs} s${leaked:+, leaked: $leaked}${rule:+, rule \"$rule\" $([ $named = 1 ] && echo named || echo NOT named)}"
+        fail "$name: score ${s:-none} (stubs $z), ${secs} s${leaked:+, leaked: $leaked}${rule:+, rule \"$rule\" $([ $named = 1 ] && echo named || echo NOT named)}"
     fi
 done
 expect "the graded tree is unchanged by all ${#attacks[@]} (a checksum of every file)" test "$(checksum)" = "$before"
@@ -243,6 +286,47 @@ expect "the graded tree is unchanged by them" test "$(checksum)" = "$before"
 expect "nothing left in /dev/shm, /tmp, /var/tmp or the tree" test -z "$(leftovers)"
 rm -rf $(leftovers) 2>/dev/null
 before=$(checksum)
+
+section "grading: the call boundary with the object checks on and off, under bwrap and user"
+# The attacks from functions that take or return pointers: those the object checks
+# do not see, in the forced user mode too; then all of them with the object checks
+# off, a submission per chapter (the call boundary and the system-call filter
+# alone). Each is named in the report: the call that did not return, or the system
+# call the filter refused.
+declare -A by_chapter=([06-revnets]="elf-exit-06 execve kill-parent socket open-file mprotect-exec"
+    [02-moe]=movabs [03-pipelining]=elf-exit-03 [05-long-context]=elf-exit-05)
+declare -A says=([elf-exit-06]="did not return" [elf-exit-03]="did not return"
+    [elf-exit-05]="did not return" [movabs]="did not return"
+    [socket]="does not allow: socket" [open-file]="does not allow: openat"
+    [mprotect-exec]="does not allow: mprotect" [execve]="does not allow: execve"
+    [kill-parent]="does not allow: kill")
+runs=()
+if [[ " ${modes[*]} " == *" user "* ]]; then
+    for fx in elf-exit-06 elf-exit-03 elf-exit-05 movabs; do
+        GRADE_SANDBOX=user grade_bg "user-$fx" "$(submission "user-$fx" "$fx")" "$(fixture_chapter "$fx")"
+        runs+=("user-$fx|$fx")
+    done
+fi
+for mode in "${modes[@]}"; do
+    for c in "${!by_chapter[@]}"; do
+        # shellcheck disable=SC2086
+        GRADE_SANDBOX=$mode GRADE_TRUST_OBJECT=1 grade_bg "boundary-$mode-$c" \
+            "$(submission "boundary-$mode-$c" ${by_chapter[$c]})" "$c"
+        runs+=("boundary-$mode-$c|${by_chapter[$c]}")
+    done
+done
+wait
+for r in "${runs[@]}"; do
+    name=${r%%|*} fxs=${r#*|}
+    c=$(fixture_chapter "${fxs%% *}") z=${stub_of[$(fixture_chapter "${fxs%% *}")]}
+    s=$(score "$scratch/out/$name.json") secs=$(cat "$scratch/out/$name.secs")
+    unnamed=""
+    for fx in $fxs; do grep -qF -- "${says[$fx]}" "$scratch/out/$name.json" || unnamed="$unnamed $fx"; done
+    expect "$name ($fxs): ${s:-no} points (stubs $z), ${secs} s, each named${unnamed:+ but$unnamed}" \
+        eval '[ -n "$s" ] && awk -v s="$s" -v z="$z" -v t="$secs" "BEGIN { exit !(s <= z && t < 60) }" &&
+              [ -z "$unnamed" ] && [ -z "$(leaks "$scratch/out/$name.json")" ]'
+done
+expect "the graded tree is unchanged by them" test "$(checksum)" = "$before"
 
 section "grading: tarballs and links, refused before unpacking"
 # refused NAME WHY-TEXT: exit 2, one line on stderr, a results.json with score 0 and why
