@@ -21,12 +21,15 @@
 #                compiler's own helpers, memory, printing, a few pure C library
 #                functions), has no constructor, destructor, ifunc, executable stack
 #                or system call instruction. A broken rule scores the chapter zero,
-#                the message naming the rule;
+#                the message naming the rule. A lint that explains refusals early:
+#                the boundary is step 4's processes and system-call filter;
 #   4. run       the tests, linked with the checked object and the grading harness
-#                (harness.c: each test in its own process, each call into the
-#                student's code in a child, verdicts written by the harness alone on
-#                a descriptor the student's code never holds), in the sandbox, one
-#                process tree per test binary, killed whole at its deadline.
+#                (harness.c: each test in its own process, every call into the
+#                student's code in another process under a seccomp filter, its
+#                buffers carried as tests/grade/buffers.txt sizes them (wrap.sh),
+#                verdicts written by the harness alone on a descriptor the student's
+#                code never holds), in the sandbox, one process tree per test
+#                binary, killed whole at its deadline.
 # The points (tests/NN-topic/points.txt, else the exercise's stars), the hidden test
 # sources and the results stay outside anything a step can read or write.
 #

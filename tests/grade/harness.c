@@ -4,36 +4,60 @@
  *
  * A graded test binary is linked from the chapter's test files (each with
  * harness.h force-included), this harness, wrappers generated from the contract
- * header (wrap.sh), lib/, and the student's object, whose contract functions were
- * renamed chalk_student_NAME (objcopy) once it had passed the object checks. The
- * wrappers define the contract's names, so a test that calls batching_step_at()
- * calls a wrapper, and the wrapper runs chalk_student_batching_step_at() in a child.
+ * header and tests/grade/buffers.txt (wrap.sh), lib/, and the student's object,
+ * whose contract functions were renamed chalk_student_NAME (objcopy) once it had
+ * passed the object checks. The wrappers define the contract's names, so a test
+ * that calls batching_step_at() calls a wrapper, and the wrapper has
+ * chalk_student_batching_step_at() run in a call process (chalk_grade_call).
  *
  * Three kinds of process:
- *   the harness  runs no test code and no student code. It forks one process per
- *                test, waits for it under the test's time limit, and alone writes
- *                the verdicts, to descriptor 3, which only it holds.
+ *   the harness  runs no test code and no student code. It builds the system-call
+ *                filter, forks one process per test, waits for it under the test's
+ *                time limit, and alone writes the verdicts, to descriptor 3, which
+ *                only it holds.
  *   a test       runs one cmocka test (trusted) with its output going to a capture
  *                file; it closed descriptor 3 first. Its exit status is the
- *                verdict: 0 when cmocka counted no failure.
- *   a call       every call from a test into a contract function forks: the child
- *                (a "call") runs the student's function, writes its return value
- *                on a pipe and exits. The student's code runs only in calls.
+ *                verdict: 0 when cmocka counted no failure. It never runs the
+ *                student's code.
+ *   a call       runs the student's code, and nothing else of the grader's but the
+ *                loop that feeds it. Every call from a test into a contract function
+ *                goes to one, in one of two ways:
+ *                - the test's call server, forked at the test's first call, when
+ *                  every pointer argument's data has a size in buffers.txt and holds
+ *                  no pointer ("portable", decided by wrap.sh) and no two buffers
+ *                  overlap: the test sends the argument block and a copy of each
+ *                  buffer, the server runs the function on its copies and replies
+ *                  with the result and the bytes of each buffer the function
+ *                  writes. About 8 us a call (a pipe's round trip), so a test may
+ *                  make 100,000 calls;
+ *                - else a fresh child forked for the one call (a function pointer,
+ *                  a const void *, a struct holding pointers among the arguments),
+ *                  which sees the test's memory as it is and replies the same way.
+ *                Either way the test copies the reply into the caller's result and
+ *                buffers, by the sizes it computed itself before the call: a call
+ *                chooses the bytes of its answer, never where they go or how many.
+ *                A string result is copied (capped) and the test returns its own
+ *                copy. In a call, before the student's code runs, a seccomp filter
+ *                (built once per binary by the harness, attached in each call
+ *                process): compute, allocate without PROT_EXEC, write to what the
+ *                call prints and to its reply, read the server's requests, abort
+ *                itself, exit. Any other system call traps: on_sigsys() reports its
+ *                number and the call ends, a failed call that names the system call.
  *
  * Why the verdict cannot be forged by the student's code: a call holds no
  * descriptor to the verdicts (closed in the test before any call), cannot reopen
- * the harness's (no /proc under bwrap; elsewhere /proc/PID/fd of a non-dumpable
- * process is closed to it), and cannot reach the memory of the test or of the
- * harness: they are other processes, made non-dumpable (PR_SET_DUMPABLE 0), so a
- * process of the same uid can neither ptrace them nor open /proc/PID/mem. What
- * the student's code prints goes to a file of its own, shown as "your code
- * printed", never parsed. So a call can only hand back a value (its answer),
- * print, crash, hang, or kill its parent, and each of these fails the test it is in
- * and nothing else. Printing "[       OK ]" and exiting, as a submission once did,
- * is now just a call that did not return. The object checks (grade.sh) keep the
- * student's object from defining anything but the contract's functions, running
- * code at load time or making system calls; the sandbox keeps a call that gets
- * round them from reaching anything outside.
+ * the harness's (no open, no /proc under bwrap; elsewhere /proc/PID/fd of a
+ * non-dumpable process is closed to it), and cannot reach the memory of the test or
+ * of the harness: they are other processes, made non-dumpable (PR_SET_DUMPABLE 0),
+ * and the filter denies ptrace, process_vm_writev, open, kill, fork and exec
+ * anyway. What the student's code prints goes to a file of its own, shown as "your
+ * code printed", never parsed. So a call can only hand back an answer, print,
+ * crash, hang, or exit, and each of these fails the test it is in and nothing else.
+ * Printing "[       OK ]" and exiting, as a submission once did, or calling _exit
+ * found through libc's own symbol table, or a system call hidden in a constant, is
+ * just a call that did not return. The object checks (grade.sh) are a lint that
+ * explains such a refusal early; the sandbox keeps the whole run from reaching
+ * anything outside.
  *
  * Protocol: CHALK_LIST=1 prints the test names, one a line, and runs nothing.
  * Otherwise every test runs, each under CHALK_TIMEOUT seconds (default 2), and the
@@ -58,6 +82,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -338,10 +363,11 @@ int chalk_grade_run_group(const char *group, const struct CMUnitTest *tests,
 /* Built once per test binary (in the harness, before any test), installed in every
  * call process after fork and before the student's code runs. What a call may do:
  * compute; allocate (brk, anonymous mmap, mremap, munmap, madvise, mprotect, never
- * with PROT_EXEC); write to the descriptors it holds (1 and 2: what it prints, 3: its
- * reply) and read its requests (4, the call server's); abort itself (tgkill of its
- * own pid: the placeholder below is patched to it in each call); read the clock;
- * exit. Anything else traps (SIGSYS): on_sigsys() reports the system call's number
+ * with PROT_EXEC); write to the descriptors it holds (0, 1 and 2: what it prints, 3:
+ * its reply) and read its requests (4, the call server's); abort itself (tgkill of
+ * its own pid: the placeholder below is patched to it in each call); read the clock;
+ * exit. Each rule lengthens the program, and attaching it costs about 2 us per
+ * instruction in every fresh call process: keep it short. Anything else traps (SIGSYS): on_sigsys() reports the system call's number
  * on the reply pipe and the call ends, a failed call. A system call of another
  * architecture (int $0x80) kills the process. */
 
@@ -356,12 +382,10 @@ static int filter_rules(scmp_filter_ctx ctx, int self_kill)
 {
     int rc = 0;
 #define ALLOW(call, ...) (rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(call), __VA_ARGS__))
-    for (int fd = 1; fd <= REPLY_FD; fd++) {
-        ALLOW(write, 1, SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)fd));
-        ALLOW(writev, 1, SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)fd));
-    }
+    /* 0, 1 and 2 are what the call prints, 3 its reply (enter_call) */
+    ALLOW(write, 1, SCMP_A0(SCMP_CMP_LE, (scmp_datum_t)REPLY_FD));
+    ALLOW(writev, 1, SCMP_A0(SCMP_CMP_LE, (scmp_datum_t)REPLY_FD));
     ALLOW(read, 1, SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)REQUEST_FD));
-    ALLOW(fstat, 1, SCMP_A0(SCMP_CMP_LE, (scmp_datum_t)REQUEST_FD));
     ALLOW(brk, 0);
     ALLOW(mmap, 2, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0),
           SCMP_A3(SCMP_CMP_MASKED_EQ, MAP_ANONYMOUS, MAP_ANONYMOUS));
@@ -372,7 +396,6 @@ static int filter_rules(scmp_filter_ctx ctx, int self_kill)
     ALLOW(rt_sigprocmask, 0);
     ALLOW(rt_sigreturn, 0);
     ALLOW(getpid, 0);
-    ALLOW(gettid, 0);
     ALLOW(clock_gettime, 0);
     ALLOW(gettimeofday, 0);
     ALLOW(time, 0);
@@ -436,9 +459,14 @@ static int install_filter(void)
     struct sock_fprog prog = {.len = bpf_len, .filter = bpf};
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
         return errno;
-    if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
-        return errno;
-    return 0;
+    /* SPEC_ALLOW: no speculative-store-bypass mitigation forced on the call (it
+     * slows every store and context switch, and a call holds nothing it cannot
+     * read anyway); a kernel older than 4.17 refuses the flag */
+    if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_SPEC_ALLOW, &prog) == 0)
+        return 0;
+    if (errno == EINVAL && prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0)
+        return 0;
+    return errno;
 }
 
 /* A system call the filter refused: its number on the reply pipe, and the call ends. */
@@ -472,8 +500,8 @@ enum { CARRY_MAX = 1 << 30 }; /* bytes a call's buffers may hold together */
 
 static void *slot_ptr(void *args, uint64_t slot) { return *(void **)((char *)args + slot); }
 
-/* In a call, from a fresh fork: the descriptors a call holds (1 and 2 what it prints,
- * 3 its reply, 4 the server's requests), default signal actions, the filter. */
+/* In a call, from a fresh fork: the descriptors a call holds (0, 1 and 2 what it
+ * prints, 3 its reply, 4 the server's requests), default signal actions, the filter. */
 static void enter_call(int reply, int requests)
 {
     in_call = 1;
@@ -488,6 +516,7 @@ static void enter_call(int reply, int requests)
         dup2(printed_fd, 1);
         dup2(printed_fd, 2);
     }
+    dup2(1, 0); /* stdin too: a call reads nothing but its requests */
     dup2(r, REPLY_FD);
     if (q >= 0)
         dup2(q, REQUEST_FD);
