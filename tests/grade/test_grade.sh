@@ -96,9 +96,9 @@ fixture_chapter() {
 # the fixtures and the fixtures they name on a "needs:" line, first (how: whole,
 # append, prepend, or splice FUNCTIONS), placeholders @TREE@, @OUT@ and @FF@ filled in.
 submission() {
-    local name=$1 fx how fns ch file dir done=" " list=()
+    local name=$1 fx how fns ch=$CH file dir done=" " list=()
     shift
-    ch=$(fixture_chapter "$1")
+    [ $# = 0 ] || ch=$(fixture_chapter "$1")
     file=$(cd "exercises/$ch" && ls -- *.c)
     dir=$scratch/sub/$name/exercises/$ch
     mkdir -p "$dir"
@@ -191,9 +191,9 @@ expect "the bare .c file (a Gradescope upload) is graded: full marks" test "$(sc
 
 section "grading: every chapter: the reference full marks, the stubs zero"
 chapters=$(loop_chapters)
-SCORES=$scratch/out/ref-all.scores grade_bg ref-all solutions $chapters
-SCORES=$scratch/out/stub-all.scores grade_bg stub-all exercises $chapters
-wait
+# one at a time: the first run compiles each chapter's tests into the shared cache
+SCORES=$scratch/out/ref-all.scores grade ref-all solutions $chapters
+SCORES=$scratch/out/stub-all.scores grade stub-all exercises $chapters
 declare -A stub_of=()
 for c in $chapters; do
     read -r rs rm < <(awk -F'\t' -v c="$c" '$1 == c { print $2, $3 }' "$scratch/out/ref-all.scores")
@@ -327,6 +327,56 @@ for r in "${runs[@]}"; do
               [ -z "$unnamed" ] && [ -z "$(leaks "$scratch/out/$name.json")" ]'
 done
 expect "the graded tree is unchanged by them" test "$(checksum)" = "$before"
+
+section "grading: the size table: wrap.sh refuses a buffer it could not carry"
+# A made-up chapter (in the scratch copy) whose contract has one of each: wrap.sh
+# must name every function and parameter it cannot carry, and build no wrappers.
+wc=exercises/99-wrapcheck
+mkdir -p "$wc"
+cat >"$wc/wrapcheck.h" <<'C'
+#include <stddef.h>
+typedef struct wc_pair { double a, b; } wc_pair;
+typedef struct wc_holder { double *out; } wc_holder;
+typedef struct wc_view { const double *in; int n; } wc_view;
+double wc_sum(const double *x, size_t n);    /* read only, no size: a fresh process */
+void wc_fill(double *x, size_t n);           /* writable, no size */
+void wc_set(wc_pair *p);                     /* one struct: sized by itself */
+void wc_hold(const wc_holder *h);            /* writes through a pointer inside */
+double wc_view_sum(wc_view v);               /* reads through a pointer inside: fine */
+double *wc_ptr(int n);                       /* a pointer result */
+const char *wc_name(int k);                  /* a string result, no cap */
+void wc_map(double (*f)(double), double *y, int n); /* a function pointer; y writable */
+void wc_out(wc_pair *p, int n);              /* n structs, sized below */
+C
+printf '99-wrapcheck wc_set q out 1\n' >"$scratch/sizes-bad"
+out=$(CHALK_BUFFERS=$scratch/sizes-bad tests/grade/wrap.sh 99-wrapcheck "$scratch/wc.c" 2>&1)
+rc=$?
+for want in "wc_fill: x (double *) is a writable buffer with no size" "wc_hold: through h" \
+    "wc_ptr returns a pointer (double *)" "wc_name returns a pointer (const char *)" "wc_map: y (double *) is a writable buffer" \
+    '"wc_set q" names no pointer parameter'; do
+    expect "wrap.sh refuses (exit $rc): $want" eval '[ $rc = 2 ] && has "$out" "$want" && [ ! -e "$scratch/wc.c" ]'
+done
+printf '%s\n' "99-wrapcheck wc_fill x out n" "99-wrapcheck wc_name return string 32" \
+    "99-wrapcheck wc_map y out n" "99-wrapcheck wc_out p out n" "99-wrapcheck wc_ptr return string 8" >"$scratch/sizes"
+out=$(CHALK_BUFFERS=$scratch/sizes tests/grade/wrap.sh 99-wrapcheck "$scratch/wc.c" 2>&1)
+expect "  and names wc_hold alone once the others have sizes (wc_ptr's double * is no string)" \
+    eval 'has "$out" "wc_hold: through h" && has "$out" "wc_ptr returns a pointer" && ! has "$out" wc_fill'
+sed -i '/wc_hold\|wc_ptr/d' "$wc/wrapcheck.h" && sed -i '/wc_ptr/d' "$scratch/sizes"
+echo "99-wrapcheck wc_fill x out wc_sum(0, n)" >>"$scratch/sizes"
+out=$(CHALK_BUFFERS=$scratch/sizes tests/grade/wrap.sh 99-wrapcheck "$scratch/wc.c" 2>&1)
+expect "  a size that calls a contract function is refused (it would be the student's answer)" \
+    eval 'has "$out" "its size calls wc_sum"'
+sed -i '$d' "$scratch/sizes" && echo "99-wrapcheck wc_out p out n +" >>"$scratch/sizes" && sed -i '/wc_out p out n$/d' "$scratch/sizes"
+out=$(CHALK_BUFFERS=$scratch/sizes tests/grade/wrap.sh 99-wrapcheck "$scratch/wc.c" 2>&1)
+expect "  a size that is not C is refused" eval 'has "$out" "is not valid C"'
+sed -i 's/wc_out p out n +$/wc_out p out n/' "$scratch/sizes"
+out=$(CHALK_BUFFERS=$scratch/sizes tests/grade/wrap.sh 99-wrapcheck "$scratch/wc.c" 2>&1)
+expect "  with every size, the wrappers: wc_fill, wc_set, wc_out portable; wc_sum, wc_view_sum, wc_map a fresh process" \
+    eval '[ -s "$scratch/wc.c" ] && grep -q "wc_fill: portable" "$scratch/wc.c" && grep -q "wc_set: portable" "$scratch/wc.c" &&
+          grep -q "wc_out: portable" "$scratch/wc.c" && grep -q "wc_sum: a fresh process per call (x has no size" "$scratch/wc.c" &&
+          grep -q "wc_view_sum: a fresh process per call (v holds pointers)" "$scratch/wc.c" &&
+          grep -q "wc_map: a fresh process per call (f a function pointer)" "$scratch/wc.c"'
+rm -rf "$wc" "$scratch/wc.c"
 
 section "grading: tarballs and links, refused before unpacking"
 # refused NAME WHY-TEXT: exit 2, one line on stderr, a results.json with score 0 and why

@@ -289,7 +289,12 @@ errors=()
             value) [ -z "$e" ] || errors+=("$name: $p (${types[$i]}) is not a pointer: its line in $table is wrong") ;;
             value-ptr | fn | in-deep)
                 [ -z "$e" ] || errors+=("$name: $p (${types[$i]}) cannot be copied (it holds or is a pointer the grader cannot follow): remove its line in $table")
-                portable=0 why="${why:+$why, }$p: ${cls/in-deep/data holding pointers}"
+                case $cls in
+                fn) what="a function pointer" ;;
+                value-ptr) what="holds pointers" ;;
+                *) what="points to data holding pointers" ;;
+                esac
+                portable=0 why="${why:+$why, }$p $what"
                 ;;
             value-wptr | in-wptr)
                 errors+=("$name: through $p (${types[$i]}) the function could write memory the grader cannot copy back (a pointer to writable data inside it): make it const, or pass that buffer as a parameter")
@@ -304,7 +309,7 @@ errors=()
                     errors+=("$name: $p (${types[$i]}) is a writable buffer with no size: add a line \"$ch $name $p out SIZE\" (or scratch) to $table")
                     continue
                 elif [ -z "$e" ]; then
-                    portable=0 why="${why:+$why, }$p: no size in $table"
+                    portable=0 why="${why:+$why, }$p has no size in $table"
                     continue
                 fi
                 case $dir/$kind in
@@ -333,7 +338,10 @@ errors=()
                 errors+=("$name returns a pointer ($ret): add a line \"$ch $name return string CAP\" to $table (a string, copied back up to CAP bytes)")
             fi
             ;;
-        *) errors+=("$name returns $ret, which holds a pointer: only a string result (string CAP in $table) can be copied back") ;;
+        in\ * | out\ * | in-* | out-* | fn | incomplete)
+            errors+=("$name returns a pointer ($ret): only a string result (a char pointer, \"$ch $name return string CAP\" in $table) can be copied back")
+            ;;
+        *) errors+=("$name returns $ret, which holds pointers: they would point into the call's process") ;;
         esac
         echo
         echo "extern __typeof__($name) chalk_student_$name __attribute__((weak));"
