@@ -362,7 +362,7 @@ out=$(CHALK_BUFFERS=$scratch/sizes tests/grade/wrap.sh 99-wrapcheck "$scratch/wc
 expect "  and names wc_hold alone once the others have sizes (wc_ptr's double * is no string)" \
     eval 'has "$out" "wc_hold: through h" && has "$out" "wc_ptr returns a pointer" && ! has "$out" wc_fill'
 sed -i '/wc_hold\|wc_ptr/d' "$wc/wrapcheck.h" && sed -i '/wc_ptr/d' "$scratch/sizes"
-echo "99-wrapcheck wc_fill x out wc_sum(0, n)" >>"$scratch/sizes"
+echo "99-wrapcheck wc_set p out wc_sum(0, 1)" >>"$scratch/sizes"
 out=$(CHALK_BUFFERS=$scratch/sizes tests/grade/wrap.sh 99-wrapcheck "$scratch/wc.c" 2>&1)
 expect "  a size that calls a contract function is refused (it would be the student's answer)" \
     eval 'has "$out" "its size calls wc_sum"'
@@ -370,6 +370,11 @@ sed -i '$d' "$scratch/sizes" && echo "99-wrapcheck wc_out p out n +" >>"$scratch
 out=$(CHALK_BUFFERS=$scratch/sizes tests/grade/wrap.sh 99-wrapcheck "$scratch/wc.c" 2>&1)
 expect "  a size that is not C is refused" eval 'has "$out" "is not valid C"'
 sed -i 's/wc_out p out n +$/wc_out p out n/' "$scratch/sizes"
+out=$(CHALK_BUFFERS=$scratch/sizes tests/grade/wrap.sh 99-wrapcheck "$scratch/wc.c" 2>&1 <<<"" &&
+    echo "99-wrapcheck wc_fill x out 2 * n" >>"$scratch/sizes" &&
+    CHALK_BUFFERS=$scratch/sizes tests/grade/wrap.sh 99-wrapcheck "$scratch/wc.c" 2>&1)
+expect "  two sizes for one parameter are refused" eval 'has "$out" "two lines for wc_fill x"'
+sed -i '$d' "$scratch/sizes"
 out=$(CHALK_BUFFERS=$scratch/sizes tests/grade/wrap.sh 99-wrapcheck "$scratch/wc.c" 2>&1)
 expect "  with every size, the wrappers: wc_fill, wc_set, wc_out portable; wc_sum, wc_view_sum, wc_map a fresh process" \
     eval '[ -s "$scratch/wc.c" ] && grep -q "wc_fill: portable" "$scratch/wc.c" && grep -q "wc_set: portable" "$scratch/wc.c" &&

@@ -250,6 +250,8 @@ awk -v ch="$ch" '{ sub(/#.*/, "") } NF && $1 == ch' "$table" >"$tmp/table"
 awk -v t="$table" 'NF < 5 || $4 !~ /^(in|out|scratch|string)$/ {
     print "wrap: " t ": \"" $0 "\": want CHAPTER FUNCTION PARAMETER in|out|scratch|string SIZE" > "/dev/stderr"; bad = 1 }
     END { exit bad }' "$tmp/table" || exit 2
+dup=$(awk '{ k = $2 " " $3; if (k in seen) { print k; exit } seen[k] = 1 }' "$tmp/table")
+[ -z "$dup" ] || die "$ch: $table has two lines for $dup"
 # a size may not call a contract function: it would be the student's answer
 bad=$(awk 'NR == FNR { fn[$1] = 1; next }
     { s = ""; for (i = 5; i <= NF; i++) s = s " " $i
