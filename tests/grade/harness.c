@@ -697,7 +697,8 @@ static void call_failed(const char *fn, int reply, int32_t num, int status)
         print_error("%s: your code made a system call the grader does not allow: %s\n", fn,
                     name != NULL ? name : "(unknown)");
         free(name);
-    } else if (reply == REPLY_NOFILTER || (WIFEXITED(status) && WEXITSTATUS(status) == CALL_NOFILTER)) {
+    } else if (reply == REPLY_NOFILTER ||
+               (WIFEXITED(status) && WEXITSTATUS(status) == CALL_NOFILTER)) {
         print_error("grading: %s: the system-call filter could not be installed (%s); no call "
                     "runs without it\n",
                     fn, reply == REPLY_NOFILTER ? strerror(num) : "?");
@@ -884,7 +885,8 @@ void chalk_grade_call(const chalk_grade_fn *fn, int defined, void *ret, void *ar
     /* buffers that overlap stay overlapped only in the test's own memory */
     for (size_t i = 0; portable && i < nbufs; i++)
         for (size_t j = i + 1; j < nbufs; j++) {
-            uintptr_t a = (uintptr_t)slot_ptr(args, c[i].slot), b = (uintptr_t)slot_ptr(args, c[j].slot);
+            uintptr_t a = (uintptr_t)slot_ptr(args, c[i].slot);
+            uintptr_t b = (uintptr_t)slot_ptr(args, c[j].slot);
             if (c[i].bytes > 0 && c[j].bytes > 0 && a < b + c[j].bytes && b < a + c[i].bytes)
                 portable = 0;
         }
