@@ -288,11 +288,11 @@ rm -rf $(leftovers) 2>/dev/null
 before=$(checksum)
 
 section "grading: the call boundary with the object checks on and off, under bwrap and user"
-# The attacks from functions that take or return pointers: those the object checks
-# do not see, in the forced user mode too; then all of them with the object checks
-# off, a submission per chapter (the call boundary and the system-call filter
-# alone). Each is named in the report: the call that did not return, or the system
-# call the filter refused.
+# The attacks from functions that take or return pointers, in the forced user mode
+# (the object checks on, as above under bwrap); then all of them with the object
+# checks off, a submission per chapter, under bwrap and user (the call boundary and
+# the system-call filter alone). Each is named in the report: the rule the object
+# check saw, the call that did not return, or the system call the filter refused.
 declare -A by_chapter=([06-revnets]="elf-exit-06 execve kill-parent socket open-file mprotect-exec"
     [02-moe]=movabs [03-pipelining]=elf-exit-03 [05-long-context]=elf-exit-05)
 declare -A says=([elf-exit-06]="did not return" [elf-exit-03]="did not return"
@@ -300,9 +300,11 @@ declare -A says=([elf-exit-06]="did not return" [elf-exit-03]="did not return"
     [socket]="does not allow: socket" [open-file]="does not allow: openat"
     [mprotect-exec]="does not allow: mprotect" [execve]="does not allow: execve"
     [kill-parent]="does not allow: kill")
+declare -A rule_of=()
+for a in "${attacks[@]}"; do rule_of[${a%%|*}]=${a#*|}; done
 runs=()
-if [[ " ${modes[*]} " == *" user "* ]]; then
-    for fx in elf-exit-06 elf-exit-03 elf-exit-05 movabs; do
+if [[ " ${modes[*]} " == *" user "* ]]; then # the object checks on: as in the attacks above
+    for fx in "${!says[@]}"; do
         GRADE_SANDBOX=user grade_bg "user-$fx" "$(submission "user-$fx" "$fx")" "$(fixture_chapter "$fx")"
         runs+=("user-$fx|$fx")
     done
@@ -318,10 +320,14 @@ done
 wait
 for r in "${runs[@]}"; do
     name=${r%%|*} fxs=${r#*|}
-    c=$(fixture_chapter "${fxs%% *}") z=${stub_of[$(fixture_chapter "${fxs%% *}")]}
+    z=${stub_of[$(fixture_chapter "${fxs%% *}")]}
     s=$(score "$scratch/out/$name.json") secs=$(cat "$scratch/out/$name.secs")
     unnamed=""
-    for fx in $fxs; do grep -qF -- "${says[$fx]}" "$scratch/out/$name.json" || unnamed="$unnamed $fx"; done
+    for fx in $fxs; do
+        said=${says[$fx]}
+        [ "${name%%-*}" != user ] || said=${rule_of[$fx]} # the object checks' words
+        grep -qF -- "$said" "$scratch/out/$name.json" || unnamed="$unnamed $fx"
+    done
     expect "$name ($fxs): ${s:-no} points (stubs $z), ${secs} s, each named${unnamed:+ but$unnamed}" \
         eval '[ -n "$s" ] && awk -v s="$s" -v z="$z" -v t="$secs" "BEGIN { exit !(s <= z && t < 60) }" &&
               [ -z "$unnamed" ] && [ -z "$(leaks "$scratch/out/$name.json")" ]'
