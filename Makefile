@@ -65,9 +65,9 @@ build/gen/chalk_chapters.c: FORCE
 # if missing, then rebuilds only when an input changed (book/build.sh does the work).
 EDITION ?= student
 BOOK_PDF = build/chalk$(if $(filter instructor,$(EDITION)),-instructor).pdf
-BOOK_MD = book/preface.md $(sort $(wildcard chapters/[0-9][0-9]-*.md)) book/appendix.md
+BOOK_MD = book/preface.md $(sort $(wildcard chapters/[0-9][0-9]-*.md)) book/appendix.md book/bibliography.md
 BOOK_INPUTS = $(BOOK_MD) $(wildcard book/filters/*.lua book/notation/*.tsv) book/template.tex \
-	book/metadata.yaml book/build.sh Makefile build/chalk \
+	book/metadata.yaml book/references.bib book/chalk.csl book/build.sh Makefile build/chalk \
 	$(wildcard solutions/[0-9][0-9]-*/*.c exercises/[0-9][0-9]-*/*.[ch]) \
 	$(wildcard exercises/[0-9][0-9]-*/exercises.txt)
 book:

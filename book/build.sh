@@ -31,9 +31,13 @@ mkdir -p "$work"
 rm -f "$work/chalk.tex"
 
 # The filters, in the order their header comments require.
-filters=(include chalk plot gantt diagram presets notation boxes cards problems crossref book)
-args=()
-for f in "${filters[@]}"; do args+=(--lua-filter "book/filters/$f.lua"); done
+# --citeproc stands where pandoc runs it: after crossref.lua (which takes @sec:, @eq:,
+# @fig:, @tbl:), before cite.lua (which stops on a key no entry has).
+filters=(include chalk plot gantt diagram presets notation boxes cards problems crossref --citeproc cite book)
+args=(--bibliography book/references.bib --csl book/chalk.csl)
+for f in "${filters[@]}"; do
+    case $f in --*) args+=("$f") ;; *) args+=(--lua-filter "book/filters/$f.lua") ;; esac
+done
 
 # The title page says which sources this PDF was built from: the book's version
 # (book/metadata.yaml), the commit and its date, "+ local changes" when the working
