@@ -163,12 +163,13 @@ static void build_split(const void *ctx, long row, chalk_record *r)
 
     pipelining_split split = pipelining_best_split(&dep);
     const char *why = chalk_fmt(r,
-                                "no number of stages from 1 to %d both fits in the HBM and "
-                                "hides its hops (at least %d layers a stage)",
+                                "none of 1 to %d stages both fits in the HBM and hides its "
+                                "hops (at least %d layers a stage)",
                                 dep.max_stages < dep.layers ? dep.max_stages : dep.layers,
                                 dep.min_layers_per_stage);
     bool ok = split.exists;
     chalk_put_bool(r, "exists", "a split fits", 0, ok);
+    chalk_put_string(r, "verdict", "verdict", CHALK_DETAIL, ok ? "fits" : "none");
     chalk_put_result(r, "stages", "fewest stages", CHALK_U_COUNT, 0, ok, split.stages, why);
     chalk_put_result(r, "max_layers_per_stage", "layers of the fullest stage", CHALK_U_COUNT, 0,
                      ok, split.max_layers_per_stage, why);

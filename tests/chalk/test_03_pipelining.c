@@ -349,7 +349,8 @@ static void pipeline_split_finds_the_fewest_racks_or_says_none_fit(void **state)
     r = chalk("%s --hop-s 0.002 --json", base);
     expect_status(r, 0, "pipeline-split");
     assert_true(strstr(r->out, "\"stages\": null") != NULL);
-    assert_true(strstr(r->out, "\"stages_reason\": \"no number of stages") != NULL);
+    assert_true(strstr(r->out, "\"stages_reason\": \"none of 1 to 64 stages") != NULL);
+    assert_true(json_string_is(r->out, "verdict", "none"));
     run_free(r);
 }
 
