@@ -240,9 +240,9 @@ pipelining_op pipelining_gpipe_op(const pipelining_plan *plan, int stage,
  * and one backward (the forward first) until every forward has run, then
  * the backwards that are left. Forwards run in increasing order of
  * micro-batch, and so do backwards. How many forwards each stage runs
- * before its first backward is derived in §3.4.2; a stage never warms up
- * with more forwards than there are micro-batches. chunk is 0; start_s and
- * end_s are 0. Preconditions: plan valid, schedule 1F1B, and
+ * before its first backward is derived in the same section; a stage never
+ * warms up with more forwards than there are micro-batches. chunk is 0;
+ * start_s and end_s are 0. Preconditions: plan valid, schedule 1F1B, and
  *   0 <= stage < stages,   0 <= index < 2 * microbatches. */
 pipelining_op pipelining_1f1b_op(const pipelining_plan *plan, int stage,
                                  int index);
@@ -254,12 +254,12 @@ pipelining_op pipelining_1f1b_op(const pipelining_plan *plan, int stage,
  * orders it, §3.4.3 (Interleaved stages). A stage's forwards take the
  * micro-batches in groups of `stages` consecutive ones: the first group
  * through chunk 0, the same group through chunk 1, and so on to the last
- * chunk, then the next group. Its backwards
- * take the same groups in the same order, each through the chunks in
- * reverse (the last chunk first). The three phases are 1F1B's, over the
- * microbatches * chunks passes of each kind, with the longer warm-up that
- * §3.4.3 gives, never more than microbatches * chunks forwards. start_s and
- * end_s are 0. Preconditions: plan valid, schedule interleaved, and
+ * chunk, then the next group. Its backwards take the same groups in the
+ * same order, each through the chunks in reverse (the last chunk first).
+ * The three phases are 1F1B's, over the microbatches * chunks passes of
+ * each kind, with the longer warm-up the same section gives, never more
+ * than microbatches * chunks forwards. start_s and end_s are 0.
+ * Preconditions: plan valid, schedule interleaved, and
  *   0 <= stage < stages,   0 <= index < 2 * microbatches * chunks. */
 pipelining_op pipelining_interleaved_op(const pipelining_plan *plan,
                                         int stage, int index);

@@ -25,7 +25,7 @@
  *               forward (k / p) % v
  *   [torus]     an all-to-all among n chips sends n D / 4 bytes across a cut
  *               into halves each way, so each chip's D goes at 4 W_bis / n
- *               (§3.2.1 derives it)
+ *               (§3.2.1 (When the scale-up network is a torus))
  * Published inputs: DeepSeek-V3 d_model 7,168, top-8 routing (config_671B.json);
  * GB200 NVL72 72 GPUs, NVLink 900e9 B/s and NIC 50e9 B/s per GPU each way
  * (scaling-book gpus.md); TPU v5e pod of 256 chips, bisection 1.6 TB/s, ICI
@@ -449,7 +449,7 @@ static void simulated_gpipe_takes_m_plus_p_minus_1_slots(void **state)
     assert_close(t.bubble_over_ideal, 3.0 / 8.0, TIGHT, "");
 }
 
-/* Megatron §2.2.1: 1F1B has the same bubble as GPipe, (p - 1)(f + b). */
+/* Megatron, section 2.2.1: 1F1B has the same bubble as GPipe, (p - 1)(f + b). */
 static void simulated_1f1b_has_the_same_bubble_as_gpipe(void **state)
 {
     (void)state;
@@ -459,7 +459,7 @@ static void simulated_1f1b_has_the_same_bubble_as_gpipe(void **state)
     assert_close(t.bubble_fraction, 3.0 / 11.0, TIGHT, "");
 }
 
-/* Megatron §2.2.2: interleaving makes the bubble (p - 1)(f + b)/v: p = 4, m = 8,
+/* Megatron, section 2.2.2: interleaving makes the bubble (p - 1)(f + b)/v: p = 4, m = 8,
  * v = 2 takes (8 + 3/2) x 3 s, an idle share of 3/19. */
 static void simulated_interleaved_bubble_is_divided_by_the_chunks(void **state)
 {
@@ -491,7 +491,7 @@ static void measured_bubble_equals_the_closed_form_for_every_schedule(void **sta
 }
 
 /* GPipe holds every micro-batch before its hard stop; 1F1B at most p (Megatron
- * §2.2.1); interleaved the warm-up plus one, 2(p - 1) + (v - 1)p + 1 chunks, which
+ * section 2.2.1); interleaved the warm-up plus one, 2(p - 1) + (v - 1)p + 1 chunks, which
  * is p + (p - 1)/v micro-batches (Megatron-LM). */
 static void gpipe_holds_m_microbatches_1f1b_p_interleaved_a_little_more(void **state)
 {
@@ -788,7 +788,7 @@ static pipelining_deployment lecture_deployment(int layers, double hbm_bytes, do
 
 #define KV_SEQS_BYTES (2000 * 200e3 * 2048) /* one micro-batch's cache, all layers */
 
-/* §3.7: one rack that fits is the answer: no hop, one micro-batch in flight,
+/* §3.7 (The best split of a model over racks): one rack that fits is the answer: no hop, one micro-batch in flight,
  * 1e12 / 64 + 8.192e11 / 64 = 28.4 GB per GPU of a GB200's 186 GB. */
 static void a_model_that_fits_one_rack_is_served_on_one(void **state)
 {
@@ -803,7 +803,8 @@ static void a_model_that_fits_one_rack_is_served_on_one(void **state)
     assert_close(s.bytes_per_gpu, (1e12 + KV_SEQS_BYTES) / 64, TIGHT, "B");
 }
 
-/* §3.6 and §3.7: without hops and with stages that divide the layers evenly the
+/* §3.6 (The capacity equation), §3.7 (The best split of a model over racks):
+ * without hops and with stages that divide the layers evenly the
  * split is the capacity equation's: 20 GB GPUs fit 3 stages of 20 layers,
  * 1e12 / (64 x 3) + 12.8e9 = 18.0 GB, with 3 micro-batches in flight (the
  * quotient 20 ms / (20 ms x 20/60) computes to 3.0000000000000004). */
@@ -820,7 +821,7 @@ static void without_hops_the_split_is_the_capacity_equations(void **state)
     assert_close(s.bytes_per_gpu, 1e12 / (64 * 3.0) + KV_SEQS_BYTES / 64, TIGHT, "B");
 }
 
-/* §3.7: hops of 2 ms on a 20 ms step keep more micro-batches in flight as the
+/* §3.7 (The best split of a model over racks): hops of 2 ms on a 20 ms step keep more micro-batches in flight as the
  * stages grow, P + P^2 / 10 rounded up, and their cache grows faster than the
  * weights shrink: (1/P)(1e12 + M x 8.192e11) / 64 is 22.3 GB at P = 3
  * (M = 4), 23.1 GB at P = 4 (M = 6), and more beyond, all over 20 GB: no split.
@@ -840,7 +841,7 @@ static void slow_hops_can_leave_no_split_that_fits(void **state)
     assert_int_equal(pipelining_best_split(&d).stages, 3);
 }
 
-/* §3.7, uneven stages: DeepSeek-V3's 61 layers on 2 stages give the fullest 31.
+/* §3.7 (The best split of a model over racks), uneven stages: DeepSeek-V3's 61 layers on 2 stages give the fullest 31.
  * It sets the pace: a trip of 20 + 2 x 0.1 = 20.2 ms over its 20 x 31/61 =
  * 10.16 ms is 1.99, so 2 micro-batches (20.2 / 10 would say 3); and it holds
  * 31/61 of the weights and of the cache: 1 TB does not fit 8 GPUs of 80 GB
@@ -863,7 +864,7 @@ static void the_fullest_stage_sets_the_pace_and_the_memory(void **state)
                  "B");
 }
 
-/* §3.7: the hop condition caps the stages. Memory alone needs 4 stages of 61
+/* §3.7 (The best split of a model over racks): the hop condition caps the stages. Memory alone needs 4 stages of 61
  * layers (the fullest 16/61 of 1 TB on 8 GPUs is 32.8 GB of 40 GB; 3 stages,
  * 21/61, would be 43.0 GB); with at least 16 layers per stage 61 / 4 = 15 is too
  * few, so there is no split; with 15 the answer is 4; and with 3 racks

@@ -50,7 +50,8 @@ static void mixtral_on_an_h100_node(void **state)
 }
 
 /* H100's gap of 9 needs ceil(9 / 4) = 3 layers for top-2; TPU v5e's 57.6 (its
- * full ICI rate over its network, an upper bound on the gap, §3.2.1) needs
+ * full ICI rate over its network, an upper bound on the gap by
+ * §3.2.1 (When the scale-up network is a torus)) needs
  * ceil(57.6 / 16) = 4 for top-8 and the ratio at 4 layers is 64 / 57.6. */
 static void h100_top2_needs_three_layers_tpu_v5e_top8_four(void **state)
 {
