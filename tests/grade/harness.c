@@ -587,11 +587,12 @@ typedef struct {
     uint32_t kind, null;
 } carry;
 
-/* The request of a portable call to the call server; then the argument block, the
- * carries, and the bytes of every IN and OUT buffer. */
+/* The request of a portable call to the call server; then its body, body_size bytes:
+ * the argument block, the carries, and the bytes of every IN and OUT buffer (read
+ * at once: a call costs the server two reads and one write). */
 typedef struct {
     void (*thunk)(void *ret, void *args);
-    uint64_t args_size, ret_size, string_cap, ncarry;
+    uint64_t args_size, ret_size, string_cap, ncarry, body_size;
 } request;
 
 enum { CARRY_MAX = 1 << 30 }; /* bytes a call's buffers may hold together */
@@ -697,28 +698,47 @@ static void send_reply(const void *ret, uint64_t ret_size, uint64_t string_cap, 
  * runs portable calls on copies of their buffers until the test ends. */
 static void serve(void)
 {
+    unsigned char *body = NULL;
+    size_t body_cap = 0;
     for (;;) {
         request h;
         size_t got = read_all(REQUEST_FD, &h, sizeof h);
         if (got != sizeof h)
             _exit(got == 0 ? 0 : CALL_PROTOCOL);
+        if (h.body_size > (uint64_t)CARRY_MAX * 2 || h.args_size > h.body_size ||
+            h.ncarry > (h.body_size - h.args_size) / sizeof(carry))
+            _exit(CALL_PROTOCOL);
+        if (h.body_size > body_cap) {
+            free(body);
+            body_cap = h.body_size;
+            if ((body = malloc(body_cap)) == NULL)
+                _exit(CALL_PROTOCOL);
+        }
+        if (read_all(REQUEST_FD, body, h.body_size) != h.body_size)
+            _exit(CALL_PROTOCOL);
+        const unsigned char *b = body, *end = body + h.body_size;
         void *args = malloc(h.args_size + 1);
         carry *c = malloc(h.ncarry * sizeof *c + 1);
         void **mem = calloc(h.ncarry + 1, sizeof *mem);
         void *ret = calloc(1, h.ret_size + sizeof(void *));
-        if (args == NULL || c == NULL || mem == NULL || ret == NULL ||
-            read_all(REQUEST_FD, args, h.args_size) != h.args_size ||
-            read_all(REQUEST_FD, c, h.ncarry * sizeof *c) != h.ncarry * sizeof *c)
+        if (args == NULL || c == NULL || mem == NULL || ret == NULL)
             _exit(CALL_PROTOCOL);
+        memcpy(args, b, h.args_size), b += h.args_size;
+        memcpy(c, b, h.ncarry * sizeof *c), b += h.ncarry * sizeof *c;
         for (size_t i = 0; i < h.ncarry; i++) {
             if (c[i].null)
                 continue;
-            if ((mem[i] = calloc(1, c[i].bytes + 1)) == NULL ||
-                (c[i].kind != CHALK_GRADE_SCRATCH &&
-                 read_all(REQUEST_FD, mem[i], c[i].bytes) != c[i].bytes))
+            if (c[i].bytes > CARRY_MAX || (mem[i] = calloc(1, c[i].bytes + 1)) == NULL)
                 _exit(CALL_PROTOCOL);
+            if (c[i].kind != CHALK_GRADE_SCRATCH) {
+                if (c[i].bytes > (size_t)(end - b))
+                    _exit(CALL_PROTOCOL);
+                memcpy(mem[i], b, c[i].bytes), b += c[i].bytes;
+            }
             *(void **)((char *)args + c[i].slot) = mem[i];
         }
+        if (b != end)
+            _exit(CALL_PROTOCOL);
         h.thunk(ret, args);
         send_reply(ret, h.ret_size, h.string_cap, args, c, h.ncarry);
         for (size_t i = 0; i < h.ncarry; i++)
@@ -756,22 +776,31 @@ static const char *intern(const char *s, size_t n)
     return k->s;
 }
 
-/* The test's side of a reply: the tag, then the result and the OUT buffers into data
- * (need bytes), then the string. REPLY_OK when whole; REPLY_FORBIDDEN or
- * REPLY_NOFILTER with *num set; 0 when the reply ended short. */
-static int read_reply(int fd, unsigned char *data, size_t need, uint64_t string_cap,
+/* The test's side of a reply, read into rep (1 + need + 4 bytes): the tag, then the
+ * result and the OUT buffers (need bytes, at rep + 1), then the string, at one read
+ * when the reply is whole. REPLY_OK when whole; REPLY_FORBIDDEN or REPLY_NOFILTER
+ * with *num set; 0 when the reply ended short. */
+static int read_reply(int fd, unsigned char *rep, size_t need, uint64_t string_cap,
                       const char **str, int32_t *num)
 {
-    unsigned char tag = 0;
-    if (read_all(fd, &tag, 1) != 1)
+    size_t want = 1 + need + (string_cap > 0 ? sizeof(uint32_t) : 0);
+    size_t got = read_all(fd, rep, want);
+    if (got < 1)
         return 0;
-    if (tag == REPLY_FORBIDDEN || tag == REPLY_NOFILTER)
-        return read_all(fd, num, sizeof *num) == sizeof *num ? tag : 0;
-    if (tag != REPLY_OK || read_all(fd, data, need) != need)
+    if (rep[0] == REPLY_FORBIDDEN || rep[0] == REPLY_NOFILTER) { /* 4 bytes follow */
+        unsigned char n[1 + sizeof *num];
+        memcpy(n, rep, got < sizeof n ? got : sizeof n);
+        if (got < sizeof n && read_all(fd, n + got, sizeof n - got) != sizeof n - got)
+            return 0;
+        memcpy(num, n + 1, sizeof *num);
+        return rep[0];
+    }
+    if (rep[0] != REPLY_OK || got != want)
         return 0;
     if (string_cap > 0) {
         uint32_t k;
-        if (read_all(fd, &k, sizeof k) != sizeof k || (k != UINT32_MAX && k > string_cap))
+        memcpy(&k, rep + 1 + need, sizeof k);
+        if (k != UINT32_MAX && k > string_cap)
             return 0;
         *str = NULL;
         if (k != UINT32_MAX) {
@@ -860,9 +889,9 @@ static int server_start(void)
     return 1;
 }
 
-/* A portable call, in the call server: the request, then the reply into data. */
+/* A portable call, in the call server: the request, then the reply into rep (read_reply). */
 static void call_server(const chalk_grade_fn *fn, void *args, const carry *c, size_t n,
-                        unsigned char *data, size_t need, const char **str)
+                        unsigned char *rep, size_t need, const char **str)
 {
     size_t len = sizeof(request) + fn->args_size + n * sizeof *c;
     for (size_t i = 0; i < n; i++)
@@ -873,7 +902,7 @@ static void call_server(const chalk_grade_fn *fn, void *args, const carry *c, si
         print_error("grading: no memory for a call to %s\n", fn->name);
         _fail(fn->name, 0);
     }
-    request h = {fn->thunk, fn->args_size, fn->ret_size, fn->string_cap, n};
+    request h = {fn->thunk, fn->args_size, fn->ret_size, fn->string_cap, n, len - sizeof h};
     memcpy(m, &h, sizeof h), m += sizeof h;
     memcpy(m, args, fn->args_size), m += fn->args_size;
     memcpy(m, c, n * sizeof *c), m += n * sizeof *c;
@@ -890,7 +919,7 @@ static void call_server(const chalk_grade_fn *fn, void *args, const carry *c, si
     int32_t num = 0;
     int reply = 0;
     if (write_all(server_requests, msg, len) == len)
-        reply = read_reply(server_replies, data, need, fn->string_cap, str, &num);
+        reply = read_reply(server_replies, rep, need, fn->string_cap, str, &num);
     free(msg);
     if (reply != REPLY_OK) {
         pid_t pid = server_pid;
@@ -907,7 +936,7 @@ static void call_server(const chalk_grade_fn *fn, void *args, const carry *c, si
 
 /* A call in a fresh process, forked now: it sees the test's memory as it is. */
 static void call_fork(const chalk_grade_fn *fn, void *ret, void *args, const carry *c, size_t n,
-                      unsigned char *data, size_t need, const char **str)
+                      unsigned char *rep, size_t need, const char **str)
 {
     int p[2];
     if (pipe(p) != 0) {
@@ -930,7 +959,7 @@ static void call_fork(const chalk_grade_fn *fn, void *ret, void *args, const car
     }
     close(p[1]);
     int32_t num = 0;
-    int reply = read_reply(p[0], data, need, fn->string_cap, str, &num);
+    int reply = read_reply(p[0], rep, need, fn->string_cap, str, &num);
     close(p[0]); /* a call still writing gets EPIPE, and ends */
     int st = wait_for(pid);
     if (reply != REPLY_OK || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
@@ -1048,20 +1077,21 @@ void chalk_grade_call(const chalk_grade_fn *fn, int defined, void *ret, void *ar
             if (c[i].bytes > 0 && c[j].bytes > 0 && a < b + c[j].bytes && b < a + c[i].bytes)
                 portable = 0;
         }
-    unsigned char *data = malloc(need + 1);
+    /* the reply: its tag, the result and the OUT buffers (data), a string's length */
+    unsigned char *rep = malloc(1 + need + sizeof(uint32_t) + 1), *data = rep + 1;
     const char *str = NULL;
-    if (data == NULL) {
+    if (rep == NULL) {
         print_error("grading: no memory for a call to %s\n", fn->name);
         _fail(fn->name, 0);
     }
     if (portable)
-        call_server(fn, args, c, nbufs, data, need, &str);
+        call_server(fn, args, c, nbufs, rep, need, &str);
     else
-        call_fork(fn, ret, args, c, nbufs, data, need, &str);
+        call_fork(fn, ret, args, c, nbufs, rep, need, &str);
     if (counts != NULL)
         __atomic_fetch_add(portable ? &counts->server : &counts->fork, 1, __ATOMIC_RELAXED);
     if (!strings_ok(fn, data, args, bufs, c, nbufs)) {
-        free(data);
+        free(rep);
         _fail(fn->name, 0);
     }
     /* the call returned: its result, and what it wrote into the caller's buffers */
@@ -1074,5 +1104,5 @@ void chalk_grade_call(const chalk_grade_fn *fn, int defined, void *ret, void *ar
         }
     if (fn->string_cap > 0)
         *(const char **)ret = str;
-    free(data);
+    free(rep);
 }
