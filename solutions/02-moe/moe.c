@@ -1,10 +1,12 @@
 /*
  * moe.c -- Chapter 2 reference solution: an MoE layer laid out across a rack.
  *
- * Contract and equations: exercises/02-moe/moe.h. Everything is a closed form
- * except the routing simulation, which draws from SplitMix64 (never rand(): its
- * numbers differ between C libraries) and is checked against the binomial closed
- * forms below it. The regions the book prints keep within 70 columns.
+ * Contract: exercises/02-moe/moe.h; equations: chapter 2 of the book.
+ * Everything is a closed form except the routing simulation, which
+ * draws from SplitMix64 (never rand(): its numbers differ between C
+ * libraries) and is checked against the binomial closed forms below
+ * it, and the layout search of exercise 2.12. The regions the book
+ * prints keep within 70 columns.
  */
 #include "moe.h"
 
@@ -403,8 +405,9 @@ moe_imbalance moe_simulate(uint64_t seed, int experts, int top_k,
     }
     m.max_load_over_mean = sum_max / trials / m.mean_load;
 
-    /* floor(factor x mean), forgiving the last bit of a product */
-    double cap = floor(capacity_factor * m.mean_load * (1 + 1e-12));
+    /* floor(factor x mean), forgiving a product that lands a hair
+     * below a whole number (1.15 x 100 = 114.99999999999999) */
+    double cap = floor(capacity_factor * m.mean_load * (1 + 1e-9));
     m.capacity = cap < batch ? (int)cap : batch;
     /* dropped(c) = sum over loads x > c of (x - c), from c = B
      * down: each step down adds the count of loads above c */
@@ -484,3 +487,154 @@ double moe_expert_multiplier(double active_ratio)
     return pow(1.0 / active_ratio, 1.0 / ROUTED_EXPONENT);
 }
 /* endregion: scaling */
+
+/* ---- Exercise 2.12 ----------------------------------------------------------- */
+
+/* 2^53: past it a double no longer holds every whole number. */
+static const double MOE_MAX_BATCH = 9007199254740992.0;
+
+static bool positive(double x)
+{
+    return x > 0.0 && isfinite(x);
+}
+
+/* NULL when the query is in range, else why not. */
+static const char *layout_query_error(const moe_layout_query *q)
+{
+    const moe_deploy *m = &q->model;
+    if (!positive(m->params_active) || !isfinite(m->params_total) ||
+        !(m->params_total >= m->params_active))
+        return "the model needs params_total >= params_active > 0";
+    if (!positive(m->bytes_per_param) || !positive(m->act_bytes))
+        return "bytes per parameter and per activation must be > 0";
+    if (!(m->kv_bytes_per_token >= 0.0) || !isfinite(m->kv_bytes_per_token))
+        return "KV bytes per token must be >= 0";
+    if (m->d_model < 1 || m->moe_layers < 0 || m->top_k < 1 ||
+        m->top_k > m->experts)
+        return "the layer needs d_model >= 1, moe_layers >= 0, 1 <= k <= E";
+    if (!positive(m->flops_per_s) || !positive(m->hbm_bytes_per_s) ||
+        !positive(m->scaleup_bytes_per_s))
+        return "FLOP/s, HBM and scale-up bandwidths must be > 0";
+    if (q->max_racks > 1 && !positive(m->scaleout_bytes_per_s))
+        return "more than one rack needs a scale-out bandwidth > 0";
+    if (!(q->context_tokens >= 0.0) || !isfinite(q->context_tokens))
+        return "the context must be >= 0";
+    if (!positive(q->hbm_bytes) || !positive(q->usd_per_gpu_hour) ||
+        !positive(q->max_step_s))
+        return "HBM, price and latency target must be > 0";
+    if (q->domain_chips < 1 || q->max_racks < 1)
+        return "a layout needs at least one GPU and one rack";
+    return NULL;
+}
+
+/* region: layout */
+/* Does a step of `batch` sequences meet the target, in time and in
+ * HBM? The contract's test, exactly. */
+static bool layout_fits(const moe_deploy *d, const moe_layout_query *q,
+                        double batch)
+{
+    double weights = d->params_total * d->bytes_per_param;
+    double caches = batch * q->context_tokens * d->kv_bytes_per_token;
+    double hbm = all_gpus(d) * q->hbm_bytes;
+    if (weights + caches > hbm)
+        return false;
+    moe_step s = moe_step_at(d, batch, q->context_tokens);
+    return s.step_s <= q->max_step_s;
+}
+
+/* The largest whole batch that fits, or 0. */
+static double layout_batch(const moe_deploy *d,
+                           const moe_layout_query *q)
+{
+    double t = q->max_step_s, L = q->context_tokens;
+    double room = all_gpus(d) * q->hbm_bytes -
+                  d->params_total * d->bytes_per_param;
+    if (room < 0.0 || weights_s(d) > t)
+        return 0.0; /* the weights alone do not fit, in HBM or time */
+    /* each roof that grows with the batch caps it, and so does HBM */
+    double b = t / fmax(compute_slope_s(d), a2a_slope_s(d));
+    double kv_s = kv_slope_s(d, L);
+    if (kv_s > 0.0)
+        b = fmin(b, (t - weights_s(d)) / kv_s);
+    double seq_bytes = L * d->kv_bytes_per_token;
+    if (seq_bytes > 0.0)
+        b = fmin(b, room / seq_bytes);
+    b = fmin(floor(b), MOE_MAX_BATCH);
+    if (!(b >= 1.0))
+        b = 1.0; /* the loops below decide */
+    /* the quotients may land a hair off a whole number: settle it
+     * on the test itself */
+    while (b >= 1.0 && !layout_fits(d, q, b))
+        b -= 1.0;
+    while (b >= 1.0 && b < MOE_MAX_BATCH && layout_fits(d, q, b + 1.0))
+        b += 1.0;
+    return b;
+}
+
+/* One layout at its largest batch; exists = false if none fits. */
+static moe_layout layout_at(const moe_layout_query *q, int racks,
+                            int gpus)
+{
+    moe_layout l = {.exists = false};
+    moe_deploy d = q->model;
+    d.racks = racks;
+    d.gpus = gpus;
+    double b = layout_batch(&d, q);
+    if (b < 1.0)
+        return l;
+    l.exists = true;
+    l.racks = racks;
+    l.gpus_per_rack = gpus;
+    l.experts_per_gpu = d.experts / (racks * gpus);
+    l.batch = b;
+    l.step = moe_step_at(&d, b, q->context_tokens);
+    l.tokens_per_s = b / l.step.step_s;
+    /* the rent of every GPU for one step, over its B tokens */
+    double usd_per_s = all_gpus(&d) * q->usd_per_gpu_hour / 3600.0;
+    l.usd_per_token = usd_per_s * l.step.step_s / b;
+    return l;
+}
+
+/* Fewer GPUs in all, then fewer racks. */
+static bool smaller(const moe_layout *a, const moe_layout *b)
+{
+    long ga = (long)a->racks * a->gpus_per_rack;
+    long gb = (long)b->racks * b->gpus_per_rack;
+    return ga < gb || (ga == gb && a->racks < b->racks);
+}
+
+moe_layout moe_cheapest_layout(const moe_layout_query *q)
+{
+    moe_layout best = {.exists = false};
+    best.reason = layout_query_error(q);
+    if (best.reason != NULL)
+        return best;
+    int experts = q->model.experts;
+    double least = INFINITY;
+    /* pass 0 finds the least cost; pass 1 the smallest layout
+     * within 1e-9 of it */
+    for (int pass = 0; pass < 2; pass++) {
+        for (int r = 1; r <= q->max_racks && r <= experts; r++) {
+            if (experts % r != 0)
+                continue;
+            int per_rack = experts / r;
+            for (int n = 1; n <= q->domain_chips && n <= per_rack;
+                 n++) {
+                if (per_rack % n != 0)
+                    continue; /* not the same experts on each GPU */
+                moe_layout l = layout_at(q, r, n);
+                if (!l.exists)
+                    continue;
+                if (pass == 0)
+                    least = fmin(least, l.usd_per_token);
+                else if (l.usd_per_token <= least * (1 + 1e-9) &&
+                         (!best.exists || smaller(&l, &best)))
+                    best = l;
+            }
+        }
+    }
+    if (!best.exists)
+        best.reason = "no layout meets the latency target in its HBM";
+    return best;
+}
+/* endregion: layout */
