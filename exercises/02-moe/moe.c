@@ -219,8 +219,8 @@ void moe_route_batch(uint64_t *rng, int batch, int experts, int top_k,
         load[j] = 0;
 }
 
-moe_imbalance moe_simulate(uint64_t seed, int experts, int top_k,
-                           int batch, int trials, double capacity_factor)
+moe_imbalance moe_simulate(uint64_t seed, int experts, int top_k, int batch,
+                           int trials, double capacity_factor)
 {
     /* TODO §2.7 (Routing is random): route `trials` batches; keep the
      * busiest load of each and how often each load occurs, then read

@@ -122,9 +122,9 @@ double moe_a2a_remote_fraction(int gpus);
  * sequences are spread evenly over all racks * gpus GPUs. Figures
  * marked "per GPU" are one GPU's. */
 typedef struct moe_deploy {
-    double params_total;    /* N_total: every weight, read every step */
-    double params_active;   /* N_active: weights one token multiplies */
-    double bytes_per_param; /* beta: 2 bf16, 1 fp8, 0.5 fp4 */
+    double params_total;       /* N_total: every weight, read every step */
+    double params_active;      /* N_active: weights one token multiplies */
+    double bytes_per_param;    /* beta: 2 bf16, 1 fp8, 0.5 fp4 */
     double kv_bytes_per_token; /* KV cache per token of context, all
                                 * layers together, bytes */
     int d_model;      /* activations per token sent to each expert */
@@ -345,14 +345,14 @@ void moe_route_batch(uint64_t *rng, int batch, int experts, int top_k,
 
 /* What `trials` routed batches show. */
 typedef struct moe_imbalance {
-    bool ok;           /* false when memory ran out (then the rest 0) */
-    double mean_load;  /* batch * top_k / experts, tokens */
-    double max_load_over_mean; /* the busiest expert's load over the
-                                * mean, averaged over the trials */
-    int capacity;      /* the capacity, tokens: see moe_simulate */
-    double drop_fraction; /* assignments beyond `capacity` at their
-                           * expert, over all trials * batch * top_k
-                           * assignments */
+    bool ok;          /* false when memory ran out (then the rest 0) */
+    double mean_load; /* batch * top_k / experts, tokens */
+    double max_load_over_mean;  /* the busiest expert's load over the
+                                 * mean, averaged over the trials */
+    int capacity;               /* the capacity, tokens: see moe_simulate */
+    double drop_fraction;       /* assignments beyond `capacity` at their
+                                 * expert, over all trials * batch * top_k
+                                 * assignments */
     double capacity_factor_p99; /* the smallest whole capacity c,
                                  * 0 <= c <= batch, that drops STRICTLY
                                  * fewer than 1% of all assignments of
@@ -369,9 +369,8 @@ typedef struct moe_imbalance {
  * the loads comes from malloc or calloc and is freed before returning.
  * Preconditions: batch >= 1, experts >= 1, 1 <= top_k <= min(experts,
  * MOE_MAX_TOP_K), trials >= 1, capacity_factor >= 0 and finite. */
-moe_imbalance moe_simulate(uint64_t seed, int experts, int top_k,
-                           int batch, int trials,
-                           double capacity_factor);
+moe_imbalance moe_simulate(uint64_t seed, int experts, int top_k, int batch,
+                           int trials, double capacity_factor);
 
 /* ---- Exercise 2.10 (**) rack_capacity: what a domain holds ---- §2.8 */
 
@@ -428,13 +427,13 @@ double moe_expert_multiplier(double active_ratio);
 
 /* What to serve, on what chip, and how fast. */
 typedef struct moe_layout_query {
-    moe_deploy model;  /* the model and ONE GPU's rates; model.gpus and
-                        * model.racks are ignored (the search sets
-                        * them) */
-    double context_tokens;   /* L: tokens of context per sequence */
-    double hbm_bytes;        /* HBM capacity of one GPU, bytes */
-    int domain_chips;        /* GPUs in one rack (scale-up domain) */
-    int max_racks;           /* the most racks a layout may span */
+    moe_deploy model;      /* the model and ONE GPU's rates; model.gpus and
+                            * model.racks are ignored (the search sets
+                            * them) */
+    double context_tokens; /* L: tokens of context per sequence */
+    double hbm_bytes;      /* HBM capacity of one GPU, bytes */
+    int domain_chips;      /* GPUs in one rack (scale-up domain) */
+    int max_racks;         /* the most racks a layout may span */
     double usd_per_gpu_hour; /* rental price of one GPU */
     double max_step_s;       /* the latency target: a step (the time
                               * between two tokens of a sequence) may
@@ -443,15 +442,15 @@ typedef struct moe_layout_query {
 
 /* The cheapest layout, or why there is none. */
 typedef struct moe_layout {
-    bool exists;         /* false when no layout meets the target */
-    const char *reason;  /* why not (a string constant of your choice,
-                          * never NULL); NULL when exists */
-    int racks;           /* R */
-    int gpus_per_rack;   /* n */
-    int experts_per_gpu; /* experts / (R n) */
-    double batch;        /* B: sequences per step, a whole number */
-    moe_step step;       /* moe_step_at for this layout at B */
-    double tokens_per_s; /* B / step.step_s: the layout's throughput */
+    bool exists;          /* false when no layout meets the target */
+    const char *reason;   /* why not (a string constant of your choice,
+                           * never NULL); NULL when exists */
+    int racks;            /* R */
+    int gpus_per_rack;    /* n */
+    int experts_per_gpu;  /* experts / (R n) */
+    double batch;         /* B: sequences per step, a whole number */
+    moe_step step;        /* moe_step_at for this layout at B */
+    double tokens_per_s;  /* B / step.step_s: the layout's throughput */
     double usd_per_token; /* see moe_cheapest_layout */
 } moe_layout;
 

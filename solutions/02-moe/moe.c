@@ -1,5 +1,6 @@
 /*
- * moe.c -- Chapter 2 reference solution: an MoE layer laid out across a rack.
+ * moe.c -- Chapter 2 reference solution: an MoE layer laid out across
+ * a rack.
  *
  * Contract: exercises/02-moe/moe.h; equations: chapter 2 of the book.
  * Everything is a closed form except the routing simulation, which
@@ -13,7 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* ---- Exercise 2.1 ------------------------------------------------------------ */
+/* ---- Exercise 2.1 ---------------------------------------------------- */
 
 /* region: expert-params */
 double moe_expert_params(int d_model, int d_ff)
@@ -38,7 +39,7 @@ moe_layer_count moe_layer_params(const moe_shape *s)
 }
 /* endregion: expert-params */
 
-/* ---- Exercise 2.2 ------------------------------------------------------------ */
+/* ---- Exercise 2.2 ---------------------------------------------------- */
 
 /* region: placement */
 moe_placement moe_place_experts(int experts, int domain_chips)
@@ -60,11 +61,10 @@ moe_placement moe_place_experts(int experts, int domain_chips)
 }
 /* endregion: placement */
 
-/* ---- Exercise 2.3 ------------------------------------------------------------ */
+/* ---- Exercise 2.3 ---------------------------------------------------- */
 
 /* region: a2a-bytes */
-double moe_a2a_bytes_per_token(int d_model, int top_k,
-                               double act_bytes)
+double moe_a2a_bytes_per_token(int d_model, int top_k, double act_bytes)
 {
     COST_ASSERT(d_model >= 1 && top_k >= 1 && act_bytes > 0.0 &&
                 "need positive sizes");
@@ -80,7 +80,7 @@ double moe_a2a_remote_fraction(int gpus)
     return 1.0 - 1.0 / gpus;
 }
 
-/* ---- Exercise 2.4 ------------------------------------------------------------ */
+/* ---- Exercise 2.4 ---------------------------------------------------- */
 
 const char *moe_bound_name(moe_bound bound)
 {
@@ -124,8 +124,8 @@ static double kv_slope_s(const moe_deploy *d, double context_tokens)
 static double a2a_slope_s(const moe_deploy *d)
 {
     double r = d->racks;
-    double per_layer = moe_a2a_bytes_per_token(d->d_model, d->top_k,
-                                               d->act_bytes);
+    double per_layer =
+        moe_a2a_bytes_per_token(d->d_model, d->top_k, d->act_bytes);
     double bytes = d->moe_layers * per_layer;
     double per_byte_s = 1.0 / (r * d->scaleup_bytes_per_s);
     double cross_s = (r - 1.0) / (r * d->scaleout_bytes_per_s);
@@ -185,7 +185,7 @@ moe_knee moe_knee_batch(const moe_deploy *d, double context_tokens)
 }
 /* endregion: knee */
 
-/* ---- Exercise 2.5 ------------------------------------------------------------ */
+/* ---- Exercise 2.5 ---------------------------------------------------- */
 
 /* region: racks */
 moe_racks moe_span_racks(int racks, double scaleup_bytes_per_s,
@@ -206,7 +206,7 @@ moe_racks moe_span_racks(int racks, double scaleup_bytes_per_s,
 }
 /* endregion: racks */
 
-/* ---- Exercise 2.6 ------------------------------------------------------------ */
+/* ---- Exercise 2.6 ---------------------------------------------------- */
 
 /* region: expert-batch */
 double moe_tokens_per_expert(double batch, int experts, int top_k)
@@ -224,7 +224,7 @@ double moe_min_batch(double hw_ratio, int experts, int top_k)
 }
 /* endregion: expert-batch */
 
-/* ---- Exercise 2.7 ------------------------------------------------------------ */
+/* ---- Exercise 2.7 ---------------------------------------------------- */
 
 /* region: rng */
 uint64_t moe_rng_next(uint64_t *state)
@@ -249,13 +249,13 @@ uint64_t moe_rng_below(uint64_t *state, uint64_t n)
 }
 /* endregion: rng */
 
-/* ---- Exercise 2.8 ------------------------------------------------------------ */
+/* ---- Exercise 2.8 ---------------------------------------------------- */
 
 /* ln P(X = x) for X ~ Binomial(n, p), 0 < p < 1. */
 static double binomial_log_pmf(int n, double p, int x)
 {
-    return lgamma(n + 1.0) - lgamma(x + 1.0) - lgamma(n - x + 1.0) + x * log(p) +
-           (n - x) * log1p(-p);
+    return lgamma(n + 1.0) - lgamma(x + 1.0) - lgamma(n - x + 1.0) +
+           x * log(p) + (n - x) * log1p(-p);
 }
 
 static double binomial_pmf(int n, double p, int x)
@@ -311,8 +311,8 @@ typedef struct drop_query {
 static bool drops_too_many(long capacity, const void *ctx)
 {
     const drop_query *q = ctx;
-    double drop = moe_expected_drop_fraction(q->batch, q->experts,
-                                             q->top_k, (int)capacity);
+    double drop = moe_expected_drop_fraction(q->batch, q->experts, q->top_k,
+                                             (int)capacity);
     return drop >= q->max_drop;
 }
 
@@ -329,8 +329,7 @@ int moe_capacity_for_drop(int batch, int experts, int top_k,
 /* endregion: drops */
 
 /* region: max-bounds */
-moe_max_bounds moe_expected_max_load(int batch, int experts,
-                                     int top_k)
+moe_max_bounds moe_expected_max_load(int batch, int experts, int top_k)
 {
     COST_ASSERT(batch >= 1 && top_k >= 1 && top_k <= experts &&
                 "need 1 <= k <= E");
@@ -349,7 +348,7 @@ moe_max_bounds moe_expected_max_load(int batch, int experts,
 }
 /* endregion: max-bounds */
 
-/* ---- Exercise 2.9 ------------------------------------------------------------ */
+/* ---- Exercise 2.9 ---------------------------------------------------- */
 
 /* region: route */
 void moe_route_batch(uint64_t *rng, int batch, int experts, int top_k,
@@ -376,9 +375,8 @@ void moe_route_batch(uint64_t *rng, int batch, int experts, int top_k,
 /* endregion: route */
 
 /* region: simulate */
-moe_imbalance moe_simulate(uint64_t seed, int experts, int top_k,
-                           int batch, int trials,
-                           double capacity_factor)
+moe_imbalance moe_simulate(uint64_t seed, int experts, int top_k, int batch,
+                           int trials, double capacity_factor)
 {
     COST_ASSERT(batch >= 1 && trials >= 1 && capacity_factor >= 0.0 &&
                 "need a batch, trials and a factor >= 0");
@@ -430,7 +428,7 @@ moe_imbalance moe_simulate(uint64_t seed, int experts, int top_k,
 }
 /* endregion: simulate */
 
-/* ---- Exercise 2.10 ----------------------------------------------------------- */
+/* ---- Exercise 2.10 --------------------------------------------------- */
 
 /* region: capacity */
 double moe_domain_hbm_bytes(int chips, double hbm_bytes)
@@ -467,14 +465,13 @@ moe_largest moe_largest_model(double domain_hbm_bytes,
 }
 /* endregion: capacity */
 
-/* ---- Exercise 2.11 ----------------------------------------------------------- */
+/* ---- Exercise 2.11 --------------------------------------------------- */
 
 /* region: scaling */
 /* "64x for 4x": 64^a = 4, so a = ln 4 / ln 64 = 1/3. */
 static const double ROUTED_EXPONENT = 1.0 / 3.0;
 
-double moe_dense_equivalent_params(double params_active,
-                                   double experts)
+double moe_dense_equivalent_params(double params_active, double experts)
 {
     COST_ASSERT(params_active > 0.0 && experts >= 1.0 && "need both");
     return params_active * pow(experts, ROUTED_EXPONENT);
@@ -488,7 +485,7 @@ double moe_expert_multiplier(double active_ratio)
 }
 /* endregion: scaling */
 
-/* ---- Exercise 2.12 ----------------------------------------------------------- */
+/* ---- Exercise 2.12 --------------------------------------------------- */
 
 /* 2^53: past it a double no longer holds every whole number. */
 static const double MOE_MAX_BATCH = 9007199254740992.0;
@@ -543,12 +540,11 @@ static bool layout_fits(const moe_deploy *d, const moe_layout_query *q,
 }
 
 /* The largest whole batch that fits, or 0. */
-static double layout_batch(const moe_deploy *d,
-                           const moe_layout_query *q)
+static double layout_batch(const moe_deploy *d, const moe_layout_query *q)
 {
     double t = q->max_step_s, L = q->context_tokens;
-    double room = all_gpus(d) * q->hbm_bytes -
-                  d->params_total * d->bytes_per_param;
+    double room =
+        all_gpus(d) * q->hbm_bytes - d->params_total * d->bytes_per_param;
     if (room < 0.0 || weights_s(d) > t)
         return 0.0; /* the weights alone do not fit, in HBM or time */
     /* each roof that grows with the batch caps it, and so does HBM */
@@ -572,8 +568,7 @@ static double layout_batch(const moe_deploy *d,
 }
 
 /* One layout at its largest batch; exists = false if none fits. */
-static moe_layout layout_at(const moe_layout_query *q, int racks,
-                            int gpus)
+static moe_layout layout_at(const moe_layout_query *q, int racks, int gpus)
 {
     moe_layout l = {.exists = false};
     moe_deploy d = q->model;
@@ -618,8 +613,7 @@ moe_layout moe_cheapest_layout(const moe_layout_query *q)
             if (experts % r != 0)
                 continue;
             int per_rack = experts / r;
-            for (int n = 1; n <= q->domain_chips && n <= per_rack;
-                 n++) {
+            for (int n = 1; n <= q->domain_chips && n <= per_rack; n++) {
                 if (per_rack % n != 0)
                     continue; /* not the same experts on each GPU */
                 moe_layout l = layout_at(q, r, n);
