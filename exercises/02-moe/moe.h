@@ -11,9 +11,10 @@
  *
  * The model. An MoE layer sends each token to top_k of its `experts`
  * routed experts, §2.1 (Anatomy of an MoE layer). Expert parallelism
- * puts whole experts on different GPUs, §2.2 (Expert parallelism on a
- * rack), so every MoE layer moves each token out to its experts and
- * back: an all-to-all, §2.3 (The all-to-all). A decode step then has
+ * puts whole experts on different GPUs,
+ * §2.2 (Expert parallelism on a rack),
+ * so every MoE layer moves each token out to its experts and back: an
+ * all-to-all, §2.3 (The all-to-all). A decode step then has
  * three roofs, compute, memory and the network, §2.4 (Three roofs);
  * an expert layer spread over several racks sends part of that
  * traffic over the slower scale-out network, §2.5 (Two racks).
@@ -53,8 +54,9 @@ typedef struct moe_shape {
     int top_k;          /* k: routed experts each token visits */
 } moe_shape;
 
-/* Parameters of one expert, a SwiGLU MLP, §2.1 (Anatomy of an MoE
- * layer): three d_model x d_ff matrices (gate, up and down), so
+/* Parameters of one expert, a SwiGLU MLP,
+ * §2.1 (Anatomy of an MoE layer):
+ * three d_model x d_ff matrices (gate, up and down), so
  *     3 * d_model * d_ff.
  * Compute it in double: 3 * 7168 * 2048 fits an int, but a layer's
  * total below does not. Preconditions: d_model >= 1, d_ff >= 1. */
@@ -87,8 +89,9 @@ typedef struct moe_placement {
 } moe_placement;
 
 /* Expert parallelism with one copy of each expert and the same number
- * of whole experts on every GPU used, §2.2 (Expert parallelism on a
- * rack): gpus_used is the largest count g <= domain_chips that divides
+ * of whole experts on every GPU used,
+ * §2.2 (Expert parallelism on a rack):
+ * gpus_used is the largest count g <= domain_chips that divides
  * `experts` (not the largest power of two; when experts <=
  * domain_chips it is `experts` itself, one expert a GPU). 256 experts
  * on a 72-GPU rack use 64 GPUs. busiest_if_all is experts /
@@ -240,8 +243,9 @@ moe_racks moe_span_racks(int racks, double scaleup_bytes_per_s,
 
 /* ---- Exercise 2.6 (*) expert_batch: tokens per expert --------- §2.6 */
 
-/* Tokens one expert receives on average in a step, §2.6 (Tokens per
- * expert): the batch makes batch * top_k token-expert visits, shared
+/* Tokens one expert receives on average in a step,
+ * §2.6 (Tokens per expert):
+ * the batch makes batch * top_k token-expert visits, shared
  * by `experts` experts:
  *     batch * top_k / experts.
  * Preconditions: batch >= 0, 1 <= top_k <= experts. */
@@ -374,8 +378,9 @@ moe_imbalance moe_simulate(uint64_t seed, int experts, int top_k, int batch,
 
 /* ---- Exercise 2.10 (**) rack_capacity: what a domain holds ---- §2.8 */
 
-/* The HBM of a whole scale-up domain, bytes, §2.8 (Why a rack is the
- * unit): every chip's, chips * hbm_bytes. Preconditions: chips >= 1,
+/* The HBM of a whole scale-up domain, bytes,
+ * §2.8 (Why a rack is the unit):
+ * every chip's, chips * hbm_bytes. Preconditions: chips >= 1,
  * hbm_bytes > 0. */
 double moe_domain_hbm_bytes(int chips, double hbm_bytes);
 
