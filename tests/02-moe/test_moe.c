@@ -1,8 +1,8 @@
 /*
  * test_moe.c -- Chapter 2 tests: an MoE layer laid out across a rack.
  *
- * Built twice: against exercises/02-moe/moe.c (yours) and against
- * solutions/02-moe/moe.c (the reference). Each test states one fact; the comment
+ * Built against exercises/02-moe/moe.c (yours) and, in the instructor's copy,
+ * against the reference solution. Each test states one fact; the comment
  * above it names where the expected value comes from. Expected values are closed
  * forms with published inputs, never copied from output. The routing simulation
  * is random, so its tests hold it to closed forms (binomial mean, variance, tails
