@@ -36,8 +36,12 @@ CHALK_LIBS = -lcjson -lm
 # Build everything: the calculator and the book.
 all: chalk book
 
-# The calculator: every chapter's reference math behind one command.
-chalk: build/chalk
+# The calculator: every chapter's reference math behind one command. A machine
+# without the compiler or cJSON's header gets them installed, or is told what to
+# install (tests/deps.sh c), rather than a compiler error.
+chalk:
+	@tests/deps.sh c
+	@$(MAKE) -s --no-print-directory build/chalk
 build/chalk: $(CHALK_SRC) $(CHALK_H) $(LIB_SRC) $(LIB_H)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -O2 -fno-math-errno $(CHALK_INC) -o $@ $(CHALK_SRC) $(LIB_SRC) $(CHALK_LIBS)
@@ -67,7 +71,7 @@ EDITION ?= student
 BOOK_PDF = build/chalk$(if $(filter instructor,$(EDITION)),-instructor).pdf
 BOOK_MD = book/preface.md $(sort $(wildcard chapters/[0-9][0-9]-*.md)) book/appendix.md book/bibliography.md
 BOOK_INPUTS = $(BOOK_MD) $(wildcard book/filters/*.lua book/notation/*.tsv) book/template.tex \
-	book/metadata.yaml book/references.bib book/chalk.csl book/build.sh Makefile build/chalk \
+	book/metadata.yaml book/references.bib book/chalk.csl book/index.ist book/build.sh Makefile build/chalk \
 	$(wildcard solutions/[0-9][0-9]-*/*.c exercises/[0-9][0-9]-*/*.[ch]) \
 	$(wildcard exercises/[0-9][0-9]-*/exercises.txt)
 book:

@@ -117,7 +117,8 @@ fi
 if ! { "${sudo[@]}" apt-get update -qq &&
     "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
     tail -n 15 "$log" >&2
-    echo "chalk: apt-get could not install ${missing[*]} (its last lines are above)" >&2
+    echo "chalk: apt-get could not install ${missing[*]} (its last lines are above); install them as root:" >&2
+    echo "  apt-get update && apt-get install --no-install-recommends ${missing[*]}" >&2
     exit 1
 fi
 echo "chalk: installed ${missing[*]}"

@@ -11,6 +11,8 @@
 --   * inline code becomes \chalkcode{...} with break points after / _ . and
 --     hyphens inside words (not inside --), so long paths and flags never run
 --     into the margin.
+-- Per-file builds: util.context says whether \mainmatter and \appendix came in
+-- an earlier file.
 -- Metadata: sets edition-title ("Student edition" / "Instructor edition") for
 -- the title page from edition (util.edition: student unless -M edition=instructor).
 --
@@ -43,7 +45,8 @@ end
 
 local function headers(doc)
   if not util.is_latex() then return doc end
-  local out, main, app = pandoc.List(), false, false
+  local ctx = util.context(doc.meta)
+  local out, main, app = pandoc.List(), ctx.main, ctx.appendix
   for _, b in ipairs(doc.blocks) do
     if b.t == 'Header' and b.level == 1 and b.classes:includes('appendix') and not app then
       if not main then out:insert(pandoc.RawBlock('latex', '\\mainmatter')); main = true end

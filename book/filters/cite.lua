@@ -12,8 +12,10 @@
 --   * in the bibliography, "A. Clark and others" (BibTeX's "and others") reads
 --     "A. Clark et al.";
 --   * writes the keys it saw cited, one per line in document order, to the side file
---     named by the metadata field cites-out when it is set (book/build.sh checks that
---     every entry of the bibliography is cited somewhere).
+--     named by the metadata field cites-out when it is set, and records them as
+--     `cites` for book/build.sh (util.record), which checks that every entry of the
+--     bibliography is cited somewhere; the bibliography and the style are recorded as
+--     what the document depends on (util.depend) when it cites anything.
 -- Output is the same in every format (it edits pandoc's own elements, emits no LaTeX).
 --
 -- Order: right after --citeproc (pandoc runs --citeproc where it stands among the
@@ -43,6 +45,7 @@ local function known_keys(meta)
   for _, file in ipairs(bib_files(meta)) do
     local text = util.read_file(file)
     if not text then util.fail(WHO, 'cannot read the bibliography ' .. file) end
+    util.depend(file)
     local ok, doc = pcall(pandoc.read, text, 'biblatex')
     if not ok then util.fail(WHO, file .. ': ' .. tostring(doc)) end
     for _, ref in ipairs(doc.meta.references or {}) do keys[pandoc.utils.stringify(ref.id)] = true end
@@ -88,10 +91,15 @@ return {
               util.fail(WHO, where() .. ': citation @' .. id .. ': no entry in ' ..
                 (files ~= '' and files or 'any bibliography (no --bibliography given)'))
             end
-            if id ~= '*' and not seen[id] then seen[id] = true; cited[#cited + 1] = id end
+            if id ~= '*' and not seen[id] then
+              seen[id] = true
+              cited[#cited + 1] = id
+              util.record('cites', id)
+            end
           end
         end,
       })
+      if keys and doc.meta.csl then util.depend(pandoc.utils.stringify(doc.meta.csl)) end
       local out = util.meta_string(doc.meta, 'cites-out', nil)
       if out then util.write_file(WHO, out, table.concat(cited, '\n') .. (#cited > 0 and '\n' or '')) end
       return doc:walk({

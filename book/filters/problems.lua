@@ -32,7 +32,9 @@
 --              instance drawn with seed "book"; its answer and steps only in the
 --              instructor edition (-M edition=instructor).
 -- Chapters: the Nth level-1 header opens chapter N (problem N.K); run pandoc
--- on the chapter files in order.
+-- on the chapter files in order. (book/build.sh converts each file alone and says
+-- how many chapters came before it: util.context.) In the book, each problem id is
+-- recorded (util.record 'ids') for book/build.sh's check that none is used twice.
 -- Stops the build on: a template with no id, a duplicate id, bad stars, an
 -- unknown key, attribute or placeholder, a malformed range, a missing question
 -- or answer, no successful draw in 100 attempts, a failing live value.
@@ -568,11 +570,12 @@ end
 -- The book: one instance of each template with seed "book", in place.
 local function book(doc)
   local edition = util.edition(WHO, doc.meta)
-  local chapter, k, ids = 0, 0, {}
+  local chapter, k, ids = util.context(doc.meta).chapters, 0, {}
   local function render(b)
     local p = parse(b)
     if ids[p.id] then util.fail(WHO, 'problem id "' .. p.id .. '" is used twice') end
     ids[p.id] = true
+    util.record('ids', 'problem ' .. p.id)
     k = k + 1
     local inst = instance(p, 'book')
     local out = pandoc.List({ title_para(chapter .. '.' .. k, p) })
