@@ -28,8 +28,8 @@
  *
  * Pointers. Every pointer parameter must point to valid memory of the
  * size its comment states; none may be NULL. A `const` pointer is
- * only read. Strings returned (a name, a reason) are string constants
- * with static storage: never modify or free them.
+ * only read. A string returned (a roof's name) is a string constant
+ * with static storage: never modify or free it.
  *
  * Preconditions. Where a comment says "Preconditions", the tests call
  * the function only with inputs that meet them. Where it says "No
@@ -445,11 +445,17 @@ typedef struct moe_layout_query {
                               * take at most this long */
 } moe_layout_query;
 
+/* Whether a layout was found, and if not, why not. */
+typedef enum moe_layout_why {
+    MOE_LAYOUT_FOUND,     /* exists: the cheapest layout below */
+    MOE_LAYOUT_BAD_QUERY, /* an input is out of range (below) */
+    MOE_LAYOUT_NONE_FITS, /* no layout meets the target in its HBM */
+} moe_layout_why;
+
 /* The cheapest layout, or why there is none. */
 typedef struct moe_layout {
-    bool exists;          /* false when no layout meets the target */
-    const char *reason;   /* why not (a string constant of your choice,
-                           * never NULL); NULL when exists */
+    bool exists;          /* false when there is no answer */
+    moe_layout_why why;   /* FOUND exactly when exists */
     int racks;            /* R */
     int gpus_per_rack;    /* n */
     int experts_per_gpu;  /* experts / (R n) */
@@ -492,9 +498,11 @@ typedef struct moe_layout {
  * arithmetic may differ in the last bits), take the one with the
  * fewest GPUs in all (R n), and among those the fewest racks.
  *
- * No answer (exists = false, a reason, every number 0, bound COMPUTE)
- * when no layout is feasible, or when an input is out of range: the
- * model must be valid as moe_step_at requires, except gpus and racks;
+ * No answer (exists = false, every number 0, step.bound COMPUTE):
+ * why = MOE_LAYOUT_NONE_FITS when no layout is feasible, and
+ * why = MOE_LAYOUT_BAD_QUERY when an input is out of range (checked
+ * first): the model must be valid as moe_step_at requires, except gpus
+ * and racks;
  * scaleout_bytes_per_s > 0 when max_racks > 1; context_tokens >= 0;
  * hbm_bytes, usd_per_gpu_hour and max_step_s > 0; domain_chips >= 1,
  * max_racks >= 1; every double it reads finite (scaleout_bytes_per_s

@@ -570,7 +570,7 @@ static double layout_batch(const moe_deploy *d, const moe_layout_query *q)
 /* One layout at its largest batch; exists = false if none fits. */
 static moe_layout layout_at(const moe_layout_query *q, int racks, int gpus)
 {
-    moe_layout l = {.exists = false};
+    moe_layout l = {.exists = false, .why = MOE_LAYOUT_NONE_FITS};
     moe_deploy d = q->model;
     d.racks = racks;
     d.gpus = gpus;
@@ -578,6 +578,7 @@ static moe_layout layout_at(const moe_layout_query *q, int racks, int gpus)
     if (b < 1.0)
         return l;
     l.exists = true;
+    l.why = MOE_LAYOUT_FOUND;
     l.racks = racks;
     l.gpus_per_rack = gpus;
     l.experts_per_gpu = d.experts / (racks * gpus);
@@ -600,9 +601,8 @@ static bool smaller(const moe_layout *a, const moe_layout *b)
 
 moe_layout moe_cheapest_layout(const moe_layout_query *q)
 {
-    moe_layout best = {.exists = false};
-    best.reason = layout_query_error(q);
-    if (best.reason != NULL)
+    moe_layout best = {.exists = false, .why = MOE_LAYOUT_BAD_QUERY};
+    if (layout_query_error(q) != NULL)
         return best;
     int experts = q->model.experts;
     double least = INFINITY;
@@ -628,7 +628,7 @@ moe_layout moe_cheapest_layout(const moe_layout_query *q)
         }
     }
     if (!best.exists)
-        best.reason = "no layout meets the latency target in its HBM";
+        best.why = MOE_LAYOUT_NONE_FITS;
     return best;
 }
 /* endregion: layout */

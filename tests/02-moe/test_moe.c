@@ -937,7 +937,7 @@ static void compute_bound_layouts_cost_the_same_and_the_fewest_gpus_win(void **s
     moe_layout_query q = toy_query();
     moe_layout l = moe_cheapest_layout(&q);
     assert_true(l.exists);
-    assert_null(l.reason);
+    assert_int_equal(l.why, MOE_LAYOUT_FOUND);
     assert_int_equal(l.racks, 1);
     assert_int_equal(l.gpus_per_rack, 2);
     assert_int_equal(l.experts_per_gpu, 4);
@@ -1077,7 +1077,7 @@ static void a_batch_quotient_a_hair_off_a_whole_number_is_checked(void **state)
 }
 
 /* No layout: below 1/64 s not even all 8 GPUs can read the weights (2^-3 / 8 =
- * 2^-6 s). Then exists is false, with a reason and every number 0. A target of
+ * 2^-6 s). Then exists is false, why is NONE_FITS and every number 0. A target of
  * exactly 2^-6 s is met (at most, not below): 8 GPUs, compute and weights both
  * 2^-6 s at B = 2^-6 / 2^-12 = 64. */
 static void no_layout_when_the_weights_cannot_be_read_in_time(void **state)
@@ -1087,7 +1087,7 @@ static void no_layout_when_the_weights_cannot_be_read_in_time(void **state)
     q.max_step_s = 0x1p-7;
     moe_layout l = moe_cheapest_layout(&q);
     assert_false(l.exists);
-    assert_non_null(l.reason);
+    assert_int_equal(l.why, MOE_LAYOUT_NONE_FITS);
     assert_int_equal(l.racks, 0);
     assert_int_equal(l.gpus_per_rack, 0);
     assert_close(l.batch, 0.0, TIGHT, "sequences");
@@ -1101,31 +1101,32 @@ static void no_layout_when_the_weights_cannot_be_read_in_time(void **state)
 }
 
 /* moe.h's ranges: a target, price or HBM of 0 or NaN, no GPU, no rack, or two racks
- * with no scale-out network: no answer, with a reason. */
+ * with no scale-out network: no answer, why BAD_QUERY. */
 static void a_query_out_of_range_has_no_layout(void **state)
 {
     (void)state;
     moe_layout_query q = toy_query();
     q.max_step_s = 0;
-    assert_false(moe_cheapest_layout(&q).exists);
+    assert_int_equal(moe_cheapest_layout(&q).why, MOE_LAYOUT_BAD_QUERY);
     q = toy_query();
     q.usd_per_gpu_hour = NAN;
-    assert_false(moe_cheapest_layout(&q).exists);
+    assert_int_equal(moe_cheapest_layout(&q).why, MOE_LAYOUT_BAD_QUERY);
     q = toy_query();
     q.hbm_bytes = 0;
-    assert_false(moe_cheapest_layout(&q).exists);
+    assert_int_equal(moe_cheapest_layout(&q).why, MOE_LAYOUT_BAD_QUERY);
     q = toy_query();
     q.domain_chips = 0;
-    assert_false(moe_cheapest_layout(&q).exists);
+    assert_int_equal(moe_cheapest_layout(&q).why, MOE_LAYOUT_BAD_QUERY);
     q = toy_query();
     q.max_racks = 0;
-    assert_false(moe_cheapest_layout(&q).exists);
+    assert_int_equal(moe_cheapest_layout(&q).why, MOE_LAYOUT_BAD_QUERY);
     q = toy_query();
     q.max_racks = 2;
     q.model.scaleout_bytes_per_s = 0;
     moe_layout l = moe_cheapest_layout(&q);
     assert_false(l.exists);
-    assert_non_null(l.reason);
+    assert_int_equal(l.why, MOE_LAYOUT_BAD_QUERY);
+    assert_close(l.batch, 0.0, TIGHT, "sequences");
 }
 
 
