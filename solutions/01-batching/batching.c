@@ -344,15 +344,15 @@ batching_plan batching_cheapest(const batching_deploy *model,
         return plan; /* no offer serves one sequence within the target */
     /* the fewest chips, then the earliest offer, among equal costs */
     for (int n = 1; n <= most_chips; n++) {
-        for (int i = 0; i < count; i++) {
-            if (n > offers[i].max_chips)
+        for (int j = 0; j < count; j++) {
+            if (n > offers[j].max_chips)
                 continue;
             double cost = cost_on(model, context_tokens, target_step_s,
-                                  &offers[i], n, &b);
+                                  &offers[j], n, &b);
             if (cost <= least * (1.0 + 1e-9)) {
-                batching_deploy d = on_offer(model, &offers[i], n);
+                batching_deploy d = on_offer(model, &offers[j], n);
                 plan.exists = true;
-                plan.offer = i;
+                plan.offer = j;
                 plan.chips = n;
                 plan.batch = b;
                 plan.step_s =
