@@ -209,8 +209,7 @@ batching_fast batching_fast_mode(const batching_deploy *d,
 /* ---- Exercise 1.10 (***) cheapest ------------------------------------ */
 
 batching_plan batching_cheapest(const batching_deploy *model,
-                                double context_tokens,
-                                double target_step_s,
+                                double context_tokens, double target_step_s,
                                 const batching_offer *offers, int count)
 {
     /* TODO §1.10 (The cheapest deployment for a latency target): design

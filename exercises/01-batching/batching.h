@@ -59,21 +59,21 @@ typedef struct batching_step {
 
 /* ---- Exercise 1.1 (*) roofline_terms: the three terms ----------- §1.2 */
 
-/* Seconds of weight arithmetic in one step, §1.2 (The roofline of one
- * decode step):
+/* Seconds of weight arithmetic in one step,
+ * §1.2 (The roofline of one decode step):
  *     batch * 2 * N_active / (chips * F)
  * Preconditions: batch >= 0 (0 gives 0). */
 double batching_compute_s(const batching_deploy *d, double batch);
 
-/* Seconds to fetch every weight once, §1.2 (The roofline of one decode
- * step):
+/* Seconds to fetch every weight once,
+ * §1.2 (The roofline of one decode step):
  *     N_total * bytes_per_param / (chips * W_BW)
  * Independent of the batch: every weight is read once per step, whoever
  * uses it. */
 double batching_weights_s(const batching_deploy *d);
 
-/* Seconds to fetch the batch's KV caches, §1.2 (The roofline of one
- * decode step):
+/* Seconds to fetch the batch's KV caches,
+ * §1.2 (The roofline of one decode step):
  *     batch * context_tokens * kv_bytes_per_token / (chips * W_BW)
  * Preconditions: batch >= 0, context_tokens >= 0 (either 0 gives 0). */
 double batching_kv_s(const batching_deploy *d, double batch,
@@ -81,9 +81,9 @@ double batching_kv_s(const batching_deploy *d, double batch,
 
 /* ---- Exercise 1.2 (*) step_time: the roofline of a step --------- §1.2 */
 
-/* Every field of one decode step at this batch and context, §1.2 (The
- * roofline of one decode step): the three terms above, memory_s their
- * memory part, and
+/* Every field of one decode step at this batch and context,
+ * §1.2 (The roofline of one decode step): the three terms above, memory_s
+ * their memory part, and
  *     step_s = max(compute_s, weights_s + kv_s)
  * bound is COST_BOUND_COMPUTE when compute_s >= memory_s (a tie is
  * compute-bound), else COST_BOUND_MEMORY.
@@ -126,8 +126,8 @@ long batching_all_experts_batch(const batching_deploy *d,
 
 /* ---- Exercise 1.4 (*) throughput_cost: tokens/s, USD per token - §1.4 */
 
-/* Tokens per second the whole system produces, §1.7 (Throughput and
- * scale): each step gives each sequence one token, so
+/* Tokens per second the whole system produces,
+ * §1.7 (Throughput and scale): each step gives each sequence one token, so
  *     batch / step_s
  * Preconditions: batch > 0, context_tokens >= 0. */
 double batching_tokens_per_s(const batching_deploy *d, double batch,
@@ -164,11 +164,11 @@ typedef struct batching_balance {
 } batching_balance;
 
 /* The batch, not rounded, at which a step's compute time equals its whole
- * memory time, weights and KV caches, at this context, §1.5.1 (With the
- * KV term). No answer (exists false, batch 0) when no batch makes compute
- * catch up with memory: when one sequence's KV fetch takes at least as
- * long as its arithmetic. At exactly the max balanced context the two are
- * equal, and there is no answer either.
+ * memory time, weights and KV caches, at this context,
+ * §1.5.1 (With the KV term). No answer (exists false, batch 0) when no
+ * batch makes compute catch up with memory: when one sequence's KV fetch
+ * takes at least as long as its arithmetic. At exactly the max balanced
+ * context the two are equal, and there is no answer either.
  * Precondition: context_tokens >= 0 (at 0, the balance batch without the
  * KV term). */
 batching_balance batching_balance_batch(const batching_deploy *d,
@@ -215,15 +215,15 @@ typedef struct batching_limit {
 } batching_limit;
 
 /* The largest batch whose weights, and one KV cache of context_tokens
- * tokens per sequence, fit in the HBM of all the chips together, §1.6
- * (Train departures). No answer when the weights alone fill it.
+ * tokens per sequence, fit in the HBM of all the chips together,
+ * §1.6 (Train departures). No answer when the weights alone fill it.
  * Preconditions: context_tokens > 0, kv_bytes_per_token > 0. */
 batching_limit batching_max_batch_hbm(const batching_deploy *d,
                                       double context_tokens);
 
 /* The largest batch whose step time (the time between a sequence's
- * tokens, batching_step_at's step_s) is at most target_step_s, §1.6
- * (Train departures). No answer when the target is below the latency
+ * tokens, batching_step_at's step_s) is at most target_step_s,
+ * §1.6 (Train departures). No answer when the target is below the latency
  * floor, or when one sequence's step already exceeds it.
  * Preconditions: target_step_s > 0, context_tokens >= 0. */
 batching_limit batching_max_batch_latency(const batching_deploy *d,
@@ -278,8 +278,9 @@ typedef struct batching_plan {
 } batching_plan;
 
 /* The cheapest way to serve `model` at this context with a step of at
- * most target_step_s, §1.10 (The cheapest deployment for a latency
- * target). A deployment is an offer, a whole number of its chips n from 1
+ * most target_step_s,
+ * §1.10 (The cheapest deployment for a latency target).
+ * A deployment is an offer, a whole number of its chips n from 1
  * to its max_chips, and a whole batch of at least 1 sequence; it runs the
  * model's weights and KV caches (model's params_total, params_active,
  * bytes_per_param and kv_bytes_per_token; its other fields are not read)
@@ -297,8 +298,7 @@ typedef struct batching_plan {
  * Preconditions: context_tokens > 0, kv_bytes_per_token > 0,
  * target_step_s > 0, count >= 0, every offer valid. */
 batching_plan batching_cheapest(const batching_deploy *model,
-                                double context_tokens,
-                                double target_step_s,
+                                double context_tokens, double target_step_s,
                                 const batching_offer *offers, int count);
 
 #endif /* CHALK_BATCHING_H */

@@ -321,12 +321,11 @@ static double cost_on(const batching_deploy *model, double context,
 }
 
 batching_plan batching_cheapest(const batching_deploy *model,
-                                double context_tokens,
-                                double target_step_s,
+                                double context_tokens, double target_step_s,
                                 const batching_offer *offers, int count)
 {
-    COST_ASSERT(context_tokens > 0.0 && target_step_s > 0.0 &&
-                count >= 0 && "need a context, a target, offers");
+    COST_ASSERT(context_tokens > 0.0 && target_step_s > 0.0 && count >= 0 &&
+                "need a context, a target, offers");
     batching_plan plan = {.exists = false, .offer = -1};
     /* the least cost of every offer at every chip count */
     double least = INFINITY;
