@@ -27,6 +27,8 @@
 
 #include "batching.h"
 
+#include <limits.h>
+
 #define TIGHT 1e-9 /* closed forms: only rounding differs */
 
 /* A step's bound by name, for assert_named: "compute", "memory", or the number. */
@@ -255,6 +257,9 @@ static void a_batch_reads_the_experts_some_token_wants(void **state)
     d.experts_per_token = 1;
     assert_close(batching_params_fetched(&d, 3), 0x1p30 + 0x1p33 * 37.0 / 64, TIGHT, "params");
     assert_close(batching_params_fetched(&d, 2), 0x1p30 + 0x1p33 * 7.0 / 16, TIGHT, "params");
+    /* batching.h: the batch is a real number and the expectation smooth in it */
+    assert_close(batching_params_fetched(&d, 2.5), 0x1p30 + 0x1p33 * (1 - pow(0.75, 2.5)),
+                 TIGHT, "params");
 }
 
 /* (31/32)^999 < 1e-13: a batch of 1,000 wants every one of DeepSeek-V3's experts. */
@@ -634,6 +639,17 @@ static void weights_that_exactly_fill_hbm_leave_room_for_no_sequence(void **stat
     assert_int_equal(l.batch, 0);
 }
 
+/* batching.h: a batch beyond what a long holds is LONG_MAX. With no KV cache and a
+ * target of 1e300 s the compute line alone allows 1e300 / 2^-21 sequences. */
+static void a_batch_beyond_what_a_long_holds_is_long_max(void **state)
+{
+    (void)state;
+    batching_deploy d = power_of_two_toy();
+    batching_limit l = batching_max_batch_latency(&d, 0, 1e300);
+    assert_true(l.exists);
+    assert_true(l.batch == LONG_MAX);
+}
+
 /* Lecture 1.3: no batch, not even 1, steps faster than the latency floor. */
 static void latency_target_below_the_floor_admits_no_batch(void **state)
 {
@@ -946,6 +962,7 @@ int main(void)
         CHALK_TEST(batch_limits, a_target_of_exactly_one_sequences_step_admits_it_despite_rounding),
         CHALK_TEST(batch_limits, a_target_exactly_at_the_floor_admits_a_batch_when_there_is_no_cache),
         CHALK_TEST(batch_limits, weights_that_exactly_fill_hbm_leave_room_for_no_sequence),
+        CHALK_TEST(batch_limits, a_batch_beyond_what_a_long_holds_is_long_max),
         CHALK_TEST(batch_limits, latency_target_below_the_floor_admits_no_batch),
         CHALK_TEST(fast_mode, fast_mode_on_an_ideal_roofline_costs_nothing_extra),
         CHALK_TEST(fast_mode, fast_mode_with_kv_shrinks_the_batch_and_raises_cost),
