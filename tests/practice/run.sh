@@ -56,6 +56,12 @@ check "flashcards: GUIDs are chalk-<card id>" \
 check "flashcards: chapter 1's cards go to deck Chalk::01 Batching" \
     test "$(rows "$tsv" | awk -F'\t' '$1 ~ /^chalk-ch1-/' | cut -f5 | sort -u)" = "Chalk::01 Batching"
 check "flashcards: no live number left unresolved" test "$(grep -c '{\.chalk' "$tsv")" -eq 0
+# deck names as the book names the chapter: its number, its short= or its title up to
+# the colon (book/filters/flashcards.lua), never its file's slug ("02 Moe")
+check "flashcards: chapter 2's cards go to deck Chalk::02 MoE (its header's short=)" \
+    test "$(rows "$tsv" | awk -F'\t' '$1 ~ /^chalk-ch2-/' | cut -f5 | sort -u)" = "Chalk::02 MoE"
+check "flashcards: chapter 6's cards go to deck Chalk::06 RevNets" \
+    test "$(rows "$tsv" | awk -F'\t' '$1 ~ /^chalk-ch6-/' | cut -f5 | sort -u)" = "Chalk::06 RevNets"
 cp "$tsv" "$W/first.tsv"
 rm -f "$tsv"
 make -s --no-print-directory flashcards >/dev/null 2>&1
@@ -78,6 +84,11 @@ check "flashcards: a front starting with a quote cannot open a quoted field" \
     test "$(fx fx-code | cut -f2 | cut -c1)" != '"'
 check "flashcards: tags are the card's plus the chapter's" \
     test "$(fx fx-math | cut -f4)" = "math derive chalk::cards"
+cards "$W/decks.tsv" "$T/chalk-stub.sh" "$T/07-short.md" "$T/08-colon.md" 2>/dev/null
+check "flashcards: a chapter's deck is its number and its header's short= (Chalk::07 Short)" \
+    test "$(grep '^chalk-fx-short-deck' "$W/decks.tsv" | cut -f5)" = "Chalk::07 Short"
+check "flashcards: without short=, its title up to the first colon (Chalk::08 Colon title)" \
+    test "$(grep '^chalk-fx-colon-deck' "$W/decks.tsv" | cut -f5)" = "Chalk::08 Colon title"
 cards "$W/fx-edited.tsv" "$T/chalk-stub.sh" "$T/cards-edited.md" 2>/dev/null
 check "flashcards: an edited card keeps its GUID (and Anki its history)" \
     test "$(grep -c '^chalk-fx-math	<p>Edited' "$W/fx-edited.tsv")" -eq 1
