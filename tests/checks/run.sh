@@ -12,8 +12,16 @@
 #              references names a section of the book with its title (refs.lua)
 #   cards      every review card's front asks one question (cards.lua); its
 #              "suspect" lines (two things in one question? trivia?) are written to
-#              build/checks/card-suspects.txt for a reader to judge, not counted
+#              build/checks/cards-suspect.txt for a reader to judge, not counted
 #   parens     no "((" around an equation reference, none in the text (parens.lua)
+#   problems   every practice-problem template lands in its regime: drawn with the
+#              seeds regime-1 ... regime-200 (book/filters/problems.lua,
+#              problems=regime), no seed's answer is degenerate (0, 1 for a whole
+#              number, a drawn number itself) unless the template says
+#              degenerate-ok:, and every seed finds a draw that meets its require:
+#              conditions; its notes (attempts, the first degenerate draw) go to
+#              build/checks/problems-note.txt. The chapters run side by side;
+#              chalk's answers are kept in build/cache/chalk between runs
 # A finding fails the check unless tests/checks/outstanding/CHECK.txt lists it (the
 # same line without its line number: "FILE: message"): the list of what the
 # chapters must still clear, so that a check can be strict the day it is added
@@ -60,6 +68,14 @@ check_refs() {
 }
 check_cards() { pandoc "${md[@]}" -L $C/cards.lua -t native -o /dev/null; }
 check_parens() { pandoc book/preface.md "${md[@]}" book/appendix.md -L $C/parens.lua -t native -o /dev/null; }
+# one pandoc per chosen chapter, as many at once as there are cores
+check_problems() {
+    local c
+    for c in "${chosen[@]}"; do echo "chapters/$c.md"; done |
+        CHALK_CACHE=${CHALK_CACHE-build/cache/chalk} xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} \
+            pandoc {} -L book/filters/problems.lua -M problems=regime -M problems-seeds="${SEEDS:-200}" \
+            -t native -o /dev/null
+}
 
 # A finding's chapter: the NN-topic in its path, or NN of book/notation/NN-*.tsv.
 chapter_of() {
@@ -86,9 +102,12 @@ real() {
         bad "$name: the check itself failed: $(head -3 "$W/$name.err")"
         return
     fi
-    if [ "$name" = cards ]; then
-        grep '^suspect: ' "$W/$name.raw" | sed 's/^suspect: //' >build/checks/card-suspects.txt
-        grep -v '^suspect: ' "$W/$name.raw" >"$W/$name.raw2"
+    # the notes a reader judges, kept apart from the findings
+    local notes=""
+    case $name in cards) notes=suspect ;; problems) notes=note ;; esac
+    if [ -n "$notes" ]; then
+        grep "^$notes: " "$W/$name.raw" | sed "s/^$notes: //" >"build/checks/$name-$notes.txt"
+        grep -v "^$notes: " "$W/$name.raw" >"$W/$name.raw2"
         mv "$W/$name.raw2" "$W/$name.raw"
     fi
     mine <"$W/$name.raw" | sort -u >"$W/$name.found"
@@ -147,10 +166,13 @@ fixture refs sh -c "cd $F/refs && pandoc chapters/01-demo.md chapters/02-other.m
     -L ../../../../book/filters/cards.lua -L ../../refs.lua -t native -o /dev/null"
 fixture cards pandoc $F/cards/01-cards.md -L $C/cards.lua -t native -o /dev/null
 fixture parens pandoc $F/parens/01-parens.md -L $C/parens.lua -t native -o /dev/null
+fixture problems sh -c "CHALK_CACHE=\${CHALK_CACHE-build/cache/chalk} pandoc $F/problems/01-problems.md \
+    -L book/filters/problems.lua -M problems=regime -M problems-seeds=20 -t native -o /dev/null | grep -v '^note: '"
 
-for name in notation contracts refs cards parens; do real "$name"; done
+for name in notation contracts refs cards parens problems; do real "$name"; done
 echo "note - card suspects (two things in one question? trivia?), for a reader to judge:" \
-    "$(wc -l <build/checks/card-suspects.txt) in build/checks/card-suspects.txt"
+    "$(wc -l <build/checks/cards-suspect.txt) in build/checks/cards-suspect.txt"
+echo "note - each template's draws (attempts, the first degenerate one): build/checks/problems-note.txt"
 
 echo "checks: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

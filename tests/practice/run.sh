@@ -201,6 +201,34 @@ bad_template "an unknown key" 'unknown key "answr"' \
     "$(printf 'question: q\nanswr: departures --hw h100-sxm -> step_s')"
 bad_template "an answer chalk never gives" "no draw in 100 gave an answer" \
     "$(printf 'question: q\nanswer: departures --hw no-such-chip -> step_s')"
+bad_template "require naming no variable" 'require "answer != {nosuch}": no variable {nosuch}' \
+    "$(printf 'vars:\n  b: 2..9 int\nquestion: q {b}\nanswer: bubble --stages {b} --microbatches 8 -> bubble_fraction\nrequire:\n  - answer != {nosuch}')"
+bad_template "require with an operator it lacks" 'the operators are < <= > >= == !=' \
+    "$(printf 'vars:\n  b: 2..9 int\nquestion: q {b}\nanswer: bubble --stages {b} --microbatches 8 -> bubble_fraction\nrequire:\n  - answer => 2')"
+bad_template "require on a key the answer's JSON lacks" "the answer's JSON has no key \"no_such_key\"" \
+    "$(printf 'vars:\n  b: 2..9 int\nquestion: q {b}\nanswer: bubble --stages {b} --microbatches 8 -> bubble_fraction\nrequire:\n  - no_such_key < 2')"
+bad_template "require as a list item without its dash" 'require: lists conditions as "  - CONDITION"' \
+    "$(printf 'vars:\n  b: 2..9 int\nquestion: q {b}\nanswer: bubble --stages {b} --microbatches 8 -> bubble_fraction\nrequire:\n  answer < 2')"
+bad_template "degenerate-ok without its reason" 'degenerate-ok: REASON' \
+    "$(printf 'vars:\n  b: 2..9 int\nquestion: q {b}\nanswer: bubble --stages {b} --microbatches 8 -> bubble_fraction\ndegenerate-ok:')"
+
+# require: every draw of five seeds meets all three conditions (book/problems.md,
+# "The regime"), read back from the key: the answer, two drawn variables, and a
+# second key of the same command, recomputed with chalk.
+regime_bad=0
+for seed in r1 r2 r3 r4 r5; do
+    if ! OUT=$W book/problems.sh "$seed" "$T/problems-regime.md" >/dev/null 2>"$W/regime.err"; then
+        regime_bad=$((regime_bad + 1))
+        continue
+    fi
+    rk=$W/answers-$seed.json
+    v=$(jv fx-regime value "$rk")
+    s_=$(sed -n 's/.*"stages": \([0-9]*\).*/\1/p' "$rk") m_=$(sed -n 's/.*"microbatches": \([0-9]*\).*/\1/p' "$rk")
+    over=$(cj "bubble --stages $s_ --microbatches $m_" bubble_over_ideal)
+    awk -v v="$v" -v s="$s_" -v m="$m_" -v o="$over" 'BEGIN { exit !(v < 0.2 && m >= 2 * s && o < 0.25) }' ||
+        regime_bad=$((regime_bad + 1))
+done
+check "problems: require's conditions hold in every draw (answer, {var}s, another key; 5 seeds)" test "$regime_bad" -eq 0
 OUT=$W book/problems.sh "../x" >/dev/null 2>"$W/seed.err"
 rc=$?
 check "problems: a bad seed is refused with one line, exit 2" \
