@@ -16,6 +16,10 @@
 #   build/per-file perfile/: a book of two files, each converted alone; references
 #                  across them, the index and a citation are in the PDF; an edit of
 #                  one file converts that file alone and costs one pdflatex run
+#   build/layout   the built book's layout, both editions: no overfull line or page, no
+#                  unresolved reference, no equation number alone on its line
+#                  (tests/checks/layout.sh; tests/checks/outstanding/layout.txt lists
+#                  what the chapters must still clear)
 #   build/stops-*  book/build.sh stops, naming the cause: a missing region, a failing
 #                  chalk, a bad diagram, a notation clash, an unknown citation key,
 #                  an id defined in two files, a reference to a table no file has
@@ -239,6 +243,9 @@ if selected build/book; then
         grep -q 'Contents' <<<"$s" || why+="no table of contents"$'\n'
         grep -q 'Hardware and model presets' <<<"$s" || why+="no presets appendix"$'\n'
         grep -q 'The book’s symbols' <<<"$s" || why+="no notation appendix"$'\n'
+        grep -q 'Answers to the practice problems' <<<"$s" || why+="the student edition has no answers to the practice problems"$'\n'
+        if grep -q '^Answer:' <<<"$s"; then why+="the student edition shows a worked answer (Answer: ...)"$'\n'; fi
+        grep -q '^Answer:' <<<"$i" || why+="the instructor edition shows no worked answer to a practice problem"$'\n'
         again=$(make -s --no-print-directory book 2>&1)
         grep -q 'already up to date' <<<"$again" || why+="make book on an unchanged book does not say it is up to date: $again"$'\n'
         if grep -q 'Solution to Exercise' <<<"$s"; then why+="the student edition shows a solution"$'\n'; fi
@@ -249,6 +256,27 @@ if selected build/book; then
     else
         bad build/book "$log"
     fi
+fi
+
+# ---- the layout of the whole book, both editions (tests/checks/layout.sh) ------------
+# Overfull lines and pages, unresolved references, equation numbers alone on their
+# line, against what tests/checks/outstanding/layout.txt still lists.
+if selected build/layout; then
+    echo "[ RUN      ] build/layout"
+    why="" found=$OUT/layout.found
+    : >"$found"
+    for e in student instructor; do
+        pdf=build/chalk$([ $e = instructor ] && echo -instructor).pdf
+        if [ -f "build/book-$e/chalk.log" ] && [ -f "$pdf" ]; then
+            tests/checks/layout.sh "build/book-$e/chalk.log" "$pdf" "$e edition" >>"$found" ||
+                why+="tests/checks/layout.sh failed on the $e edition"$'\n'
+        else
+            why+="no build/book-$e/chalk.log or $pdf: build/book did not build it"$'\n'
+        fi
+    done
+    result=$(tests/checks/outstanding.sh layout "$found")
+    why+=$(grep -E '^(new|fixed):' <<<"$result" | sed 's/^fixed: /fixed, delete its line from tests\/checks\/outstanding\/layout.txt: /')
+    if [ -z "$why" ]; then ok "build/layout ($(sed -n 's/^outstanding: //p' <<<"$result") outstanding)"; else bad build/layout "$why"; fi
 fi
 
 total=$((passed + failed))

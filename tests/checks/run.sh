@@ -14,6 +14,9 @@
 #              "suspect" lines (two things in one question? trivia?) are written to
 #              build/checks/cards-suspect.txt for a reader to judge, not counted
 #   parens     no "((" around an equation reference, none in the text (parens.lua)
+#   layout     (its fixture only: book/tests/run.sh runs it on the built book, both
+#              editions) overfull lines and pages, unresolved references, "??",
+#              equation numbers alone on their line (layout.sh)
 #   problems   every practice-problem template lands in its regime: drawn with the
 #              seeds regime-1 ... regime-200 (book/filters/problems.lua,
 #              problems=regime), no seed's answer is degenerate (0, 1 for a whole
@@ -93,9 +96,9 @@ mine() { # keeps the lines of chosen chapters (and of the book's own files)
         case " ${chosen[*]} " in *" $c "*) echo "$line" ;; esac
     done
 }
-key() { sed -E 's/^([^:]+):[0-9]+:/\1:/'; }
 
-# real NAME: the check on the sources, against tests/checks/outstanding/NAME.txt.
+# real NAME: the check on the sources, against tests/checks/outstanding/NAME.txt
+# (tests/checks/outstanding.sh says how).
 real() {
     local name=$1 list=$O/$1.txt
     if ! "check_$name" >"$W/$name.raw" 2>"$W/$name.err"; then
@@ -111,31 +114,21 @@ real() {
         mv "$W/$name.raw2" "$W/$name.raw"
     fi
     mine <"$W/$name.raw" | sort -u >"$W/$name.found"
-    key <"$W/$name.found" | sort -u >"$W/$name.keys"
-    { [ -f "$list" ] && grep -v -e '^#' -e '^[[:space:]]*$' "$list" || true; } | mine | sort -u >"$W/$name.listed"
-    local new fixed n
-    new=$(comm -23 "$W/$name.keys" "$W/$name.listed")
-    fixed=$(comm -13 "$W/$name.keys" "$W/$name.listed")
-    if [ -n "$new" ]; then
-        while IFS= read -r k; do
-            # the finding with its line number
-            grep -F -- "${k#*: }" "$W/$name.found" | grep -F -- "${k%%: *}:" | head -1 | sed "s/^/FAIL - $name: /"
-            failed=$((failed + 1))
-        done <<<"$new"
-    fi
-    if [ -n "$fixed" ]; then
-        while IFS= read -r k; do
-            bad "$name: fixed, so delete its line from $list: $k"
-        done <<<"$fixed"
-    fi
-    n=$(comm -12 "$W/$name.keys" "$W/$name.listed" | wc -l)
-    if [ -z "$new$fixed" ]; then
-        if [ "$n" -eq 0 ]; then
-            ok "$name: no findings"
-        else
-            ok "$name: no findings but the $n outstanding in $list ($(comm -12 "$W/$name.keys" "$W/$name.listed" |
-                while IFS= read -r k; do chapter_of "${k%%:*}"; done | sort | uniq -c | awk '{ printf "%s%s %d", sep, $2, $1; sep = ", " }'))"
-        fi
+    local out status summary
+    out=$($C/outstanding.sh "$name" "$W/$name.found" "${chosen[@]}")
+    status=$?
+    summary=$(sed -n 's/^outstanding: //p' <<<"$out")
+    while IFS= read -r line; do
+        case $line in
+        new:*) echo "FAIL - $name: ${line#new: }"; failed=$((failed + 1)) ;;
+        fixed:*) bad "$name: fixed, so delete its line from $list: ${line#fixed: }" ;;
+        esac
+    done <<<"$out"
+    if [ "$status" -eq 0 ]; then
+        if [ "${summary%% *}" = 0 ]; then ok "$name: no findings"
+        else ok "$name: no findings but the ${summary%% *} outstanding in $list ${summary#* }"; fi
+    elif [ "$status" -ne 1 ]; then
+        bad "$name: tests/checks/outstanding.sh failed: $out"
     fi
 }
 
@@ -168,6 +161,15 @@ fixture cards pandoc $F/cards/01-cards.md -L $C/cards.lua -t native -o /dev/null
 fixture parens pandoc $F/parens/01-parens.md -L $C/parens.lua -t native -o /dev/null
 fixture problems sh -c "CHALK_CACHE=\${CHALK_CACHE-build/cache/chalk} pandoc $F/problems/01-problems.md \
     -L book/filters/problems.lua -M problems=regime -M problems-seeds=20 -t native -o /dev/null | grep -v '^note: '"
+
+# layout.sh reads a built book; its fixture is a small LaTeX file with planted
+# defects, compiled here (the book itself is checked in book/tests/run.sh, phase 8)
+layout_fixture() {
+    cp $F/layout/layout.tex "$W/layout.tex"
+    (cd "$W" && pdflatex -interaction=nonstopmode layout.tex && pdflatex -interaction=nonstopmode layout.tex) >/dev/null 2>&1
+    $C/layout.sh "$W/layout.log" "$W/layout.pdf" fixture
+}
+fixture layout layout_fixture
 
 for name in notation contracts refs cards parens problems; do real "$name"; done
 echo "note - card suspects (two things in one question? trivia?), for a reader to judge:" \
