@@ -801,9 +801,80 @@ local function regime(doc)
   return doc
 end
 
+-- The final answer of an instance as the answers appendix prints it: the answer
+-- with its unit, and how close a reader's must be.
+local function final_answer(p, inst)
+  if type(inst.value) ~= 'number' then return tostring(inst.value) end
+  local text = inst.shown
+  if p.tol > 0 then return text .. ' (\u{00B1}' .. util.sig(p.tol * 100, 3) .. '%)' end
+  return text .. ' (exactly)'
+end
+
+-- ::: {.problem-answers chapters=GLOB}: the final answer of every problem of the
+-- chapters (GLOB, default chapters/[0-9][0-9]-*.md, in name order: chapter N is
+-- the Nth file, as the Makefile orders them), drawn with seed "book" as the
+-- chapters print them; per chapter a line naming it and a table (problem,
+-- title, answer with its unit and tolerance). The div's own content, if any,
+-- comes first. The worked steps stay in the instructor edition's chapters.
+local function answers_div(div)
+  local glob = div.attributes.chapters or 'chapters/[0-9][0-9]-*.md'
+  if glob:find("'", 1, true) then util.fail(WHO, 'problem-answers: chapters= takes a file pattern without quotes') end
+  local files = {}
+  local h = io.popen('ls -1 ' .. glob .. ' 2>/dev/null')
+  for f in h:lines() do files[#files + 1] = f end
+  h:close()
+  table.sort(files)
+  if #files == 0 then util.fail(WHO, 'problem-answers: no chapter matches ' .. glob) end
+  local out = pandoc.List(div.content)
+  local total = 0
+  for n, file in ipairs(files) do
+    util.depend(file)
+    local text = util.read_file(file)
+    if not text then util.fail(WHO, 'problem-answers: cannot read ' .. file) end
+    local blocks = pandoc.read(text, 'markdown').blocks
+    local title, rows, k = nil, {}, 0
+    for _, b in ipairs(blocks) do
+      if b.t == 'Header' and b.level == 1 and not title then
+        title = pandoc.utils.stringify(b.content):gsub(':.*$', '')
+      elseif b.t == 'CodeBlock' and b.classes:includes('problem') then
+        local p = parse(b)
+        k = k + 1
+        local answer = md(final_answer(p, instance(p, 'book')))[1]
+        rows[#rows + 1] = { { pandoc.Plain({ pandoc.Str(n .. '.' .. k) }) },
+          { pandoc.Plain({ pandoc.Str(p.title ~= '' and p.title or p.id) }) },
+          { pandoc.Plain(answer and answer.content or {}) } }
+      end
+    end
+    if #rows > 0 then
+      total = total + #rows
+      if util.is_latex() then out:insert(pandoc.RawBlock('latex', '\\needspace{6\\baselineskip}')) end
+      local name = pandoc.List({ pandoc.Strong({ pandoc.Str('Chapter ' .. n .. ':'), pandoc.Space(),
+        pandoc.Str(title or file) }) })
+      if util.is_latex() then name:insert(1, pandoc.RawInline('latex', '\\noindent ')) end
+      out:insert(pandoc.Para(name))
+      local head = { { pandoc.Plain({ pandoc.Str('problem') }) }, { pandoc.Plain({ pandoc.Str('title') }) },
+        { pandoc.Plain({ pandoc.Str('answer') }) } }
+      out:insert(pandoc.utils.from_simple_table(pandoc.SimpleTable({},
+        { pandoc.AlignLeft, pandoc.AlignLeft, pandoc.AlignRight }, { 0.1, 0.56, 0.34 }, head, rows)))
+    end
+  end
+  if total == 0 then util.fail(WHO, 'problem-answers: the chapters ' .. glob .. ' hold no ```{.problem} templates') end
+  return out
+end
+
 -- The book: one instance of each template with seed "book", in place.
 local function book(doc)
   local edition = util.edition(WHO, doc.meta)
+  -- the answers appendix, in this file or (a per-file build) in the book's table
+  local answers = false
+  for _, b in ipairs(doc.blocks) do
+    if b.t == 'Header' and b.identifier == 'sec:answers' then answers = true end
+  end
+  local xref = util.meta_string(doc.meta, 'xref-table', '')
+  if xref ~= '' then
+    local t = util.read_file(xref)
+    if t and t:find('\nsec:answers\t') or (t and t:sub(1, 12) == 'sec:answers\t') then answers = true end
+  end
   local chapter, k, ids = util.context(doc.meta).chapters, 0, {}
   local function render(b)
     local p = parse(b)
@@ -830,8 +901,11 @@ local function book(doc)
     elseif b.t == 'Header' and b.level == 2 and pandoc.utils.stringify(b.content) == 'Practice problems' then
       out:insert(b)
       out:extend(md('Each problem below is one instance of a template, drawn with the seed ' ..
-        '"book". `make problems SEED=yourname` draws your own numbers and writes ' ..
+        '"book"' .. (answers and (', and its final answer is in @sec:answers') or '') .. '. ' ..
+        '`make problems SEED=yourname` draws your own numbers and writes ' ..
         'the problems, the answer key and a key `build/chalk check-answers` grades against.'))
+    elseif b.t == 'Div' and b.classes:includes('problem-answers') then
+      out:extend(answers_div(b))
     elseif b.t == 'CodeBlock' and b.classes:includes('problem') then
       out:extend(render(b))
     else

@@ -229,6 +229,15 @@ for seed in r1 r2 r3 r4 r5; do
         regime_bad=$((regime_bad + 1))
 done
 check "problems: require's conditions hold in every draw (answer, {var}s, another key; 5 seeds)" test "$regime_bad" -eq 0
+# The answers appendix (::: {.problem-answers}): each problem's final answer as the
+# book's seed draws it, the same number the key of seed "book" holds.
+printf '# Answers {#sec:answers .appendix}\n\n::: {.problem-answers chapters="%s"}\nIntro.\n:::\n' \
+    "$T/problems-regime.md" >"$W/answers.md"
+OUT=$W book/problems.sh book "$T/problems-regime.md" >/dev/null 2>&1
+want=$(jv fx-regime shown "$W/answers-book.json")
+pandoc "$W/answers.md" -L book/filters/problems.lua -t plain -o "$W/answers.txt" 2>"$W/answers.err"
+check "problems: the answers appendix prints each problem's answer as seed book draws it ($want)" \
+    grep -q "^ *1\.1 .*fx-regime.* $want (±2%)" "$W/answers.txt"
 OUT=$W book/problems.sh "../x" >/dev/null 2>"$W/seed.err"
 rc=$?
 check "problems: a bad seed is refused with one line, exit 2" \
