@@ -285,5 +285,29 @@ check "check-answers: malformed JSON: one line naming the file, exit 2" \
 build/chalk check-answers "$W/right.txt" "$W/right.txt" >/dev/null 2>&1
 check "check-answers: a key that is not a key is refused, exit 2" test $? -eq 2
 
+# ---- the handout's checker: the calculator without its chapters ------------------------
+# tests/practice/checker.sh copies the framework; built as the handout builds it (the
+# course's CFLAGS, lib/, cJSON), it grades exactly as build/chalk does and computes no
+# chapter's answer.
+tests/practice/checker.sh "$W/tools" >/dev/null 2>"$W/checker.err"
+check "checker: its sources hold no chapter of the calculator" \
+    test -s "$W/tools/main.c" -a -z "$(find "$W/tools" -name '[0-9][0-9]-*')"
+cflags=$(sed -n 's/^CFLAGS [+:]*= *//p' tests/loop/loop.mk | tr '\n' ' ')
+# shellcheck disable=SC2086 # the flags are words
+if cc $cflags -Ilib -I"$W/tools" -o "$W/chalk-check" "$W"/tools/*.c lib/*.c -lcjson -lm 2>"$W/checker-cc.err"; then
+    ok "checker: builds warning-free with the course's CFLAGS, from tools/ and lib/ alone"
+    same=0
+    for f in right.txt inside.txt off.txt missing.txt malformed.txt right.json malformed.json; do
+        a=$(build/chalk check-answers "$key" "$W/$f" 2>&1; echo "exit $?")
+        b=$("$W/chalk-check" check-answers "$key" "$W/$f" 2>&1; echo "exit $?")
+        [ "$a" = "$b" ] || { same=1; echo "# checker and chalk differ on $f"; }
+    done
+    check "checker: grades every answers file as build/chalk check-answers does (output and exit)" test "$same" -eq 0
+    "$W/chalk-check" decode --model llama3-8b --hw h100-sxm --batch 1 --context 0 >/dev/null 2>&1
+    check "checker: has no chapter command (decode is unknown to it)" test $? -eq 2
+else
+    bad "checker: builds warning-free with the course's CFLAGS: $(head -3 "$W/checker-cc.err")"
+fi
+
 echo "practice: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
