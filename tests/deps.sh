@@ -2,7 +2,8 @@
 # deps.sh -- install the Debian packages a make target needs, and say so.
 #
 #   tests/deps.sh c       C compiler, C library headers, make, cJSON (building build/chalk)
-#   tests/deps.sh test    c + cmocka (make check, make test)
+#   tests/deps.sh test    c + cmocka, libseccomp (make check, make test: the grader's
+#                         call filter)
 #   tests/deps.sh book    c + pandoc, TeX Live, gnuplot, poppler (make book: the book
 #                         runs build/chalk, so it needs the compiler too)
 #   tests/deps.sh grade   bubblewrap, jq, binutils (make grade: the sandbox, results.json)
@@ -29,6 +30,7 @@ need_c=(
 )
 need_test=(
     "file:/usr/include/cmocka.h libcmocka-dev"
+    "file:/usr/include/seccomp.h libseccomp-dev"
 )
 need_grade=(
     "cmd:bwrap bubblewrap"

@@ -84,31 +84,48 @@ grade_bg() {
     grade "$@" &
 }
 
-# submission NAME FIXTURE...: a directory with exercises/CH/batching.c made of the
-# stub and the fixtures (how: whole, append, or splice FUNCTIONS), placeholders
-# @TREE@, @OUT@ and @FF@ filled in.
+# fixture_chapter FIXTURE: the chapter it attacks (its "chapter:" line; else $CH).
+fixture_chapter() {
+    local c
+    c=$(sed -n 's/^ \* chapter: //p' "$fixtures/$1.c")
+    echo "${c:-$CH}"
+}
+
+# submission NAME FIXTURE...: a directory with exercises/CH/FILE.c, the chapter's
+# stub (CH from the first fixture's "chapter:" line, else 01-batching) made over by
+# the fixtures and the fixtures they name on a "needs:" line, first (how: whole,
+# append, prepend, or splice FUNCTIONS), placeholders @TREE@, @OUT@ and @FF@ filled in.
 submission() {
-    local name=$1 fx how fns dir=$scratch/sub/$1/exercises/$CH
+    local name=$1 fx how fns ch=$CH file dir done=" " list=()
     shift
+    [ $# = 0 ] || ch=$(fixture_chapter "$1")
+    file=$(cd "exercises/$ch" && ls -- *.c)
+    dir=$scratch/sub/$name/exercises/$ch
     mkdir -p "$dir"
-    cp "$stub" "$dir/batching.c"
-    for fx in "$@"; do
+    cp "exercises/$ch/$file" "$dir/$file"
+    for fx in "$@"; do list+=($(sed -n 's/^ \* needs: //p' "$fixtures/$fx.c") "$fx"); done
+    for fx in "${list[@]}"; do
+        case $done in *" $fx "*) continue ;; esac
+        done="$done$fx "
+        [ "$(fixture_chapter "$fx")" = "$ch" ] || grep -q '^ \* how: prepend' "$fixtures/$fx.c" ||
+            fail "fixture $fx attacks $(fixture_chapter "$fx"), not $ch"
         how=$(sed -n 's/^ \* how: //p' "$fixtures/$fx.c")
         sed -e "s|@TREE@|$tree|g" -e "s|@OUT@|$scratch/out/$name.json|g" -e "s|@FF@|$(printf '\377')|g" \
             "$fixtures/$fx.c" >"$scratch/fx.c"
         case $how in
-        whole) cp "$scratch/fx.c" "$dir/batching.c" ;;
-        append) cat "$scratch/fx.c" >>"$dir/batching.c" ;;
+        whole) cp "$scratch/fx.c" "$dir/$file" ;;
+        append) cat "$scratch/fx.c" >>"$dir/$file" ;;
+        prepend) cat "$scratch/fx.c" "$dir/$file" >"$scratch/prepended.c" && cp "$scratch/prepended.c" "$dir/$file" ;;
         splice*)
             fns=${how#splice }
-            loop_splice "$dir/batching.c" "$scratch/fx.c" "$fns" >"$scratch/spliced.c"
+            loop_splice "$dir/$file" "$scratch/fx.c" "$fns" >"$scratch/spliced.c"
             # the contract, the rest of the fixture (includes, helpers), then the stub
             # with those functions replaced
             loop_c_functions "$scratch/fx.c" | awk -F'\t' -v fns=" $fns " 'index(fns, " " $1 " ") { print $4, $3 }' >"$scratch/cut"
-            { echo '#include "batching.h"'
+            { echo "#include \"${file%.c}.h\""
               awk 'BEGIN { while ((getline l < "'"$scratch/cut"'") > 0) { split(l, r, " "); from[++n] = r[1]; to[n] = r[2] } }
                    { for (i = 1; i <= n; i++) if (FNR >= from[i] && FNR <= to[i]) next; print }' "$scratch/fx.c"
-              cat "$scratch/spliced.c"; } >"$dir/batching.c"
+              cat "$scratch/spliced.c"; } >"$dir/$file"
             ;;
         *) fail "fixture $fx has no 'how:' line" ;;
         esac
@@ -172,6 +189,22 @@ cp "$ref" "$scratch/sub/flat/"
 grade flat "$scratch/sub/flat"
 expect "the bare .c file (a Gradescope upload) is graded: full marks" test "$(score "$scratch/out/flat.json")" = "$full"
 
+section "grading: every chapter: the reference full marks, the stubs zero"
+chapters=$(loop_chapters)
+# one at a time: the first run compiles each chapter's tests into the shared cache
+SCORES=$scratch/out/ref-all.scores grade ref-all solutions $chapters
+SCORES=$scratch/out/stub-all.scores grade stub-all exercises $chapters
+declare -A stub_of=()
+for c in $chapters; do
+    read -r rs rm < <(awk -F'\t' -v c="$c" '$1 == c { print $2, $3 }' "$scratch/out/ref-all.scores")
+    read -r ss sm < <(awk -F'\t' -v c="$c" '$1 == c { print $2, $3 }' "$scratch/out/stub-all.scores")
+    stub_of[$c]=${ss:-none}
+    expect "$c: the reference scores full marks (${rs:-none} of ${rm:-none}), the stubs zero (${ss:-none})" \
+        test -n "$rs" -a "$rs" = "$rm" -a "${rm:-0}" -gt 0 -a "$ss" = 0
+done
+expect "  (all chapters graded in one run each: $(cat "$scratch/out/ref-all.secs") s and $(cat "$scratch/out/stub-all.secs") s)" \
+    test "$(cat "$scratch/out/ref-all.rc")" = 0 -a "$(cat "$scratch/out/stub-all.rc")" = 0
+
 section "grading: attacks (tests/grade/fixtures/), each at most the stubs' score"
 # Each attack: a submission graded (two at a time); then, for each, no more than the
 # stubs' score, bounded time, no secret in its report, the report naming the rule;
@@ -183,23 +216,33 @@ attacks=(
     "cmocka-defs|not one of the contract's functions" "points-write|fopen" "detached|fork"
     "read-secrets|fopen" "stdout-open|fork" "sigterm|signal" "forkbomb|setsid" "devshm|fopen"
     "asm|inline assembly" "text-bytes|the attribute section" "globals|make it static"
+    # from the functions that take or return pointers, in chapters 2, 3, 5 and 6
+    # (they once ran in the test's own process): found through libc's symbol table,
+    # hidden in a constant, or named (the object check names those)
+    "elf-exit-06|did not return (its process ended with exit status 0)"
+    "elf-exit-03|did not return (its process ended with exit status 0)"
+    "elf-exit-05|did not return (its process ended with exit status 0)"
+    "movabs|did not return (its process ended with exit status 0)"
+    "execve|calls to execl" "kill-parent|calls to getppid, kill" "socket|socket"
+    "open-file|calls to open" "mprotect-exec|mprotect"
 )
 for a in "${attacks[@]}"; do
     name=${a%%|*}
-    grade_bg "$name" "$(submission "$name" "$name")"
+    grade_bg "$name" "$(submission "$name" "$name")" "$(fixture_chapter "$name")"
 done
 wait
 for a in "${attacks[@]}"; do
     name=${a%%|*} rule=${a#*|}
+    z=${stub_of[$(fixture_chapter "$name")]}
     s=$(score "$scratch/out/$name.json") secs=$(cat "$scratch/out/$name.secs")
     leaked=$(leaks "$scratch/out/$name.json")
     named=1
     [ -z "$rule" ] || grep -qF -- "$rule" "$scratch/out/$name.json" || named=0
-    if [ -n "$s" ] && awk -v s="$s" -v z="$stub_score" -v t="$secs" 'BEGIN { exit !(s <= z && t < 60) }' &&
+    if [ -n "$s" ] && awk -v s="$s" -v z="$z" -v t="$secs" 'BEGIN { exit !(s <= z && t < 60) }' &&
         [ -z "$leaked" ] && [ $named = 1 ]; then
         ok "$name: $s points, ${secs} s${rule:+, says \"$rule\"}"
     else
-        fail "$name: score ${s:-none} (stubs $stub_score), ${secs} s${leaked:+, leaked: $leaked}${rule:+, rule \"$rule\" $([ $named = 1 ] && echo named || echo NOT named)}"
+        fail "$name: score ${s:-none} (stubs $z), ${secs} s${leaked:+, leaked: $leaked}${rule:+, rule \"$rule\" $([ $named = 1 ] && echo named || echo NOT named)}"
     fi
 done
 expect "the graded tree is unchanged by all ${#attacks[@]} (a checksum of every file)" test "$(checksum)" = "$before"
@@ -243,6 +286,108 @@ expect "the graded tree is unchanged by them" test "$(checksum)" = "$before"
 expect "nothing left in /dev/shm, /tmp, /var/tmp or the tree" test -z "$(leftovers)"
 rm -rf $(leftovers) 2>/dev/null
 before=$(checksum)
+
+section "grading: the call boundary with the object checks on and off, under bwrap and user"
+# The attacks from functions that take or return pointers, in the forced user mode
+# (the object checks on, as above under bwrap); then all of them with the object
+# checks off, a submission per chapter, under bwrap and user (the call boundary and
+# the system-call filter alone). Each is named in the report: the rule the object
+# check saw, the call that did not return, or the system call the filter refused.
+declare -A by_chapter=([06-revnets]="elf-exit-06 execve kill-parent socket open-file mprotect-exec"
+    [02-moe]=movabs [03-pipelining]=elf-exit-03 [05-long-context]=elf-exit-05)
+declare -A says=([elf-exit-06]="did not return" [elf-exit-03]="did not return"
+    [elf-exit-05]="did not return" [movabs]="did not return"
+    [socket]="does not allow: socket" [open-file]="does not allow: openat"
+    [mprotect-exec]="does not allow: mprotect" [execve]="does not allow: execve"
+    [kill-parent]="does not allow: kill")
+declare -A rule_of=()
+for a in "${attacks[@]}"; do rule_of[${a%%|*}]=${a#*|}; done
+runs=()
+if [[ " ${modes[*]} " == *" user "* ]]; then # the object checks on: as in the attacks above
+    for fx in "${!says[@]}"; do
+        GRADE_SANDBOX=user grade_bg "user-$fx" "$(submission "user-$fx" "$fx")" "$(fixture_chapter "$fx")"
+        runs+=("user-$fx|$fx")
+    done
+fi
+for mode in "${modes[@]}"; do
+    for c in "${!by_chapter[@]}"; do
+        # shellcheck disable=SC2086
+        GRADE_SANDBOX=$mode GRADE_TRUST_OBJECT=1 grade_bg "boundary-$mode-$c" \
+            "$(submission "boundary-$mode-$c" ${by_chapter[$c]})" "$c"
+        runs+=("boundary-$mode-$c|${by_chapter[$c]}")
+    done
+done
+wait
+for r in "${runs[@]}"; do
+    name=${r%%|*} fxs=${r#*|}
+    z=${stub_of[$(fixture_chapter "${fxs%% *}")]}
+    s=$(score "$scratch/out/$name.json") secs=$(cat "$scratch/out/$name.secs")
+    unnamed=""
+    for fx in $fxs; do
+        said=${says[$fx]}
+        [ "${name%%-*}" != user ] || said=${rule_of[$fx]} # the object checks' words
+        grep -qF -- "$said" "$scratch/out/$name.json" || unnamed="$unnamed $fx"
+    done
+    expect "$name ($fxs): ${s:-no} points (stubs $z), ${secs} s, each named${unnamed:+ but$unnamed}" \
+        eval '[ -n "$s" ] && awk -v s="$s" -v z="$z" -v t="$secs" "BEGIN { exit !(s <= z && t < 60) }" &&
+              [ -z "$unnamed" ] && [ -z "$(leaks "$scratch/out/$name.json")" ]'
+done
+expect "the graded tree is unchanged by them" test "$(checksum)" = "$before"
+
+section "grading: the size table: wrap.sh refuses a buffer it could not carry"
+# A made-up chapter (in the scratch copy) whose contract has one of each: wrap.sh
+# must name every function and parameter it cannot carry, and build no wrappers.
+wc=exercises/99-wrapcheck
+mkdir -p "$wc"
+cat >"$wc/wrapcheck.h" <<'C'
+#include <stddef.h>
+typedef struct wc_pair { double a, b; } wc_pair;
+typedef struct wc_holder { double *out; } wc_holder;
+typedef struct wc_view { const double *in; int n; } wc_view;
+double wc_sum(const double *x, size_t n);    /* read only, no size: a fresh process */
+void wc_fill(double *x, size_t n);           /* writable, no size */
+void wc_set(wc_pair *p);                     /* one struct: sized by itself */
+void wc_hold(const wc_holder *h);            /* writes through a pointer inside */
+double wc_view_sum(wc_view v);               /* reads through a pointer inside: fine */
+double *wc_ptr(int n);                       /* a pointer result */
+const char *wc_name(int k);                  /* a string result, no cap */
+void wc_map(double (*f)(double), double *y, int n); /* a function pointer; y writable */
+void wc_out(wc_pair *p, int n);              /* n structs, sized below */
+C
+printf '99-wrapcheck wc_set q out 1\n' >"$scratch/sizes-bad"
+out=$(CHALK_BUFFERS=$scratch/sizes-bad tests/grade/wrap.sh 99-wrapcheck "$scratch/wc.c" 2>&1)
+rc=$?
+for want in "wc_fill: x (double *) is a writable buffer with no size" "wc_hold: through h" \
+    "wc_ptr returns a pointer (double *)" "wc_name returns a pointer (const char *)" "wc_map: y (double *) is a writable buffer" \
+    '"wc_set q" names no pointer parameter'; do
+    expect "wrap.sh refuses (exit $rc): $want" eval '[ $rc = 2 ] && has "$out" "$want" && [ ! -e "$scratch/wc.c" ]'
+done
+printf '%s\n' "99-wrapcheck wc_fill x out n" "99-wrapcheck wc_name return string 32" \
+    "99-wrapcheck wc_map y out n" "99-wrapcheck wc_out p out n" "99-wrapcheck wc_ptr return string 8" >"$scratch/sizes"
+out=$(CHALK_BUFFERS=$scratch/sizes tests/grade/wrap.sh 99-wrapcheck "$scratch/wc.c" 2>&1)
+expect "  and names wc_hold alone once the others have sizes (wc_ptr's double * is no string)" \
+    eval 'has "$out" "wc_hold: through h" && has "$out" "wc_ptr returns a pointer" && ! has "$out" wc_fill'
+sed -i '/wc_hold\|wc_ptr/d' "$wc/wrapcheck.h" && sed -i '/wc_ptr/d' "$scratch/sizes"
+echo "99-wrapcheck wc_set p out wc_sum(0, 1)" >>"$scratch/sizes"
+out=$(CHALK_BUFFERS=$scratch/sizes tests/grade/wrap.sh 99-wrapcheck "$scratch/wc.c" 2>&1)
+expect "  a size that calls a contract function is refused (it would be the student's answer)" \
+    eval 'has "$out" "its size calls wc_sum"'
+sed -i '$d' "$scratch/sizes" && echo "99-wrapcheck wc_out p out n +" >>"$scratch/sizes" && sed -i '/wc_out p out n$/d' "$scratch/sizes"
+out=$(CHALK_BUFFERS=$scratch/sizes tests/grade/wrap.sh 99-wrapcheck "$scratch/wc.c" 2>&1)
+expect "  a size that is not C is refused" eval 'has "$out" "is not valid C"'
+sed -i 's/wc_out p out n +$/wc_out p out n/' "$scratch/sizes"
+out=$(CHALK_BUFFERS=$scratch/sizes tests/grade/wrap.sh 99-wrapcheck "$scratch/wc.c" 2>&1 <<<"" &&
+    echo "99-wrapcheck wc_fill x out 2 * n" >>"$scratch/sizes" &&
+    CHALK_BUFFERS=$scratch/sizes tests/grade/wrap.sh 99-wrapcheck "$scratch/wc.c" 2>&1)
+expect "  two sizes for one parameter are refused" eval 'has "$out" "two lines for wc_fill x"'
+sed -i '$d' "$scratch/sizes"
+out=$(CHALK_BUFFERS=$scratch/sizes tests/grade/wrap.sh 99-wrapcheck "$scratch/wc.c" 2>&1)
+expect "  with every size, the wrappers: wc_fill, wc_set, wc_out portable; wc_sum, wc_view_sum, wc_map a fresh process" \
+    eval '[ -s "$scratch/wc.c" ] && grep -q "wc_fill: portable" "$scratch/wc.c" && grep -q "wc_set: portable" "$scratch/wc.c" &&
+          grep -q "wc_out: portable" "$scratch/wc.c" && grep -q "wc_sum: a fresh process per call (x has no size" "$scratch/wc.c" &&
+          grep -q "wc_view_sum: a fresh process per call (v holds pointers)" "$scratch/wc.c" &&
+          grep -q "wc_map: a fresh process per call (f a function pointer)" "$scratch/wc.c"'
+rm -rf "$wc" "$scratch/wc.c"
 
 section "grading: tarballs and links, refused before unpacking"
 # refused NAME WHY-TEXT: exit 2, one line on stderr, a results.json with score 0 and why
