@@ -122,8 +122,12 @@ local function check_file(path, secs)
     local before = text:sub(math.max(1, at - 12), at - 1):lower()
     if not before:match('lecture%s*$') then
       local s = logical(text, at + 2)
-      local num = s:match('^([%dA-Z]+[%.%d]*%d)') or s:match('^([%dA-Z]+)')
-      if not num then
+      local num = s:match('^(%d+[%.%d]*%d)') or s:match('^(%d+)') or s:match('^(%u[%.%d]*%d)') or s:match('^(%u)%f[^%w]')
+      -- a capital letter is an appendix only when the book has one by that letter
+      -- (§N.M in a comment that explains the convention is no reference)
+      if num and num:match('^%u') and not secs[num:sub(1, 1)] then
+        -- not a reference
+      elseif not num then
         say(where, '\u{00A7} without a section number')
       else
         local rest = s:sub(#num + 1)

@@ -153,6 +153,13 @@ local function sub_name(toks)
     end
     return table.concat(text)
   end
+  -- a letter in an alphabet or under a decoration: W_\mathcal{F}, a_\bar{x}
+  if #toks == 2 and toks[1].t == 'cs' and DECOR[toks[1].v] then
+    local inner = arg_tokens(toks[2])
+    if #inner == 1 and inner[1].t == 'ch' and inner[1].v:match('^%a$') then
+      return toks[1].v .. '{' .. inner[1].v .. '}'
+    end
+  end
   local text = {}
   for _, tk in ipairs(toks) do
     if tk.t == 'ch' and tk.v:match('^%w$') then
@@ -267,6 +274,7 @@ local function walk(toks, out, bound)
             break
           end
         end
+        local expr
         if sub_toks then
           local name = sub_name(sub_toks)
           if name then
@@ -274,7 +282,7 @@ local function walk(toks, out, bound)
             atom.sub_shown = render(sub_toks)
             if name:match('^%d+$') or (#name == 1 and name:match('%l')) then atom.index = true end
           else
-            walk(sub_toks, out, bound) -- an expression: its symbols count, the base stands alone
+            expr = sub_toks -- an expression: its symbols count, the base stands alone
             atom.expr_sub = true
           end
         end
@@ -283,6 +291,7 @@ local function walk(toks, out, bound)
           (atom.sub and ('_' .. (#atom.sub_shown > 1 and not atom.sub_shown:match('^[{\\]') and
             ('{' .. atom.sub_shown .. '}') or atom.sub_shown)) or '')
         out[#out + 1] = atom
+        if expr then walk(expr, out, bound) end
       end
     end
   end
