@@ -216,7 +216,10 @@ if selected build/per-file; then
         book/build.sh student "$OUT/perfile.pdf" "$T/perfile/one.md" "$OUT/two.md" >/dev/null 2>&1 ||
             why+="the build after the edit failed"$'\n'
         book/build.sh student "$OUT/perfile.pdf" "$T/perfile/one.md" "$OUT/two.md" >"$OUT/perfile.log" 2>&1
-        sed -i 's/One more sentence./Two more sentences./' "$OUT/two.md"
+        # (a sentence no earlier run wrote: the fragment store keeps an hour's fragments,
+        # so a fixed edit would be found cached by the next make test within the hour)
+        nonce="$$x$RANDOM"
+        sed -i "s/One more sentence./Two more sentences, run $nonce./" "$OUT/two.md"
         book/build.sh student "$OUT/perfile.pdf" "$T/perfile/one.md" "$OUT/two.md" >"$OUT/perfile.log" 2>&1
         grep -q '(1 of 2 files converted: two ' "$OUT/book-student/times.txt" ||
             why+="an edit of one file converted: $(cat "$OUT/book-student/times.txt")"$'\n'
@@ -224,7 +227,7 @@ if selected build/per-file; then
             why+="the unchanged file was not taken from the cache: $(cat "$OUT/perfile.log")"$'\n'
         grep -q '(1 runs' "$OUT/book-student/times.txt" ||
             why+="an edit that moves no page took more than one pdflatex run: $(cat "$OUT/book-student/times.txt")"$'\n'
-        pdftotext "$OUT/perfile.pdf" - | grep -q 'Two more sentences.' || why+="the edit is not in the PDF"$'\n'
+        pdftotext "$OUT/perfile.pdf" - | tr '\n' ' ' | grep -q "Two more sentences, run $nonce." || why+="the edit is not in the PDF"$'\n'
     else
         why+="$log"$'\n'
     fi

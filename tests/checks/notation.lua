@@ -73,7 +73,8 @@ end
 
 -- "sequences in one micro-batch (Korthikanti et al.'s $b$)" -> "sequences in one micro-batch"
 local function meaning_key(m)
-  local s = m:gsub('%b()', ''):gsub('%$.-%$', ''):lower():gsub('[^%w]+', ' ')
+  -- (maths kept: "weight matrix of $\mathcal{F}$" and "... of $\mathcal{G}$" differ)
+  local s = m:gsub('%b()', ''):gsub('%$(.-)%$', '%1'):lower():gsub('[^%w\\]+', ' ')
   return (s:gsub('^ +', ''):gsub(' +$', ''))
 end
 
