@@ -203,13 +203,13 @@ typedef struct context_draft_plan {
 
 /* The number of drafted tokens q, from 0 to max_draft, that minimises the
  * expected time between a sequence's tokens when every sequence of the
- * batch drafts q tokens ahead and one pass of the model checks them
- * (chapter 1's speculative decoding, priced with this chapter's pass):
- *   - the check is one pass of q + 1 new tokens per sequence at this
- *     batch and context: batch * (q + 1) new tokens, each taking the
- *     time_s of context_pass_time_per_token;
- *   - drafting costs `draft_cost` times the time of a plain decode step
- *     (the same pass with one new token) for each drafted token;
+ * batch drafts q tokens ahead and one pass of the model checks them, as
+ * §5.4 (Output against input price) prices a step (how far ahead to
+ * draft):
+ *   - the check is one pass in which each sequence adds q + 1 new tokens,
+ *     priced by context_pass_time_per_token at this batch and context;
+ *   - drafting costs `draft_cost` plain decode steps (the same pass with
+ *     one new token) for each drafted token;
  *   - each guess is accepted with chance `accept` independently, and a
  *     step keeps the guesses up to the first rejected one, plus the one
  *     token the check itself produces.
@@ -229,19 +229,20 @@ context_draft_plan context_best_draft(const context_deploy *d, double batch,
 double context_drain_s(double capacity_bytes, double bytes_per_s);
 
 /* USD per byte to hold a cached context on one device of tier `t` for
- * `hold_s` seconds and then read it back once. The device costs
- * t->usd_per_hour whatever it is used for, and a byte pays for the larger
- * of its two claims on it: the share of the capacity it occupies for
- * hold_s, or the share of the bandwidth its one read takes (not their
- * sum). Precondition: hold_s >= 0. */
+ * `hold_s` seconds and then read it back once: the byte's share of the
+ * device's t->usd_per_hour (which it costs whatever it is used for), shared
+ * out as §5.5 (Cache hits and memory tiers) shares it on a device kept
+ * full of caches. Up to the device's drain time (context_drain_s) the
+ * cost does not depend on hold_s; past it, it grows in proportion to
+ * hold_s. Precondition: hold_s >= 0. */
 double context_tier_usd_per_byte(const cost_tier *t, double hold_s);
 
 /* USD per byte of KV cache to rematerialise a context of `context_tokens`
- * tokens: one prefill recomputes it, each token doing its weight
- * arithmetic and attending to every token before it in the context (the
- * first to none, the last to context_tokens - 1), all at the peak F of
- * chips rented at `usd_per_chip_hour`, spread over the context_tokens *
- * kv_bytes_per_token bytes it rebuilds. Independent of the number of
+ * tokens: the cost of the one prefill that rebuilds it, attention's
+ * arithmetic included (a token attends only to the tokens before it in
+ * the context), on chips rented at `usd_per_chip_hour` that run all of it
+ * at their peak F, over the bytes of cache it rebuilds; derived in
+ * §5.5 (Cache hits and memory tiers). Independent of the number of
  * chips. Preconditions: context_tokens >= 1, kv_bytes_per_token > 0,
  * usd_per_chip_hour > 0. */
 double context_remat_usd_per_byte(const context_deploy *d,
@@ -270,8 +271,9 @@ context_tier_choice context_cheapest_tier(const cost_tier *const *tiers,
 /* f_attn: the attention FLOPs one new token spends per token of context:
  * in each of `attn_layers` layers, each of `q_heads` query heads scores
  * the cached key (`qk_dim` multiply-accumulates) and adds in the cached
- * value (`v_dim`). For MLA with absorbed projections, qk_dim = latent +
- * RoPE and v_dim = latent. Preconditions: all inputs >= 0. */
+ * value (`v_dim`), counted at 2 FLOPs per multiply-accumulate. For MLA
+ * with absorbed projections, qk_dim is the latent width plus the RoPE
+ * width, and v_dim the latent width. Preconditions: all inputs >= 0. */
 double context_attention_flops_per_context_token(double attn_layers,
                                                  double q_heads,
                                                  double qk_dim,
