@@ -691,6 +691,49 @@ static void block_forward_multiplies_rows_of_the_weight_matrices(void **state)
     }
 }
 
+/* The contract's float path, worked here with C's float arithmetic (each float op
+ * rounds its exact result, FLT_EVAL_METHOD 0): every weight rounded to float, each
+ * product and partial sum in float, in the order j = 0, 1, tanh taken in double of
+ * the float sum and rounded, and the stream's update rounded. The weights are not
+ * floats, and for these a dot product in double, rounded only at its tanh, gives
+ * other bits in three of the four outputs (worked below too, so the test is seen to
+ * tell the two apart). */
+static float float_branch_row(const double *w, const float *h, bool every_op)
+{
+    float s = 0.0f;
+    double sd = 0.0;
+    for (int j = 0; j < 2; j++) {
+        s = s + (float)w[j] * h[j];
+        sd += w[j] * (double)h[j];
+    }
+    return (float)tanh(every_op ? (double)s : sd);
+}
+
+static void float_block(const double *wf, const double *wg, float *f1, float *f2, bool every_op)
+{
+    for (int i = 0; i < 2; i++)
+        f1[i] = f1[i] + float_branch_row(wf + 2 * i, f2, every_op);
+    for (int i = 0; i < 2; i++)
+        f2[i] = f2[i] + float_branch_row(wg + 2 * i, f1, every_op);
+}
+
+static void block_forward_in_float_rounds_every_operation(void **state)
+{
+    (void)state;
+    const double wf[4] = {0.091, -0.977, -0.357, -0.912}, wg[4] = {-0.405, -0.131, 0.064, -0.153};
+    float f1[2] = {0.25f, 0.5f}, f2[2] = {-0.5f, 0.375f};
+    float g1[2] = {0.25f, 0.5f}, g2[2] = {-0.5f, 0.375f};
+    float_block(wf, wg, f1, f2, true);
+    float_block(wf, wg, g1, g2, false);
+    assert_true(f1[0] != g1[0] && f1[1] != g1[1] && f2[0] != g2[0]);
+    double x1[2] = {0.25, 0.5}, x2[2] = {-0.5, 0.375};
+    revnets_block_forward(wf, wg, 2, x1, x2, REVNETS_FLOAT);
+    for (int i = 0; i < 2; i++) {
+        assert_true(x1[i] == (double)f1[i]);
+        assert_true(x2[i] == (double)f2[i]);
+    }
+}
+
 /* Gomez et al. eq. 3: x2 = y2 - G(y1), x1 = y1 - F(x2) recovers the input. In
  * double one block comes back within a few units of 2^-53 of the values' size. */
 static void block_inverse_recovers_the_input(void **state)
@@ -1216,6 +1259,7 @@ int main(void)
                    rounds_to_avalanche_measures_every_round_on_the_same_inputs),
         CHALK_TEST(revnet_block, block_forward_follows_the_revnet_equations),
         CHALK_TEST(revnet_block, block_forward_multiplies_rows_of_the_weight_matrices),
+        CHALK_TEST(revnet_block, block_forward_in_float_rounds_every_operation),
         CHALK_TEST(revnet_block, block_inverse_recovers_the_input),
         CHALK_TEST(revnet_block, two_lecture_steps_are_one_revnet_block),
         CHALK_TEST(reconstruction, zero_branches_reconstruct_exactly_in_both_precisions),
