@@ -629,6 +629,15 @@ static void ties_go_to_the_earlier_tier_and_to_recomputing(void **state)
     assert_int_equal(c.tier, 0);
     assert_true(context_cheapest_tier(twins, 2, 10, 0.1).remat);
     assert_false(context_cheapest_tier(twins, 2, 10, 0.1000001).remat);
+    /* recomputing below the cheaper, later tier: tier is 0, as the contract says,
+     * not the index of the tier it beat (`half`, at half a's price: 0.05 USD a
+     * byte at its drain time) */
+    cost_tier half = {"half", "half", 100, 10, 1800, "", ""};
+    const cost_tier *pair[] = {&a, &half};
+    context_tier_choice r = context_cheapest_tier(pair, 2, 10, 0.01);
+    assert_true(r.remat);
+    assert_int_equal(r.tier, 0);
+    assert_close(r.usd_per_byte, 0.01, TIGHT, "USD/B");
 }
 
 /* ---- 5.5 windows_sparse ---------------------------------------------------- */
@@ -755,6 +764,9 @@ static void ties_go_to_the_shorter_draft(void **state)
     assert_close(all.speedup, 5, TIGHT, "x");
     context_draft_plan none = context_best_draft(&d, 1, 0, 0, 0, 12);
     assert_int_equal(none.draft_tokens, 0);
+    /* plain decode keeps one token a step, at the 5 s of its step */
+    assert_close(none.tokens_per_step, 1, TIGHT, "tokens");
+    assert_close(none.s_per_token, 5, TIGHT, "s");
     assert_close(none.speedup, 1, TIGHT, "x");
 }
 
