@@ -393,6 +393,7 @@ context_draft_plan context_best_draft(const context_deploy *d, double batch,
 /* ---- Exercise 5.11 --------------------------------------------------- */
 
 /* region: schedule */
+/* region: schedule-state */
 /* The state between requests: the entry's kind (none, 5m, 1h) and the
  * request that last wrote or read it. */
 enum { NO_ENTRY = 0, ENTRY_5M = 1, ENTRY_1H = 2, ENTRY_KINDS = 3 };
@@ -445,6 +446,8 @@ static size_t slot(size_t count, size_t i, int kind, size_t j)
     return ((i * ENTRY_KINDS) + (size_t)kind) * count + j;
 }
 
+/* endregion: schedule-state */
+/* region: schedule-search */
 /* The action taken at request i from state (kind, j), and what the rest
  * then costs; the first action of the order that is cheapest within a
  * relative 1e-9 (when `best` is known), else the cheapest. */
@@ -516,4 +519,5 @@ double context_cheapest_cache_schedule(const cost_api_price *p,
     free(cost);
     return total;
 }
+/* endregion: schedule-search */
 /* endregion: schedule */
