@@ -447,7 +447,7 @@ static size_t slot(size_t count, size_t i, int kind, size_t j)
 }
 
 /* endregion: schedule-state */
-/* region: schedule-search */
+/* region: schedule-step */
 /* The action taken at request i from state (kind, j), and what the rest
  * then costs; the first action of the order that is cheapest within a
  * relative 1e-9 (when `best` is known), else the cheapest. */
@@ -479,7 +479,9 @@ static double best_action(const cost_api_price *p, double prefix,
     }
     return least;
 }
+/* endregion: schedule-step */
 
+/* region: schedule-search */
 double context_cheapest_cache_schedule(const cost_api_price *p,
                                        double prefix_tokens,
                                        const double *request_times_s,
