@@ -321,11 +321,10 @@ bool pipelining_simulate(const pipelining_plan *plan, pipelining_op *ops,
 double pipelining_decode_token_s(int stages, double stage_s, double hop_s);
 
 /* The fewest whole micro-batches in flight that keep every stage busy in
- * decode, §3.5 (Decode is a loop): a micro-batch that leaves a stage comes
- * back to it only after one trip round the loop, every stage and every hop
- * (none for one stage), and the stage must have other micro-batches to work
- * on meanwhile. It is `stages` when hop_s is 0. Rounding as in the file's
- * header: a quotient that is whole in exact arithmetic counts as whole.
+ * decode, with the hops of pipelining_decode_token_s (none for one stage),
+ * §3.5 (Decode is a loop). Boundary: it is `stages` when hop_s is 0.
+ * Rounding as in the file's header: a quotient that is whole in exact
+ * arithmetic counts as whole.
  * Preconditions: stages >= 1, stage_s > 0, hop_s >= 0. */
 int pipelining_decode_microbatches(int stages, double stage_s,
                                    double hop_s);
