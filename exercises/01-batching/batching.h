@@ -57,7 +57,7 @@ typedef struct batching_step {
     cost_bound bound; /* COST_BOUND_COMPUTE when compute_s >= memory_s */
 } batching_step;
 
-/* ---- Exercise 1.1 (*) roofline_terms: the three terms ----------- §1.2 */
+/* ---- Exercise 1.1 (*) roofline_terms: the three terms -------------------- */
 
 /* Seconds of weight arithmetic in one step,
  * §1.2 (The roofline of one decode step):
@@ -79,7 +79,7 @@ double batching_weights_s(const batching_deploy *d);
 double batching_kv_s(const batching_deploy *d, double batch,
                      double context_tokens);
 
-/* ---- Exercise 1.2 (*) step_time: the roofline of a step --------- §1.2 */
+/* ---- Exercise 1.2 (*) step_time: the roofline of a step ------------------ */
 
 /* Every field of one decode step at this batch and context,
  * §1.2 (The roofline of one decode step): the three terms above, memory_s
@@ -96,7 +96,7 @@ batching_step batching_step_at(const batching_deploy *d, double batch,
  * No batch gets below it on this hardware. */
 double batching_latency_floor_s(const batching_deploy *d);
 
-/* ---- Exercise 1.3 (**) experts_fetched: what a small batch reads  §1.3 */
+/* ---- Exercise 1.3 (**) experts_fetched: what a small batch reads --------- */
 
 /* The parameters one decode step at this batch is expected to read from
  * HBM, §1.3 (Latency against batch), when in every MoE layer each token's
@@ -124,7 +124,7 @@ double batching_params_fetched(const batching_deploy *d, double batch);
 long batching_all_experts_batch(const batching_deploy *d,
                                 double idle_share);
 
-/* ---- Exercise 1.4 (*) throughput_cost: tokens/s, USD per token - §1.4 */
+/* ---- Exercise 1.4 (*) throughput_cost: tokens/s, USD per token ----------- */
 
 /* Tokens per second the whole system produces,
  * §1.7 (Throughput and scale): each step gives each sequence one token, so
@@ -140,7 +140,7 @@ double batching_tokens_per_s(const batching_deploy *d, double batch,
 double batching_usd_per_mtok(const batching_deploy *d, double batch,
                              double context_tokens);
 
-/* ---- Exercise 1.5 (*) hardware_ratio: the lecture's "~300" ------ §1.5 */
+/* ---- Exercise 1.5 (*) hardware_ratio: the lecture's "~300" --------------- */
 
 /* The chip's hardware ratio r, §1.5 (The balance batch): multiplies per
  * second times bytes per weight, over bytes per second of HBM bandwidth,
@@ -155,7 +155,7 @@ double batching_hw_ratio(double flops_per_s, double hbm_bytes_per_s,
  * Preconditions: both > 0. */
 double batching_balance_batch_approx(double hw_ratio, double sparsity);
 
-/* ---- Exercise 1.6 (**) balance_batch: with the KV term ---------- §1.5 */
+/* ---- Exercise 1.6 (**) balance_batch: with the KV term ------------------- */
 
 /* The balance batch at a context length, or the reason there is none. */
 typedef struct batching_balance {
@@ -180,7 +180,7 @@ batching_balance batching_balance_batch(const batching_deploy *d,
  * Precondition: kv_bytes_per_token > 0. */
 double batching_max_balanced_context_tokens(const batching_deploy *d);
 
-/* ---- Exercise 1.7 (*) train_departures: when does the train go? §1.6 */
+/* ---- Exercise 1.7 (*) train_departures: when does the train go? ---------- */
 
 typedef struct batching_departures {
     double step_s;          /* the HBM drain time: capacity / bandwidth */
@@ -197,7 +197,7 @@ typedef struct batching_departures {
 batching_departures batching_train_departures(double hbm_bytes,
                                               double hbm_bytes_per_s);
 
-/* ---- Exercise 1.8 (**) batch_limits: memory and latency caps ---- §1.6 */
+/* ---- Exercise 1.8 (**) batch_limits: memory and latency caps ------------- */
 
 /* The largest whole batch meeting a limit, or the reason there is none.
  * Both functions below: a limit met exactly counts as met (when exactly
@@ -230,7 +230,7 @@ batching_limit batching_max_batch_latency(const batching_deploy *d,
                                           double context_tokens,
                                           double target_step_s);
 
-/* ---- Exercise 1.9 (***) fast_mode: buying speed with batch ------ §1.9 */
+/* ---- Exercise 1.9 (***) fast_mode: buying speed with batch --------------- */
 
 /* Fast mode against the normal service; when possible is false, every
  * other field is 0. */

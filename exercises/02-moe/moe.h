@@ -43,7 +43,7 @@
 
 #include "cost.h"
 
-/* ---- Exercise 2.1 (*) expert_params: anatomy of an MoE layer - §2.1 */
+/* ---- Exercise 2.1 (*) expert_params: anatomy of an MoE layer ------------- */
 
 /* The shape of one MoE layer, as a model's configuration gives it. */
 typedef struct moe_shape {
@@ -76,7 +76,7 @@ typedef struct moe_layer_count {
  * 1 <= top_k <= experts, experts_shared >= 0. */
 moe_layer_count moe_layer_params(const moe_shape *s);
 
-/* ---- Exercise 2.2 (*) expert_placement: experts on a domain -- §2.2 */
+/* ---- Exercise 2.2 (*) expert_placement: experts on a domain -------------- */
 
 /* Where E experts go on a scale-up domain of `domain_chips` GPUs. */
 typedef struct moe_placement {
@@ -99,7 +99,7 @@ typedef struct moe_placement {
  * domain_chips >= 1. */
 moe_placement moe_place_experts(int experts, int domain_chips);
 
-/* ---- Exercise 2.3 (*) a2a_bytes: what a token sends ----------- §2.3 */
+/* ---- Exercise 2.3 (*) a2a_bytes: what a token sends ---------------------- */
 
 /* Bytes one token moves in one MoE layer, §2.3 (The all-to-all): its
  * d_model activations out to each of its top_k experts (the dispatch)
@@ -117,7 +117,7 @@ double moe_a2a_bytes_per_token(int d_model, int top_k, double act_bytes);
  * GPU. Precondition: gpus >= 1. */
 double moe_a2a_remote_fraction(int gpus);
 
-/* ---- Exercise 2.4 (**) three_roofs: compute, memory, network -- §2.4 */
+/* ---- Exercise 2.4 (**) three_roofs: compute, memory, network ------------- */
 
 /* One MoE model decoding on `racks` racks of `gpus` GPUs each. Every
  * GPU holds experts, runs attention and the router for its share of
@@ -176,8 +176,9 @@ typedef struct moe_step {
     double memory_s;  /* weights_s + kv_s: the memory roof */
     double a2a_s;     /* the network roof: the dispatch and combine of
                        * every sequence in every MoE layer, every copy
-                       * counted, each GPU sending its share (§2.3;
-                       * with racks > 1, §2.5) */
+                       * counted, each GPU sending its share
+                       * (§2.3 (The all-to-all); with racks > 1,
+                       * §2.5 (Two racks)) */
     double step_s;    /* the largest of compute_s, memory_s, a2a_s */
     moe_bound bound;  /* which of the three step_s is. Ties: NETWORK
                        * only when a2a_s is strictly larger than both
@@ -222,7 +223,7 @@ typedef struct moe_knee {
  * context_tokens >= 0. */
 moe_knee moe_knee_batch(const moe_deploy *d, double context_tokens);
 
-/* ---- Exercise 2.5 (**) two_racks: the scale-out network ------- §2.5 */
+/* ---- Exercise 2.5 (**) two_racks: the scale-out network ------------------ */
 
 /* One expert layer spread over R racks, experts spread evenly. */
 typedef struct moe_racks {
@@ -243,7 +244,7 @@ typedef struct moe_racks {
 moe_racks moe_span_racks(int racks, double scaleup_bytes_per_s,
                          double scaleout_bytes_per_s);
 
-/* ---- Exercise 2.6 (*) expert_batch: tokens per expert --------- §2.6 */
+/* ---- Exercise 2.6 (*) expert_batch: tokens per expert -------------------- */
 
 /* Tokens one expert receives on average in a step,
  * §2.6 (Tokens per expert):
@@ -261,7 +262,7 @@ double moe_tokens_per_expert(double batch, int experts, int top_k);
  * 1 <= top_k <= experts. */
 double moe_min_batch(double hw_ratio, int experts, int top_k);
 
-/* ---- Exercise 2.7 (*) rng: a seeded generator of our own ------ §2.7 */
+/* ---- Exercise 2.7 (*) rng: a seeded generator of our own ----------------- */
 
 /* SplitMix64 (Steele, Lea and Flood 2014; Vigna's splitmix64.c),
  * §2.7 (Routing is random). `state` points to ONE uint64_t, read and
@@ -283,7 +284,7 @@ uint64_t moe_rng_next(uint64_t *state);
  * returns 0 (after one draw). Precondition: n >= 1. */
 uint64_t moe_rng_below(uint64_t *state, uint64_t n);
 
-/* ---- Exercise 2.8 (**) load_closed_forms: loads, exactly ------ §2.7 */
+/* ---- Exercise 2.8 (**) load_closed_forms: loads, exactly ----------------- */
 
 /* Each of `batch` tokens picks top_k DISTINCT experts of `experts`,
  * uniformly at random and independently of the other tokens, §2.7
@@ -321,7 +322,7 @@ typedef struct moe_max_bounds {
                    * independent (they are negatively associated, so
                    * this is a lower bound) */
     double upper; /* the union bound on P(max > c), capped at 1 for
-                   * each c, summed as in §2.7 */
+                   * each c, summed as in §2.7 (Routing is random) */
 } moe_max_bounds;
 
 /* Both bounds for the routing above. With top_k = experts every load
@@ -329,7 +330,7 @@ typedef struct moe_max_bounds {
  * Preconditions: batch >= 1, 1 <= top_k <= experts. */
 moe_max_bounds moe_expected_max_load(int batch, int experts, int top_k);
 
-/* ---- Exercise 2.9 (***) routing_simulation: busiest expert --- §2.7 */
+/* ---- Exercise 2.9 (***) routing_simulation: busiest expert --------------- */
 
 /* The most experts a token may visit in the simulation (real models
  * use 1 to 16), so that a token's choices fit in a small array. */
@@ -378,7 +379,7 @@ typedef struct moe_imbalance {
 moe_imbalance moe_simulate(uint64_t seed, int experts, int top_k, int batch,
                            int trials, double capacity_factor);
 
-/* ---- Exercise 2.10 (**) rack_capacity: what a domain holds ---- §2.8 */
+/* ---- Exercise 2.10 (**) rack_capacity: what a domain holds --------------- */
 
 /* The HBM of a whole scale-up domain, bytes,
  * §2.8 (Why a rack is the unit):
@@ -413,7 +414,7 @@ moe_largest moe_largest_model(double domain_hbm_bytes,
                               double kv_bytes_per_token,
                               double params_active);
 
-/* ---- Exercise 2.11 (*) routed_scaling: what an expert is worth  §2.9 */
+/* ---- Exercise 2.11 (*) routed_scaling: what an expert is worth ----------- */
 
 /* The routed scaling law as §2.9 (The routed scaling law) reads the
  * lecture: 64 experts at 370M active parameters match a dense 1.3B
