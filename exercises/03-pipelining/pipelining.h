@@ -41,7 +41,7 @@
 
 #include "cost.h"
 
-/* ---- Exercise 3.1 (*) rack_hop: traffic in and between racks ---- §3.2 */
+/* ---- Exercise 3.1 (*) rack_hop: traffic in and between racks ------ */
 
 /* One decode (or forward) step of `tokens` tokens through one pipeline
  * stage: a rack of `chips` GPUs holding `layers_per_stage` MoE layers, its
@@ -99,7 +99,7 @@ double pipelining_alltoall_bytes_per_s(double scaleup_bytes_per_s,
                                        double bisection_bytes_per_s,
                                        int chips);
 
-/* ---- Exercise 3.2 (**) hop_condition: when the hop is hidden ---- §3.2 */
+/* ---- Exercise 3.2 (**) hop_condition: when the hop is hidden ------ */
 
 /* Scale-up time over scale-out time at a stage boundary: the ratio of the
  * two times of Exercise 3.1, §3.2 (Is a rack hop a bottleneck?). The
@@ -119,7 +119,7 @@ double pipelining_hop_ratio(double bandwidth_ratio, int experts_per_token,
 int pipelining_min_layers_per_stage(double bandwidth_ratio,
                                     int experts_per_token);
 
-/* ---- Exercise 3.3 (*) bubble: the closed forms ---------------- §3.4.1 */
+/* ---- Exercise 3.3 (*) bubble: the closed forms ------------------ */
 
 /* The bubble of a pipelined training batch: `stages` stages, `microbatches`
  * micro-batches, `chunks` model chunks per stage (1 for GPipe and 1F1B;
@@ -223,7 +223,7 @@ static inline int pipelining_ops_per_stage(const pipelining_plan *plan)
     return 2 * plan->microbatches * plan->chunks;
 }
 
-/* ---- Exercise 3.4 (**) schedule_order: GPipe and 1F1B --------- §3.4.2 */
+/* ---- Exercise 3.4 (**) schedule_order: GPipe and 1F1B ----------- */
 
 /* The pass that stage `stage` runs at position `index` of its order
  * (index 0 is its first pass) under GPipe, §3.4.1 (The bubble of GPipe):
@@ -247,7 +247,7 @@ pipelining_op pipelining_gpipe_op(const pipelining_plan *plan, int stage,
 pipelining_op pipelining_1f1b_op(const pipelining_plan *plan, int stage,
                                  int index);
 
-/* ---- Exercise 3.5 (**) interleaved_order: Megatron's order ---- §3.4.3 */
+/* ---- Exercise 3.5 (**) interleaved_order: Megatron's order ------ */
 
 /* The pass that stage `stage` runs at position `index` of its order under
  * the interleaved schedule of Narayanan et al. (2021), as Megatron-LM
@@ -264,7 +264,7 @@ pipelining_op pipelining_1f1b_op(const pipelining_plan *plan, int stage,
 pipelining_op pipelining_interleaved_op(const pipelining_plan *plan,
                                         int stage, int index);
 
-/* ---- Exercise 3.6 (***) simulate: the timeline, the bubble ---- §3.4.2 */
+/* ---- Exercise 3.6 (***) simulate: the timeline, the bubble ------ */
 
 /* What the simulation measured. */
 typedef struct pipelining_timeline {
@@ -310,7 +310,7 @@ typedef struct pipelining_timeline {
 bool pipelining_simulate(const pipelining_plan *plan, pipelining_op *ops,
                          size_t capacity, pipelining_timeline *out);
 
-/* ---- Exercise 3.7 (**) decode_loop: hops and micro-batches ------ §3.5 */
+/* ---- Exercise 3.7 (**) decode_loop: hops and micro-batches -------- */
 
 /* Seconds between two tokens of one sequence when its decode step runs
  * through `stages` racks, each taking stage_s per micro-batch,
@@ -321,16 +321,15 @@ bool pipelining_simulate(const pipelining_plan *plan, pipelining_op *ops,
 double pipelining_decode_token_s(int stages, double stage_s, double hop_s);
 
 /* The fewest whole micro-batches in flight that keep every stage busy in
- * decode, §3.5 (Decode is a loop): a micro-batch that leaves a stage comes
- * back to it only after one trip round the loop, every stage and every hop
- * (none for one stage), and the stage must have other micro-batches to work
- * on meanwhile. It is `stages` when hop_s is 0. Rounding as in the file's
- * header: a quotient that is whole in exact arithmetic counts as whole.
+ * decode, with the hops of pipelining_decode_token_s (none for one stage),
+ * §3.5 (Decode is a loop). Boundary: it is `stages` when hop_s is 0.
+ * Rounding as in the file's header: a quotient that is whole in exact
+ * arithmetic counts as whole.
  * Preconditions: stages >= 1, stage_s > 0, hop_s >= 0. */
 int pipelining_decode_microbatches(int stages, double stage_s,
                                    double hop_s);
 
-/* ---- Exercise 3.8 (**) capacity: memory per GPU ----------------- §3.6 */
+/* ---- Exercise 3.8 (**) capacity: memory per GPU ------------------- */
 
 /* A decode deployment: `stages` racks of `chips` GPUs. The weights are
  * spread evenly over all stages * chips GPUs; so is the KV cache of the
@@ -376,14 +375,14 @@ typedef struct pipelining_fit {
  * fit in hbm_bytes (a total of exactly hbm_bytes fits) when P micro-batches
  * are in flight, as the decode loop with no hop latency needs,
  * §3.6 (The capacity equation); the `stages` and `microbatches` fields
- * of *m are ignored. §3.6 also says when no number of stages fits: then
- * exists is false and stages 0, as they are when the fewest stages would
- * not fit in an int. Rounding as in the file's header.
+ * of *m are ignored. The same section also says when no number of stages
+ * fits: then exists is false and stages 0, as they are when the fewest
+ * stages would not fit in an int. Rounding as in the file's header.
  * Preconditions: hbm_bytes > 0, chips >= 1, the rest of *m >= 0. */
 pipelining_fit pipelining_min_stages_to_fit(const pipelining_memory *m,
                                             double hbm_bytes);
 
-/* ---- Exercise 3.9 (***) split: the fewest racks for a model ----- §3.7 */
+/* ---- Exercise 3.9 (***) split: the fewest racks for a model ------- */
 
 /* A model to serve in decode on identical racks,
  * §3.7 (The best split of a model over racks). Its `layers` layers hold

@@ -44,7 +44,7 @@
 
 #include "cost.h"
 
-/* ---- Exercise 4.1 (*) loss: the Chinchilla loss law ------------- §4.2 */
+/* ---- Exercise 4.1 (*) loss: the Chinchilla loss law --------------- */
 
 /* The loss, in nats per token, of a model of `params` parameters trained
  * on `tokens` tokens, §4.2 (The loss law and its fits):
@@ -54,7 +54,7 @@
 double overtraining_loss(const cost_scaling_fit *fit, double params,
                          double tokens);
 
-/* ---- Exercise 4.2 (**) frontier: the compute-optimal model ------ §4.3 */
+/* ---- Exercise 4.2 (**) frontier: the compute-optimal model -------- */
 
 /* A model and its training on the compute-optimal frontier. */
 typedef struct overtraining_optimum {
@@ -84,7 +84,7 @@ overtraining_optimum
 overtraining_chinchilla_for_params(const cost_scaling_fit *fit,
                                    double params);
 
-/* ---- Exercise 4.3 (**) iso_loss: what it takes to reach a loss -- §4.4 */
+/* ---- Exercise 4.3 (**) iso_loss: what it takes to reach a loss ---- */
 
 /* Tokens a model of some size needs to reach a loss. */
 typedef struct overtraining_tokens {
@@ -125,13 +125,14 @@ overtraining_size overtraining_min_params(const cost_scaling_fit *fit,
 overtraining_optimum
 overtraining_chinchilla_for_loss(const cost_scaling_fit *fit, double loss);
 
-/* ---- Exercise 4.4 (*) cost_terms: the three costs of a life ----- §4.5 */
+/* ---- Exercise 4.4 (*) cost_terms: the three costs of a life ------- */
 
 /* How expensive an RL token and a served token are, next to a
  * pre-training token. Valid: rl_flops_per_param > 0 and finite; each
  * efficiency > 0 and finite. (An efficiency above 1, decode beating
- * training, is unphysical but computable: the lecture's slip, §4.7, is the
- * corrected weight at efficiency 1 / eta.) */
+ * training, is unphysical but computable: the lecture's slip, §4.7
+ * (Sizing the coefficients, and the slip), is the corrected weight at
+ * efficiency 1 / eta.) */
 typedef struct overtraining_factors {
     double rl_flops_per_param;   /* k_RL: 2 rollouts only, 6 trained on */
     double rl_efficiency;        /* eta_RL: RL's utilisation / training's */
@@ -166,7 +167,7 @@ typedef struct overtraining_costs {
  * inference term: no answer). */
 overtraining_costs overtraining_cost_terms(const overtraining_plan *plan);
 
-/* ---- Exercise 4.5 (**) heuristic: "equal costs" exactly --------- §4.6 */
+/* ---- Exercise 4.5 (**) heuristic: "equal costs" exactly ----------- */
 
 /* A total cost c_down u^-mu + c_up u^nu, one term falling and one rising
  * with a knob u > 0 (c_down, c_up > 0): the falling term over the rising
@@ -182,7 +183,7 @@ double overtraining_optimum_term_ratio(double mu, double nu);
  * above; NaN otherwise. */
 double overtraining_equal_cost_penalty(double mu, double nu);
 
-/* ---- Exercise 4.6 (*) sign_slip: slipped and corrected ---------- §4.7 */
+/* ---- Exercise 4.6 (*) sign_slip: slipped and corrected ------------ */
 
 /* What one RL token and one served token cost, in pre-training tokens of
  * the same model (N cancels): their FLOP cost over a pre-training token's
@@ -209,7 +210,7 @@ overtraining_token_weights(const overtraining_factors *f);
 overtraining_weights
 overtraining_token_weights_slipped(const overtraining_factors *f);
 
-/* ---- Exercise 4.7 (*) equal_cost: tokens per pre-training token - §4.7 */
+/* ---- Exercise 4.7 (*) equal_cost: tokens per pre-training token --- */
 
 /* How the lifetime cost is to be split: fractions of it. Valid:
  * pretrain_share > 0, the other two >= 0, all finite. Only their ratios
@@ -236,7 +237,7 @@ overtraining_token_ratios
 overtraining_equal_cost(const overtraining_factors *f,
                         const overtraining_split *s);
 
-/* ---- Exercise 4.8 (*) estimate: the lecture's ~100x ------------- §4.8 */
+/* ---- Exercise 4.8 (*) estimate: the lecture's ~100x --------------- */
 
 /* One model's traffic over its deployment. Valid: tokens_per_s >= 0 and
  * days >= 0, both finite; 0 <= use_probability <= 1. */
@@ -262,7 +263,7 @@ double overtraining_inference_tokens(const overtraining_fleet *fleet);
 double overtraining_factor(double pretrain_tokens, double params_active,
                            double tokens_per_param);
 
-/* ---- Exercise 4.9 (**) from_traffic: from traffic to tokens ----- §4.8 */
+/* ---- Exercise 4.9 (**) from_traffic: from traffic to tokens ------- */
 
 /* The lecture's estimate carried through: what a model should be
  * pre-trained on, and how far past the rule that is, when its costs follow
@@ -291,7 +292,7 @@ overtraining_from_traffic(const overtraining_fleet *fleet,
                           const overtraining_split *s, double params_active,
                           double tokens_per_param);
 
-/* ---- Exercise 4.10 (***) inference_optimal: least FLOPs --------- §4.9 */
+/* ---- Exercise 4.10 (***) inference_optimal: least FLOPs ----------- */
 
 /* A model that reaches a loss, and what its life costs with D_inf tokens
  * served. */
@@ -331,7 +332,7 @@ overtraining_lifetime
 overtraining_inference_optimal(const cost_scaling_fit *fit, double loss,
                                double inference_tokens);
 
-/* ---- Exercise 4.11 (***) budget_optimal: a lifetime budget ----- §4.10 */
+/* ---- Exercise 4.11 (***) budget_optimal: a lifetime budget ------- */
 
 /* The model of least loss among all (N, D) whose lifetime FLOPs,
  * pre-training plus serving `inference_tokens` tokens, are exactly

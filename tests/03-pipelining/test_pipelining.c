@@ -751,6 +751,22 @@ static void kv_filling_the_hbm_exactly_leaves_no_stages(void **state)
     assert_int_equal(fit.stages, 1000);
 }
 
+/* The contract's "no answer" when the fewest stages would not fit in an int:
+ * 7 bytes of HBM left over after the 12.8 GB of KV cache would take
+ * 1e12 / (64 x 7) = 2,232,142,857.1 stages, more than INT_MAX = 2,147,483,647;
+ * 8 bytes take exactly 1e12 / (64 x 8) = 1,953,125,000, which an int holds. */
+static void fewest_stages_beyond_an_int_are_no_answer(void **state)
+{
+    (void)state;
+    pipelining_memory m = lecture_memory(0, 0);
+    pipelining_fit fit = pipelining_min_stages_to_fit(&m, 12.8e9 + 7);
+    assert_false(fit.exists);
+    assert_int_equal(fit.stages, 0);
+    fit = pipelining_min_stages_to_fit(&m, 12.8e9 + 8);
+    assert_true(fit.exists);
+    assert_int_equal(fit.stages, 1953125000);
+}
+
 /* Zero-valued inputs the contract allows: with no KV cache (0 bytes per token,
  * or 0 tokens of context) the weights alone decide: 1e12 / (64 x 5e9) = 3.125,
  * so 4 stages. */
@@ -984,6 +1000,7 @@ int main(void)
         CHALK_TEST(capacity, lecture_model_on_72_gpus_fits_4_stages_exactly),
         CHALK_TEST(capacity, kv_filling_the_hbm_exactly_leaves_no_stages),
         CHALK_TEST(capacity, a_model_without_kv_cache_needs_the_weights_alone),
+        CHALK_TEST(capacity, fewest_stages_beyond_an_int_are_no_answer),
         CHALK_TEST(split, a_model_that_fits_one_rack_is_served_on_one),
         CHALK_TEST(split, without_hops_the_split_is_the_capacity_equations),
         CHALK_TEST(split, slow_hops_can_leave_no_split_that_fits),

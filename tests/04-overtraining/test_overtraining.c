@@ -92,7 +92,8 @@ static void chalk_assert_nan(double x, const char *expr, const char *file, int l
         assert_close(back_.flops, (budget), 1e-9, "FLOPs");                               \
     } while (0)
 
-/* psi = alpha_N l_N / (alpha_D l_D), from the law, for the conditions of §4.9-4.10. */
+/* psi = alpha_N l_N / (alpha_D l_D), from the law, for the conditions of
+ * §4.9 (Beyond the lecture) and §4.10 (The best model a lifetime budget buys). */
 static double psi(const cost_scaling_fit *f, double n, double d)
 {
     return f->alpha_params * f->a_params / pow(n, f->alpha_params) /
