@@ -20,10 +20,30 @@
 -- | code | text | review, and title); the practice problems are dropped (no slide
 -- shows them). book/slides/frames.lua, the last filter of the deck, makes the frames.
 --
+-- Records (beamer): 'slide-chalk', each live number of a slide block.
 -- Order: first, before include.lua (which would read a marked listing) and
 -- crossref.lua (which reads "{#eq:x}" and "{#tbl:x}" whole). Pandoc 2.17.
 
+package.path = (PANDOC_SCRIPT_FILE:match('(.*/)') or './') .. '?.lua;' .. package.path
+local util = require 'util'
+
 local BEAMER = FORMAT == 'beamer'
+
+-- The slides' own live numbers, recorded (util.record 'slide-chalk': the command, then
+-- its attributes) for the test that a slide prints what the book prints for the same
+-- command (book/slides/test.sh).
+local function record_numbers(blocks)
+  pandoc.walk_block(pandoc.Div(blocks), {
+    Code = function(c)
+      if c.classes:includes('chalk') then
+        local attrs = {}
+        for k, v in pairs(c.attributes) do attrs[#attrs + 1] = k .. '=' .. v end
+        table.sort(attrs)
+        util.record('slide-chalk', c.text .. '\t' .. table.concat(attrs, ' '))
+      end
+    end,
+  })
+end
 
 -- "{#eq:x .slide}" (one Str or several, pandoc splits it at the blank) -> "{#eq:x}".
 -- Returns the new inlines and whether the mark was there.
@@ -102,6 +122,7 @@ local function blocks_of(blocks)
       end
     elseif is_slide_div(b) then
       if BEAMER then
+        record_numbers(b.content)
         out:insert(frame('text', b.content, b.attributes.title))
       end
       i = i + 1
@@ -121,6 +142,7 @@ local function blocks_of(blocks)
       -- the slide block right after the element: its title and its point
       if is_slide_div(blocks[i]) then
         title = blocks[i].attributes.title
+        record_numbers(blocks[i].content)
         for _, x in ipairs(blocks[i].content) do group[#group + 1] = x end
         i = i + 1
       end

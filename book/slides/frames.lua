@@ -93,12 +93,19 @@ end
 
 -- The blocks of a frame: figures without captions and at the frame's size,
 -- equations with the book's number.
-local function slide_blocks(blocks, kind)
+local function slide_blocks(blocks)
   local res = pandoc.List()
+  -- a figure alone on its frame gets the text's room too
+  local others = 0
+  for _, b in ipairs(blocks) do
+    local img = b.t == 'Para' and #b.content == 1 and b.content[1]
+    local cap = b.t == 'Para' and b.content[1] and b.content[1].t == 'Str' and b.content[1].text == 'Caption:'
+    if not (img and img.t == 'Image') and not cap then others = others + 1 end
+  end
   for _, b in ipairs(blocks) do
     local img = b.t == 'Para' and #b.content == 1 and b.content[1]
     if img and img.t == 'Image' and #img.caption > 0 then
-      res:insert(rawb('\\chalkfigure{' .. img.src .. '}'))
+      res:insert(rawb('\\chalkfigure' .. (others == 0 and '[\\chalkfigheightalone]' or '') .. '{' .. img.src .. '}'))
     elseif b.t == 'Para' and #b.content >= 1 and b.content[1].t == 'Str' and b.content[1].text == 'Caption:' then
       -- the figure's caption stays in the book
     elseif b.t == 'Table' then
@@ -153,7 +160,7 @@ local function make_frame(div)
       rest:remove(1)
       local t = (div.attributes.title or '') ~= '' and title_of(div) or h.content
       out:insert(frame_header(t))
-      out:extend(slide_blocks(rest, 'text'))
+      out:extend(slide_blocks(rest))
     end
   elseif kind == 'review' then
     reviews:insert(blocks)
@@ -161,7 +168,8 @@ local function make_frame(div)
     local title = title_of(div)
     if kind == 'fig' or kind == 'tbl' or kind == 'eq' then
       local id = id_in(blocks)
-      if labels[id] then
+      -- (an equation shows its number in its \tag; a figure or table in the title)
+      if labels[id] and kind ~= 'eq' then
         local word = ({ fig = 'Figure', tbl = 'Table', eq = '' })[kind]
         title = title:clone()
         title:insert(raw('\\chalkframeref{' .. (word ~= '' and (word .. '~' .. labels[id]) or ('(' .. labels[id] .. ')')) .. '}'))
@@ -172,8 +180,14 @@ local function make_frame(div)
     else
       record(kind, pandoc.utils.stringify(title))
     end
-    out:insert(frame_header(title, kind == 'fig' and { 'c' } or {}))
-    out:extend(slide_blocks(blocks, kind))
+    out:insert(frame_header(title, (kind == 'fig' or kind == 'eq') and { 'c' } or {}))
+    local body = slide_blocks(blocks, kind)
+    if kind == 'eq' then
+      -- the equation large, its point below it at the normal size
+      body:insert(1, rawb('\\begin{chalkbig}'))
+      body:insert(3, rawb('\\end{chalkbig}\\medskip'))
+    end
+    out:extend(body)
   end
 end
 
