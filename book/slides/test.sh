@@ -49,7 +49,8 @@ for ch in "${chapters[@]}"; do
     if [ "$n" -ge 20 ] && [ "$n" -le 40 ]; then ok "$ch: the deck builds, no overfull frame, $n slides"; else bad "$ch: $n slides, not 20 to 40"; fi
     work=$out/slides-$ch
     rec=$work/side/slides
-    text=$(pdftotext -layout "$deck" - | tr -s ' \n' ' ')
+    # (typographic quotes as typed, for titles; runs of blanks as one)
+    text=$(pdftotext -layout "$deck" - | sed -e "s/’/'/g" -e "s/‘/'/g" -e 's/[“”]/"/g' | tr -s ' \n' ' ')
 
     # marked elements against the frames made
     missing=""
