@@ -109,7 +109,7 @@ for ch in "${chapters[@]}"; do
                 [ -n "$line" ] || continue
                 count=$((count + 1))
                 # TeX maths as the PDF's text: \times10^{11} is x10 and 11; \$ is $; thin spaces go
-                want=$(sed -E -e 's/\$\\times10\^\{([-0-9]+)\}\$/×10\1/' -e 's/\\\$/$/g' -e 's/\\,//g' -e 's/\{\}//g' -e 's/~/ /g' <<<"$line")
+                want=$(sed -E -e 's/\\\$//g' -e 's/\\[()]//g' -e 's/\$//g' -e 's/\\times10\^\{[-0-9]+\}.*/×10/' -e 's/\\,//g' -e 's/\{\}//g' -e 's/~/ /g' <<<"$line")
                 want=${want%%×10*}
                 grep -qF -- "$want" <<<"$text" || nbad+=" [$line]"
             done <<<"$rendered"
@@ -121,7 +121,7 @@ for ch in "${chapters[@]}"; do
     fi
 
     # type in figures: at least 20 pt at slide size, from how each is drawn and how
-    # much the frame scales it (\chalkfigure: 14 cm wide, 6.2 cm high, or 6.9 cm alone)
+    # much the frame scales it (\chalkfigure: 14 cm wide, 6.2 cm high, or 7.1 cm alone)
     small="" smallids=""
     listed=0
     k=0
@@ -150,7 +150,7 @@ for ch in "${chapters[@]}"; do
             if grep -qE "^$id( |$)" book/slides/outstanding.txt 2>/dev/null; then listed=$((listed + 1)); else small+=" $id (${at} pt)"; fi
         fi
     done < <(sed -n 's/^\\chalkfigure\(\[\\chalkfigheightalone\]\)\{0,1\}{\(.*\)}$/\1 \2/p' "$work/deck.tex" |
-        awk '{ if (NF == 1) print 6.2, $1; else print 6.9, $2 }')
+        awk '{ if (NF == 1) print 6.2, $1; else print 7.1, $2 }')
     # a listed figure that now passes: the list only shrinks
     for id in $figs; do
         if grep -qE "^$id( |$)" book/slides/outstanding.txt 2>/dev/null && [[ $smallids != *" $id "* ]]; then
