@@ -109,7 +109,7 @@ for ch in "${chapters[@]}"; do
                 [ -n "$line" ] || continue
                 count=$((count + 1))
                 # TeX maths as the PDF's text: \times10^{11} is x10 and 11; \$ is $; thin spaces go
-                want=$(sed -E -e 's/\\\$//g' -e 's/\\[()]//g' -e 's/\$//g' -e 's/\\times10\^\{[-0-9]+\}.*/×10/' -e 's/\\,//g' -e 's/\{\}//g' -e 's/~/ /g' <<<"$line")
+                want=$(sed -E -e 's/\\\$//g' -e 's/\\([%&#_])/\1/g' -e 's/\\[()]//g' -e 's/\$//g' -e 's/\\times10\^\{[-0-9]+\}.*/×10/' -e 's/\\,//g' -e 's/\{\}//g' -e 's/~/ /g' <<<"$line")
                 want=${want%%×10*}
                 grep -qF -- "$want" <<<"$text" || nbad+=" [$line]"
             done <<<"$rendered"
