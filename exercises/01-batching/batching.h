@@ -253,7 +253,7 @@ batching_fast batching_fast_mode(const batching_deploy *d,
                                  double context_tokens, double normal_batch,
                                  double speedup);
 
-/* ---- Exercise 1.10 (***) cheapest: a deployment to buy --------- §1.10 */
+/* ---- Exercise 1.10 (***) cheapest: a deployment to buy ------------- */
 
 /* One kind of hardware on offer: per-chip figures at the precision the
  * model runs in, its price, and how many of its chips one scale-up domain

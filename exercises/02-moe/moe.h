@@ -92,10 +92,10 @@ typedef struct moe_placement {
  * of whole experts on every GPU used,
  * §2.2 (Expert parallelism on a rack):
  * gpus_used is the largest count g <= domain_chips that divides
- * `experts` (not the largest power of two; when experts <=
- * domain_chips it is `experts` itself, one expert a GPU). 256 experts
- * on a 72-GPU rack use 64 GPUs. busiest_if_all is experts /
- * domain_chips rounded UP. Preconditions: experts >= 1,
+ * `experts` (not the largest power of two; when
+ * experts <= domain_chips it is `experts` itself, one expert a GPU).
+ * 256 experts on a 72-GPU rack use 64 GPUs. busiest_if_all is
+ * experts / domain_chips rounded UP. Preconditions: experts >= 1,
  * domain_chips >= 1. */
 moe_placement moe_place_experts(int experts, int domain_chips);
 
@@ -147,8 +147,9 @@ typedef struct moe_deploy {
 /* A moe_deploy is valid when params_total >= params_active > 0,
  * bytes_per_param > 0, kv_bytes_per_token >= 0, d_model >= 1,
  * moe_layers >= 0, 1 <= top_k <= experts, act_bytes > 0, gpus >= 1,
- * racks >= 1, flops_per_s, hbm_bytes_per_s and scaleup_bytes_per_s
- * > 0, and scaleout_bytes_per_s > 0 when racks > 1, all finite. */
+ * racks >= 1, each of flops_per_s, hbm_bytes_per_s and
+ * scaleup_bytes_per_s > 0, and scaleout_bytes_per_s > 0 when
+ * racks > 1, all finite. */
 
 /* Which roof sets the step. */
 typedef enum moe_bound {
@@ -180,8 +181,9 @@ typedef struct moe_step {
     double step_s;    /* the largest of compute_s, memory_s, a2a_s */
     moe_bound bound;  /* which of the three step_s is. Ties: NETWORK
                        * only when a2a_s is strictly larger than both
-                       * others; otherwise COMPUTE when compute_s >=
-                       * memory_s (a tie is COMPUTE), else MEMORY */
+                       * others; otherwise COMPUTE when
+                       * compute_s >= memory_s (a tie is COMPUTE),
+                       * else MEMORY */
 } moe_step;
 
 /* The three roofs of one step of `batch` sequences with
@@ -428,7 +430,7 @@ double moe_dense_equivalent_params(double params_active, double experts);
  * Precondition: 0 < active_ratio <= 1. */
 double moe_expert_multiplier(double active_ratio);
 
-/* ---- Exercise 2.12 (***) cheapest_layout: a design ---------- §2.10 */
+/* ---- Exercise 2.12 (***) cheapest_layout: a design ----------------- */
 
 /* What to serve, on what chip, and how fast. */
 typedef struct moe_layout_query {
@@ -465,14 +467,14 @@ typedef struct moe_layout {
     double usd_per_token; /* see moe_cheapest_layout */
 } moe_layout;
 
-/* The cheapest way to serve q->model within the latency target, §2.10
- * (The cheapest layout for a latency target). `q` points to one
+/* The cheapest way to serve q->model within the latency target,
+ * §2.10 (The cheapest layout for a latency target). `q` points to one
  * moe_layout_query, only read.
  *
  * A layout is R racks (1 <= R <= max_racks, R divides experts: each
- * rack holds experts / R of them) of n GPUs each (1 <= n <=
- * domain_chips, n divides experts / R: every GPU holds the same whole
- * number of experts, one copy of each), deployed as moe_step_at
+ * rack holds experts / R of them) of n GPUs each
+ * (1 <= n <= domain_chips, n divides experts / R: every GPU holds the
+ * same whole number of experts, one copy of each), deployed as moe_step_at
  * assumes with gpus = n and racks = R.
  *
  * Its batch B is the largest whole number of sequences, B >= 1, for

@@ -26,7 +26,7 @@
  *
  * Edge cases use deployments whose numbers are powers of two (exact in binary), so
  * that a tie the contract states is a tie in doubles too. Section marks such as
- * §2.4 are the book's (chapter 2 of chalk.pdf); "lecture §2.2" is
+ * §2.4 (Three roofs) are the book's (chapter 2 of chalk.pdf); "lecture §2.2" is
  * ../shared/reference/lecture-notes.md.
  */
 #include "../test_util.h"
@@ -258,7 +258,7 @@ static void kv_fetch_counts_against_the_memory_roof(void **state)
 
 /* Both moving roofs grow as B, so network over compute is
  * layers x 2 k d act_bytes x F / (2 N_active W_up), whatever the batch: 0.49 with
- * fp4 activations, 0.98 with fp8 (§2.4). */
+ * fp4 activations, 0.98 with fp8 (§2.4 (Three roofs)). */
 static void network_over_compute_does_not_depend_on_the_batch(void **state)
 {
     (void)state;
@@ -926,7 +926,7 @@ static moe_layout_query toy_query(void)
     return q;
 }
 
-/* §2.10, with no context: the 2^33 weights need 2 GPUs of 2^32 bytes (filling them
+/* §2.10 (The cheapest layout for a latency target), with no context: the 2^33 weights need 2 GPUs of 2^32 bytes (filling them
  * exactly fits; 1 GPU cannot hold them). Every layout of 2, 4 or 8 GPUs is then
  * compute-bound at the 1/8 s target, with B = 2^-3 / (2^-9 / G) = 64 G sequences,
  * and costs the same per token, G p / 3600 x 2^-3 / (64 G): the tie goes to the
@@ -948,7 +948,7 @@ static void compute_bound_layouts_cost_the_same_and_the_fewest_gpus_win(void **s
     assert_close(l.usd_per_token, 2 * 3.6 / 3600 * 0x1p-3 / 128, TIGHT, "USD");
 }
 
-/* §2.10 at a long context: 1,024 tokens of 2^20 bytes, a GiB of cache a sequence,
+/* §2.10 (The cheapest layout for a latency target) at a long context: 1,024 tokens of 2^20 bytes, a GiB of cache a sequence,
  * on GPUs of 2^34 bytes. The KV fetch, 2^30 / (G 2^36) = 2^-6 / G s a sequence, now
  * binds: B = (2^-3 - 2^-3 / G) / (2^-6 / G) = 8 (G - 1), below both the compute cap
  * 64 G and the HBM cap (G 2^34 - 2^33) / 2^30 = 16 G - 8. One GPU has no time left
@@ -971,7 +971,7 @@ static void at_long_context_more_gpus_hold_a_cheaper_batch(void **state)
     assert_close(l.usd_per_token, 8 * 3.6 / 3600 * 0x1p-3 / 56, TIGHT, "USD");
 }
 
-/* §2.10 and §2.5: GPUs of 2^30 bytes need all 8 to hold the weights, but a rack has
+/* §2.10 (The cheapest layout for a latency target) and §2.5 (Two racks): GPUs of 2^30 bytes need all 8 to hold the weights, but a rack has
  * only 4: the one layout is 2 racks of 4, one expert a GPU. Its NIC moves 2^19 B/s:
  * half of each sequence's 4,096 bytes, spread over 8 GPUs, crosses at
  * 2^12 / 8 x (1/2) / 2^19 = 2^-11 s a sequence, twice the compute's 2^-12. The
@@ -1014,7 +1014,7 @@ static void the_same_gpus_in_fewer_racks_win_a_tie(void **state)
     assert_named(l.step.bound, MOE_BOUND_COMPUTE, bound_name);
 }
 
-/* The running example, §2.10: DeepSeek-V3 (671e9 and 37e9 parameters, published)
+/* The running example, §2.10 (The cheapest layout for a latency target): DeepSeek-V3 (671e9 and 37e9 parameters, published)
  * in fp4 on GB200 GPUs (10e15 FLOP/s, 8e12 B/s, 186e9 B), 1,024 tokens of fp4 MLA
  * cache (61 x 576 x 0.5 = 17,568 B a token), $2 a GPU-hour, a 20 ms step. No layout
  * beats the compute-bound cost, p / 3600 x 2 N_active / F a token (a step is at
