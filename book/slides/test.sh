@@ -69,7 +69,7 @@ for ch in "${chapters[@]}"; do
         case $t in *'$'*) continue ;; esac # maths in a title: checked by the record only
         grep -qF "$t" <<<"$text" || missing+=" \"$t\""
     done
-    cards=$(grep -cE '^:::+ *\{\.card \.slide' "$src")
+    cards=$(grep -cE '^:::+ *\{\.card [^}]*\.slide\}' "$src")
     got=$(sed -n 's/^review\t//p' "$rec" 2>/dev/null)
     [ "${got:-0}" = "$cards" ] || missing+=" ($cards marked cards, ${got:-0} review questions)"
     texts=$(grep -cE '^:::+ *(slide *$|\{\.slide[ }])' "$src")
