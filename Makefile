@@ -85,6 +85,15 @@ book:
 build/chalk.pdf build/chalk-instructor.pdf: $(BOOK_INPUTS)
 	@book/build.sh $(if $(findstring instructor,$@),instructor,student) $@ $(BOOK_MD)
 
+# Lecture slides: build/slides-NN.pdf, one deck per chapter from what the chapter
+# marks for slides (book/slides/README.md): make slides CH=01, or every chapter.
+.PHONY: slides
+slides:
+	@$(if $(PICK),,echo "no chapter matches CH=$(CH); chapters: $(CHAPTERS)" >&2; exit 2)
+	@tests/deps.sh book
+	@$(MAKE) -s --no-print-directory build/chalk
+	@for c in $(PICK); do book/slides/build.sh $${c%%-*} build/slides-$${c%%-*}.pdf || exit 1; done
+
 # Flashcards for Anki: every ::: card of the chapters, live numbers resolved, one
 # note per line in build/flashcards.tsv (import it as is; one deck per chapter;
 # book/filters/flashcards.lua explains the header lines and the stable GUIDs).
@@ -260,6 +269,7 @@ help:
 	@echo "make gradescope the autograder zip for one chapter's assignment: make gradescope CH=01"
 	@echo "make gradescope-check  every chapter's zip run as Gradescope runs it, in a fresh Debian 12 root (root)"
 	@echo "make chalk      build the calculator: build/chalk --help"
+	@echo "make slides     lecture decks: build/slides-NN.pdf (CH=01 for one chapter)"
 	@echo "make book       build the book: build/chalk.pdf (EDITION=instructor: build/chalk-instructor.pdf, with solutions)"
 	@echo "make flashcards the chapters' flashcards for Anki: build/flashcards.tsv (import as is)"
 	@echo "make problems   your practice problems: make problems SEED=alice (PDFs + key; grade with build/chalk check-answers)"

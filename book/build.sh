@@ -73,10 +73,11 @@ die() {
     exit 1
 }
 
-# The filters, in the order their header comments require; --citeproc stands where
+# The filters, in the order their header comments require (slides.lua first: it drops
+# what is marked for the lecture decks, book/slides/); --citeproc stands where
 # pandoc runs it: after crossref.lua (which takes @sec:, @eq:, @fig:, @tbl:), before
 # cite.lua (which stops on a key no entry has).
-filters=(include chalk plot gantt diagram presets notation index boxes cards problems crossref --citeproc cite book)
+filters=(slides include chalk plot gantt diagram presets notation index boxes cards problems crossref --citeproc cite book)
 args=(--from markdown --to latex --top-level-division=chapter --highlight-style=tango
     --metadata-file book/metadata.yaml --bibliography book/references.bib --csl book/chalk.csl
     -M edition="$edition" -M build-dir="$work" -M cache-dir="$cache")

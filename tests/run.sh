@@ -19,6 +19,9 @@
 #      must stop the build, a smoke book, and build/chalk.pdf in both editions
 #   9. the classroom (tests/grade/test_grade.sh): the handout, sandboxed grading
 #      against every attack fixture, reports and the gradebook
+#  10. the lecture decks (book/slides/test.sh): every chapter's deck builds with 20
+#      to 40 slides and no overfull frame, shows every element its chapter marks
+#      and the book's numbers for the same commands, and stays out of the handout
 #
 # Usage: tests/run.sh CHAPTER...   (make test passes every chapter)
 #   PHASES="1 2 3"   run only these phases
@@ -166,6 +169,10 @@ phase_8() {
     QUIET=1 cmocka book/tests/run.sh
 }
 
+phase_10() {
+    counted slides '^ok - ' book/slides/test.sh
+}
+
 phase_9() {
     counted grading '^ok - \|^handout-check: ok' tests/grade/test_grade.sh
 }
@@ -179,7 +186,8 @@ titles=(""
     "6. flashcards, practice problems, chalk check-answers; checks over the sources (notation, contracts, § references, cards)"
     "7. the reader's loop (tests/loop/test_loop.sh, in a scratch copy)"
     "8. the book: filter golden tests, bad input stops the build, both editions build"
-    "9. the classroom: handout, sandboxed grading, reports (tests/grade/test_grade.sh)")
+    "9. the classroom: handout, sandboxed grading, reports (tests/grade/test_grade.sh)"
+    "10. the lecture decks: each builds without an overfull frame, shows what its chapter marks, with the book's numbers (book/slides/test.sh)")
 
 # Each phase in the background, its output and its counts in build/test-run/; the
 # slowest start first. Then each is shown, in order, as soon as it and those before
@@ -189,9 +197,9 @@ run_phase() {
     "phase_$1" "${@:2}" >"$logs/$1.out" 2>&1
     echo "$passed $failed $t0 $EPOCHREALTIME" >"$logs/$1.counts"
 }
-phases=${PHASES:-1 2 3 4 5 6 7 8 9}
+phases=${PHASES:-1 2 3 4 5 6 7 8 9 10}
 declare -A pid
-for p in 8 9 7 6 5 4 3 2 1; do
+for p in 8 9 10 7 6 5 4 3 2 1; do
     case " $phases " in *" $p "*) ;; *) continue ;; esac
     run_phase "$p" "$@" &
     pid[$p]=$!

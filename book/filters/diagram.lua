@@ -59,9 +59,17 @@ local function book_colours()
 end
 
 -- The standalone document around a tikzpicture, and the number of lines before it.
+-- A lecture deck (book/slides/, FORMAT beamer) sets the same drawing in larger type,
+-- which the frame then scales: the standalone class at 12 pt (\small 10.95 pt,
+-- \footnotesize 10 pt) and text at 12.5 pt, for at least 20 pt at slide size.
+local CLASS_OPTIONS, TEXT_SIZE = 'border=1pt', '\\fontsize{10.5pt}{13pt}\\selectfont'
+if FORMAT == 'beamer' then
+  CLASS_OPTIONS, TEXT_SIZE = 'border=1pt,12pt', '\\fontsize{12.5pt}{15pt}\\selectfont'
+end
+
 local function document(tikz)
   local head = table.concat({
-    '\\documentclass[border=1pt]{standalone}',
+    '\\documentclass[' .. CLASS_OPTIONS .. ']{standalone}',
     '\\usepackage[T1]{fontenc}',
     '\\usepackage[utf8]{inputenc}',
     '\\usepackage{lmodern}',
@@ -72,7 +80,7 @@ local function document(tikz)
     '\\usepackage{tikz}',
     '\\usetikzlibrary{' .. LIBRARIES .. '}',
     '\\begin{document}',
-    '\\fontsize{10.5pt}{13pt}\\selectfont',
+    TEXT_SIZE,
   }, '\n') .. '\n'
   local _, offset = head:gsub('\n', '')
   return head .. tikz .. '\n\\end{document}\n', offset

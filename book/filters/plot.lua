@@ -48,6 +48,10 @@ local COLOURS = { '#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E0
 -- The marks' colours: none of them is a curve's (purple, brown, dark grey).
 local MARK_COLOURS = { '#7B3294', '#8C510A', '#4D4D4D' }
 local WIDTH_CM, HEIGHT_CM = 14, 8.2
+local FONT = 6.75 -- prints at 9 pt
+-- A lecture deck (book/slides/): drawn at the frame's size with 10 pt type, which is
+-- 21 pt on a 13.33-inch slide; the deck includes it unscaled.
+if FORMAT == 'beamer' then WIDTH_CM, HEIGHT_CM, FONT = 14, 6.2, 7.5 end
 
 local builddir = 'build/book'
 local cachedir = 'build/book/cache'
@@ -315,7 +319,7 @@ local function draw(cb)
 
   local gp = {
     'set encoding utf8',
-    string.format('set terminal pdfcairo size %gcm,%gcm font "P052,6.75" fontscale 1 linewidth 1 rounded enhanced', WIDTH_CM, HEIGHT_CM),
+    string.format('set terminal pdfcairo size %gcm,%gcm font "P052,%g" fontscale 1 linewidth 1 rounded enhanced', WIDTH_CM, HEIGHT_CM, FONT),
     'set output ' .. gq(base .. '.pdf'),
     'set border 3 lw 0.8',
     'set tics nomirror out scale 0.6',

@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# test.sh -- the lecture decks' tests (phase 10 of make test; book/slides/README.md).
+# Prints "ok - ..." or "FAIL - ..." per check and ends with "slides: N passed, N failed".
+#
+#   book/slides/test.sh [NN...]     (default: every chapter)
+#
+# For each chapter:
+#   - its deck builds (book/slides/build.sh: which itself fails on an overfull frame
+#     or line, or an undefined reference) with 20 to 40 slides;
+#   - every element the chapter marks (.slide on a heading, equation, table, figure,
+#     listing or card, and every ::: slide block) is in the deck: frames.lua's record
+#     of the frames it made, and the deck's text (each equation's and figure's book
+#     number, each slide's title);
+#   - every figure of the chapter is on a slide;
+#   - every live number on a slide prints as the book prints the same command: each
+#     one is rendered again through the book's own chalk.lua (LaTeX, as the book
+#     does) and must be in the deck's text (numbers printed as TeX maths, such as
+#     6.71x10^11, are checked by their mantissa);
+#   - the type of every figure is at least 20 pt at slide size: 9.45 pt on this
+#     160 mm frame (a 13.33-inch slide is 2.12 times wider), from how the figure is
+#     drawn (a plot's gnuplot font; a diagram's smallest size command, sub- and
+#     superscripts aside) times the scale the frame gives it (its natural size,
+#     pdfinfo, into the frame's figure box). A figure that is smaller is listed in
+#     book/slides/outstanding.txt ("fig:ID why"), or fails.
+# Once: a planted overfull slide stops the build; and the student handout
+# (tests/grade/handout.sh's file list) holds no deck and no slide sources.
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 2
+
+passed=0 failed=0
+ok() { echo "ok - $*"; passed=$((passed + 1)); }
+bad() { echo "FAIL - $*"; failed=$((failed + 1)); }
+
+chapters=("$@")
+if [ ${#chapters[@]} -eq 0 ]; then
+    for f in chapters/[0-9][0-9]-*.md; do chapters+=("$(basename "$f" | cut -c1-2)"); done
+fi
+out=build
+min_pt=9.45
+
+for ch in "${chapters[@]}"; do
+    src=$(ls chapters/"$ch"-*.md)
+    deck=$out/slides-$ch.pdf
+    if ! log=$(book/slides/build.sh "$ch" "$deck" 2>&1); then
+        bad "$ch: the deck does not build: $(printf '%s\n' "$log" | grep -v '^slides: .*pandoc and the filters' | tail -5)"
+        continue
+    fi
+    n=$(pdfinfo "$deck" | sed -n 's/^Pages: *//p')
+    if [ "$n" -ge 20 ] && [ "$n" -le 40 ]; then ok "$ch: the deck builds, no overfull frame, $n slides"; else bad "$ch: $n slides, not 20 to 40"; fi
+    work=$out/slides-$ch
+    rec=$work/side/slides
+    # (typographic quotes as typed, for titles; runs of blanks as one)
+    text=$(pdftotext -layout "$deck" - | sed -e "s/’/'/g" -e "s/‘/'/g" -e 's/[“”]/"/g' | tr -s ' \n' ' ')
+
+    # marked elements against the frames made
+    missing=""
+    for id in $(grep -oE '\{#(eq|tbl):[^ }]+ \.slide\}' "$src" | sed -E 's/\{#([^ ]+) .*/\1/'); do
+        kind=${id%%:*}
+        grep -qxF "$kind	$id" "$rec" 2>/dev/null || missing+=" $id"
+    done
+    for id in $(grep -E '^```\{\.(plot|diagram|gantt) ' "$src" | grep -E ' \.slide( |\})' | grep -oE '#fig:[^ }]+' | tr -d '#'); do
+        grep -qxF "fig	$id" "$rec" 2>/dev/null || missing+=" $id"
+    done
+    for id in $(grep -E '^#+ .*\{[^}]*\.slide[ }]' "$src" | grep -oE '#sec:[^ }]+' | tr -d '#'); do
+        grep -qxF "head	$id" "$rec" 2>/dev/null || missing+=" $id"
+    done
+    for t in $(grep -E '^:::+ *\{\.slide [^}]*title="' "$src" | sed -E 's/.*title="([^"]*)".*/\1/' | tr ' ' '\a'); do
+        t=${t//$'\a'/ }
+        case $t in *'$'*) continue ;; esac # maths in a title: checked by the record only
+        grep -qF "$t" <<<"$text" || missing+=" \"$t\""
+    done
+    cards=$(grep -cE '^:::+ *\{\.card [^}]*\.slide\}' "$src")
+    got=$(sed -n 's/^review\t//p' "$rec" 2>/dev/null)
+    [ "${got:-0}" = "$cards" ] || missing+=" ($cards marked cards, ${got:-0} review questions)"
+    texts=$(grep -cE '^:::+ *(slide *$|\{\.slide[ }])' "$src")
+    if [ -z "$missing" ]; then
+        ok "$ch: every marked element is in the deck ($(wc -l <"$rec") frames made; $texts slide blocks, $cards review questions)"
+    else
+        bad "$ch: marked but not in the deck:$missing"
+    fi
+    # the numbers of the marked equations and figures, as the book prints them
+    nums=$(awk -F'\t' '$1 == "eq" || $1 == "fig" || $1 == "tbl" { print $1 " " $2 }' "$rec")
+    misnum=""
+    while read -r kind id; do
+        [ -n "$id" ] || continue
+        num=$(grep -oE "chalklabel\{$id\}\{[^}]*\}" "$work/deck.tex" | sed -E 's/.*\{([^}]*)\}$/\1/')
+        case $kind in eq) want="($num)" ;; fig) want="Figure $num" ;; tbl) want="Table $num" ;; esac
+        [ -n "$num" ] && grep -qF "$want" <<<"$text" || misnum+=" $id"
+    done <<<"$nums"
+    [ -z "$misnum" ] && ok "$ch: each marked equation, figure and table shows its book number" ||
+        bad "$ch: no book number on the slide of:$misnum"
+
+    # every figure of the chapter on a slide
+    nofig=""
+    for id in $(grep -E '^```\{\.(plot|diagram|gantt)' "$src" | grep -oE '#fig:[^ }]+' | tr -d '#'); do
+        grep -qxF "fig	$id" "$rec" || nofig+=" $id"
+    done
+    [ -z "$nofig" ] && ok "$ch: every figure of the chapter is on a slide" || bad "$ch: figures on no slide:$nofig"
+
+    # live numbers: rendered again by the book's chalk.lua, found in the deck
+    if [ -s "$work/side/slide-chalk" ]; then
+        md=$work/numbers.md
+        while IFS=$'\t' read -r cmd attrs; do
+            printf '`%s`{.chalk %s}\n\n' "$cmd" "$attrs"
+        done <"$work/side/slide-chalk" >"$md"
+        if rendered=$(pandoc --from markdown --to latex --lua-filter book/filters/chalk.lua "$md" 2>&1); then
+            nbad="" count=0
+            while IFS= read -r line; do
+                [ -n "$line" ] || continue
+                count=$((count + 1))
+                # TeX maths as the PDF's text: \times10^{11} is x10 and 11; \$ is $; thin spaces go
+                want=$(sed -E -e 's/\\\$//g' -e 's/\\([%&#_])/\1/g' -e 's/\\[()]//g' -e 's/\$//g' -e 's/\\times10\^\{[-0-9]+\}.*/×10/' -e 's/\\,//g' -e 's/\{\}//g' -e 's/~/ /g' <<<"$line")
+                want=${want%%×10*}
+                grep -qF -- "$want" <<<"$text" || nbad+=" [$line]"
+            done <<<"$rendered"
+            [ -z "$nbad" ] && ok "$ch: the slides' $count live numbers print as the book prints them" ||
+                bad "$ch: live numbers not found in the deck as the book prints them:$nbad"
+        else
+            bad "$ch: the slides' numbers could not be rendered again: $rendered"
+        fi
+    fi
+
+    # type in figures: at least 20 pt at slide size, from how each is drawn and how
+    # much the frame scales it (\chalkfigure: 14 cm wide, 6.2 cm high, or 7.1 cm alone)
+    small="" smallids=""
+    listed=0
+    k=0
+    figs=$(awk -F'\t' '$1 == "fig" { print $2 }' "$rec")
+    while read -r box path; do
+        k=$((k + 1))
+        id=$(sed -n "${k}p" <<<"$figs")
+        read -r w h < <(pdfinfo "$path" | sed -n 's/^Page size: *\([0-9.]*\) x \([0-9.]*\).*/\1 \2/p')
+        if [ -f "$work/plots/${id//:/-}.gp" ]; then
+            # gnuplot's pdfcairo prints a font of size S at 4/3 S points
+            type=$(sed -n 's/.*font "[^,]*,\([0-9.]*\)".*/\1/p' "$work/plots/${id//:/-}.gp" | awk '{ print $1 * 4 / 3 }')
+        else
+            # a diagram: its smallest size command, in the sizes diagram.lua gives a deck
+            # (the standalone class at 12 pt, text at 12.5 pt)
+            block=$(awk -v id="$id" 'index($0, "#" id) && /^```/ { on = 1; next } on && /^```/ { exit } on' "$src")
+            type=12.5
+            case $block in *'\small'*) type=10.95 ;; esac
+            case $block in *'\footnotesize'*) type=10 ;; esac
+            case $block in *'\scriptsize'*) type=8 ;; esac
+            grep -qE '^```\{\.gantt .*#'"$id" "$src" && type=10 # book/filters/gantt.lua: \footnotesize
+        fi
+        at=$(awk -v t="$type" -v w="$w" -v h="$h" -v box="$box" 'BEGIN {
+            bw = 14 / 2.54 * 72; bh = box / 2.54 * 72; s = bw / w; if (bh / h < s) s = bh / h; printf "%.1f", t * s }')
+        if awk -v a="$at" -v m="$min_pt" 'BEGIN { exit !(a < m) }'; then
+            smallids+=" $id "
+            if grep -qE "^$id( |$)" book/slides/outstanding.txt 2>/dev/null; then listed=$((listed + 1)); else small+=" $id (${at} pt)"; fi
+        fi
+    done < <(sed -n 's/^\\chalkfigure\(\[\\chalkfigheightalone\]\)\{0,1\}{\(.*\)}$/\1 \2/p' "$work/deck.tex" |
+        awk '{ if (NF == 1) print 6.2, $1; else print 7.1, $2 }')
+    # a listed figure that now passes: the list only shrinks
+    for id in $figs; do
+        if grep -qE "^$id( |$)" book/slides/outstanding.txt 2>/dev/null && [[ $smallids != *" $id "* ]]; then
+            small+=" $id is listed in book/slides/outstanding.txt but now passes (take its line out)"
+        fi
+    done
+    [ -z "$small" ] && ok "$ch: type in figures at least 20 pt at slide size ($listed listed in book/slides/outstanding.txt)" ||
+        bad "$ch: figures with type under 20 pt at slide size ($min_pt pt on the 160 mm frame):$small"
+done
+
+# ---- once: a planted overfull slide stops the build -------------------------------
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/slides-test.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+mkdir -p "$scratch/chapters" "$scratch/build"
+cp -r book "$scratch/"
+ln -s "$PWD/build/chalk" "$scratch/build/chalk"
+{
+    echo '# Overfull {#sec:over}'
+    echo
+    echo '::: {.slide title="Too much"}'
+    for i in $(seq 1 30); do echo "- line $i of a slide that holds far too much text for one frame"; done
+    echo ':::'
+} >"$scratch/chapters/01-over.md"
+if (cd "$scratch" && book/slides/build.sh 01 build/slides-01.pdf) >"$scratch/out" 2>&1; then
+    bad "a planted overfull slide built without an error"
+elif grep -q 'overfull' "$scratch/out" && [ ! -f "$scratch/build/slides-01.pdf" ]; then
+    ok "a planted overfull slide stops the build, naming it ($(grep -m1 'on slide' "$scratch/out" | sed 's/^slides: //'))"
+else
+    bad "a planted overfull slide failed for another reason: $(tail -3 "$scratch/out")"
+fi
+
+# ---- once: the student handout holds no deck ----------------------------------------
+# (the handout is made from git's file list, never from build/; its file filter is
+# applied here to the tree's files plus a deck as if it had been committed)
+filter=$(grep -m1 -oE "grep -E '\^\(exercises/[^']*'" tests/grade/handout.sh | sed -E "s/^grep -E '//; s/'$//")
+if [ -z "$filter" ]; then
+    bad "tests/grade/handout.sh: its file filter (grep -E '^(exercises/...') was not found"
+else
+    leaked=$({ git ls-files -co --exclude-standard 2>/dev/null; echo build/slides-01.pdf; echo slides-01.pdf; } |
+        grep -E "$filter" | grep -E '(^|/)slides-[0-9]+\.pdf$' || true)
+    [ -z "$leaked" ] && ok "the student handout's file filter lets no deck in" || bad "a deck would enter the handout: $leaked"
+fi
+
+echo "slides: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
