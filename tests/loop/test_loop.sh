@@ -126,7 +126,11 @@ if true; then # the reader
     expect "check prints a ✗ line per exercise ($n_ex)" test "$(printf '%s\n' "$out" | grep -c '^  ✗ ')" = "$n_ex"
     expect "check says what was computed and expected, with the unit" \
         has "$out" "computed batching_compute_s(&d, 2400) = 0 s"
-    expect "check gives the first hint of the first failing exercise" has "$out" "Hint 1 of 3 for roofline_terms"
+    expect "check says how to ask for a hint (make hint CH=01 EX=roofline_terms), none seen" \
+        has "$out" "make hint CH=01 EX=roofline_terms shows a hint (0 of its 3 seen so far)"
+    first_hint=$(loop_hint_order "$CH" roofline_terms | head -1 | cut -f2)
+    expect "check never shows a hint by itself (not the first of roofline_terms)" hasnt "$out" "${first_hint:0:60}"
+    expect "  and counts none as seen (build/loop/hints-seen empty)" test ! -s build/loop/hints-seen
     expect "check on the stubs names no mistake (a placeholder is no mistake's value)" \
         hasnt "$out" "this is the value you get"
     expect "check builds the table of the mistakes' values when it is missing" test -s build/mistakes/$CH.tsv
@@ -144,6 +148,13 @@ if true; then # the reader
     expect "progress changes: 1/$n_ex exercises, 1/$n_stars stars, $pct%" \
         test "$(printf '%s\n' "$out" | grep -c "^01-batching *1/$n_ex *1/$n_stars *$pct%")" = 1
 
+    out=$(make -s hint CH=01 2>&1)
+    expect "make hint shows the first hint (1 of 3)" has "$out" "Hint 1 of 3 for roofline_terms"
+    expect "  (the idea, first in hints.txt)" has "$out" "${first_hint:0:40}"
+    out=$(make -s check CH=01 2>&1)
+    expect "check counts the hints asked for, and only those (1 of 3)" has "$out" "(1 of its 3 seen so far)"
+    out=$(NO_HINT=1 make -s check CH=01 2>&1)
+    expect "NO_HINT=1 leaves out the line on hints" hasnt "$out" "make hint CH="
     out=$(make -s hint CH=01 2>&1)
     expect "make hint shows one more hint (2 of 3)" has "$out" "Hint 2 of 3 for roofline_terms"
     out=$(make -s hint CH=01 2>&1)
