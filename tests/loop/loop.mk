@@ -104,10 +104,15 @@ endef
 # ex_rules(chapter): build/ex/NN-topic/test, your files compiled with FLAGS_$(CHECK_KEY)
 # (each one's messages kept in OBJ.log, shown by make check every run), linked with
 # the $(CHECK_WITH) tests and library; and the grader's rules on each of your files.
+# (build/ex/NN-topic/key holds the key, rewritten only when it changes, so that
+# switching CHALK_SANITIZE relinks even when the other key's objects are missing.)
 define ex_rules
-build/ex/$(1)/test: $(call test_objs,$(CHECK_WITH),$(1)) $(call tree_objs,$(CHECK_KEY),$(1),ex) $(call lib_objs,$(CHECK_WITH))
+build/ex/$(1)/test: $(call test_objs,$(CHECK_WITH),$(1)) $(call tree_objs,$(CHECK_KEY),$(1),ex) $(call lib_objs,$(CHECK_WITH)) \
+		build/ex/$(1)/key
 	@mkdir -p $$(@D)
-	$$(CC) $$(FLAGS_$(CHECK_KEY)) -o $$@ $$^ $$(LDLIBS)
+	$$(CC) $$(FLAGS_$(CHECK_KEY)) -o $$@ $$(filter %.o,$$^) $$(LDLIBS)
+build/ex/$(1)/key: loop-always
+	@mkdir -p $$(@D); [ "$$$$(cat $$@ 2>/dev/null)" = $(CHECK_KEY) ] || echo $(CHECK_KEY) >$$@
 $(call tree_objs,$(CHECK_KEY),$(1),ex): build/obj/$(CHECK_KEY)/$(1)/ex/%.o: exercises/$(1)/%.c \
 		$(wildcard exercises/$(1)/*.h) $(LIB_H)
 	@mkdir -p $$(@D)
@@ -125,6 +130,8 @@ build/rules/$(1)/%.txt: exercises/$(1)/%.c build/rules/$(1)/fns build/rules/allo
 endef
 build/rules/allow.syms: $(call lib_objs,plain) tests/loop/rules.sh
 	@tests/loop/rules.sh allow $@ $(call lib_objs,plain)
+.PHONY: loop-always
+loop-always:
 # the rules' verdicts of chapter $(1)'s files
 rules_of = $(patsubst exercises/$(1)/%.c,build/rules/$(1)/%.txt,$(wildcard exercises/$(1)/*.c))
 
