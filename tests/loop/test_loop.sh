@@ -324,6 +324,41 @@ C
     expect "  CHALK_SANITIZE=0 builds without them (no sanitizer's report)" hasnt "$out" "Sanitizer"
     git show HEAD:"$stub" >"$stub"
 
+    echo "-- every setting of the loop is in make help and the README"
+    knobs=$(for f in tests/check.sh tests/loop/hint.sh tests/loop/watch.sh tests/loop/solution.sh \
+        tests/loop/reset.sh tests/loop/progress.sh tests/loop/submission.sh; do
+        awk 'NR > 1 && !/^#/ { exit } { print }' "$f" | grep -oE '\<[A-Z][A-Z_]+=' | sort -u
+    done | sort -u)
+    expect "  (the scripts' headers name settings: $(printf '%s' "$knobs" | tr '\n' ' '))" \
+        eval 'has "$knobs" NO_HINT= && has "$knobs" CHALK_TIMEOUT='
+    help=$(make -s help 2>&1)
+    hhelp=$(make -s -f tests/grade/handout.mk help 2>&1)
+    for k in $knobs; do
+        expect "$k is in make help, the handout's make help and README.md" \
+            eval 'has "$help" "$k" && has "$hhelp" "$k" && grep -qF "\`$k" README.md'
+    done
+
+    echo "-- make submission"
+    git show HEAD:"$stub" >"$stub"
+    rm -f build/submission.tar.gz
+    out=$(make -s submission 2>&1)
+    rc=$?
+    expect "with nothing changed and no CH: packs nothing, says to name CH, exits non-zero" \
+        eval '[ $rc != 0 ] && has "$out" "make submission CH=01" && [ ! -e build/submission.tar.gz ]'
+    solve hardware_ratio
+    out=$(make -s submission 2>&1)
+    expect "by default: the chapters the reader changed (chapter 1 only)" \
+        test "$(tar -tzf build/submission.tar.gz | tr '\n' ' ')" = "$(ls exercises/$CH/*.c | tr '\n' ' ')"
+    out=$(make -s submission CH=02 2>&1)
+    expect "CH=02: that chapter's .c files, nothing else" \
+        test "$(tar -tzf build/submission.tar.gz | tr '\n' ' ')" = "$(ls exercises/02-*/*.c | tr '\n' ' ')"
+    make -s check CH=01 >/dev/null 2>&1
+    printf 'int g_counter;\n' >>"$stub"
+    make -s check CH=01 >/dev/null 2>&1
+    out=$(make -s submission CH=01 2>&1)
+    expect "  and it warns when make check found the grader would refuse a file" has "$out" "WARNING: the grader would score it zero"
+    git show HEAD:"$stub" >"$stub"
+
     echo "-- the mistake catalogue names a reader's mistake"
     loop_splice "$stub" "$scratch/mistaken.c" "batching_compute_s batching_max_batch_hbm batching_hw_ratio" >"$scratch/x.c" &&
         cp "$scratch/x.c" "$stub"
