@@ -338,6 +338,22 @@ C
             eval 'has "$help" "$k" && has "$hhelp" "$k" && grep -qF "\`$k" README.md'
     done
 
+    echo "-- nothing in a handout points to solutions/"
+    mkdir -p "$scratch/pointer/exercises/$CH"
+    cp exercises/$CH/*.h exercises/$CH/*.c "$scratch/pointer/exercises/$CH/"
+    printf '/* the reference is solutions/%s/batching.c */\n' "$CH" >>"$scratch/pointer/exercises/$CH/batching.h"
+    out=$(tests/grade/handout-check.sh "$scratch/pointer" 2>&1)
+    expect "the handout check refuses a contract that points to solutions/" has "$out" "points to solutions/"
+    out=$(grep -rlF 'solutions/' exercises tests/[0-9][0-9]-*/ --include='*.[ch]' --include=exercises.txt --include=hints.txt | grep -v '/hidden/' | tr '\n' ' ')
+    expect "no contract, stub, exercise list, hint or public test points to solutions/${out:+ (}${out}${out:+)}" test -z "$out"
+    cp solutions/$CH/batching.c "$stub"
+    mv solutions "$scratch/solutions.away"
+    out=$( (make -s check CH=01; make -s hint CH=01) 2>&1)
+    expect "without solutions/ (a handout), check and hint on a passing chapter name no make solution" \
+        eval 'has "$out" "Everything passes" && hasnt "$out" "make solution"'
+    mv "$scratch/solutions.away" solutions
+    git show HEAD:"$stub" >"$stub"
+
     echo "-- make submission"
     git show HEAD:"$stub" >"$stub"
     rm -f build/submission.tar.gz
