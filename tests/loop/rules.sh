@@ -132,6 +132,7 @@ objcheck() {
         }
     ')
     [ -z "$why" ] || { echo "$why"; return; }
+    # shellcheck disable=SC2016 # $0x80 is the instruction's operand, not a variable
     objdump -d --no-show-raw-insn "$o" 2>/dev/null | grep -qE '[[:space:]](syscall|sysenter|int[[:space:]]+\$0x80)([[:space:]]|$)' &&
         echo "a system call instruction (remove it)"
 }

@@ -45,11 +45,11 @@ for c in $chapters; do
     for f in exercises/"$c"/*.c; do [ -f "$f" ] && files+=("$f"); done
 done
 mkdir -p build
-tar -czf "$out.tmp" "${files[@]}" && mv "$out.tmp" "$out" || {
+if ! tar -czf "$out.tmp" "${files[@]}" || ! mv "$out.tmp" "$out"; then
     rm -f "$out.tmp"
     echo "submission: could not write $out" >&2
     exit 2
-}
+fi
 echo "$out: ${files[*]}"
 for f in "${files[@]}"; do
     c=$(basename "$(dirname "$f")")
