@@ -73,8 +73,12 @@ problems:
 	@echo "and answers-SEED.json (their key). Write your answers to a file, one 'id value' per line in the"
 	@echo "unit asked (e.g. ch1-latency-floor 9.1), then grade them:"
 	@echo "  make check-answers KEY=practice/answers-practice-1.json ANSWERS=my-answers.txt"
-	@echo "The book's own problems have their final answers in chalk.pdf, Appendix C. More sets come from"
-	@echo "your instructor (make problems SEED=yourname in the full course)."
+	@echo "The book's own problems have their final answers in chalk.pdf, Appendix C."
+	@echo "More sets: this handout cannot draw them$(if $(SEED), (not even SEED=$(SEED))). A set's key is computed by the"
+	@echo "calculator's chapter commands, which are the reference solutions compiled: shipping them would"
+	@echo "hand you every exercise's answer. Ask your instructor: make problems SEED=yourname in the full"
+	@echo "course writes problems-yourname.pdf and answers-yourname.json; put both in practice/ and grade"
+	@echo "your answers with make check-answers as above."
 # Grade an answers file against a practice set's key with the course's own checker:
 # the calculator built from tools/chalk/, its framework without the chapters (list,
 # show and check-answers; it computes no answer). Needs cJSON (make deps).

@@ -354,6 +354,13 @@ C
     mv "$scratch/solutions.away" solutions
     git show HEAD:"$stub" >"$stub"
 
+    echo "-- the handout says how to get and check more practice problems"
+    out=$(make -s -f tests/grade/handout.mk problems SEED=alice 2>&1)
+    expect "its make problems SEED=alice says it cannot draw them, why, where they come from and how to check them" \
+        eval 'has "$out" "cannot draw them (not even SEED=alice)" && has "$out" "reference solutions" &&
+            has "$out" "make problems SEED=yourname" && has "$out" "make check-answers"'
+    expect "  and its README says the same" grep -q "this handout cannot draw them" tests/grade/handout-README.md
+
     echo "-- make submission"
     git show HEAD:"$stub" >"$stub"
     rm -f build/submission.tar.gz
