@@ -29,7 +29,7 @@ CHALK_INC = -Ilib -Isolutions/chalk $(addprefix -I,$(wildcard exercises/[0-9][0-
 CHALK_LIBS = -lcjson -lm
 
 .PHONY: all chalk test check hint bench format help clean deps book
-.PHONY: progress watch solution reset handout grade grade-all gradescope
+.PHONY: progress watch solution reset submission handout grade grade-all gradescope
 .PHONY: flashcards problems
 .SECONDARY:
 
@@ -213,6 +213,10 @@ solution:
 # make reset EX=step_time (its functions only) or make reset CH=01 (whole chapter).
 reset:
 	@CH='$(CH)' EX='$(EX)' tests/loop/reset.sh
+# What you hand in: build/submission.tar.gz with one chapter's .c files (CH=01), or
+# by default those of the chapters you changed (tests/loop/submission.sh).
+submission:
+	@CH='$(CH)' tests/loop/submission.sh
 
 # Teaching a course (scripts in tests/grade/; see README "Teaching with Chalk").
 # The student handout: build/chalk-handout.tar.gz (no solutions, no hidden tests).
@@ -263,6 +267,7 @@ help:
 	@echo "make hint       one more hint for the first failing exercise (CH=01 or EX=step_time)"
 	@echo "make solution   the reference for EX=step_time, once yours passes (FORCE=1 overrides)"
 	@echo "make reset      the stub back for EX=step_time or CH=01; yours goes to exercises/*/.backup/"
+	@echo "make submission build/submission.tar.gz: one chapter's .c files to hand in (CH=01; default: the chapters you changed)"
 	@echo "make handout    the student handout build/chalk-handout.tar.gz (no solutions, no hidden tests)"
 	@echo "make grade      grade SUBMISSION=dir-or-tarball with hidden tests: build/grade/results.json"
 	@echo "make grade-all  grade every submission in DIR=submissions/: build/grade/gradebook.csv"
@@ -278,6 +283,7 @@ help:
 	@echo "make fresh-check  the README's set-up lines on a fresh Debian 12 root (debootstrap; root)"
 	@echo "make format     clang-format the C sources"
 	@echo "make clean      remove build/ (nothing you wrote is touched)"
+	@tests/loop/knobs.sh
 
 # Remove generated files: build/ only.
 clean:

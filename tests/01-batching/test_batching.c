@@ -2,7 +2,7 @@
  * test_batching.c -- Chapter 1 tests: batch size, step time, cost per token.
  *
  * Built twice: against exercises/01-batching/batching.c (yours) and against
- * solutions/01-batching/batching.c (the reference). Each test states one fact;
+ * the reference solution (in the instructor's copy). Each test states one fact;
  * the comment above it names where the expected value comes from. Expected values
  * are written as the closed form with published inputs, never copied from output.
  *

@@ -3,7 +3,7 @@
  * the decode loop and memory per GPU.
  *
  * Built twice: against exercises/03-pipelining/pipelining.c (yours) and against
- * solutions/03-pipelining/pipelining.c (the reference). Each test states one fact;
+ * the reference solution (in the instructor's copy). Each test states one fact;
  * the comment above it names where the expected value comes from. Expected values
  * are written as the closed form with published inputs, never copied from output.
  *

@@ -3,7 +3,7 @@
  * a model's life, the equal-cost estimate and the inference-optimal model.
  *
  * Built twice: against exercises/04-overtraining/overtraining.c (yours) and against
- * solutions/04-overtraining/overtraining.c (the reference). Each test states one fact;
+ * the reference solution (in the instructor's copy). Each test states one fact;
  * the comment above it names where the expected value comes from. Expected values
  * are written as the closed form with published inputs, never copied from output.
  *

@@ -3,7 +3,7 @@
  * tiers, speculative decoding, cache schedules.
  *
  * Built twice: against exercises/05-long-context/context.c (yours) and against
- * solutions/05-long-context/context.c (the reference). Each test states one fact;
+ * the reference solution (in the instructor's copy). Each test states one fact;
  * the comment above it names where the expected value comes from. Expected values
  * are closed forms with published inputs, never copied from output.
  *

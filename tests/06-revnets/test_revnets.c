@@ -2,7 +2,7 @@
  * test_revnets.c -- Chapter 6 tests: ciphers, avalanche, RevNets, training memory.
  *
  * Built twice: against exercises/06-revnets/revnets.c (yours) and against
- * solutions/06-revnets/revnets.c (the reference). Each test states one fact; the
+ * the reference solution (in the instructor's copy). Each test states one fact; the
  * comment above it names where the expected value comes from: a published test
  * vector, a paper's formula or figure, or a closed form worked out in the test from
  * the definitions in revnets.h (never the program's own output).

@@ -51,6 +51,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 . tests/loop/lib.sh
+. tests/loop/rules.sh # srccheck, objcheck, rules_allow_list, rules_includes, RULES_CFLAGS (shared with make check)
 . tests/grade/intake.sh
 . tests/grade/sandbox.sh
 
@@ -66,7 +67,7 @@ CC=$(readlink -f "$(command -v "${CC:-cc}")") && [ -x "$CC" ] || {
     exit 2
 }
 TRUSTED_CFLAGS=(-std=c11 -O1 -w)
-STUDENT_CFLAGS=(-std=c11 -O1 -w -pipe -fno-diagnostics-show-caret -fdiagnostics-color=never)
+STUDENT_CFLAGS=("${RULES_CFLAGS[@]}")
 t_start=$(date +%s.%N)
 
 work=""
@@ -134,29 +135,14 @@ exposed=$(sandbox_exposed solutions tests/*/hidden tests/*/points.txt)
 
 # Objects of lib/, the allow-list of what a student's object may call, the harness.
 prep_common() {
-    local f lm lg
+    local f
     [ -f "$cache/allow.syms" ] && return 0
     mkdir -p "$cache/lib"
     for f in lib/*.c; do
         $CC "${TRUSTED_CFLAGS[@]}" -Ilib -c "$f" -o "$cache/lib/$(basename "$f" .c).o" || return 1
     done
     $CC "${TRUSTED_CFLAGS[@]}" -Itests/grade -c tests/grade/harness.c -o "$cache/harness.o" || return 1
-    lm=$($CC -print-file-name=libm.so.6)
-    lg=$($CC -print-libgcc-file-name)
-    {
-        nm -P "$cache"/lib/*.o | awk '$2 == "T" { print $1 }'
-        nm -D -P --defined-only "$lm" 2>/dev/null | awk '$2 ~ /^[TWi]$/ { sub(/@.*/, "", $1); print $1 }'
-        # libgcc's arithmetic helpers (__muldc3, __popcountdi2...): named with a digit
-        nm -P --defined-only "$lg" 2>/dev/null | awk '$2 == "T" && $1 ~ /^__.*[0-9]$/ && $1 !~ /^__gcc_/ { print $1 }'
-        # what the compiler emits for itself, memory, printing, pure C library helpers
-        printf '%s\n' memcpy memset memmove memcmp __stack_chk_fail \
-            malloc calloc realloc free abort __assert_fail \
-            printf puts putchar fputs fputc putc fprintf vprintf vfprintf sprintf \
-            snprintf vsnprintf fflush fwrite stdout stderr __printf_chk __fprintf_chk \
-            __sprintf_chk __snprintf_chk __vfprintf_chk __vprintf_chk __vsnprintf_chk \
-            __memcpy_chk __memset_chk __memmove_chk \
-            abs labs llabs qsort bsearch strlen strcmp strncmp strchr strrchr memchr
-    } | sort -u >"$cache/allow.syms.tmp" && mv "$cache/allow.syms.tmp" "$cache/allow.syms"
+    CC=$CC rules_allow_list "$cache"/lib/*.o >"$cache/allow.syms.tmp" && mv "$cache/allow.syms.tmp" "$cache/allow.syms"
 }
 
 # Chapter $1: the contract in the box, the wrappers, the test objects, the names.
@@ -192,78 +178,8 @@ prep_chapter() {
 
 # ---- the student's side ---------------------------------------------------------------
 
-# Source check of preprocessed file $1 whose own lines are marked as file $2: prints
-# the first rule broken (inline assembly, an attribute that places code or runs it
-# at load time), nothing when there is none.
-srccheck() {
-    awk -v src="$2" '
-        /^# [0-9]+ "/ { f = $3; gsub(/^"|"$/, "", f); mine = (f == src); next }
-        /^#/ || !mine { next }
-        {
-            s = $0
-            gsub(/"([^"\\]|\\.)*"/, "\"\"", s); gsub(/\047([^\047\\]|\\.)*\047/, "0", s)
-            while (s != "") {
-                if (match(s, /^[A-Za-z_][A-Za-z0-9_]*/)) {
-                    id = substr(s, 1, RLENGTH); s = substr(s, RLENGTH + 1)
-                    if (id ~ /^(asm|__asm|__asm__)$/) { print "inline assembly (" id ") is not allowed"; exit }
-                    if (id ~ /^__attribute(__)?$/) { attr = 1; depth = 0; continue }
-                    bare = id; gsub(/^__|__$/, "", bare)
-                    if (attr && depth > 0 && bare ~ /^(section|constructor|destructor|ifunc|alias|weakref|symver|naked|noplt)$/) {
-                        print "the attribute " id " is not allowed (it places code or runs it outside the tests)"; exit
-                    }
-                } else {
-                    c = substr(s, 1, 1); s = substr(s, 2)
-                    if (c == "(" && attr) depth++
-                    else if (c == ")" && attr) { depth--; if (depth <= 0) attr = 0 }
-                }
-            }
-        }
-    ' "$1"
-}
-
-# Object check of $1 (the chapter's contract function names in $2): prints the first
-# rule broken, nothing when there is none.
-objcheck() {
-    local o=$1 fns=$2 why
-    why=$(readelf -SW "$o" 2>/dev/null | sed -n 's/^ *\[ *[0-9]*\] //p' | awk '
-        { name = $1; flags = "" }
-        name == "NULL" || name == "" { next }
-        name ~ /^\.(init_array|fini_array|preinit_array|ctors|dtors|init|fini)(\.|$)/ {
-            print "a constructor or destructor (" name "): code that would run before or after the tests"; done = 1; exit
-        }
-        name == ".note.GNU-stack" { stack = 1; if ($0 ~ / [A-Z]*X[A-Z]* +[0-9]+ +[0-9]+ +[0-9]+ *$/) { print "an executable stack"; done = 1; exit } ; next }
-        name ~ /^\.rela?\./ { name = substr(name, index(substr(name, 2), ".") + 1) }
-        name !~ /^\.(text|data|rodata|bss)(\..*)?$/ &&
-        name !~ /^\.(comment|note\.GNU-stack|note\.gnu\.property|eh_frame|symtab|strtab|shstrtab|group)$/ {
-            print "a section " name " that plain C functions do not need"; done = 1; exit
-        }
-        END { if (!done && !stack) print "no .note.GNU-stack section (the object would ask for an executable stack)" }
-    ')
-    [ -z "$why" ] || { echo "$why"; return; }
-    why=$(nm -P "$o" 2>/dev/null | awk -v fns="$fns" -v allow="$cache/allow.syms" '
-        BEGIN {
-            while ((getline l < fns) > 0) contract[l] = 1
-            while ((getline l < allow) > 0) ok[l] = 1
-        }
-        $2 == "i" { print "an indirect function (ifunc) " $1 ": code that would run when the program loads"; done = 1; exit }
-        $2 ~ /^[Uwv]$/ {
-            if (!($1 in ok) && !($1 in contract)) calls = calls (calls == "" ? "" : ", ") $1
-            next
-        }
-        END {
-            if (!done && calls != "") print "calls to " calls ": not on the allow-list (math, lib/, memory, printing)"
-        }
-        $2 ~ /^[A-Z]$/ || $2 == "u" {
-            if ($2 == "T" && ($1 in contract)) next
-            if ($2 ~ /^[TW]$/) print "a global function " $1 " that is not one of the contract'"'"'s functions (make it static)"
-            else print "a global variable " $1 " (make it static)"
-            done = 1; exit
-        }
-    ')
-    [ -z "$why" ] || { echo "$why"; return; }
-    objdump -d --no-show-raw-insn "$o" 2>/dev/null | grep -qE '[[:space:]](syscall|sysenter|int[[:space:]]+\$0x80)([[:space:]]|$)' &&
-        echo "a system call instruction"
-}
+# The source and object rules (srccheck, objcheck, rules_includes) are in
+# tests/loop/rules.sh, which make check runs too.
 
 # Compiles chapter $1's submitted files in the sandbox and checks them. On success
 # the renamed objects are in $secret/$1/sub/; on failure, $why says what happened.
@@ -308,17 +224,9 @@ compile_chapter() {
                     return 1
                 }
                 # every file it read: the submitted file, the contract, system headers
-                bad=$(sed -e 's/\\$//' -e '1s/^[^:]*://' "$secret/$ch/$b.d" | tr ' ' '\n' | grep . |
-                    while IFS= read -r dep; do
-                        case $dep in
-                        *..*) echo "$dep" ;;
-                        "$f" | /usr/include/* | /usr/lib/gcc/*/include/*) ;;
-                        "$con"/*) [ -f "$con/${dep##*/}" ] && [ "$dep" = "$con/${dep##*/}" ] || echo "$dep" ;;
-                        *) echo "$dep" ;;
-                        esac
-                    done | head -1)
+                bad=$(rules_includes "$secret/$ch/$b.d" "$f" "$con")
                 if [ -n "$bad" ]; then
-                    why="refused: it includes ${bad//$src\//} (only system headers and the chapter's own headers may be included)"
+                    why="refused: it includes ${bad//$src\//} (only system headers and the chapter's own headers may be included): remove the #include and write what you need in this file"
                     return 1
                 fi
                 bad=$(srccheck "$secret/$ch/$b.i" "$f")
@@ -333,7 +241,7 @@ compile_chapter() {
             return 1
         }
         if [ "${GRADE_TRUST_OBJECT:-0}" != 1 ]; then
-            bad=$(objcheck "$secret/$ch/sub/$b.o" "$cache/$ch/fns")
+            bad=$(objcheck "$secret/$ch/sub/$b.o" "$cache/$ch/fns" "$cache/allow.syms")
             [ -z "$bad" ] || {
                 why="refused: $b.c has $bad"
                 return 1

@@ -4,6 +4,7 @@
 #     (tools/chalk/: list, show, check-answers; none of its files a chapter's),
 #     no grading scripts, no hidden tests, no points tables;
 #   - no ::: {.solution} block (instructor answers) left in chapters/*.md;
+#   - no pointer to solutions/ in the contracts, stubs, exercise lists, hints, tests;
 #   - no line of a reference function body (solutions/NN-topic/*.c, lines of 20+
 #     characters that the stub does not have) in any text file of DIR, nor in the
 #     text of its PDFs (pdftotext, when installed).
@@ -35,6 +36,11 @@ for md in "$dir"/chapters/*.md; do
         echo "handout-check: LEAK: $md:$l"
     done | grep . && bad=1
 done
+
+# Nothing points a student to a file the handout lacks: no solutions/ in what the
+# student reads (contracts, stubs, exercise lists, hints, tests).
+found=$(grep -rlF 'solutions/' "$dir/exercises" "$dir"/tests/[0-9][0-9]-*/ 2>/dev/null | head -5)
+[ -z "$found" ] || leak "points to solutions/, which a handout lacks: $(echo $found)"
 
 # Reference body lines that are not also stub lines.
 tmp=$(mktemp -d)

@@ -47,12 +47,11 @@ tools:
 		echo "apt-get, with sudo), brew install cmocka (macOS), or your system's cmocka package." >&2; \
 		exit 2; }
 
-# Your exercises to hand in: build/submission.tar.gz holds exercises/*/*.c and nothing
-# else (upload it, or the .c files themselves, as your instructor says).
+# Your exercises to hand in: build/submission.tar.gz holds one chapter's .c files
+# (CH=01), by default those of the chapters you changed, and nothing else (upload it,
+# or the .c files themselves, as your instructor says).
 submission:
-	@mkdir -p build
-	@tar -czf build/submission.tar.gz $(sort $(wildcard exercises/[0-9][0-9]-*/*.c))
-	@echo "build/submission.tar.gz: $(sort $(wildcard exercises/[0-9][0-9]-*/*.c))"
+	@CH='$(CH)' tests/loop/submission.sh
 # One more hint for the first failing exercise: make hint CH=01, or EX=step_time.
 hint: deps
 	@CH='$(CH)' EX='$(EX)' tests/loop/hint.sh
@@ -74,8 +73,12 @@ problems:
 	@echo "and answers-SEED.json (their key). Write your answers to a file, one 'id value' per line in the"
 	@echo "unit asked (e.g. ch1-latency-floor 9.1), then grade them:"
 	@echo "  make check-answers KEY=practice/answers-practice-1.json ANSWERS=my-answers.txt"
-	@echo "The book's own problems have their final answers in chalk.pdf, Appendix C. More sets come from"
-	@echo "your instructor (make problems SEED=yourname in the full course)."
+	@echo "The book's own problems have their final answers in chalk.pdf, Appendix C."
+	@echo "More sets: this handout cannot draw them$(if $(SEED), (not even SEED=$(SEED))). A set's key is computed by the"
+	@echo "calculator's chapter commands, which are the reference solutions compiled: shipping them would"
+	@echo "hand you every exercise's answer. Ask your instructor: make problems SEED=yourname in the full"
+	@echo "course writes problems-yourname.pdf and answers-yourname.json; put both in practice/ and grade"
+	@echo "your answers with make check-answers as above."
 # Grade an answers file against a practice set's key with the course's own checker:
 # the calculator built from tools/chalk/, its framework without the chapters (list,
 # show and check-answers; it computes no answer). Needs cJSON (make deps).
@@ -108,12 +111,13 @@ help:
 	@echo "make watch      re-run make check on every save under exercises/ (CH=01)"
 	@echo "make hint       one more hint for the first failing exercise (CH=01 or EX=step_time)"
 	@echo "make reset      the stub back for EX=step_time or CH=01; yours goes to exercises/*/.backup/"
-	@echo "make submission build/submission.tar.gz: your exercises/*/*.c, to hand in"
+	@echo "make submission build/submission.tar.gz: one chapter's .c files to hand in (CH=01; default: the chapters you changed)"
 	@echo "make book       where the book is (chalk.pdf)"
 	@echo "make problems   the practice problem sets in practice/, and how to check them"
 	@echo "make check-answers KEY=practice/answers-SEED.json ANSWERS=FILE   grade your answers to a set"
 	@echo "make deps       install what make check needs (gcc, make, cmocka, inotify-tools)"
 	@echo "make clean      remove build/ (nothing you wrote is touched)"
+	@tests/loop/knobs.sh
 
 # Remove generated files: build/ only (your exercises and their .backup/ stay).
 clean:

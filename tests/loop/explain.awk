@@ -74,6 +74,20 @@ function explain(detail,   L, nl, i, loc, file, line, stmt, said, raw, out, s, p
     if (loc != "") { file = loc; sub(/:[0-9]+$/, "", file); line = loc; sub(/^.*:/, "", line) }
     stmt = (file != "" ? statement(file, line + 0) : "")
     said = 0; raw = ""; out = ""
+    # a sanitizer's report (make check runs the tests under ASan and UBSan): what it
+    # found, and the first place in the reader's code it names
+    for (i = 1; i <= nl; i++) {
+        s = L[i]
+        if (s ~ /runtime error: /) { sub(/^[^ ]*exercises\//, "exercises/", s); return "UndefinedBehaviorSanitizer: " s "\n" }
+        if (s ~ /ERROR: AddressSanitizer: /) {
+            sub(/^.*ERROR: /, "", s); sub(/ on address 0x[0-9a-f]+.*$/, "", s)
+            for (k = i + 1; k <= nl; k++) if (L[k] ~ /^ *#[0-9]+ 0x[0-9a-f]+ in .*exercises\//) {
+                p = L[k]; sub(/^ *#[0-9]+ 0x[0-9a-f]+ in /, "", p); sub(/ [^ ]*exercises\//, " at exercises/", p)
+                return s " in " p "\n"
+            }
+            return s "\n"
+        }
+    }
     for (i = 1; i <= nl; i++) {
         s = L[i]
         if (s ~ /: error: Failure!$/ || s ~ /^chalk-value: /) continue

@@ -112,16 +112,19 @@ loop_cut_why() {
     case $1 in
     124 | 137) echo "did not finish within $2 s: an endless loop?" ;;
     134) echo "aborted (signal 6): a failed assert() or a call to abort()" ;;
+    86) echo "stopped by AddressSanitizer or UBSan: a memory error or undefined behaviour (its report is above)" ;;
     *) if [ "$1" -gt 128 ]; then echo "killed by signal $(($1 - 128))"; else echo "stopped (exit $1) before finishing: exit() called?"; fi ;;
     esac
 }
 
-# Runs test binary $1 (its environment: CHALK_VALUES=1 and what is exported) under
+# Runs test binary $1 (its environment: CHALK_VALUES=1, the sanitizers' options
+# unless set: no leak check, exit code 86 on a report; and what is exported) under
 # a limit of $2 seconds, its output capped, and prints its exit code then its output.
 loop_run_capped() {
     local raw rc
     raw=$(
-        CHALK_VALUES=1 timeout -k 1 "$2" "$1" 2>&1 | head -c 1000000
+        CHALK_VALUES=1 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:exitcode=86} \
+            UBSAN_OPTIONS=${UBSAN_OPTIONS:-exitcode=86} timeout -k 1 "$2" "$1" 2>&1 | head -c 1000000
         exit "${PIPESTATUS[0]}"
     )
     rc=$?
@@ -151,22 +154,108 @@ loop_cut_reason() {
     awk -F'\t' -v OFS='\t' -v why="$why" '$2 == "cut" { $2 = "crash"; $3 = ($3 == "" ? why : $3 "\036" why) } { print }'
 }
 
-# Builds and runs chapter $1's tests against exercises/. Writes build/loop/$1.tsv.
-# Returns 0 when it ran (whatever the results), 2 when the chapter does not compile
-# (the compiler's messages are in build/loop/$1.build). With $2 = mistakes, also
-# brings build/mistakes/$1.tsv up to date (when there are solutions to build it from).
+# The key of make check's objects (tests/loop/loop.mk): checksan, or check when
+# CHALK_SANITIZE=0.
+loop_check_key() { if [ "${CHALK_SANITIZE:-1}" = 0 ]; then echo check; else echo checksan; fi; }
+
+# The compiler's messages (warnings, errors) about chapter $1's file $2 (a path
+# under exercises/) from make check's last compile of it; empty when none.
+loop_compiler_log() {
+    local log
+    log=build/obj/$(loop_check_key)/$1/ex/$(basename "$2" .c).o.log
+    [ -f "$log" ] && cat "$log"
+}
+
+# Builds and runs chapter $1's tests against exercises/. Writes build/loop/$1.tsv,
+# and the grader's rules on each file in build/rules/$1/FILE.txt. Returns 0 when it
+# ran (whatever the results), 2 when the chapter does not compile even with each
+# function that does not compile put back to the stub (the compiler's messages are
+# in build/loop/$1.build). When functions were put back, build/loop/$1.broken lists
+# them (function <TAB> the compiler's first error about it) and their exercises'
+# tests fail, saying so. With $2 = mistakes, also brings build/mistakes/$1.tsv up to
+# date (when there are solutions to build it from).
 loop_run_chapter() {
-    local ch=$1 goals=("build/ex/$1/test")
+    local ch=$1 goals=("build/ex/$1/test") f
     if [ "${2:-}" = mistakes ] && [ -d "solutions/$ch" ] && [ -f "tests/$ch/mistakes.txt" ]; then
         goals+=("build/mistakes/$ch.tsv")
         [ -f "build/mistakes/$ch.tsv" ] || echo "(building the values of chapter $ch's catalogued mistakes: once, a few seconds)"
     fi
+    for f in exercises/"$ch"/*.c; do
+        [ -f "$f" ] && goals+=("build/rules/$ch/$(basename "$f" .c).txt")
+    done
     [ -d "$LOOP_DIR" ] || mkdir -p "$LOOP_DIR"
+    rm -f "$LOOP_DIR/$ch.broken"
     if ! make -s -k -j2 --no-print-directory "${goals[@]}" >"$LOOP_DIR/$ch.build" 2>&1; then
-        rm -f "$LOOP_DIR/$ch.tsv"
-        return 2
+        if make -s -q --no-print-directory "build/ex/$ch/test" 2>/dev/null; then
+            : # only another goal failed (the mistakes' table): the tests still run
+        elif ! loop_run_fixed "$ch"; then
+            rm -f "$LOOP_DIR/$ch.tsv" "$LOOP_DIR/$ch.broken"
+            return 2
+        else
+            return 0
+        fi
     fi
     loop_run_binary "build/ex/$ch/test" "$CHALK_TIMEOUT" "$LOOP_DIR/$ch.tsv"
+    return 0
+}
+
+# make check when chapter $1 does not compile: every function of the reader's files
+# holding a compiler error is put back to the stub (in a copy, build/fix/$1/src/),
+# the tests run against that copy, and the exercises of those functions fail with
+# the compiler's error, so the other exercises still get their results. Returns 1
+# when that cannot be done: an error outside any function, in a function the stub
+# does not have (a helper of yours), or a copy that still does not compile.
+loop_run_fixed() {
+    local ch=$1 f b log fns fn line msg stub dir=build/fix/$1
+    rm -rf "$dir" && mkdir -p "$dir/src" || return 1
+    : >"$LOOP_DIR/$ch.broken"
+    for f in exercises/"$ch"/*.c; do
+        b=$(basename "$f")
+        log=build/obj/$(loop_check_key)/$ch/ex/${b%.c}.o.log
+        if [ -f "build/obj/$(loop_check_key)/$ch/ex/${b%.c}.o" ] || [ ! -f "$log" ]; then
+            cp "$f" "$dir/src/$b"
+            continue
+        fi
+        # the function around each error (FILE:LINE:COL: error: or fatal error:)
+        fns=$(grep -E "^$f:[0-9]+:[0-9]+: (fatal )?error: " "$log" | while IFS=: read -r _ line _ _ msg; do
+            fn=$(loop_c_functions "$f" | awk -F'\t' -v l="$line" '$4 <= l && l <= $3 { print $1; exit }')
+            [ -n "$fn" ] || fn="-"
+            printf '%s\t%s:%s:%s\n' "$fn" "$f" "$line" "$msg"
+        done | awk -F'\t' '!seen[$1]++')
+        [ -n "$fns" ] || return 1
+        printf '%s\n' "$fns" | cut -f1 | grep -qx -- - && return 1
+        stub=$(mktemp) || return 1
+        if ! loop_pristine "$ch" "$b" >"$stub"; then
+            rm -f "$stub"
+            return 1
+        fi
+        for fn in $(printf '%s\n' "$fns" | cut -f1); do # a function the stub lacks cannot be put back
+            loop_c_functions "$stub" | cut -f1 | grep -qxF -- "$fn" || {
+                rm -f "$stub"
+                return 1
+            }
+        done
+        loop_splice "$f" "$stub" "$(printf '%s\n' "$fns" | cut -f1 | tr '\n' ' ')" >"$dir/src/$b" 2>/dev/null || {
+            rm -f "$stub"
+            return 1
+        }
+        rm -f "$stub"
+        printf '%s\n' "$fns" >>"$LOOP_DIR/$ch.broken"
+    done
+    [ -s "$LOOP_DIR/$ch.broken" ] || return 1
+    make -s --no-print-directory "$dir/test" >"$LOOP_DIR/$ch.fix.build" 2>&1 || return 1
+    loop_run_binary "$dir/test" "$CHALK_TIMEOUT" "$LOOP_DIR/$ch.tsv.fix"
+    # the tests of an exercise with a function put back fail, with the compiler's word
+    loop_exercises "$ch" | awk -F'\t' -v OFS='\t' -v broken="$LOOP_DIR/$ch.broken" '
+        BEGIN { while ((getline l < broken) > 0) { split(l, b, "\t"); err[b[1]] = b[2] } }
+        FILENAME == "-" {
+            n = split($5, fn, " ")
+            for (i = 1; i <= n; i++) if (fn[i] in err) { bad[$1] = "does not compile: " fn[i] " (" err[fn[i]] ")"; break }
+            next
+        }
+        { ex = $1; sub(/: .*/, "", ex); if (ex in bad) { $2 = "fail"; $3 = bad[ex] } print }
+    ' - "$LOOP_DIR/$ch.tsv.fix" >"$LOOP_DIR/$ch.tsv"
+    rm -f "$LOOP_DIR/$ch.tsv.fix"
     return 0
 }
 

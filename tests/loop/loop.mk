@@ -5,7 +5,8 @@
 # make check recompiles that one file and relinks (tens of milliseconds), not the
 # tests and the library as well.
 #
-#   build/ex/NN-topic/test      the tests against your exercises/      (make check)
+#   build/ex/NN-topic/test      the tests against your exercises/      (make check),
+#                               under AddressSanitizer + UBSan (CHALK_SANITIZE=0: not)
 #   build/sol/NN-topic/test     against solutions/ (when there is one) (make test)
 #   build/asan/NN-topic/test    solutions/ under AddressSanitizer + UBSan
 #
@@ -13,6 +14,11 @@
 #   build/obj/FLAGS/NN-topic/tests/*.o   tests/NN-topic/*.c, with tests/loop/runner.h
 #   build/obj/FLAGS/NN-topic/ex/*.o      exercises/NN-topic/*.c
 #   build/obj/FLAGS/NN-topic/sol/*.o     solutions/NN-topic/*.c
+#   build/obj/check[san]/NN-topic/ex/*.o exercises/NN-topic/*.c as make check builds
+#                                        them: every warning shown (in FILE.o.log),
+#                                        none fatal, as the grader (-w) takes them
+#   build/rules/NN-topic/FILE.txt        the grader's source and object rules on
+#                                        exercises/NN-topic/FILE.c (tests/loop/rules.sh)
 # FLAGS is plain ($(CFLAGS)) or asan ($(CFLAGS) $(SANITIZE)). runner.h is
 # force-included into every test file: CHALK_LIST, CHALK_ONLY and CHALK_VALUES (see
 # it) change nothing unless set.
@@ -34,6 +40,14 @@ SANITIZE = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 LDLIBS = -lcmocka -lm
 FLAGS_plain = $(CFLAGS)
 FLAGS_asan = $(CFLAGS) $(SANITIZE)
+# make check: your files with the warnings on and none an error (a warning never
+# hides your results; the grader compiles with -w), under the sanitizers unless
+# CHALK_SANITIZE=0; the tests and lib/ linked with them are the asan (or plain) objects.
+CHALK_SANITIZE ?= 1
+CHECK_KEY := $(if $(filter 0,$(CHALK_SANITIZE)),check,checksan)
+CHECK_WITH := $(if $(filter 0,$(CHALK_SANITIZE)),plain,asan)
+FLAGS_check = $(filter-out -Werror,$(CFLAGS)) -fdiagnostics-color=never
+FLAGS_checksan = $(FLAGS_check) $(SANITIZE)
 
 CHAPTERS := $(sort $(notdir $(wildcard tests/[0-9][0-9]-*)))
 LIB_SRC := $(wildcard lib/*.c)
@@ -87,12 +101,46 @@ $(eval $(call chapter_rules,$(1),$(2),$(3),$(c)))
 $(eval $(call tree_objects,$(2),$(c),$(3)))))
 endef
 
+# ex_rules(chapter): build/ex/NN-topic/test, your files compiled with FLAGS_$(CHECK_KEY)
+# (each one's messages kept in OBJ.log, shown by make check every run), linked with
+# the $(CHECK_WITH) tests and library; and the grader's rules on each of your files.
+# (build/ex/NN-topic/key holds the key, rewritten only when it changes, so that
+# switching CHALK_SANITIZE relinks even when the other key's objects are missing.)
+define ex_rules
+build/ex/$(1)/test: $(call test_objs,$(CHECK_WITH),$(1)) $(call tree_objs,$(CHECK_KEY),$(1),ex) $(call lib_objs,$(CHECK_WITH)) \
+		build/ex/$(1)/key
+	@mkdir -p $$(@D)
+	$$(CC) $$(FLAGS_$(CHECK_KEY)) -o $$@ $$(filter %.o,$$^) $$(LDLIBS)
+build/ex/$(1)/key: loop-always
+	@mkdir -p $$(@D); [ "$$$$(cat $$@ 2>/dev/null)" = $(CHECK_KEY) ] || echo $(CHECK_KEY) >$$@
+$(call tree_objs,$(CHECK_KEY),$(1),ex): build/obj/$(CHECK_KEY)/$(1)/ex/%.o: exercises/$(1)/%.c \
+		$(wildcard exercises/$(1)/*.h) $(LIB_H)
+	@mkdir -p $$(@D)
+	@rm -f $$@; $$(CC) $$(FLAGS_$(CHECK_KEY)) -Ilib -Iexercises/$(1) -c -o $$@ $$< >$$@.log 2>&1; \
+		s=$$$$?; cat $$@.log >&2; exit $$$$s
+# make check's fallback when a function of yours does not compile: build/fix/$(1)/src/
+# holds your files with those functions put back to the stub (tests/loop/lib.sh).
+build/fix/$(1)/test: $(call test_objs,$(CHECK_WITH),$(1)) $(call lib_objs,$(CHECK_WITH)) $(wildcard build/fix/$(1)/src/*.c)
+	@mkdir -p $$(@D)
+	$$(CC) $$(FLAGS_$(CHECK_KEY)) -w -Ilib -Iexercises/$(1) -o $$@ $$(filter %.o,$$^) $$(filter %.c,$$^) $$(LDLIBS)
+build/rules/$(1)/fns: $(wildcard exercises/$(1)/*.h) $(LIB_H) tests/loop/rules.sh
+	@tests/loop/rules.sh fns $(1) $$@
+build/rules/$(1)/%.txt: exercises/$(1)/%.c build/rules/$(1)/fns build/rules/allow.syms $(wildcard exercises/$(1)/*.h) $(LIB_H)
+	@tests/loop/rules.sh check $(1) $$< $$@
+endef
+build/rules/allow.syms: $(call lib_objs,plain) tests/loop/rules.sh
+	@tests/loop/rules.sh allow $@ $(call lib_objs,plain)
+.PHONY: loop-always
+loop-always:
+# the rules' verdicts of chapter $(1)'s files
+rules_of = $(patsubst exercises/$(1)/%.c,build/rules/$(1)/%.txt,$(wildcard exercises/$(1)/*.c))
+
 $(eval $(call lib_rules,plain))
-$(foreach c,$(CHAPTERS),$(eval $(call test_objects,plain,$(c))))
-$(call rules_for,ex,plain,ex)
-ifneq ($(wildcard solutions),)
 $(eval $(call lib_rules,asan))
+$(foreach c,$(CHAPTERS),$(eval $(call test_objects,plain,$(c))))
 $(foreach c,$(CHAPTERS),$(eval $(call test_objects,asan,$(c))))
+$(foreach c,$(CHAPTERS),$(eval $(call ex_rules,$(c))))
+ifneq ($(wildcard solutions),)
 $(call rules_for,sol,plain,sol)
 $(call rules_for,asan,asan,sol)
 endif

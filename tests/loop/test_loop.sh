@@ -97,6 +97,10 @@ if true; then # the reader
                 fail "$c: hidden tests do not compile warning-free"
             fi
         fi
+        # (make check builds without -Werror: the stub's own proof is here)
+        # shellcheck disable=SC2086 # a list of flags
+        expect "$c: the stub compiles warning-free (-Werror)" \
+            cc $CFLAGS_STRICT -Ilib -Iexercises/"$c" -fsyntax-only exercises/"$c"/*.c
         stray=$(printf '%s\n' "$names" | sed 's/: .*//' | sort -u | grep -vxF -f <(printf '%s\n' "$ids") | tr '\n' ' ')
         expect "$c: every test names an exercise of exercises.txt${stray:+ (not: $stray)}" test -z "$stray"
         untested=$(for id in $ids; do printf '%s\n' "$names" | grep "^$id: " >/dev/null || printf '%s ' "$id"; done)
@@ -126,7 +130,11 @@ if true; then # the reader
     expect "check prints a ✗ line per exercise ($n_ex)" test "$(printf '%s\n' "$out" | grep -c '^  ✗ ')" = "$n_ex"
     expect "check says what was computed and expected, with the unit" \
         has "$out" "computed batching_compute_s(&d, 2400) = 0 s"
-    expect "check gives the first hint of the first failing exercise" has "$out" "Hint 1 of 3 for roofline_terms"
+    expect "check says how to ask for a hint (make hint CH=01 EX=roofline_terms), none seen" \
+        has "$out" "make hint CH=01 EX=roofline_terms shows a hint (0 of its 3 seen so far)"
+    first_hint=$(loop_hint_order "$CH" roofline_terms | head -1 | cut -f2)
+    expect "check never shows a hint by itself (not the first of roofline_terms)" hasnt "$out" "${first_hint:0:60}"
+    expect "  and counts none as seen (build/loop/hints-seen empty)" test ! -s build/loop/hints-seen
     expect "check on the stubs names no mistake (a placeholder is no mistake's value)" \
         hasnt "$out" "this is the value you get"
     expect "check builds the table of the mistakes' values when it is missing" test -s build/mistakes/$CH.tsv
@@ -144,6 +152,13 @@ if true; then # the reader
     expect "progress changes: 1/$n_ex exercises, 1/$n_stars stars, $pct%" \
         test "$(printf '%s\n' "$out" | grep -c "^01-batching *1/$n_ex *1/$n_stars *$pct%")" = 1
 
+    out=$(make -s hint CH=01 2>&1)
+    expect "make hint shows the first hint (1 of 3)" has "$out" "Hint 1 of 3 for roofline_terms"
+    expect "  (the idea, first in hints.txt)" has "$out" "${first_hint:0:40}"
+    out=$(make -s check CH=01 2>&1)
+    expect "check counts the hints asked for, and only those (1 of 3)" has "$out" "(1 of its 3 seen so far)"
+    out=$(NO_HINT=1 make -s check CH=01 2>&1)
+    expect "NO_HINT=1 leaves out the line on hints" hasnt "$out" "make hint CH="
     out=$(make -s hint CH=01 2>&1)
     expect "make hint shows one more hint (2 of 3)" has "$out" "Hint 2 of 3 for roofline_terms"
     out=$(make -s hint CH=01 2>&1)
@@ -201,6 +216,170 @@ C
     t1=$(date +%s)
     expect "check with an endless loop finishes ($((t1 - t0)) s) and names it" has "$out" "did not finish within 1 s"
     expect "  and still reports the other exercises (✓ hardware_ratio)" has "$out" "✓ hardware_ratio"
+    git show HEAD:"$stub" >"$stub"
+
+    echo "-- warnings never hide results; a function that does not compile fails alone"
+    solve hardware_ratio
+    solve train_departures
+    cp "$stub" "$scratch/solved2.c"
+    # an unused variable and a set-but-unused one (the students' moe.c:173 and :255)
+    cat >"$scratch/warn.c" <<'C'
+double batching_compute_s(const batching_deploy *d, double batch)
+{
+    int unused_count;
+    double set_but_unused;
+    set_but_unused = batch;
+    (void)d;
+    return 0.0;
+}
+C
+    loop_splice "$scratch/solved2.c" "$scratch/warn.c" batching_compute_s >"$stub"
+    out=$(make -s check CH=01 2>&1)
+    expect "a file with warnings: check shows them (unused variable)" has "$out" "warning: unused variable ‘unused_count’"
+    expect "  and still reports every exercise ($n_ex lines, ✓ hardware_ratio)" \
+        eval 'test "$(printf "%s\n" "$out" | grep -c "^  [✓✗] ")" = "$n_ex" && has "$out" "✓ hardware_ratio"'
+    expect "  and says the grader would accept it (it ignores warnings)" \
+        has "$out" "The grader would accept exercises/$CH/batching.c as it stands"
+    out=$(make -s check CH=01 2>&1)
+    expect "  and shows the warnings again on a run that recompiles nothing" has "$out" "unused_count"
+    cat >"$scratch/broken.c" <<'C'
+double batching_compute_s(const batching_deploy *d, double batch)
+{
+    return batch * d->params_active / undeclared_rate;
+}
+C
+    loop_splice "$scratch/solved2.c" "$scratch/broken.c" batching_compute_s >"$stub"
+    out=$(make -s check CH=01 2>&1)
+    expect "a function that does not compile: its exercise fails, saying so" \
+        has "$out" "does not compile: batching_compute_s ($stub:"
+    expect "  the other exercises still report (✓ hardware_ratio, ✓ train_departures)" \
+        eval 'has "$out" "✓ hardware_ratio" && has "$out" "✓ train_departures"'
+    expect "  the compiler's error is shown" has "$out" "‘undeclared_rate’ undeclared"
+    expect "  and the grader would score the chapter zero (it compiles the whole file)" \
+        has "$out" "The grader would score chapter $CH zero: $stub does not compile"
+    printf 'int stray_line_outside_any_function(;\n' >>"$stub"
+    out=$(make -s check CH=01 2>&1)
+    expect "an error outside any function: the chapter does not compile, said once" \
+        has "$out" "✗ $CH does not compile"
+
+    echo "-- the grader's rules in make check, and the grader agrees"
+    # each known case added to a file that passes hardware_ratio: make check must name
+    # the rule and its fix and exit non-zero, and make grade must score it zero; the
+    # same file without the case is accepted by both
+    rule_cases=("int g_counter;|a global variable g_counter (make it static"
+        "#include \"../02-moe/moe.h\"|remove the #include"
+        "__attribute__((constructor)) static void early(void) { }|the attribute constructor is not allowed (it places code or runs it outside the tests): remove it"
+        "double helper_twice(double x) { return 2 * x; }|a global function helper_twice that is not one of the contract's functions (make it static)")
+    graded() { # graded NAME FILE: the score make grade gives FILE as chapter 1's batching.c
+        mkdir -p "$scratch/sub-$1/exercises/$CH" && cp "$2" "$scratch/sub-$1/exercises/$CH/batching.c"
+        OUT="$scratch/grade-$1.json" GRADE_CACHE="$scratch/grade-cache" tests/grade/grade.sh "$scratch/sub-$1" "$CH" >/dev/null 2>&1
+        jq -r .score "$scratch/grade-$1.json" 2>/dev/null
+    }
+    git show HEAD:"$stub" >"$stub"
+    solve hardware_ratio
+    cp "$stub" "$scratch/solved1.c"
+    if tests/deps.sh grade >/dev/null 2>&1; then can_grade=1; else can_grade=0; fi
+    out=$(make -s check CH=01 2>&1)
+    expect "a file that keeps the rules: check says the grader would accept it" \
+        has "$out" "The grader would accept exercises/$CH/batching.c as it stands"
+    if [ $can_grade = 1 ]; then
+        base=$(graded base "$stub")
+        expect "  and make grade scores it above zero ($base)" awk -v s="$base" 'BEGIN { exit !(s > 0) }'
+    else
+        fail "make grade cannot run here (tests/deps.sh grade failed): the agreement is unproven"
+    fi
+    i=0
+    for c in "${rule_cases[@]}"; do
+        i=$((i + 1))
+        { cat "$scratch/solved1.c"; printf '%s\n' "${c%%|*}"; } >"$stub"
+        out=$(make -s check CH=01 2>&1)
+        rc=$?
+        expect "check on a file with: ${c%%|*}: exits non-zero and names the rule with its fix" \
+            eval '[ $rc -ne 0 ] && has "$out" "The grader would score chapter $CH zero" && has "$out" "${c#*|}"'
+        if [ $can_grade = 1 ]; then
+            score=$(graded "case$i" "$stub")
+            expect "  and make grade scores it zero (${score:-no score})" test "$score" = 0
+        fi
+    done
+    cp "$scratch/solved1.c" "$stub"
+    out=$(make -s check CH=01 2>&1)
+    expect "  (and the file without them is accepted again)" has "$out" "The grader would accept"
+
+    echo "-- the sanitizers"
+    cat >"$scratch/overflow.c" <<'C'
+double batching_hw_ratio(double flops_per_s, double hbm_bytes_per_s, double bytes_per_param)
+{
+    double seen[2] = {flops_per_s, hbm_bytes_per_s};
+    volatile int i = 2;
+    int big = 2147483647;
+    big += i; /* signed overflow: undefined */
+    return seen[i % 2] * bytes_per_param + big;
+}
+C
+    loop_splice "$scratch/solved1.c" "$scratch/overflow.c" batching_hw_ratio >"$stub"
+    out=$(make -s check CH=01 2>&1)
+    expect "check runs the tests under UBSan: a signed overflow is named, with its line" \
+        has "$out" "UndefinedBehaviorSanitizer: $stub:"
+    out=$(CHALK_SANITIZE=0 make -s check CH=01 2>&1)
+    expect "  CHALK_SANITIZE=0 builds without them (no sanitizer's report)" hasnt "$out" "Sanitizer"
+    git show HEAD:"$stub" >"$stub"
+
+    echo "-- every setting of the loop is in make help and the README"
+    knobs=$(for f in tests/check.sh tests/loop/hint.sh tests/loop/watch.sh tests/loop/solution.sh \
+        tests/loop/reset.sh tests/loop/progress.sh tests/loop/submission.sh; do
+        awk 'NR > 1 && !/^#/ { exit } { print }' "$f" | grep -oE '\<[A-Z][A-Z_]+=' | sort -u
+    done | sort -u)
+    expect "  (the scripts' headers name settings: $(printf '%s' "$knobs" | tr '\n' ' '))" \
+        eval 'has "$knobs" NO_HINT= && has "$knobs" CHALK_TIMEOUT='
+    help=$(make -s help 2>&1)
+    hhelp=$(make -s -f tests/grade/handout.mk help 2>&1)
+    for k in $knobs; do
+        expect "$k is in make help, the handout's make help and README.md" \
+            eval 'has "$help" "$k" && has "$hhelp" "$k" && grep -qF "\`$k" README.md'
+    done
+
+    echo "-- nothing in a handout points to solutions/"
+    mkdir -p "$scratch/pointer/exercises/$CH"
+    cp exercises/$CH/*.h exercises/$CH/*.c "$scratch/pointer/exercises/$CH/"
+    printf '/* the reference is solutions/%s/batching.c */\n' "$CH" >>"$scratch/pointer/exercises/$CH/batching.h"
+    out=$(tests/grade/handout-check.sh "$scratch/pointer" 2>&1)
+    expect "the handout check refuses a contract that points to solutions/" has "$out" "points to solutions/"
+    out=$(grep -rlF 'solutions/' exercises tests/[0-9][0-9]-*/ --include='*.[ch]' --include=exercises.txt --include=hints.txt | grep -v '/hidden/' | tr '\n' ' ')
+    expect "no contract, stub, exercise list, hint or public test points to solutions/${out:+ (}${out}${out:+)}" test -z "$out"
+    cp solutions/$CH/batching.c "$stub"
+    mv solutions "$scratch/solutions.away"
+    out=$( (make -s check CH=01; make -s hint CH=01) 2>&1)
+    expect "without solutions/ (a handout), check and hint on a passing chapter name no make solution" \
+        eval 'has "$out" "Everything passes" && hasnt "$out" "make solution"'
+    mv "$scratch/solutions.away" solutions
+    git show HEAD:"$stub" >"$stub"
+
+    echo "-- the handout says how to get and check more practice problems"
+    out=$(make -s -f tests/grade/handout.mk problems SEED=alice 2>&1)
+    expect "its make problems SEED=alice says it cannot draw them, why, where they come from and how to check them" \
+        eval 'has "$out" "cannot draw them (not even SEED=alice)" && has "$out" "reference solutions" &&
+            has "$out" "make problems SEED=yourname" && has "$out" "make check-answers"'
+    expect "  and its README says the same" grep -q "this handout cannot draw them" tests/grade/handout-README.md
+
+    echo "-- make submission"
+    git show HEAD:"$stub" >"$stub"
+    rm -f build/submission.tar.gz
+    out=$(make -s submission 2>&1)
+    rc=$?
+    expect "with nothing changed and no CH: packs nothing, says to name CH, exits non-zero" \
+        eval '[ $rc != 0 ] && has "$out" "make submission CH=01" && [ ! -e build/submission.tar.gz ]'
+    solve hardware_ratio
+    out=$(make -s submission 2>&1)
+    expect "by default: the chapters the reader changed (chapter 1 only)" \
+        test "$(tar -tzf build/submission.tar.gz | tr '\n' ' ')" = "$(ls exercises/$CH/*.c | tr '\n' ' ')"
+    out=$(make -s submission CH=02 2>&1)
+    expect "CH=02: that chapter's .c files, nothing else" \
+        test "$(tar -tzf build/submission.tar.gz | tr '\n' ' ')" = "$(ls exercises/02-*/*.c | tr '\n' ' ')"
+    make -s check CH=01 >/dev/null 2>&1
+    printf 'int g_counter;\n' >>"$stub"
+    make -s check CH=01 >/dev/null 2>&1
+    out=$(make -s submission CH=01 2>&1)
+    expect "  and it warns when make check found the grader would refuse a file" has "$out" "WARNING: the grader would score it zero"
     git show HEAD:"$stub" >"$stub"
 
     echo "-- the mistake catalogue names a reader's mistake"

@@ -144,7 +144,7 @@ upload() {
     hand=$work/hand-$ch-$kind
     cp -a "$handout" "$hand"
     cp "$up/c"/*.c "$hand/exercises/$ch/"
-    (cd "$hand" && make -s --no-print-directory submission) >>"$log" 2>&1 || return 1
+    (cd "$hand" && make -s --no-print-directory submission CH="$ch") >>"$log" 2>&1 || return 1
     cp "$hand/build/submission.tar.gz" "$up/tarball/"
     rm -rf "$hand" "$up/c"
 }
