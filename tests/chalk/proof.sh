@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# proof.sh -- the calculator's output before and after a change, compared byte for byte.
+#
+# Runs every command of tests/chalk/proof/commands.txt (each one the tests, the book,
+# the flashcards and the problem sets ran, recorded by a wrapper around build/chalk;
+# one shell-quoted command line a line) three ways, as a table, with --json and with
+# --csv, through two calculators: BEFORE, built from the commit in
+# tests/chalk/proof/BASE (or the binary given), and AFTER (default build/chalk).
+# The BEFORE command line goes through tests/chalk/proof/flags.sed first (flags that
+# were renamed) and its stdout through tests/chalk/proof/keys.sed (JSON keys and CSV
+# columns that were renamed); then stdout and the exit status must be identical.
+# Error lines (stderr) are compared too and listed when they differ, since a
+# redesign may reword an error (each difference is read and judged).
+#
+# Usage: tests/chalk/proof.sh [BEFORE-BINARY] [AFTER-BINARY]
+# Prints one line per difference and ends "proof: N outputs compared, N identical,
+# N differ (stdout or status), N error lines reworded"; exits 1 when any stdout or
+# status differs.
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 2
+P=tests/chalk/proof
+W=$(mktemp -d "${TMPDIR:-/tmp}/chalk-proof.XXXXXX") || exit 2
+trap 'rm -rf "$W"' EXIT
+
+before=${1:-}
+after=${2:-build/chalk}
+if [ -z "$before" ]; then
+    base=$(cat "$P/BASE")
+    mkdir -p "$W/base"
+    git archive "$base" | tar -x -C "$W/base" || exit 2
+    make -s -C "$W/base" build/chalk >/dev/null || { echo "proof: the base $base does not build" >&2; exit 2; }
+    before=$W/base/build/chalk
+fi
+[ -x "$after" ] || { echo "proof: no calculator at $after (make chalk)" >&2; exit 2; }
+
+# run BINARY OUT ARGS...: stdout to OUT.out, stderr to OUT.err, the status to OUT.rc
+run() {
+    local exe=$1 out=$2
+    shift 2
+    timeout 120 "$exe" "$@" >"$out.out" 2>"$out.err" </dev/null
+    echo $? >"$out.rc"
+}
+
+compared=0 same=0 differ=0 reworded=0 n=0
+while IFS= read -r line; do
+    n=$((n + 1))
+    eval "args=($line)"
+    plain=()
+    for a in "${args[@]}"; do
+        case $a in --json | --csv) ;; *) plain+=("$a") ;; esac
+    done
+    new_line=$(printf '%s\n' "$line" | sed -f "$P/flags.sed")
+    eval "new_args=($new_line)"
+    new_plain=()
+    for a in "${new_args[@]}"; do
+        case $a in --json | --csv) ;; *) new_plain+=("$a") ;; esac
+    done
+    for fmt in table --json --csv; do
+        extra=()
+        [ "$fmt" = table ] || extra=("$fmt")
+        run "$before" "$W/b" "${plain[@]}" "${extra[@]}"
+        run "$after" "$W/a" "${new_plain[@]}" "${extra[@]}"
+        sed -f "$P/keys.sed" "$W/b.out" >"$W/b.renamed"
+        compared=$((compared + 1))
+        if cmp -s "$W/b.renamed" "$W/a.out" && cmp -s "$W/b.rc" "$W/a.rc"; then
+            same=$((same + 1))
+        else
+            differ=$((differ + 1))
+            echo "DIFFERS ($fmt, status $(cat "$W/b.rc") -> $(cat "$W/a.rc")): chalk $line"
+            diff "$W/b.renamed" "$W/a.out" | head -${PROOF_LINES:-6} | sed 's/^/    /'
+        fi
+        if ! cmp -s "$W/b.err" "$W/a.err"; then
+            reworded=$((reworded + 1))
+            echo "stderr ($fmt): chalk $line"
+            echo "    before: $(head -c 300 "$W/b.err")"
+            echo "    after:  $(head -c 300 "$W/a.err")"
+        fi
+    done
+done <"$P/commands.txt"
+echo "proof: $n commands, $compared outputs compared, $same identical, $differ differ (stdout or status), $reworded error lines reworded"
+[ "$differ" -eq 0 ]
