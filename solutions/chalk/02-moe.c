@@ -50,359 +50,172 @@
 
 #define G_MOE "mixture of experts"
 #define G_NET "network (per GPU, one direction)"
+#define G_SIM "simulation"
+#define WORKLOAD "workload"
+#define WHOLE CHALK_WHOLE
+#define ABOVE CHALK_ABOVE_MIN
+#define U(x) CHALK_U_##x
 
-static const chalk_flag F_ACT_BYTES = {
-    .name = "--act-bytes",
-    .arg = "X",
-    .key = "act_bytes",
-    .group = G_MOE,
-    .help = "bytes per activation element sent to and from an expert (default: --dtype's "
-            "bytes per element)",
-    .min = 0,
-    .max = 64,
-    .rules = CHALK_ABOVE_MIN,
-};
-static const chalk_flag F_RACKS = {
-    .name = "--racks",
-    .arg = "R",
-    .key = "racks",
-    .group = G_MOE,
-    .help = "racks (scale-up domains) one expert layer spans (default 1); must divide the "
-            "experts; may be a list",
-    .min = 1,
-    .max = 1024,
-    .rules = CHALK_WHOLE | CHALK_SWEEPS,
-};
-static const chalk_flag F_SCALEUP = {
-    .name = "--scale-up-bytes-per-s",
-    .arg = "X",
-    .key = "scaleup_bytes_per_s",
-    .group = G_NET,
-    .help = "scale-up (NVLink, ICI) bandwidth per GPU, one direction (default: --hw's)",
-    .min = 1e3,
-    .max = 1e18,
-};
-static const chalk_flag F_SCALEOUT = {
-    .name = "--scale-out-bytes-per-s",
-    .arg = "X",
-    .key = "scaleout_bytes_per_s",
-    .group = G_NET,
-    .help = "scale-out (NIC) bandwidth per GPU, one direction (default: --hw's)",
-    .min = 1e3,
-    .max = 1e18,
-};
-static const chalk_flag F_EXPERTS = {
-    .name = "--experts",
-    .arg = "E",
-    .key = "experts",
-    .group = G_MOE,
-    .help = "routed experts per MoE layer (default: --model's)",
-    .min = 1,
-    .max = 1e6,
-    .rules = CHALK_WHOLE,
-};
-static const chalk_flag F_TOP_K = {
-    .name = "--top-k",
-    .arg = "K",
-    .key = "top_k",
-    .group = G_MOE,
-    .help = "routed experts each token visits (default: --model's)",
-    .min = 1,
-    .max = 1e6,
-    .rules = CHALK_WHOLE,
-};
-static const chalk_flag F_THROUGHPUT = {
-    .name = "--throughput-tokens-per-s",
-    .arg = "X",
-    .key = "throughput_tokens_per_s",
-    .group = "workload",
-    .help = "tokens per second a deployment makes; with --user-tokens-per-s it sets the "
-            "batch (Little's law: sequences in flight = throughput / per-sequence rate)",
-    .min = 0,
-    .max = 1e15,
-    .rules = CHALK_ABOVE_MIN,
-};
-static const chalk_flag F_USER_RATE = {
-    .name = "--user-tokens-per-s",
-    .arg = "X",
-    .key = "user_tokens_per_s",
-    .group = "workload",
-    .help = "tokens per second one sequence receives",
-    .min = 1e-3,
-    .max = 1e9,
-};
-static const chalk_flag F_TOKENS = {
-    .name = "--batch",
-    .arg = "B",
-    .key = "batch",
-    .group = "workload",
-    .help = "tokens routed per step, rounded to a whole number (1 to 1e6); may be a sweep",
-    .min = 1,
-    .max = 1e6,
-    .rules = CHALK_SWEEPS,
-};
-static const chalk_flag F_SEED = {
-    .name = "--seed",
-    .arg = "S",
-    .key = "seed",
-    .group = "simulation",
-    .help = "the generator's starting state (default 1): the same seed, the same result",
-    .min = 0,
-    .max = 9007199254740992.0, /* 2^53: every whole number below is exact */
-    .rules = CHALK_WHOLE,
-};
-static const chalk_flag F_TRIALS = {
-    .name = "--trials",
-    .arg = "N",
-    .key = "trials",
-    .group = "simulation",
-    .help = "batches routed (default 100)",
-    .min = 1,
-    .max = 1e6,
-    .rules = CHALK_WHOLE,
-};
-static const chalk_flag F_CAPACITY = {
-    .name = "--capacity-factor",
-    .arg = "X",
-    .key = "capacity_factor",
-    .group = "simulation",
-    .help = "tokens an expert accepts, over the mean load (default 1.25); the rest are dropped",
-    .min = 0,
-    .max = 1e6,
-};
-static const chalk_flag F_ACTIVE_RATIO = {
-    .name = "--active-ratio",
-    .arg = "X",
-    .key = "active_ratio",
-    .group = G_MOE,
-    .help = "active parameters kept, as a share of today's (default 0.5: halved)",
-    .min = 1e-6,
-    .max = 1,
-};
-static const chalk_flag F_EXPERTS_SWEEP = {
-    .name = "--experts",
-    .arg = "E",
-    .key = "experts",
-    .group = G_MOE,
-    .help = "routed experts per layer (>= 1); may be a sweep",
-    .min = 1,
-    .max = 1e9,
-    .rules = CHALK_SWEEPS,
-};
-
-/* ---- small shared pieces ---------------------------------------------------------------- */
+/* clang-format off */
+static const chalk_flag F_ACT_BYTES  = {"--act-bytes", "X", "act_bytes", U(PLAIN), 0, 64, ABOVE, "bytes per activation element", G_MOE,
+    "bytes per activation element sent to and from an expert (default: --dtype's bytes per element)"};
+static const chalk_flag F_RACKS      = {"--racks", "R", "racks", U(COUNT), 1, 1024, WHOLE, "racks", G_MOE,
+    "racks (scale-up domains) one expert layer spans (default 1); must divide the experts; may be a list"};
+static const chalk_flag F_SCALEUP    = {"--scale-up-bytes-per-s", "X", "scaleup_bytes_per_s", U(BYTES_PER_S), 1e3, 1e18, 0, "scale-up bandwidth per GPU", G_NET,
+    "scale-up (NVLink, ICI) bandwidth per GPU, one direction (default: --hw's)"};
+static const chalk_flag F_SCALEOUT   = {"--scale-out-bytes-per-s", "X", "scaleout_bytes_per_s", U(BYTES_PER_S), 1e3, 1e18, 0, "scale-out bandwidth per GPU", G_NET,
+    "scale-out (NIC) bandwidth per GPU, one direction (default: --hw's)"};
+static const chalk_flag F_EXPERTS    = {"--experts", "E", "experts", U(COUNT), 1, 1e9, 0, "routed experts per layer", G_MOE,
+    "routed experts per MoE layer (default: --model's)"};
+static const chalk_flag F_TOP_K      = {"--top-k", "K", "top_k", U(COUNT), 1, 1e6, WHOLE, "routed experts per token", G_MOE,
+    "routed experts each token visits (default: --model's)"};
+static const chalk_flag F_THROUGHPUT = {"--throughput-tokens-per-s", "X", "throughput_tokens_per_s", U(TOKENS_PER_S), 0, 1e15, ABOVE, "tokens per second, all sequences", WORKLOAD,
+    "tokens per second a deployment makes; with --user-tokens-per-s it sets the batch (Little's law: sequences in flight = throughput / per-sequence rate)"};
+static const chalk_flag F_USER_RATE  = {"--user-tokens-per-s", "X", "user_tokens_per_s", U(TOKENS_PER_S), 1e-3, 1e9, 0, "tokens per second per sequence", WORKLOAD,
+    "tokens per second one sequence receives"};
+static const chalk_flag F_TOKENS     = {"--batch", "B", "batch", U(TOKENS), 1, 1e6, 0, "tokens routed per step", WORKLOAD,
+    "tokens routed per step, rounded to a whole number (1 to 1e6); may be a sweep"};
+static const chalk_flag F_SEED       = {"--seed", "S", "seed", U(PLAIN), 0, 9007199254740992.0 /* 2^53 */, WHOLE, "the generator's seed", G_SIM,
+    "the generator's starting state (default 1): the same seed, the same result"};
+static const chalk_flag F_TRIALS     = {"--trials", "N", "trials", U(COUNT), 1, 1e6, WHOLE, "random trials", G_SIM,
+    "batches routed (default 100)"};
+static const chalk_flag F_CAPACITY   = {"--capacity-factor", "X", "capacity_factor", U(PLAIN), 0, 1e6, 0, "capacity over the mean load", G_SIM,
+    "tokens an expert accepts, over the mean load (default 1.25); the rest are dropped"};
+static const chalk_flag F_ACTIVE_RATIO = {"--active-ratio", "X", "active_ratio", U(PLAIN), 1e-6, 1, 0, "active parameters kept", G_MOE,
+    "active parameters kept, as a share of today's (default 0.5: halved)"};
+/* clang-format on */
 
 enum { SHORT_CHARS = 40 };
 
-static void human(char *buf, size_t size, chalk_unit unit, double x)
+/* ---- routing: experts and top-k from flags or the model ---------------------------------- */
+
+static double experts_at(const chalk_point *p)
 {
-    chalk_human(buf, size, unit, x);
+    const cost_model *m = chalk_model_at(p);
+    return chalk_has(p, &F_EXPERTS) ? chalk_in(p, &F_EXPERTS) : m ? m->experts_routed : 0;
 }
 
-/* The model's name (and title), or null "(from flags)". */
-static void put_model_name(chalk_record *r, const cost_model *m)
+static double top_k_at(const chalk_point *p)
 {
-    chalk_field *f = chalk_put_string(r, "model", "model", CHALK_INPUT, m ? m->name : NULL);
-    if (m)
-        chalk_note(r, f, "%s", m->title);
-    else
-        chalk_null_words(r, f, "(from flags)"); /* JSON: null */
+    const cost_model *m = chalk_model_at(p);
+    return chalk_has(p, &F_TOP_K) ? chalk_in(p, &F_TOP_K) : m ? m->experts_active : 1;
 }
 
-/* The number given for `f`, or `fallback`; *given says which. */
-static int number_or(const chalk_args *a, const chalk_flag *f, double fallback, double *x,
-                     bool *given)
-{
-    *x = fallback;
-    if (given)
-        *given = chalk_given(a, f);
-    return chalk_number(a, f, x);
-}
-
-/* An MoE preset's routing, or an error naming what is missing. */
-static int moe_model(const chalk_deploy *d)
-{
-    if (!d->model)
-        return chalk_fail("%s needs --model NAME, an MoE preset (chalk list models: "
-                          "deepseek-v3, mixtral-8x7b)",
-                          d->cmd);
-    if (d->model->experts_routed == 0)
-        return chalk_fail("%s is dense: it has no experts to lay out (pick deepseek-v3 or "
-                          "mixtral-8x7b)",
-                          d->model->name);
-    return CHALK_OK;
-}
-
-/* Experts and (unless top_k is NULL) top-k from flags, else from --model; an error
+/* Experts (and, when `with_top_k`, top-k) from flags, else from --model; an error
  * when neither says. */
-static int routing_read(const chalk_args *a, const cost_model *m, int *experts, int *top_k)
+static int check_routing(const chalk_point *p, bool with_top_k)
 {
-    double e = m ? m->experts_routed : 0, k = m ? m->experts_active : 1;
-    int status;
-    if ((status = chalk_number(a, &F_EXPERTS, &e)) ||
-        (top_k && (status = chalk_number(a, &F_TOP_K, &k))))
-        return status;
+    double e = experts_at(p), k = with_top_k ? top_k_at(p) : 1;
+    const char *cmd = p->cmd->name;
     if (e < 1)
-        return chalk_fail("%s needs --experts E (or --model NAME, an MoE preset)", a->cmd->name);
-    if (top_k && k < 1)
-        return chalk_fail("%s needs --top-k K (or --model NAME, an MoE preset)", a->cmd->name);
-    if (top_k && !m && !chalk_given(a, &F_TOP_K))
-        return chalk_fail("%s needs --top-k K (or --model NAME, an MoE preset)", a->cmd->name);
+        return chalk_fail("%s needs --experts E (or --model NAME, an MoE preset)", cmd);
+    if (with_top_k && (k < 1 || (!chalk_model_at(p) && !chalk_has(p, &F_TOP_K))))
+        return chalk_fail("%s needs --top-k K (or --model NAME, an MoE preset)", cmd);
     if (k > e)
         return chalk_fail("--top-k (%g) cannot exceed --experts (%g): a token visits distinct "
                           "experts",
                           k, e);
-    *experts = (int)e;
-    if (top_k)
-        *top_k = (int)k;
     return CHALK_OK;
-}
-
-/* Prints a row per point of `sweep` (one row when it is a single value), unless
- * `status` is already an error; frees the sweep either way. */
-static int emit_over(const chalk_args *a, int status, const char *title, chalk_sweep *sweep,
-                     void (*build)(const void *, long, chalk_record *), const void *ctx)
-{
-    if (!status) {
-        chalk_report rep = {
-            .title = title,
-            .rows = chalk_sweeps(sweep) ? sweep->points : 1,
-            .swept = chalk_sweeps(sweep) ? sweep : NULL,
-            .build = build,
-            .ctx = ctx,
-        };
-        status = chalk_emit(a, &rep);
-    }
-    chalk_sweep_free(sweep);
-    return status;
 }
 
 /* ---- moe: the layout and three roofs -------------------------------------------------------- */
 
-typedef struct moe_setup {
-    chalk_deploy d;
-    chalk_sweep batch, context, racks;
-    const chalk_sweep *swept;
-    double act_bytes, scaleup, scaleout;
-    bool act_given, has_scaleout;
-    int moe_layers;
-} moe_setup;
-
-static void moe_setup_free(moe_setup *s)
+static double act_bytes_at(const chalk_point *p)
 {
-    chalk_sweep_free(&s->batch);
-    chalk_sweep_free(&s->context);
-    chalk_sweep_free(&s->racks);
+    return chalk_has(p, &F_ACT_BYTES) ? chalk_in(p, &F_ACT_BYTES) : cost_dtype_bytes(p->d->dtype);
 }
 
-/* The network bandwidths: the preset's, then the flags'. */
-static int network_read(const chalk_args *a, moe_setup *s)
+static double scaleup_at(const chalk_point *p)
 {
-    const cost_hw *hw = s->d.hw;
-    bool up_given = false, out_given = false;
-    int status;
-    if ((status = number_or(a, &F_SCALEUP, hw ? hw->scaleup_bytes_per_s : 0.0, &s->scaleup,
-                            &up_given)) ||
-        (status = number_or(a, &F_SCALEOUT, hw ? hw->scaleout_bytes_per_s : 0.0, &s->scaleout,
-                            &out_given)))
-        return status;
-    if (!(s->scaleup > 0.0))
-        return chalk_fail("%s needs --scale-up-bytes-per-s X (%s)", s->d.cmd,
-                          hw ? "the preset has no scale-up figure" : "or --hw NAME");
-    s->has_scaleout = s->scaleout > 0.0;
-    for (long i = 0; i < s->racks.points; i++)
-        if (chalk_sweep_at(&s->racks, i) > 1 && !s->has_scaleout)
-            return chalk_fail("--racks > 1 needs --scale-out-bytes-per-s X (%s)",
-                              hw ? "the preset has no scale-out figure" : "or --hw NAME");
-    return CHALK_OK;
+    const cost_hw *hw = p->d->hw;
+    return chalk_has(p, &F_SCALEUP) ? chalk_in(p, &F_SCALEUP) : hw ? hw->scaleup_bytes_per_s : 0.0;
 }
 
-static int moe_setup_read(const chalk_args *a, moe_setup *s)
+static double scaleout_at(const chalk_point *p)
 {
-    *s = (moe_setup){0};
-    if (!chalk_given(a, &CHALK_F_MODEL))
+    const cost_hw *hw = p->d->hw;
+    return chalk_has(p, &F_SCALEOUT) ? chalk_in(p, &F_SCALEOUT)
+           : hw                      ? hw->scaleout_bytes_per_s
+                                     : 0.0;
+}
+
+static int check_moe(const chalk_point *p)
+{
+    const chalk_deploy *d = p->d;
+    const cost_hw *hw = d->hw;
+    if (!d->model)
         return chalk_fail("moe needs --model NAME, an MoE preset (chalk list models: "
                           "deepseek-v3, mixtral-8x7b)");
-    int status = chalk_deploy_resolve(
-        a, CHALK_NEED_PARAMS | CHALK_NEED_FLOPS | CHALK_NEED_BW | CHALK_NEED_HBM, &s->d);
-    if (!status)
-        status = moe_model(&s->d);
-    chalk_sweep *const inputs[] = {&s->batch, &s->context, &s->racks};
-    const chalk_flag *const flags[] = {&CHALK_F_BATCH, &CHALK_F_CONTEXT, &F_RACKS};
-    for (int i = 0; i < 3 && !status; i++)
-        status = chalk_sweep_read(a, flags[i], inputs[i]);
-    if (!status)
-        status = chalk_one_sweep(inputs, 3, &s->swept);
-    if (!status && !s->batch.given)
-        status = chalk_fail("moe needs --batch B (sequences per step)");
-    if (!status && !s->context.given)
-        status = chalk_fail("moe needs --context T (tokens of context; 0 for none)");
-    if (!status && !s->racks.given)
-        s->racks.one = 1.0; /* one rack unless told otherwise */
-    for (long i = 0; !status && i < s->racks.points; i++) {
-        int r = (int)chalk_sweep_at(&s->racks, i);
-        if (s->d.model->experts_routed % r != 0)
-            status = chalk_fail("--racks %d does not divide %s's %d experts evenly", r,
-                                s->d.model->name, s->d.model->experts_routed);
-    }
-    if (!status)
-        status =
-            number_or(a, &F_ACT_BYTES, cost_dtype_bytes(s->d.dtype), &s->act_bytes, &s->act_given);
-    if (!status)
-        status = network_read(a, s);
-    if (status) {
-        moe_setup_free(s);
+    int status =
+        chalk_deploy_require(d, CHALK_NEED_PARAMS | CHALK_NEED_FLOPS | CHALK_NEED_BW | CHALK_NEED_HBM);
+    if (status)
         return status;
-    }
-    s->moe_layers = s->d.model->layers - s->d.model->dense_layers;
+    if (d->model->experts_routed == 0)
+        return chalk_fail("%s is dense: it has no experts to lay out (pick deepseek-v3 or "
+                          "mixtral-8x7b)",
+                          d->model->name);
+    int racks = (int)chalk_in(p, &F_RACKS);
+    if (d->model->experts_routed % racks != 0)
+        return chalk_fail("--racks %d does not divide %s's %d experts evenly", racks,
+                          d->model->name, d->model->experts_routed);
+    if (!(scaleup_at(p) > 0.0))
+        return chalk_fail("%s needs --scale-up-bytes-per-s X (%s)", d->cmd,
+                          hw ? "the preset has no scale-up figure" : "or --hw NAME");
+    if (racks > 1 && !(scaleout_at(p) > 0.0))
+        return chalk_fail("--racks > 1 needs --scale-out-bytes-per-s X (%s)",
+                          hw ? "the preset has no scale-out figure" : "or --hw NAME");
     return CHALK_OK;
+}
+
+static int moe_layers_of(const cost_model *m)
+{
+    return m->layers - m->dense_layers;
 }
 
 /* The chapter's deployment for `racks` racks: experts placed per rack. */
-static moe_deploy moe_deploy_of(const moe_setup *s, int racks, moe_placement *p)
+static moe_deploy moe_deploy_of(const chalk_point *p, int racks, moe_placement *pl)
 {
-    const chalk_deploy *d = &s->d;
+    const chalk_deploy *d = p->d;
     const cost_model *m = d->model;
-    *p = moe_place_experts(m->experts_routed / racks, d->chips);
+    *pl = moe_place_experts(m->experts_routed / racks, d->chips);
+    double scaleout = scaleout_at(p);
     return (moe_deploy){
         .params_total = d->params_total,
         .params_active = d->params_active,
         .bytes_per_param = d->bytes_per_param,
         .kv_bytes_per_token = d->kv_bytes_per_token,
         .d_model = m->d_model,
-        .moe_layers = s->moe_layers,
+        .moe_layers = moe_layers_of(m),
         .experts = m->experts_routed,
         .top_k = m->experts_active,
-        .act_bytes = s->act_bytes,
-        .gpus = p->gpus_used,
+        .act_bytes = act_bytes_at(p),
+        .gpus = pl->gpus_used,
         .racks = racks,
         .flops_per_s = d->flops_per_s,
         .hbm_bytes_per_s = d->hbm_bytes_per_s,
-        .scaleup_bytes_per_s = s->scaleup,
-        .scaleout_bytes_per_s = s->has_scaleout ? s->scaleout : s->scaleup,
+        .scaleup_bytes_per_s = scaleup_at(p),
+        .scaleout_bytes_per_s = scaleout > 0.0 ? scaleout : scaleup_at(p),
     };
 }
 
-static void put_moe_inputs(chalk_record *r, const moe_setup *s, long row)
+static void put_moe_inputs(chalk_record *r, const chalk_point *p)
 {
-    chalk_deploy_echo_head(r, &s->d);
+    chalk_deploy_echo_head(r, p->d);
     chalk_put_number(r, "batch", "batch", CHALK_U_SEQUENCES, CHALK_INPUT,
-                     chalk_sweep_at(&s->batch, row));
+                     chalk_in(p, &CHALK_F_BATCH));
     chalk_put_number(r, "context", "context", CHALK_U_TOKENS, CHALK_INPUT,
-                     chalk_sweep_at(&s->context, row));
-    chalk_put_number(r, "racks", "racks", CHALK_U_PLAIN, CHALK_INPUT,
-                     chalk_sweep_at(&s->racks, row));
+                     chalk_in(p, &CHALK_F_CONTEXT));
+    chalk_put_number(r, "racks", "racks", CHALK_U_PLAIN, CHALK_INPUT, chalk_in(p, &F_RACKS));
     chalk_field *f = chalk_put_number(r, "act_bytes", "bytes per activation", CHALK_U_PLAIN,
-                                      CHALK_INPUT, s->act_bytes);
-    if (!s->act_given)
-        chalk_note(r, f, "default: %s", cost_dtype_name(s->d.dtype));
-    chalk_deploy_echo_tail(r, &s->d, CHALK_ECHO_FLOPS | CHALK_ECHO_HBM);
+                                      CHALK_INPUT, act_bytes_at(p));
+    if (!chalk_has(p, &F_ACT_BYTES))
+        chalk_note(r, f, "default: %s", cost_dtype_name(p->d->dtype));
+    chalk_deploy_echo_tail(r, p->d, CHALK_ECHO_FLOPS | CHALK_ECHO_HBM);
     chalk_put_number(r, "scaleup_bytes_per_s", "scale-up, one way", CHALK_U_BYTES_PER_S,
-                     CHALK_INPUT, s->scaleup);
+                     CHALK_INPUT, scaleup_at(p));
     chalk_put_maybe(r, "scaleout_bytes_per_s", "scale-out, one way", CHALK_U_BYTES_PER_S,
-                    CHALK_INPUT, s->has_scaleout, s->scaleout);
+                    CHALK_INPUT, scaleout_at(p) > 0.0, scaleout_at(p));
 }
-
 /* The layer's shape: experts, and what one expert and one layer hold. */
 static void put_shape(chalk_record *r, const cost_model *m, int moe_layers)
 {
@@ -453,8 +266,8 @@ static void put_knee(chalk_record *r, const moe_deploy *md, double context)
     if (!k.exists) {
         moe_step one = moe_step_at(md, 1, context);
         char kv[SHORT_CHARS], grow[SHORT_CHARS];
-        human(kv, sizeof kv, CHALK_U_SECONDS, one.kv_s);
-        human(grow, sizeof grow, CHALK_U_SECONDS, fmax(one.compute_s, one.a2a_s));
+        chalk_human(kv, sizeof kv, CHALK_U_SECONDS, one.kv_s);
+        chalk_human(grow, sizeof grow, CHALK_U_SECONDS, fmax(one.compute_s, one.a2a_s));
         why = chalk_fmt(r,
                         "each sequence's KV fetch (%s) outgrows its %s time (%s): every batch "
                         "is memory-bound at this context",
@@ -465,13 +278,14 @@ static void put_knee(chalk_record *r, const moe_deploy *md, double context)
 }
 
 /* Spanning racks: the crossing share and the slowdown per token, or why none. */
-static void put_racks(chalk_record *r, const moe_setup *s, int racks)
+static void put_racks(chalk_record *r, const chalk_point *p, int racks)
 {
     const char *why = "no scale-out bandwidth: pass --scale-out-bytes-per-s X";
-    bool known = s->has_scaleout;
-    moe_racks m = known ? moe_span_racks(racks, s->scaleup, s->scaleout) : (moe_racks){0};
+    double scaleup = scaleup_at(p), scaleout = scaleout_at(p);
+    bool known = scaleout > 0.0;
+    moe_racks m = known ? moe_span_racks(racks, scaleup, scaleout) : (moe_racks){0};
     chalk_put_result(r, "scaleup_over_scaleout", "scale-up / scale-out", CHALK_U_RATIO, 0, known,
-                     known ? s->scaleup / s->scaleout : 0.0, why);
+                     known ? scaleup / scaleout : 0.0, why);
     chalk_put_number(r, "cross_rack_fraction", "share crossing racks", CHALK_U_FRACTION,
                      CHALK_DETAIL, (racks - 1.0) / racks);
     chalk_put_result(r, "slowdown_vs_one_rack", "all-to-all vs one rack", CHALK_U_RATIO, 0, known,
@@ -480,32 +294,30 @@ static void put_racks(chalk_record *r, const moe_setup *s, int racks)
                      CHALK_U_RATIO, CHALK_DETAIL, known, m.slowdown_serial, why);
 }
 
-static void build_moe(const void *ctx, long row, chalk_record *r)
+static void build_moe(const chalk_point *p, chalk_record *r)
 {
-    const moe_setup *s = ctx;
-    const chalk_deploy *d = &s->d;
-    double batch = chalk_sweep_at(&s->batch, row), context = chalk_sweep_at(&s->context, row);
-    int racks = (int)chalk_sweep_at(&s->racks, row);
-    moe_placement p;
-    moe_deploy md = moe_deploy_of(s, racks, &p);
+    const chalk_deploy *d = p->d;
+    double batch = chalk_in(p, &CHALK_F_BATCH), context = chalk_in(p, &CHALK_F_CONTEXT);
+    int racks = (int)chalk_in(p, &F_RACKS);
+    moe_placement pl;
+    moe_deploy md = moe_deploy_of(p, racks, &pl);
     chalk_clear(r);
-    put_moe_inputs(r, s, row);
-    put_shape(r, d->model, s->moe_layers);
-    put_placement(r, &p, d->chips);
+    put_moe_inputs(r, p);
+    put_shape(r, d->model, md.moe_layers);
+    put_placement(r, &pl, d->chips);
     chalk_put_number(r, "expert_bytes_per_gpu", "expert weights per GPU", CHALK_U_BYTES,
                      CHALK_DETAIL,
-                     p.experts_per_gpu * md.moe_layers *
+                     pl.experts_per_gpu * md.moe_layers *
                          moe_expert_params(md.d_model, d->model->d_ff_expert) * d->bytes_per_param);
-
     double per_layer = moe_a2a_bytes_per_token(md.d_model, md.top_k, md.act_bytes);
     chalk_put_number(r, "a2a_bytes_per_token_per_layer", "all-to-all per token per layer",
                      CHALK_U_BYTES, 0, per_layer);
     chalk_put_number(r, "a2a_bytes_per_token", "  every MoE layer", CHALK_U_BYTES, CHALK_DETAIL,
                      per_layer * md.moe_layers);
     chalk_put_number(r, "a2a_remote_fraction", "  share leaving the GPU", CHALK_U_FRACTION,
-                     CHALK_DETAIL, moe_a2a_remote_fraction(racks * p.gpus_used));
+                     CHALK_DETAIL, moe_a2a_remote_fraction(racks * pl.gpus_used));
     chalk_put_number(r, "sequences_per_gpu", "sequences per GPU", CHALK_U_SEQUENCES, CHALK_DETAIL,
-                     batch / ((double)racks * p.gpus_used));
+                     batch / ((double)racks * pl.gpus_used));
     chalk_put_number(r, "tokens_per_expert", "tokens per expert", CHALK_U_TOKENS, CHALK_DETAIL,
                      moe_tokens_per_expert(batch, md.experts, md.top_k));
 
@@ -522,89 +334,56 @@ static void build_moe(const void *ctx, long row, chalk_record *r)
     chalk_put_number(r, "network_over_compute", "network / compute", CHALK_U_PLAIN, CHALK_DETAIL,
                      moe_network_over_compute(&md));
     put_knee(r, &md, context);
-    put_racks(r, s, racks);
+    put_racks(r, p, racks);
 
-    double gpus = (double)racks * p.gpus_used;
+    double gpus = (double)racks * pl.gpus_used;
     double used = st.memory_s * gpus * d->hbm_bytes_per_s; /* a step reads it all once */
     chalk_put_number(r, "hbm_used_bytes", "HBM used", CHALK_U_BYTES, CHALK_DETAIL, used);
     chalk_put_bool(r, "fits_hbm", "fits in the GPUs' HBM", CHALK_DETAIL,
                    used <= gpus * d->hbm_bytes);
 }
 
-static int run_moe(const chalk_args *a)
-{
-    moe_setup s;
-    int status = moe_setup_read(a, &s);
-    if (status)
-        return status;
-    chalk_report rep = {
-        .title = "chalk moe: experts on a rack, three roofs of a decode step (lecture 2.1-2.3)",
-        .rows = s.swept ? s.swept->points : 1,
-        .swept = s.swept,
-        .build = build_moe,
-        .ctx = &s,
-    };
-    status = chalk_emit(a, &rep);
-    moe_setup_free(&s);
-    return status;
-}
-
 /* ---- place: experts on a domain ---------------------------------------------------------- */
 
-typedef struct place_setup {
-    const cost_hw *hw;
-    int experts, chips;
-} place_setup;
-
-static void build_place(const void *ctx, long row, chalk_record *r)
+static int check_place(const chalk_point *p)
 {
-    const place_setup *s = ctx;
-    (void)row;
-    chalk_clear(r);
-    chalk_put_hw_name(r, s->hw);
-    chalk_put_number(r, "experts", "routed experts", CHALK_U_COUNT, CHALK_INPUT, s->experts);
-    moe_placement p = moe_place_experts(s->experts, s->chips);
-    put_placement(r, &p, s->chips);
+    if (!p->d->hw && !p->d->chips_given)
+        return chalk_fail("place needs --chips N (GPUs in the domain) or --hw NAME");
+    return check_routing(p, false);
 }
 
-static int run_place(const chalk_args *a)
+static void build_place(const chalk_point *p, chalk_record *r)
 {
-    chalk_deploy d;
-    int status = chalk_deploy_resolve(a, 0, &d);
-    place_setup s = {.hw = d.hw, .chips = d.chips};
-    if (!status && !d.hw && !d.chips_given)
-        status = chalk_fail("place needs --chips N (GPUs in the domain) or --hw NAME");
-    if (!status)
-        status = routing_read(a, d.model, &s.experts, NULL);
-    if (status)
-        return status;
-    chalk_report rep = {.title = "chalk place: experts on the GPUs of a scale-up domain (2.2)",
-                        .rows = 1,
-                        .build = build_place,
-                        .ctx = &s};
-    return chalk_emit(a, &rep);
+    int experts = (int)experts_at(p);
+    chalk_clear(r);
+    chalk_put_hw_name(r, p->d->hw);
+    chalk_put_number(r, "experts", "routed experts", CHALK_U_COUNT, CHALK_INPUT, experts);
+    moe_placement pl = moe_place_experts(experts, p->d->chips);
+    put_placement(r, &pl, p->d->chips);
 }
 
 /* ---- expert-batch ---------------------------------------------------------------------------- */
 
-typedef struct expert_batch_setup {
-    chalk_deploy d;
-    int experts, top_k;
-    chalk_sweep batch;
-    double throughput, user_rate;
-    bool from_rates;
-} expert_batch_setup;
-
-static void build_expert_batch(const void *ctx, long row, chalk_record *r)
+static int check_expert_batch(const chalk_point *p)
 {
-    const expert_batch_setup *s = ctx;
-    const chalk_deploy *d = &s->d;
+    int status = check_routing(p, true);
+    if (!status)
+        status = chalk_together(p, &F_THROUGHPUT, &F_USER_RATE);
+    if (!status && chalk_has(p, &F_THROUGHPUT) && chalk_has(p, &CHALK_F_BATCH))
+        status = chalk_fail("give --batch or the two rates, not both");
+    return status;
+}
+
+static void build_expert_batch(const chalk_point *p, chalk_record *r)
+{
+    const chalk_deploy *d = p->d;
+    int experts = (int)experts_at(p), top_k = (int)top_k_at(p);
     chalk_clear(r);
-    put_model_name(r, d->model);
+    chalk_put_model_name(r, d->model);
     chalk_put_hw_name(r, d->hw);
     chalk_put_string(r, "dtype", "dtype", CHALK_INPUT, cost_dtype_name(d->dtype));
-    chalk_put_number(r, "experts", "routed experts", CHALK_U_COUNT, CHALK_INPUT, s->experts);
-    chalk_put_number(r, "top_k", "experts per token", CHALK_U_COUNT, CHALK_INPUT, s->top_k);
+    chalk_put_number(r, "experts", "routed experts", CHALK_U_COUNT, CHALK_INPUT, experts);
+    chalk_put_number(r, "top_k", "experts per token", CHALK_U_COUNT, CHALK_INPUT, top_k);
     chalk_put_maybe(r, "params_total", "params total", CHALK_U_PARAMS, CHALK_INPUT, d->has_params,
                     d->params_total);
     chalk_put_maybe(r, "params_active", "params active", CHALK_U_PARAMS, CHALK_INPUT, d->has_params,
@@ -617,29 +396,31 @@ static void build_expert_batch(const void *ctx, long row, chalk_record *r)
                      d->hbm_bytes_per_s);
 
     double ratio = batching_hw_ratio(d->flops_per_s, d->hbm_bytes_per_s, d->bytes_per_param);
-    double min_batch = moe_min_batch(ratio, s->experts, s->top_k);
+    double min_batch = moe_min_batch(ratio, experts, top_k);
     chalk_put_number(r, "hw_ratio", "hardware ratio", CHALK_U_PLAIN, 0, ratio);
     chalk_put_number(r, "routed_sparsity", "experts / top-k", CHALK_U_PLAIN, CHALK_DETAIL,
-                     (double)s->experts / s->top_k);
+                     (double)experts / top_k);
     chalk_put_number(r, "min_batch", "smallest batch, experts compute-bound", CHALK_U_SEQUENCES, 0,
                      min_batch);
 
-    bool has_batch = s->batch.given || s->from_rates;
-    double batch = s->from_rates ? s->throughput / s->user_rate : chalk_sweep_at(&s->batch, row);
-    if (s->from_rates) {
+    bool from_rates = chalk_has(p, &F_THROUGHPUT);
+    bool has_batch = chalk_has(p, &CHALK_F_BATCH) || from_rates;
+    double throughput = chalk_in(p, &F_THROUGHPUT), user_rate = chalk_in(p, &F_USER_RATE);
+    double batch = from_rates ? throughput / user_rate : chalk_in(p, &CHALK_F_BATCH);
+    if (from_rates) {
         chalk_put_number(r, "throughput_tokens_per_s", "throughput", CHALK_U_TOKENS_PER_S,
-                         CHALK_INPUT, s->throughput);
+                         CHALK_INPUT, throughput);
         chalk_put_number(r, "user_tokens_per_s", "per sequence", CHALK_U_TOKENS_PER_S, CHALK_INPUT,
-                         s->user_rate);
+                         user_rate);
     }
     chalk_field *f =
         chalk_put_number(r, "batch", "batch", CHALK_U_SEQUENCES, 0, has_batch ? batch : min_batch);
     if (!has_batch)
         chalk_note(r, f, "no --batch: the smallest batch");
-    else if (s->from_rates)
+    else if (from_rates)
         chalk_note(r, f, "throughput / per-sequence rate");
     chalk_put_number(r, "tokens_per_expert", "tokens per expert", CHALK_U_TOKENS, 0,
-                     moe_tokens_per_expert(has_batch ? batch : min_batch, s->experts, s->top_k));
+                     moe_tokens_per_expert(has_batch ? batch : min_batch, experts, top_k));
     chalk_put_bool(r, "experts_compute_bound", "experts compute-bound", 0,
                    !has_batch || batch >= min_batch);
 
@@ -655,73 +436,60 @@ static void build_expert_batch(const void *ctx, long row, chalk_record *r)
                      CHALK_DETAIL, known, known ? min_batch / balance : 0.0, why);
     chalk_put_result(r, "tokens_per_expert_at_balance", "  tokens per expert there", CHALK_U_TOKENS,
                      CHALK_DETAIL, known,
-                     known ? moe_tokens_per_expert(balance, s->experts, s->top_k) : 0.0, why);
-}
-
-static int run_expert_batch(const chalk_args *a)
-{
-    expert_batch_setup s = {0};
-    int status = chalk_deploy_resolve(a, CHALK_NEED_FLOPS | CHALK_NEED_BW, &s.d);
-    if (!status)
-        status = routing_read(a, s.d.model, &s.experts, &s.top_k);
-    if (!status)
-        status = chalk_sweep_read(a, &CHALK_F_BATCH, &s.batch);
-    bool rate_given = chalk_given(a, &F_THROUGHPUT), user_given = chalk_given(a, &F_USER_RATE);
-    if (!status && rate_given != user_given)
-        status = chalk_fail("--throughput-tokens-per-s and --user-tokens-per-s go together");
-    if (!status && rate_given && s.batch.given)
-        status = chalk_fail("give --batch or the two rates, not both");
-    if (!status && rate_given) {
-        s.from_rates = true;
-        if (!(status = chalk_number(a, &F_THROUGHPUT, &s.throughput)))
-            status = chalk_number(a, &F_USER_RATE, &s.user_rate);
-    }
-    return emit_over(a, status,
-                     "chalk expert-batch: the batch that keeps every expert compute-bound (2.6)",
-                     &s.batch, build_expert_batch, &s);
+                     known ? moe_tokens_per_expert(balance, experts, top_k) : 0.0, why);
 }
 
 /* ---- moe-imbalance --------------------------------------------------------------------------- */
 
-typedef struct imbalance_setup {
-    const cost_model *model;
-    int experts, top_k;
-    chalk_sweep batch;
-    double seed, trials, capacity_factor;
-    bool seed_given, trials_given, factor_given;
-} imbalance_setup;
+/* A token-expert draw of the simulation takes about 8 ns (measured on the machine
+ * that builds the book: 5.2e7 draws in 0.43 s); the cap counts 10. */
+#define SECONDS_PER_DRAW 10e-9
 
-/* At most this many token-expert draws per command: a few seconds. */
-static const double MAX_DRAWS = 5e8;
-
-static void build_imbalance(const void *ctx, long row, chalk_record *r)
+static int check_imbalance(const chalk_point *p)
 {
-    const imbalance_setup *s = ctx;
-    int batch = (int)lround(chalk_sweep_at(&s->batch, row));
+    int status = check_routing(p, true);
+    int top_k = (int)top_k_at(p);
+    if (!status && top_k > MOE_MAX_TOP_K)
+        status = chalk_fail("--top-k must be at most %d for the simulation (got %d)",
+                            MOE_MAX_TOP_K, top_k);
+    double draws = 0.0; /* every point's */
+    for (long row = 0; !status && p->row == 0 && row < p->rows; row++)
+        draws += round(chalk_in_at(p, &F_TOKENS, row)) * top_k * chalk_in(p, &F_TRIALS);
+    if (!status)
+        status = chalk_cap_work(p, draws * SECONDS_PER_DRAW, "fewer --trials, or fewer points");
+    return status;
+}
+
+static void build_imbalance(const chalk_point *p, chalk_record *r)
+{
+    int experts = (int)experts_at(p), top_k = (int)top_k_at(p);
+    int batch = (int)lround(chalk_in(p, &F_TOKENS));
+    double seed = chalk_in(p, &F_SEED), trials = chalk_in(p, &F_TRIALS);
+    double capacity_factor = chalk_in(p, &F_CAPACITY);
     chalk_clear(r);
-    put_model_name(r, s->model);
-    chalk_put_number(r, "experts", "routed experts", CHALK_U_COUNT, CHALK_INPUT, s->experts);
-    chalk_put_number(r, "top_k", "experts per token", CHALK_U_COUNT, CHALK_INPUT, s->top_k);
+    chalk_put_model_name(r, chalk_model_at(p));
+    chalk_put_number(r, "experts", "routed experts", CHALK_U_COUNT, CHALK_INPUT, experts);
+    chalk_put_number(r, "top_k", "experts per token", CHALK_U_COUNT, CHALK_INPUT, top_k);
     chalk_put_number(r, "batch", "tokens per step", CHALK_U_TOKENS, CHALK_INPUT, batch);
-    chalk_field *f = chalk_put_number(r, "seed", "seed", CHALK_U_PLAIN, CHALK_INPUT, s->seed);
-    if (!s->seed_given)
+    chalk_field *f = chalk_put_number(r, "seed", "seed", CHALK_U_PLAIN, CHALK_INPUT, seed);
+    if (!chalk_has(p, &F_SEED))
         chalk_note(r, f, "default");
-    f = chalk_put_number(r, "trials", "trials", CHALK_U_COUNT, CHALK_INPUT, s->trials);
-    if (!s->trials_given)
+    f = chalk_put_number(r, "trials", "trials", CHALK_U_COUNT, CHALK_INPUT, trials);
+    if (!chalk_has(p, &F_TRIALS))
         chalk_note(r, f, "default");
     f = chalk_put_number(r, "capacity_factor", "capacity factor", CHALK_U_PLAIN, CHALK_INPUT,
-                         s->capacity_factor);
-    if (!s->factor_given)
+                         capacity_factor);
+    if (!chalk_has(p, &F_CAPACITY))
         chalk_note(r, f, "default");
 
-    moe_imbalance m = moe_simulate((uint64_t)s->seed, s->experts, s->top_k, batch, (int)s->trials,
-                                   s->capacity_factor);
-    moe_max_bounds b = moe_expected_max_load(batch, s->experts, s->top_k);
-    double mean = moe_tokens_per_expert(batch, s->experts, s->top_k);
-    double p = (double)s->top_k / s->experts;
+    moe_imbalance m =
+        moe_simulate((uint64_t)seed, experts, top_k, batch, (int)trials, capacity_factor);
+    moe_max_bounds b = moe_expected_max_load(batch, experts, top_k);
+    double mean = moe_tokens_per_expert(batch, experts, top_k);
+    double pr = (double)top_k / experts;
     chalk_put_number(r, "mean_load", "mean load", CHALK_U_TOKENS, 0, mean);
     chalk_put_number(r, "load_sd", "  standard deviation", CHALK_U_TOKENS, CHALK_DETAIL,
-                     sqrt(batch * p * (1.0 - p)));
+                     sqrt(batch * pr * (1.0 - pr)));
     const char *why = "out of memory for the simulation";
     chalk_put_result(r, "max_load_over_mean", "busiest / mean (simulated)", CHALK_U_PLAIN, 0, m.ok,
                      m.max_load_over_mean, why);
@@ -734,60 +502,23 @@ static void build_imbalance(const void *ctx, long row, chalk_record *r)
     chalk_put_result(r, "drop_fraction", "dropped (simulated)", CHALK_U_FRACTION, 0, m.ok,
                      m.drop_fraction, why);
     chalk_put_number(r, "drop_fraction_exact", "  expected", CHALK_U_FRACTION, CHALK_DETAIL,
-                     m.ok ? moe_expected_drop_fraction(batch, s->experts, s->top_k, m.capacity)
-                          : 0.0);
+                     m.ok ? moe_expected_drop_fraction(batch, experts, top_k, m.capacity) : 0.0);
     chalk_put_result(r, "capacity_factor_p99", "capacity for < 1% dropped (sim.)", CHALK_U_PLAIN, 0,
                      m.ok, m.capacity_factor_p99, why);
     chalk_put_number(r, "capacity_factor_p99_exact", "  expected", CHALK_U_PLAIN, CHALK_DETAIL,
-                     moe_capacity_for_drop(batch, s->experts, s->top_k, 0.01) / mean);
-}
-
-static int run_imbalance(const chalk_args *a)
-{
-    imbalance_setup s = {0};
-    const char *name = chalk_value(a, &CHALK_F_MODEL);
-    if (name && !(s.model = cost_model_find(name)))
-        return chalk_unknown_model(name);
-    int status = routing_read(a, s.model, &s.experts, &s.top_k);
-    if (!status && s.top_k > MOE_MAX_TOP_K)
-        status = chalk_fail("--top-k must be at most %d for the simulation (got %d)", MOE_MAX_TOP_K,
-                            s.top_k);
-    if (!status)
-        status = number_or(a, &F_SEED, 1.0, &s.seed, &s.seed_given);
-    if (!status)
-        status = number_or(a, &F_TRIALS, 100.0, &s.trials, &s.trials_given);
-    if (!status)
-        status = number_or(a, &F_CAPACITY, 1.25, &s.capacity_factor, &s.factor_given);
-    if (!status)
-        status = chalk_sweep_read(a, &F_TOKENS, &s.batch);
-    if (!status && !s.batch.given)
-        status = chalk_fail("moe-imbalance needs --batch B (tokens routed per step)");
-    double draws = 0.0;
-    for (long i = 0; !status && i < s.batch.points; i++)
-        draws += round(chalk_sweep_at(&s.batch, i)) * s.top_k * s.trials;
-    if (!status && draws > MAX_DRAWS)
-        status = chalk_fail("batch x top-k x trials adds up to %.3g draws; at most %.0e "
-                            "(fewer --trials, or fewer points)",
-                            draws, MAX_DRAWS);
-    return emit_over(
-        a, status, "chalk moe-imbalance: random routing, the busiest expert (lecture 2.2; ch. 2.7)",
-        &s.batch, build_imbalance, &s);
+                     moe_capacity_for_drop(batch, experts, top_k, 0.01) / mean);
 }
 
 /* ---- domain: what a scale-up domain holds ---------------------------------------------------- */
 
-typedef struct domain_setup {
-    chalk_deploy d;
-    chalk_sweep context;
-} domain_setup;
-
-static void put_largest(chalk_record *r, const domain_setup *s, double domain_bytes, double context)
+static void put_largest(chalk_record *r, const chalk_point *p, double domain_bytes)
 {
-    const chalk_deploy *d = &s->d;
+    const chalk_deploy *d = p->d;
+    double context = chalk_in(p, &CHALK_F_CONTEXT);
     const char *why = NULL;
     if (!d->has_params)
         why = "no model: pass --model NAME or --params-active N";
-    else if (!s->context.given)
+    else if (!chalk_has(p, &CHALK_F_CONTEXT))
         why = "no --context: pass --context T for the caches of the model's batch";
     else if (!d->has_flops)
         why = "no peak FLOP/s at this --dtype: pass --flops-per-s X";
@@ -801,7 +532,7 @@ static void put_largest(chalk_record *r, const domain_setup *s, double domain_by
                               d->kv_bytes_per_token, d->params_active);
         if (!m.exists) {
             char act[SHORT_CHARS];
-            human(act, sizeof act, CHALK_U_PARAMS, d->params_active);
+            chalk_human(act, sizeof act, CHALK_U_PARAMS, d->params_active);
             why = chalk_fmt(r,
                             "not even %s billion active parameters fit with their batch's "
                             "caches",
@@ -820,15 +551,22 @@ static void put_largest(chalk_record *r, const domain_setup *s, double domain_by
                      m.kv_bytes, why);
 }
 
-static void build_domain(const void *ctx, long row, chalk_record *r)
+static int check_domain(const chalk_point *p)
 {
-    const domain_setup *s = ctx;
-    const chalk_deploy *d = &s->d;
-    double context = chalk_sweep_at(&s->context, row);
+    if (!p->d->hw && !p->d->chips_given)
+        return chalk_fail("domain needs --chips N (chips in the domain) or --hw NAME");
+    if (chalk_has(p, &CHALK_F_CONTEXT) && !p->d->has_bw)
+        return chalk_fail("domain needs --hbm-bytes-per-s X (or --hw NAME) with --context");
+    return CHALK_OK;
+}
+
+static void build_domain(const chalk_point *p, chalk_record *r)
+{
+    const chalk_deploy *d = p->d;
     chalk_clear(r);
     chalk_deploy_echo_head(r, d);
-    chalk_put_maybe(r, "context", "context", CHALK_U_TOKENS, CHALK_INPUT, s->context.given,
-                    context);
+    chalk_put_maybe(r, "context", "context", CHALK_U_TOKENS, CHALK_INPUT,
+                    chalk_has(p, &CHALK_F_CONTEXT), chalk_in(p, &CHALK_F_CONTEXT));
     chalk_put_number(r, "hbm_bytes", "HBM per chip", CHALK_U_BYTES, CHALK_INPUT, d->hbm_bytes);
     double domain_bytes = moe_domain_hbm_bytes(d->chips, d->hbm_bytes);
     chalk_put_number(r, "domain_chips", "chips in the domain", CHALK_U_COUNT, 0, d->chips);
@@ -850,84 +588,54 @@ static void build_domain(const void *ctx, long row, chalk_record *r)
                      weights, why);
     chalk_put_bool_result(r, "fits_weights", "its weights fit", 0, d->has_params,
                           weights <= domain_bytes, why);
-    put_largest(r, s, domain_bytes, context);
-}
-
-static int run_domain(const chalk_args *a)
-{
-    domain_setup s = {0};
-    int status = chalk_deploy_resolve(a, CHALK_NEED_HBM, &s.d);
-    if (!status && !s.d.hw && !s.d.chips_given)
-        status = chalk_fail("domain needs --chips N (chips in the domain) or --hw NAME");
-    if (!status)
-        status = chalk_sweep_read(a, &CHALK_F_CONTEXT, &s.context);
-    if (!status && s.context.given && !s.d.has_bw)
-        status = chalk_fail("domain needs --hbm-bytes-per-s X (or --hw NAME) with --context");
-    return emit_over(a, status, "chalk domain: what one scale-up domain holds (lecture 2.4-2.5)",
-                     &s.context, build_domain, &s);
+    put_largest(r, p, domain_bytes);
 }
 
 /* ---- routed-scaling ---------------------------------------------------------------------- */
 
-typedef struct scaling_setup {
-    double params_active, active_ratio;
-    chalk_sweep experts;
-} scaling_setup;
-
-static void build_scaling(const void *ctx, long row, chalk_record *r)
+static void build_scaling(const chalk_point *p, chalk_record *r)
 {
-    const scaling_setup *s = ctx;
-    double experts = chalk_sweep_at(&s->experts, row);
+    double params_active = chalk_in(p, &CHALK_F_PARAMS_ACTIVE), experts = chalk_in(p, &F_EXPERTS);
+    double active_ratio = chalk_in(p, &F_ACTIVE_RATIO);
     chalk_clear(r);
     chalk_put_number(r, "params_active", "params active", CHALK_U_PARAMS, CHALK_INPUT,
-                     s->params_active);
+                     params_active);
     chalk_put_number(r, "experts", "experts", CHALK_U_PLAIN, CHALK_INPUT, experts);
     chalk_put_number(r, "active_ratio", "active parameters kept", CHALK_U_PLAIN, CHALK_INPUT,
-                     s->active_ratio);
+                     active_ratio);
     /* "64x for 4x": the exponent that turns 64 into 4 */
     chalk_put_number(r, "exponent", "exponent of the expert count", CHALK_U_PLAIN, 0,
                      log(moe_dense_equivalent_params(1.0, 64.0)) / log(64.0));
     chalk_put_number(r, "dense_equivalent_params", "as good as a dense model of", CHALK_U_PARAMS, 0,
-                     moe_dense_equivalent_params(s->params_active, experts));
+                     moe_dense_equivalent_params(params_active, experts));
     chalk_put_number(r, "expert_multiplier", "experts needed at that share", CHALK_U_RATIO, 0,
-                     moe_expert_multiplier(s->active_ratio));
+                     moe_expert_multiplier(active_ratio));
 }
 
-static int run_scaling(const chalk_args *a)
-{
-    scaling_setup s = {0};
-    bool given = false;
-    int status = number_or(a, &CHALK_F_PARAMS_ACTIVE, 0.0, &s.params_active, &given);
-    if (!status && !given)
-        status = chalk_fail("routed-scaling needs --params-active N (parameters one token uses)");
-    if (!status)
-        status = number_or(a, &F_ACTIVE_RATIO, 0.5, &s.active_ratio, NULL);
-    if (!status)
-        status = chalk_sweep_read(a, &F_EXPERTS_SWEEP, &s.experts);
-    if (!status && !s.experts.given)
-        status = chalk_fail("routed-scaling needs --experts E");
-    return emit_over(a, status,
-                     "chalk routed-scaling: what experts are worth, \"64x for 4x\" (lecture 1.8)",
-                     &s.experts, build_scaling, &s);
-}
+/* ---- the commands ------------------------------------------------------------------------------ */
 
-/* ---- the commands ------------------------------------------------------------------------------
- */
+#define REQ CHALK_REQUIRED
+#define SWEEPS CHALK_SWEEPS
 
-static const chalk_flag *const MOE_FLAGS[] = {
-    CHALK_MODEL_FLAGS, CHALK_RATE_FLAGS, &CHALK_F_HBM_BYTES, &CHALK_F_BATCH, &CHALK_F_CONTEXT,
-    &F_ACT_BYTES,      &F_RACKS,         &F_SCALEUP,         &F_SCALEOUT,    NULL};
-static const chalk_flag *const PLACE_FLAGS[] = {&CHALK_F_MODEL, &F_EXPERTS, &CHALK_F_HW,
-                                                &CHALK_F_CHIPS, NULL};
-static const chalk_flag *const EXPERT_BATCH_FLAGS[] = {
-    CHALK_MODEL_FLAGS, &CHALK_F_HW,    &CHALK_F_FLOPS, &CHALK_F_HBM_BPS, &F_EXPERTS,
-    &F_TOP_K,          &CHALK_F_BATCH, &F_THROUGHPUT,  &F_USER_RATE,     NULL};
-static const chalk_flag *const IMBALANCE_FLAGS[] = {
-    &CHALK_F_MODEL, &F_EXPERTS, &F_TOP_K, &F_TOKENS, &F_SEED, &F_TRIALS, &F_CAPACITY, NULL};
-static const chalk_flag *const DOMAIN_FLAGS[] = {CHALK_MODEL_FLAGS, CHALK_RATE_FLAGS,
-                                                 &CHALK_F_HBM_BYTES, &CHALK_F_CONTEXT, NULL};
-static const chalk_flag *const SCALING_FLAGS[] = {&CHALK_F_PARAMS_ACTIVE, &F_EXPERTS_SWEEP,
-                                                  &F_ACTIVE_RATIO, NULL};
+static const chalk_input MOE[] = {CHALK_MODEL_INPUTS, CHALK_RATE_INPUTS, {&CHALK_F_HBM_BYTES},
+                                  {&CHALK_F_BATCH, REQ | SWEEPS}, {&CHALK_F_CONTEXT, REQ | SWEEPS},
+                                  {&F_ACT_BYTES}, {&F_RACKS, SWEEPS, 1}, {&F_SCALEUP},
+                                  {&F_SCALEOUT}, {NULL}};
+static const chalk_input PLACE[] = {{&CHALK_F_MODEL}, {&F_EXPERTS, CHALK_WHOLE, 0, 1e6}, {&CHALK_F_HW},
+                                    {&CHALK_F_CHIPS}, {NULL}};
+static const chalk_input EXPERT_BATCH[] = {CHALK_MODEL_INPUTS, {&CHALK_F_HW}, {&CHALK_F_FLOPS},
+                                           {&CHALK_F_HBM_BPS}, {&F_EXPERTS, CHALK_WHOLE, 0, 1e6},
+                                           {&F_TOP_K}, {&CHALK_F_BATCH, SWEEPS}, {&F_THROUGHPUT},
+                                           {&F_USER_RATE}, {NULL}};
+static const chalk_input IMBALANCE[] = {{&CHALK_F_MODEL}, {&F_EXPERTS, CHALK_WHOLE, 0, 1e6}, {&F_TOP_K},
+                                        {&F_TOKENS, REQ | SWEEPS}, {&F_SEED, 0, 1},
+                                        {&F_TRIALS, 0, 100}, {&F_CAPACITY, 0, 1.25}, {NULL}};
+static const chalk_input DOMAIN[] = {CHALK_MODEL_INPUTS, CHALK_RATE_INPUTS, {&CHALK_F_HBM_BYTES},
+                                     {&CHALK_F_CONTEXT, SWEEPS}, {NULL}};
+static const chalk_input SCALING[] = {
+    {&CHALK_F_PARAMS_ACTIVE, REQ},
+    {&F_EXPERTS, REQ | SWEEPS, .help = "routed experts per layer (>= 1); may be a sweep"},
+    {&F_ACTIVE_RATIO, 0, 0.5}, {NULL}};
 
 static const char *const ABOUT_MOE[] = {
     "An MoE model (--model, an MoE preset) decoding on --racks racks of the scale-up",
@@ -1021,23 +729,42 @@ static const char *const EXAMPLES_SCALING[] = {
     "chalk routed-scaling --params-active 37e9 --experts 1:1024:11 --csv", NULL};
 
 static const chalk_command COMMANDS[] = {
-    {"moe", "[flags]", "experts on a rack and the three roofs of a decode step (2.1-2.5)",
-     MOE_FLAGS, ABOUT_MOE, EXAMPLES_MOE, run_moe},
-    {"place", "[flags]", "experts on the GPUs of a scale-up domain (2.2)", PLACE_FLAGS, ABOUT_PLACE,
-     EXAMPLES_PLACE, run_place},
-    {"expert-batch", "[flags]", "the batch that keeps every expert compute-bound (2.6)",
-     EXPERT_BATCH_FLAGS, ABOUT_EXPERT_BATCH, EXAMPLES_EXPERT_BATCH, run_expert_batch},
-    {"moe-imbalance", "[flags]", "random routing: the busiest expert and dropped tokens (2.7)",
-     IMBALANCE_FLAGS, ABOUT_IMBALANCE, EXAMPLES_IMBALANCE, run_imbalance},
-    {"domain", "[flags]", "what a scale-up domain holds; the largest model (2.8)", DOMAIN_FLAGS,
-     ABOUT_DOMAIN, EXAMPLES_DOMAIN, run_domain},
-    {"routed-scaling", "[flags]", "what experts are worth: the routed scaling law (2.9)",
-     SCALING_FLAGS, ABOUT_SCALING, EXAMPLES_SCALING, run_scaling},
+    {.name = "moe",
+     .summary = "experts on a rack and the three roofs of a decode step (2.1-2.5)",
+     .title = "chalk moe: experts on a rack, three roofs of a decode step (lecture 2.1-2.3)",
+     .inputs = MOE, .needs = CHALK_DEPLOY, .check = check_moe, .build = build_moe,
+     .about = ABOUT_MOE, .examples = EXAMPLES_MOE},
+    {.name = "place",
+     .summary = "experts on the GPUs of a scale-up domain (2.2)",
+     .title = "chalk place: experts on the GPUs of a scale-up domain (2.2)",
+     .inputs = PLACE, .needs = CHALK_DEPLOY, .check = check_place, .build = build_place,
+     .about = ABOUT_PLACE, .examples = EXAMPLES_PLACE},
+    {.name = "expert-batch",
+     .summary = "the batch that keeps every expert compute-bound (2.6)",
+     .title = "chalk expert-batch: the batch that keeps every expert compute-bound (2.6)",
+     .inputs = EXPERT_BATCH, .needs = CHALK_NEED_FLOPS | CHALK_NEED_BW,
+     .check = check_expert_batch, .build = build_expert_batch,
+     .about = ABOUT_EXPERT_BATCH, .examples = EXAMPLES_EXPERT_BATCH},
+    {.name = "moe-imbalance",
+     .summary = "random routing: the busiest expert and dropped tokens (2.7)",
+     .title = "chalk moe-imbalance: random routing, the busiest expert (lecture 2.2; ch. 2.7)",
+     .inputs = IMBALANCE, .check = check_imbalance, .build = build_imbalance,
+     .about = ABOUT_IMBALANCE, .examples = EXAMPLES_IMBALANCE},
+    {.name = "domain",
+     .summary = "what a scale-up domain holds; the largest model (2.8)",
+     .title = "chalk domain: what one scale-up domain holds (lecture 2.4-2.5)",
+     .inputs = DOMAIN, .needs = CHALK_NEED_HBM, .check = check_domain, .build = build_domain,
+     .about = ABOUT_DOMAIN, .examples = EXAMPLES_DOMAIN},
+    {.name = "routed-scaling",
+     .summary = "what experts are worth: the routed scaling law (2.9)",
+     .title = "chalk routed-scaling: what experts are worth, \"64x for 4x\" (lecture 1.8)",
+     .inputs = SCALING, .build = build_scaling,
+     .about = ABOUT_SCALING, .examples = EXAMPLES_SCALING},
 };
 
 const chalk_chapter chalk_chapter_02_moe = {
     .number = 2,
     .title = "moe: how an MoE layer is laid out across a rack",
     .commands = COMMANDS,
-    .count = sizeof COMMANDS / sizeof COMMANDS[0],
+    .count = CHALK_COUNT(COMMANDS),
 };

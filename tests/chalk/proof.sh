@@ -13,6 +13,7 @@
 # redesign may reword an error (each difference is read and judged).
 #
 # Usage: tests/chalk/proof.sh [BEFORE-BINARY] [AFTER-BINARY]
+#   PROOF_ONLY=REGEX    only the command lines matching it (grep -E)
 # Prints one line per difference and ends "proof: N outputs compared, N identical,
 # N differ (stdout or status), N error lines reworded"; exits 1 when any stdout or
 # status differs.
@@ -76,6 +77,6 @@ while IFS= read -r line; do
             echo "    after:  $(head -c 300 "$W/a.err")"
         fi
     done
-done <"$P/commands.txt"
+done < <(grep -E -- "${PROOF_ONLY:-.}" "$P/commands.txt")
 echo "proof: $n commands, $compared outputs compared, $same identical, $differ differ (stdout or status), $reworded error lines reworded"
 [ "$differ" -eq 0 ]
