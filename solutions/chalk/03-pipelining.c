@@ -1,0 +1,770 @@
+/*
+ * 03-pipelining.c -- chapter 3's commands: rack hops, bubbles, the schedule
+ * simulator, the decode loop, memory per GPU and the weight read.
+ *
+ *   chalk rack-hop           scale-up time over scale-out time at a stage boundary (3.2)
+ *   chalk bubble             the closed forms of the bubble, both conventions (3.5)
+ *   chalk schedule           the simulated timeline of GPipe, 1F1B, interleaved (3.5)
+ *   chalk decode-pipelined   a decode step through P racks with hops (3.6, 4.3, 4.5)
+ *   chalk pipeline-memory    weights and KV cache per GPU against the stages (4.2-4.4)
+ *   chalk weight-read        the weight read of a scale-up domain; stages add none (4.6)
+ *
+ * Every chapter-3 quantity of lecture-notes §10, and the command that reproduces it:
+ *   cut condition (1/8) x 2 x n_act x L >= 1      rack-hop --bandwidth-ratio 8 --top-k 8
+ *                                                  --layers-per-stage 1 -> 2x margin
+ *   top-2 needs L >= 2                            rack-hop --bandwidth-ratio 8 --top-k 2
+ *   4 racks, one inference: 3/4 idle              bubble --stages 4 --microbatches 1
+ *   1/4 of the model per rack; 1T params = 1 TB   weight-read --params-total 1e12
+ *                                                  --weight-bytes 1 --hw ... --stages 4
+ *   spread over 8 racks: less HBM per GPU         weight-read ... --stages 8
+ *   E = 64, P = 4; M = P (4)                      pipeline-memory --expert-parallel 64
+ *                                                  --stages 4 -> microbatches
+ *   weights 15.6/P GB, KV 12.8 GB per GPU         pipeline-memory --params-total 1e12
+ *                                                  --weight-bytes 1 --kv-bytes-per-token 2048
+ *                                                  --context 200000 --expert-parallel 64
+ *                                                  --microbatch 2000 --stages 1:8
+ *   hops: 2 ms x 4 = 8 ms; 20 -> 28 ms            decode-pipelined --step-s 0.02 --stages 4
+ *                                                  --hop-s 0.002 -> hops_s, step_s
+ *   scale-up 8 -> 72 GPUs ("8x", really 9x)       weight-read --hw gb200-nvl72 --versus
+ *                                                  h100-sxm -> domain_growth
+ *   Blackwell domain memory 10-20 TB              weight-read --hw gb200-nvl72 ->
+ *                                                  domain_hbm_bytes
+ * (The memory-wall figures, -30% phones and 50% of CapEx, are quotes, not arithmetic.)
+ *
+ * Every number comes from the chapter's reference (pipelining_*, through
+ * exercises/03-pipelining/pipelining.h); the decode step of one rack and the weight
+ * read come from chapter 1's (batching_*).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "01-batching.h"
+#include "chalk.h"
+#include "pipelining.h"
+
+/* ---- this chapter's flags ------------------------------------------------------------------ */
+
+#define G_PIPE "pipeline"
+#define WHOLE CHALK_WHOLE
+#define ABOVE CHALK_ABOVE_MIN
+#define U(x) CHALK_U_##x
+
+static const char *const SCHEDULE_NAMES[] = {"gpipe", "1f1b", "interleaved", NULL};
+
+/* clang-format off */
+static const chalk_flag F_STAGES       = {"--stages", "P", "stages", U(COUNT), 1, 1e6, WHOLE, "pipeline stages", G_PIPE,
+    "pipeline stages (racks); may be a sweep"};
+static const chalk_flag F_MICROBATCHES = {"--microbatches", "M", "microbatches", U(COUNT), 1, 1e9, WHOLE, "micro-batches", G_PIPE,
+    "micro-batches per training batch (or in flight); may be a sweep"};
+static const chalk_flag F_CHUNKS       = {"--chunks", "V", "chunks", U(COUNT), 1, 1e4, WHOLE, "model chunks per stage", G_PIPE,
+    "model chunks per stage (interleaved schedule; default 1); may be a sweep"};
+static const chalk_flag F_SCHEDULE     = {"--schedule", "S", "schedule", U(WORD), 0, 0, 0, "gpipe|1f1b|interleaved", G_PIPE,
+    "gpipe|1f1b|interleaved", .choices = SCHEDULE_NAMES};
+static const chalk_flag F_FORWARD      = {"--forward-s", "X", "forward_s", U(SECONDS), 0, 1e6, ABOVE, "a forward pass, seconds", G_PIPE,
+    "one micro-batch's forward pass through one stage, seconds (default 1)"};
+static const chalk_flag F_BACKWARD     = {"--backward-s", "X", "backward_s", U(SECONDS), 0, 1e6, ABOVE, "a backward pass, seconds", G_PIPE,
+    "its backward pass, seconds (default 2: twice the forward's work)"};
+static const chalk_flag F_RATIO        = {"--bandwidth-ratio", "R", "bandwidth_ratio", U(RATIO), 0, 1e6, ABOVE, "scale-up over scale-out bandwidth", G_PIPE,
+    "scale-up over scale-out bandwidth per GPU (the lecture's 8); or --hw NAME"};
+static const chalk_flag F_TOP_K        = {"--top-k", "K", "top_k", U(COUNT), 1, 4096, WHOLE, "routed experts per token", G_PIPE,
+    "routed experts each token visits per layer (default: the --model's); may be a sweep"};
+static const chalk_flag F_LAYERS       = {"--layers-per-stage", "L", "layers_per_stage", U(COUNT), 1, 1e4, WHOLE, "MoE layers per stage", G_PIPE,
+    "MoE layers in one stage (rack); may be a sweep"};
+static const chalk_flag F_TOKENS       = {"--tokens", "T", "tokens", U(TOKENS), 0, 1e9, ABOVE, "tokens", G_PIPE,
+    "tokens in one step through the stage, for the two times"};
+static const chalk_flag F_D_MODEL      = {"--d-model", "D", "d_model", U(COUNT), 1, 1e6, WHOLE, "width of the residual stream", G_PIPE,
+    "width of the residual stream (default: the --model's)"};
+static const chalk_flag F_ACT_BYTES    = {"--act-bytes", "X", "activation_bytes", U(PLAIN), 0, 64, ABOVE, "bytes per activation element", G_PIPE,
+    "bytes per activation element (default 2, bf16)"};
+static const chalk_flag F_EXPERT_PARALLEL = {"--expert-parallel", "E", "expert_parallel", U(COUNT), 1, 1e6, WHOLE, "GPUs per stage", G_PIPE,
+    "GPUs per stage sharing the weights and KV cache (default: the --hw's scale-up domain)"};
+static const chalk_flag F_MICROBATCH   = {"--microbatch", "B", "microbatch", U(SEQUENCES), 0, 1e9, ABOVE, "sequences per micro-batch", G_PIPE,
+    "sequences per micro-batch; may be a sweep"};
+static const chalk_flag F_HOP          = {"--hop-s", "X", "hop_s", U(SECONDS), 0, 10, 0, "seconds per hop", G_PIPE,
+    "latency of one hop between racks, seconds (>= 0); may be a sweep"};
+static const chalk_flag F_STEP         = {"--step-s", "X", "step_without_hops_s", U(SECONDS), 0, 1e3, ABOVE, "the step on one rack, seconds", G_PIPE,
+    "the decode step on one rack, seconds, instead of a model and hardware"};
+static const chalk_flag F_VERSUS       = {"--versus", "NAME", "versus_hw", U(WORD), 0, 0, 0, "a hardware preset", G_PIPE,
+    "a second hardware preset to compare the domain with (chalk list hw)", .kind = &chalk_kind_hw};
+/* clang-format on */
+
+enum { TEXT_CHARS = 40 };
+
+static void human(char *buf, chalk_unit unit, double x)
+{
+    chalk_human(buf, TEXT_CHARS, unit, x);
+}
+
+static int whole(double x)
+{
+    return (int)x; /* the flags' ranges keep every whole number inside an int */
+}
+
+/* ---- rack-hop ------------------------------------------------------------------------------- */
+
+/* The gap: --bandwidth-ratio, or the preset's scale-up over scale-out. */
+static double ratio_at(const chalk_point *p)
+{
+    const cost_hw *hw = p->d->hw;
+    return hw ? hw->scaleup_bytes_per_s / hw->scaleout_bytes_per_s : chalk_in(p, &F_RATIO);
+}
+
+/* Experts per token: --top-k, or the model's. */
+static int top_k_at(const chalk_point *p)
+{
+    return chalk_has(p, &F_TOP_K) ? whole(chalk_in(p, &F_TOP_K)) : p->d->model->experts_active;
+}
+
+/* The gap from --bandwidth-ratio or the preset; the experts per token from --top-k or
+ * the model; the width for the times from --d-model or the model. */
+static int check_hop(const chalk_point *p)
+{
+    const char *cmd = p->cmd->name;
+    const cost_hw *hw = p->d->hw;
+    const cost_model *m = p->d->model;
+    int status = chalk_not_both(p, &F_RATIO, &CHALK_F_HW);
+    if (status)
+        return status;
+    if (hw && (!(hw->scaleout_bytes_per_s > 0.0) || !(hw->scaleup_bytes_per_s > 0.0)))
+        return chalk_fail("%s has no sourced scale-up and scale-out bandwidth; pass "
+                          "--bandwidth-ratio R",
+                          hw->name);
+    if (!hw && !chalk_has(p, &F_RATIO))
+        return chalk_fail("%s needs --bandwidth-ratio R (or --hw NAME)", cmd);
+    if (!chalk_has(p, &F_TOP_K) && !m)
+        return chalk_fail("%s needs --top-k K (or an MoE --model NAME)", cmd);
+    if (!chalk_has(p, &F_TOP_K) && m->experts_routed == 0)
+        return chalk_fail("%s is dense: it has no experts to route to; pass --top-k K", m->name);
+    bool has_times = chalk_has(p, &F_TOKENS);
+    double d_model = chalk_has(p, &F_D_MODEL) ? chalk_in(p, &F_D_MODEL) : m ? m->d_model : 0.0;
+    if (has_times && !(d_model > 0.0))
+        return chalk_fail("%s needs --d-model D (or --model NAME) for the times of --tokens", cmd);
+    if (has_times && !hw)
+        return chalk_fail("%s needs --hw NAME for the times of --tokens (the bandwidths)", cmd);
+    return CHALK_OK;
+}
+
+static void build_hop(const chalk_point *p, chalk_record *r)
+{
+    const chalk_deploy *d = p->d;
+    const cost_hw *hw = d->hw;
+    int top_k = top_k_at(p);
+    double ratio = ratio_at(p);
+    chalk_clear(r);
+    if (d->model)
+        chalk_put_string(r, "model", "model", CHALK_INPUT, d->model->name);
+    chalk_put_hw_name(r, hw);
+    if (hw) {
+        chalk_put_number(r, "scaleup_bytes_per_s", "scale-up, one way", CHALK_U_BYTES_PER_S,
+                         CHALK_INPUT, hw->scaleup_bytes_per_s);
+        chalk_put_number(r, "scaleout_bytes_per_s", "scale-out, one way", CHALK_U_BYTES_PER_S,
+                         CHALK_INPUT, hw->scaleout_bytes_per_s);
+    }
+    chalk_put_number(r, "bandwidth_ratio", "bandwidth gap (up / out)", CHALK_U_PLAIN, CHALK_INPUT,
+                     ratio);
+    chalk_put_number(r, "top_k", "experts per token", CHALK_U_COUNT, CHALK_INPUT, top_k);
+    bool has_layers = chalk_has(p, &F_LAYERS);
+    chalk_put_maybe(r, "layers_per_stage", "layers per stage", CHALK_U_COUNT, CHALK_INPUT,
+                    has_layers, chalk_in(p, &F_LAYERS));
+
+    int layers = has_layers ? whole(chalk_in(p, &F_LAYERS)) : 1;
+    double hop_ratio = pipelining_hop_ratio(ratio, top_k, layers);
+    const char *no_layers = "no --layers-per-stage given: pass --layers-per-stage L";
+    chalk_put_result(r, "scale_up_over_scale_out", "scale-up time / scale-out time", CHALK_U_RATIO,
+                     0, has_layers, hop_ratio, no_layers);
+    chalk_put_bool_result(r, "hop_hidden", "hop hidden (ratio >= 1)", 0, has_layers,
+                          hop_ratio >= 1.0, no_layers);
+    chalk_put_number(r, "min_layers_per_stage", "fewest layers per stage", CHALK_U_COUNT, 0,
+                     pipelining_min_layers_per_stage(ratio, top_k));
+
+    bool has_times = chalk_has(p, &F_TOKENS);
+    double tokens = chalk_in(p, &F_TOKENS), act_bytes = chalk_in(p, &F_ACT_BYTES);
+    double d_model = chalk_has(p, &F_D_MODEL) ? chalk_in(p, &F_D_MODEL)
+                     : d->model               ? d->model->d_model
+                                              : 0.0;
+    pipelining_hop h = {
+        .tokens = tokens,
+        .d_model = d_model,
+        .activation_bytes = act_bytes,
+        .experts_per_token = top_k,
+        .layers_per_stage = layers,
+        .chips = d->chips,
+        .scaleup_bytes_per_s = hw ? hw->scaleup_bytes_per_s : 0.0,
+        .scaleout_bytes_per_s = hw ? hw->scaleout_bytes_per_s : 0.0,
+    };
+    bool times = has_times && has_layers;
+    const char *why =
+        !has_times ? "no --tokens given: pass --tokens T for the two times" : no_layers;
+    if (times) {
+        chalk_put_number(r, "tokens", "tokens", CHALK_U_TOKENS, CHALK_INPUT, tokens);
+        chalk_put_number(r, "d_model", "d_model", CHALK_U_COUNT, CHALK_INPUT, d_model);
+        chalk_put_number(r, "activation_bytes", "bytes per activation", CHALK_U_PLAIN, CHALK_INPUT,
+                         act_bytes);
+        chalk_put_number(r, "chips", "GPUs per stage", CHALK_U_COUNT, CHALK_INPUT, d->chips);
+    }
+    chalk_put_result(r, "scaleup_s", "all-to-all in the rack", CHALK_U_SECONDS, 0, times,
+                     times ? pipelining_scaleup_s(&h) : 0.0, why);
+    chalk_put_result(r, "scaleout_s", "hop to the next rack", CHALK_U_SECONDS, 0, times,
+                     times ? pipelining_scaleout_s(&h) : 0.0, why);
+}
+
+/* ---- bubble ------------------------------------------------------------------------------------ */
+
+static int check_bubble(const chalk_point *p)
+{
+    if (!chalk_has(p, &F_STAGES) || !chalk_has(p, &F_MICROBATCHES))
+        return chalk_fail("bubble needs --stages P and --microbatches M");
+    return CHALK_OK;
+}
+
+static void build_bubble(const chalk_point *p, chalk_record *r)
+{
+    int stages = whole(chalk_in(p, &F_STAGES)), m = whole(chalk_in(p, &F_MICROBATCHES));
+    int v = whole(chalk_in(p, &F_CHUNKS));
+    chalk_clear(r);
+    chalk_put_number(r, "stages", "stages", CHALK_U_COUNT, CHALK_INPUT, stages);
+    chalk_put_number(r, "microbatches", "micro-batches", CHALK_U_COUNT, CHALK_INPUT, m);
+    chalk_put_number(r, "chunks", "chunks per stage", CHALK_U_COUNT, CHALK_INPUT, v);
+    double fraction = pipelining_bubble_fraction(stages, m, v);
+    chalk_put_number(r, "bubble_fraction", "idle / total", CHALK_U_FRACTION, 0, fraction);
+    chalk_put_number(r, "bubble_over_ideal", "idle / ideal", CHALK_U_RATIO, 0,
+                     pipelining_bubble_over_ideal(stages, m, v));
+    /* the P stages do the work of P(1 - f) stages that never idle */
+    chalk_put_number(r, "speedup", "speedup over one stage", CHALK_U_RATIO, 0,
+                     stages * (1 - fraction));
+}
+
+/* ---- schedule ---------------------------------------------------------------------------------- */
+
+typedef struct schedule_setup {
+    pipelining_plan plan;
+    pipelining_op *ops;
+    pipelining_timeline t;
+} schedule_setup;
+
+static void put_plan(chalk_record *r, const pipelining_plan *p)
+{
+    chalk_put_string(r, "schedule", "schedule", CHALK_INPUT, SCHEDULE_NAMES[p->schedule]);
+    chalk_put_number(r, "stages", "stages", CHALK_U_COUNT, CHALK_INPUT, p->stages);
+    chalk_put_number(r, "microbatches", "micro-batches", CHALK_U_COUNT, CHALK_INPUT,
+                     p->microbatches);
+    chalk_put_number(r, "chunks", "chunks per stage", CHALK_U_COUNT, CHALK_INPUT, p->chunks);
+    chalk_put_number(r, "forward_s", "forward, per stage", CHALK_U_SECONDS, CHALK_INPUT,
+                     p->forward_s);
+    chalk_put_number(r, "backward_s", "backward, per stage", CHALK_U_SECONDS, CHALK_INPUT,
+                     p->backward_s);
+}
+
+static void build_schedule(const void *ctx, long row, chalk_record *r)
+{
+    const schedule_setup *s = ctx;
+    const pipelining_plan *p = &s->plan;
+    (void)row;
+    chalk_clear(r);
+    put_plan(r, p);
+    chalk_put_number(r, "makespan_s", "batch time", CHALK_U_SECONDS, 0, s->t.makespan_s);
+    chalk_put_number(r, "busy_s", "work per stage", CHALK_U_SECONDS, 0, s->t.busy_s);
+    chalk_put_number(r, "idle_s", "idle per stage", CHALK_U_SECONDS, 0,
+                     s->t.makespan_s - s->t.busy_s);
+    chalk_put_number(r, "bubble_fraction", "idle / total (measured)", CHALK_U_FRACTION, 0,
+                     s->t.bubble_fraction);
+    chalk_put_number(r, "bubble_over_ideal", "idle / ideal (measured)", CHALK_U_RATIO, 0,
+                     s->t.bubble_over_ideal);
+    chalk_put_number(r, "bubble_fraction_closed_form", "idle / total (closed form)",
+                     CHALK_U_FRACTION, 0,
+                     pipelining_bubble_fraction(p->stages, p->microbatches, p->chunks));
+    chalk_put_number(r, "peak_microbatches_in_flight", "peak micro-batches held", CHALK_U_PLAIN, 0,
+                     s->t.peak_microbatches_in_flight);
+    chalk_put_number(r, "passes", "passes simulated", CHALK_U_COUNT, CHALK_DETAIL, s->t.ops);
+}
+
+/* One row per pass of the timeline, for --csv. */
+static void build_timeline(const void *ctx, long row, chalk_record *r)
+{
+    const schedule_setup *s = ctx;
+    const pipelining_op *op = s->ops + row;
+    chalk_clear(r);
+    chalk_put_number(r, "stage", "stage", CHALK_U_COUNT, 0, op->stage);
+    chalk_put_number(r, "microbatch", "micro-batch", CHALK_U_COUNT, 0, op->microbatch);
+    chalk_put_number(r, "chunk", "chunk", CHALK_U_COUNT, 0, op->chunk);
+    chalk_put_string(r, "pass", "pass", 0, op->pass == PIPELINING_FORWARD ? "forward" : "backward");
+    chalk_put_number(r, "start_s", "start", CHALK_U_SECONDS, 0, op->start_s);
+    chalk_put_number(r, "end_s", "end", CHALK_U_SECONDS, 0, op->end_s);
+}
+
+/* The timeline as text, one line per stage and one column per chunk's forward time:
+ * a forward pass of micro-batch k shows k's last digit, a backward pass the letter
+ * 'a' + k % 10, and '.' is idle. */
+static void print_gantt(const schedule_setup *s)
+{
+    const pipelining_plan *p = &s->plan;
+    double slot = p->forward_s / p->chunks;
+    long width = (long)ceil(s->t.makespan_s / slot - 1e-9);
+    if (width > 160) {
+        printf("\n(the timeline is %ld columns wide; --csv gives every pass)\n", width);
+        return;
+    }
+    int per_stage = pipelining_ops_per_stage(p);
+    printf("\ntimeline, one column per %g s: 0-9 forward of micro-batch k (mod 10), a-j its "
+           "backward, . idle\n",
+           slot);
+    char *line = malloc((size_t)width + 1);
+    if (!line)
+        return;
+    for (int st = 0; st < p->stages; st++) {
+        memset(line, '.', (size_t)width);
+        line[width] = '\0';
+        for (int k = 0; k < per_stage; k++) {
+            const pipelining_op *op = s->ops + (size_t)st * per_stage + k;
+            long from = lround(op->start_s / slot), to = lround(op->end_s / slot);
+            char first = op->pass == PIPELINING_FORWARD ? '0' : 'a';
+            for (long c = from; c < to && c < width; c++)
+                line[c] = (char)(first + op->microbatch % 10);
+        }
+        printf("stage %2d |%s|\n", st, line);
+    }
+    free(line);
+}
+
+static pipelining_plan plan_of(const chalk_point *p)
+{
+    return (pipelining_plan){.schedule = (pipelining_schedule)chalk_pick(p, &F_SCHEDULE),
+                             .stages = whole(chalk_in(p, &F_STAGES)),
+                             .microbatches = whole(chalk_in(p, &F_MICROBATCHES)),
+                             .chunks = whole(chalk_in(p, &F_CHUNKS)),
+                             .forward_s = chalk_in(p, &F_FORWARD),
+                             .backward_s = chalk_in(p, &F_BACKWARD)};
+}
+
+static int check_schedule(const chalk_point *p)
+{
+    if (!chalk_has(p, &F_SCHEDULE))
+        return chalk_fail("schedule needs --schedule gpipe|1f1b|interleaved");
+    if (!chalk_has(p, &F_STAGES) || !chalk_has(p, &F_MICROBATCHES))
+        return chalk_fail("schedule needs --stages P and --microbatches M");
+    pipelining_plan plan = plan_of(p);
+    if (plan.schedule == PIPELINING_INTERLEAVED && plan.chunks < 2)
+        return chalk_fail("the interleaved schedule needs --chunks V, 2 to 8 model chunks per "
+                          "stage");
+    if (plan.schedule != PIPELINING_INTERLEAVED && plan.chunks != 1)
+        return chalk_fail("%s runs one chunk per stage; --chunks V is for --schedule interleaved",
+                          SCHEDULE_NAMES[plan.schedule]);
+    if (plan.schedule == PIPELINING_INTERLEAVED && plan.microbatches % plan.stages != 0)
+        return chalk_fail("the interleaved schedule runs micro-batches in groups of --stages: "
+                          "--microbatches %d is not a multiple of %d",
+                          plan.microbatches, plan.stages);
+    return CHALK_OK;
+}
+
+static int run_schedule(const chalk_point *p)
+{
+    const chalk_args *a = p->args;
+    schedule_setup s = {.plan = plan_of(p)};
+    size_t n = (size_t)s.plan.stages * (size_t)pipelining_ops_per_stage(&s.plan);
+    s.ops = calloc(n, sizeof *s.ops);
+    if (!s.ops)
+        return chalk_fail("schedule: out of memory for %zu passes", n);
+    if (!pipelining_simulate(&s.plan, s.ops, n, &s.t)) {
+        free(s.ops);
+        return chalk_fail("schedule: the plan cannot be simulated"); /* checked above */
+    }
+    bool timeline = a->format == CHALK_CSV;
+    chalk_report rep = {.title = p->cmd->title,
+                        .rows = timeline ? (long)n : 1,
+                        .build = timeline ? build_timeline : build_schedule,
+                        .ctx = &s};
+    int status = chalk_emit(a, &rep);
+    if (!status && a->format == CHALK_TABLE)
+        print_gantt(&s);
+    free(s.ops);
+    return status;
+}
+
+/* ---- decode-pipelined ------------------------------------------------------------------------ */
+
+static int check_loop(const chalk_point *p)
+{
+    const char *cmd = p->cmd->name;
+    bool from_model = !chalk_has(p, &F_STEP);
+    if (!from_model) {
+        const chalk_flag *const model_side[] = {
+            &CHALK_F_MODEL, &CHALK_F_PARAMS_TOTAL, &CHALK_F_PARAMS_ACTIVE, &CHALK_F_WEIGHT_BYTES,
+            &CHALK_F_KV_BYTES, &CHALK_F_DTYPE, &CHALK_F_KV_DTYPE, &CHALK_F_HW, &CHALK_F_CHIPS,
+            &CHALK_F_FLOPS, &CHALK_F_HBM_BPS, &CHALK_F_BATCH, &CHALK_F_CONTEXT};
+        for (size_t i = 0; i < CHALK_COUNT(model_side); i++)
+            if (chalk_has(p, model_side[i]))
+                return chalk_fail("%s takes --step-s X or a model on hardware (%s), not both", cmd,
+                                  model_side[i]->name);
+    }
+    int status = from_model ? chalk_deploy_require(
+                                  p->d, CHALK_NEED_PARAMS | CHALK_NEED_FLOPS | CHALK_NEED_BW)
+                            : CHALK_OK;
+    if (status)
+        return status;
+    if (!chalk_has(p, &F_STAGES) || !chalk_has(p, &F_HOP))
+        return chalk_fail("%s needs --stages P and --hop-s X", cmd);
+    if (from_model && (!chalk_has(p, &CHALK_F_BATCH) || !chalk_has(p, &CHALK_F_CONTEXT)))
+        return chalk_fail("%s needs --batch B and --context T (or --step-s X alone)", cmd);
+    if (from_model && !p->d->has_kv)
+        return chalk_fail("%s needs --kv-bytes-per-token X (or --model NAME)", cmd);
+    return CHALK_OK;
+}
+
+static void build_loop(const chalk_point *p, chalk_record *r)
+{
+    bool from_model = !chalk_has(p, &F_STEP);
+    int stages = whole(chalk_in(p, &F_STAGES));
+    double hop = chalk_in(p, &F_HOP);
+    double batch = chalk_in(p, &CHALK_F_BATCH), context = chalk_in(p, &CHALK_F_CONTEXT);
+    chalk_clear(r);
+    double step_s = chalk_in(p, &F_STEP);
+    batching_step st = {0};
+    if (from_model) {
+        chalk_deploy_echo_head(r, p->d);
+        chalk_put_number(r, "batch", "micro-batch (sequences)", CHALK_U_SEQUENCES, CHALK_INPUT,
+                         batch);
+        chalk_put_number(r, "context", "context", CHALK_U_TOKENS, CHALK_INPUT, context);
+        chalk_deploy_echo_tail(r, p->d, CHALK_ECHO_FLOPS);
+        batching_deploy bd = chalk_batching_deploy(p->d);
+        bd.experts_routed = bd.experts_per_token = 0; /* the whole model's roofline */
+        st = batching_step_at(&bd, batch, context);
+        step_s = st.step_s;
+    }
+    chalk_put_number(r, "stages", "stages", CHALK_U_COUNT, CHALK_INPUT, stages);
+    chalk_put_number(r, "hop_s", "one hop", CHALK_U_SECONDS, CHALK_INPUT, hop);
+
+    /* each stage holds 1/P of the layers: 1/P of every roofline term */
+    double stage_s = step_s / stages;
+    double token_s = pipelining_decode_token_s(stages, stage_s, hop);
+    int microbatches = pipelining_decode_microbatches(stages, stage_s, hop);
+    chalk_put_number(r, "step_without_hops_s", "step on one rack", CHALK_U_SECONDS, 0, step_s);
+    chalk_put_number(r, "stage_s", "one stage", CHALK_U_SECONDS, 0, stage_s);
+    chalk_put_number(r, "hops_s", "hops per token", CHALK_U_SECONDS, 0, token_s - step_s);
+    chalk_put_number(r, "step_s", "step with hops", CHALK_U_SECONDS, 0, token_s);
+    chalk_put_number(r, "microbatches", "micro-batches to fill the loop", CHALK_U_COUNT, 0,
+                     microbatches);
+    if (from_model) {
+        chalk_put_string(r, "bound", "bound (each stage)", 0, cost_bound_name(st.bound));
+        chalk_put_number(r, "sequences_in_flight", "sequences in flight", CHALK_U_SEQUENCES, 0,
+                         microbatches * batch);
+        chalk_put_number(r, "tokens_per_s", "throughput, all racks", CHALK_U_TOKENS_PER_S, 0,
+                         microbatches * batch / token_s);
+    }
+}
+
+/* ---- pipeline-memory ------------------------------------------------------------------------- */
+
+/* GPUs per stage: --expert-parallel, or the domain of --hw. */
+static double expert_parallel_at(const chalk_point *p)
+{
+    const cost_hw *hw = p->d->hw;
+    return chalk_has(p, &F_EXPERT_PARALLEL) ? chalk_in(p, &F_EXPERT_PARALLEL)
+           : hw                             ? hw->scaleup_domain_chips
+                                            : 0;
+}
+
+static int check_memory(const chalk_point *p)
+{
+    const char *cmd = p->cmd->name;
+    if (!(expert_parallel_at(p) >= 1))
+        return chalk_fail("%s needs --expert-parallel E (or --hw NAME for its domain)", cmd);
+    if (!chalk_has(p, &F_STAGES) || !chalk_has(p, &F_MICROBATCH) ||
+        !chalk_has(p, &CHALK_F_CONTEXT))
+        return chalk_fail("%s needs --stages P, --microbatch B and --context T", cmd);
+    if (!p->d->has_kv)
+        return chalk_fail("%s needs --kv-bytes-per-token X (or --model NAME)", cmd);
+    return CHALK_OK;
+}
+
+static pipelining_memory memory_of(const chalk_point *p)
+{
+    int stages = whole(chalk_in(p, &F_STAGES));
+    pipelining_memory m = {
+        .weight_bytes = p->d->params_total * p->d->bytes_per_param,
+        .kv_bytes_per_token = p->d->kv_bytes_per_token,
+        .context_tokens = chalk_in(p, &CHALK_F_CONTEXT),
+        .microbatch_seqs = chalk_in(p, &F_MICROBATCH),
+        .microbatches = chalk_has(p, &F_MICROBATCHES) ? whole(chalk_in(p, &F_MICROBATCHES)) : stages,
+        .chips = whole(expert_parallel_at(p)),
+        .stages = stages,
+    };
+    return m;
+}
+
+static void build_memory(const chalk_point *p, chalk_record *r)
+{
+    pipelining_memory m = memory_of(p);
+    const chalk_deploy *d = p->d;
+    chalk_clear(r);
+    chalk_field *f =
+        chalk_put_string(r, "model", "model", CHALK_INPUT, d->model ? d->model->name : NULL);
+    if (!d->model)
+        chalk_null_words(r, f, "(from flags)"); /* JSON: null */
+    chalk_put_hw_name(r, d->hw);
+    chalk_put_number(r, "expert_parallel", "GPUs per stage", CHALK_U_COUNT, CHALK_INPUT, m.chips);
+    chalk_put_number(r, "stages", "stages", CHALK_U_COUNT, CHALK_INPUT, m.stages);
+    chalk_put_number(r, "microbatch", "sequences per micro-batch", CHALK_U_SEQUENCES, CHALK_INPUT,
+                     m.microbatch_seqs);
+    chalk_put_number(r, "context", "context", CHALK_U_TOKENS, CHALK_INPUT, m.context_tokens);
+    chalk_put_number(r, "params_total", "params total", CHALK_U_PARAMS, CHALK_INPUT,
+                     d->params_total);
+    chalk_put_number(r, "bytes_per_param", "bytes per param", CHALK_U_BYTES_PER_PARAM, CHALK_INPUT,
+                     d->bytes_per_param);
+    chalk_put_number(r, "kv_bytes_per_token", "KV bytes per token", CHALK_U_BYTES_PER_TOKEN,
+                     CHALK_INPUT, d->kv_bytes_per_token);
+    chalk_put_maybe(r, "hbm_bytes", "HBM per GPU", CHALK_U_BYTES, CHALK_INPUT, d->has_hbm,
+                    d->hbm_bytes);
+    chalk_put_string(r, "overrides", "overrides", CHALK_INPUT | CHALK_DETAIL,
+                     d->overrides[0] ? d->overrides : NULL);
+
+    chalk_put_number(r, "microbatches", "micro-batches in flight", CHALK_U_COUNT, 0,
+                     m.microbatches);
+    chalk_put_number(r, "sequences", "sequences in flight", CHALK_U_SEQUENCES, 0,
+                     (double)m.microbatches * m.microbatch_seqs);
+    chalk_put_number(r, "weight_bytes", "weights, all GPUs", CHALK_U_BYTES, 0, m.weight_bytes);
+    double weights = pipelining_weight_bytes_per_gpu(&m), kv = pipelining_kv_bytes_per_gpu(&m);
+    chalk_put_number(r, "weight_bytes_per_gpu", "weights per GPU", CHALK_U_BYTES, 0, weights);
+    chalk_put_number(r, "kv_bytes_per_gpu", "KV cache per GPU", CHALK_U_BYTES, 0, kv);
+    chalk_put_number(r, "total_bytes_per_gpu", "total per GPU", CHALK_U_BYTES, 0, weights + kv);
+
+    bool has_hbm = d->has_hbm;
+    double hbm = d->hbm_bytes;
+    const char *no_hbm = "no HBM capacity: pass --hbm-bytes X (or --hw NAME)";
+    chalk_put_bool_result(r, "fits_hbm", "fits in HBM", 0, has_hbm, weights + kv <= hbm, no_hbm);
+    pipelining_fit fit = {.exists = false};
+    const char *why = no_hbm;
+    if (has_hbm) {
+        fit = pipelining_min_stages_to_fit(&m, hbm);
+        char need[TEXT_CHARS], have[TEXT_CHARS];
+        pipelining_memory loop = m;
+        loop.microbatches = loop.stages = 1; /* with M = P the KV per GPU is this, any P */
+        human(need, CHALK_U_BYTES, pipelining_kv_bytes_per_gpu(&loop));
+        human(have, CHALK_U_BYTES, hbm);
+        why = chalk_fmt(r,
+                        "the KV cache alone needs %s per GPU of its %s whatever the stages "
+                        "(M = P micro-batches in flight)",
+                        need, have);
+    }
+    chalk_put_result(r, "min_stages_to_fit", "fewest stages that fit (M = P)", CHALK_U_COUNT, 0,
+                     fit.exists, fit.stages, why);
+}
+
+/* ---- weight-read ------------------------------------------------------------------------------- */
+
+static int check_read(const chalk_point *p)
+{
+    if (chalk_has(p, &F_VERSUS) && !p->d->hw)
+        return chalk_fail("weight-read: --versus compares with --hw NAME; pass both");
+    return CHALK_OK;
+}
+
+/* The weight read of `chips` GPUs of `hw`: chapter 1's weight term. */
+static double weight_read_s(const chalk_deploy *d, int chips, double bytes_per_s)
+{
+    batching_deploy bd = {.params_total = d->params_total,
+                          .bytes_per_param = d->bytes_per_param,
+                          .chips = chips,
+                          .hbm_bytes_per_s = bytes_per_s};
+    return batching_weights_s(&bd);
+}
+
+static void build_read(const chalk_point *p, chalk_record *r)
+{
+    const chalk_deploy *d = p->d;
+    int stages = whole(chalk_in(p, &F_STAGES));
+    chalk_clear(r);
+    chalk_deploy_echo_head(r, d);
+    chalk_put_number(r, "stages", "stages", CHALK_U_COUNT, CHALK_INPUT, stages);
+    chalk_deploy_echo_tail(r, d, CHALK_ECHO_HBM);
+    size_t count;
+    long versus = chalk_pick(p, &F_VERSUS);
+    const cost_hw *v = versus >= 0 ? cost_hw_presets(&count)[versus] : NULL;
+    if (v) {
+        chalk_field *f = chalk_put_string(r, "versus_hw", "versus", CHALK_INPUT, v->name);
+        chalk_note(r, f, "%s", v->title);
+    }
+    double weight_bytes = d->params_total * d->bytes_per_param;
+    double read_s = weight_read_s(d, d->chips, d->hbm_bytes_per_s);
+    pipelining_memory m = {.weight_bytes = weight_bytes, .chips = d->chips, .stages = stages};
+    chalk_put_number(r, "weight_bytes", "weights", CHALK_U_BYTES, 0, weight_bytes);
+    chalk_put_number(r, "domain_hbm_bytes_per_s", "HBM bandwidth of the domain",
+                     CHALK_U_BYTES_PER_S, 0, d->chips * d->hbm_bytes_per_s);
+    chalk_put_maybe(r, "domain_hbm_bytes", "HBM of the domain", CHALK_U_BYTES, 0, d->has_hbm,
+                    d->chips * d->hbm_bytes);
+    chalk_put_number(r, "weight_read_s", "weight read per token", CHALK_U_SECONDS, 0, read_s);
+    chalk_put_number(r, "stage_weight_read_s", "weight read per stage", CHALK_U_SECONDS, 0,
+                     read_s / stages);
+    chalk_put_number(r, "weight_bytes_per_gpu", "weights per GPU", CHALK_U_BYTES, 0,
+                     pipelining_weight_bytes_per_gpu(&m));
+    if (!v)
+        return;
+    double versus_s = weight_read_s(d, v->scaleup_domain_chips, v->hbm_bytes_per_s);
+    chalk_put_number(r, "versus_chips", "its domain", CHALK_U_COUNT, 0, v->scaleup_domain_chips);
+    chalk_put_number(r, "versus_weight_read_s", "its weight read", CHALK_U_SECONDS, 0, versus_s);
+    chalk_put_number(r, "domain_growth", "domain growth", CHALK_U_RATIO, 0,
+                     (double)d->chips / v->scaleup_domain_chips);
+    chalk_put_number(r, "bandwidth_per_gpu_growth", "HBM bandwidth per GPU growth", CHALK_U_RATIO,
+                     0, d->hbm_bytes_per_s / v->hbm_bytes_per_s);
+    chalk_put_number(r, "weight_read_speedup", "weight read speedup", CHALK_U_RATIO, 0,
+                     versus_s / read_s);
+}
+
+/* ---- the commands -------------------------------------------------------------------------- */
+
+#define REQ CHALK_REQUIRED
+#define SWEEPS CHALK_SWEEPS
+
+static const chalk_input HOP[] = {{&CHALK_F_MODEL}, {&CHALK_F_HW}, {&CHALK_F_CHIPS}, {&F_RATIO},
+                                  {&F_TOP_K, SWEEPS}, {&F_LAYERS, SWEEPS}, {&F_TOKENS},
+                                  {&F_D_MODEL}, {&F_ACT_BYTES, 0, 2}, {NULL}};
+static const chalk_input BUBBLE[] = {{&F_STAGES, SWEEPS}, {&F_MICROBATCHES, SWEEPS},
+                                     {&F_CHUNKS, SWEEPS, 1}, {NULL}};
+static const chalk_input SCHEDULE[] = {
+    {&F_STAGES, 0, 0, 64, "pipeline stages (1 to 64)"},
+    {&F_MICROBATCHES, 0, 0, 256,
+     "micro-batches per batch (1 to 256; interleaved: a multiple of --stages)"},
+    {&F_SCHEDULE},
+    {&F_CHUNKS, 0, 1, 8,
+     "model chunks per stage: 1 for gpipe and 1f1b (the default), 2 to 8 for interleaved"},
+    {&F_FORWARD, 0, 1}, {&F_BACKWARD, 0, 2}, {NULL}};
+static const chalk_input LOOP[] = {CHALK_MODEL_INPUTS, CHALK_RATE_INPUTS,
+                                   {&CHALK_F_BATCH, SWEEPS}, {&CHALK_F_CONTEXT, SWEEPS},
+                                   {&F_STAGES, SWEEPS}, {&F_HOP, SWEEPS}, {&F_STEP}, {NULL}};
+static const chalk_input MEMORY[] = {
+    CHALK_MODEL_INPUTS, {&CHALK_F_HW}, {&CHALK_F_HBM_BYTES}, {&F_EXPERT_PARALLEL},
+    {&F_STAGES, SWEEPS},
+    {&F_MICROBATCHES, 0, 0, 1e6, "micro-batches in flight (default: --stages, a decode loop without hops)"},
+    {&F_MICROBATCH, SWEEPS}, {&CHALK_F_CONTEXT, SWEEPS}, {NULL}};
+static const chalk_input READ[] = {CHALK_MODEL_INPUTS, {&CHALK_F_HW}, {&CHALK_F_CHIPS},
+                                   {&CHALK_F_HBM_BPS}, {&CHALK_F_HBM_BYTES}, {&F_STAGES, SWEEPS, 1},
+                                   {&F_VERSUS}, {NULL}};
+
+static const char *const ABOUT_HOP[] = {
+    "Is the hop from one rack to the next a bottleneck? Per step of T tokens of width d,",
+    "  scale-up  = T x 2 x top_k x layers x d x bytes / (chips x scaleup_bytes_per_s)",
+    "  scale-out = T x d x bytes / (chips x scaleout_bytes_per_s)",
+    "  scale_up_over_scale_out = 2 x top_k x layers / bandwidth_ratio   (>= 1: hidden)",
+    "  min_layers_per_stage    = ceil(bandwidth_ratio / (2 x top_k)), at least 1",
+    "The gap comes from --bandwidth-ratio R or from --hw's one-way NVLink/ICI and NIC",
+    "bandwidth; the experts per token from --top-k or --model. --tokens T (with --hw and",
+    "a width) adds the two times. --top-k or --layers-per-stage may be a sweep.",
+    NULL};
+static const char *const EXAMPLES_HOP[] = {
+    "chalk rack-hop --bandwidth-ratio 8 --top-k 8 --layers-per-stage 1",
+    "chalk rack-hop --model deepseek-v3 --hw gb200-nvl72 --layers-per-stage 2 --tokens 2048",
+    "chalk rack-hop --hw h100-sxm --top-k 2 --layers-per-stage 1:8:8:linear --csv", NULL};
+
+static const char *const ABOUT_BUBBLE[] = {
+    "The bubble of a pipelined training batch, P stages, M micro-batches, V chunks per",
+    "stage (1 for GPipe and 1F1B):",
+    "  bubble_fraction   = (P - 1) / (V M + P - 1)    idle share of the total (GPipe)",
+    "  bubble_over_ideal = (P - 1) / (V M)            idle over ideal time (Megatron)",
+    "  speedup           = P (1 - bubble_fraction)    work done, in stages never idle",
+    "One of --stages, --microbatches, --chunks may be a sweep.",
+    NULL};
+static const char *const EXAMPLES_BUBBLE[] = {
+    "chalk bubble --stages 4 --microbatches 1",
+    "chalk bubble --stages 8 --microbatches 32 --chunks 4",
+    "chalk bubble --stages 8 --microbatches 1:256 --csv", NULL};
+
+static const char *const ABOUT_SCHEDULE[] = {
+    "Simulates one training batch on a pipeline: every stage runs its passes in the",
+    "schedule's order (gpipe: all forwards, then all backwards; 1f1b: a warm-up, then",
+    "one forward one backward; interleaved: 1F1B over --chunks V chunks per stage), each",
+    "as soon as the stage is free and its input is ready. Reports the measured batch",
+    "time, bubble and peak micro-batches held, beside the closed-form bubble. --csv: the",
+    "timeline, one row per stage, micro-batch, chunk and pass with its start and end.",
+    NULL};
+static const char *const EXAMPLES_SCHEDULE[] = {
+    "chalk schedule --stages 4 --microbatches 8 --schedule 1f1b",
+    "chalk schedule --stages 4 --microbatches 8 --schedule interleaved --chunks 2 --json",
+    "chalk schedule --stages 4 --microbatches 8 --schedule gpipe --forward-s 1 --backward-s 2 "
+    "--csv",
+    NULL};
+
+static const char *const ABOUT_LOOP[] = {
+    "A decode step spread by layers over P racks, with a network hop of --hop-s after",
+    "each stage (the last returns the new token to stage 0):",
+    "  stage_s      = step_without_hops_s / P",
+    "  step_s       = P x (stage_s + hop_s) = step_without_hops_s + hops_s",
+    "  microbatches = ceil(P x (stage_s + hop_s) / stage_s)   (= P without hops)",
+    "The one-rack step is --step-s X, or chapter 1's decode step of a model on hardware",
+    "(--batch is the micro-batch). --stages, --hop-s, --batch or --context may be a sweep.",
+    NULL};
+static const char *const EXAMPLES_LOOP[] = {
+    "chalk decode-pipelined --step-s 0.02 --stages 4 --hop-s 0.002",
+    "chalk decode-pipelined --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --batch 2048 "
+    "--context 4096 --stages 4 --hop-s 0.002",
+    NULL};
+
+static const char *const ABOUT_MEMORY[] = {
+    "Memory per GPU of a decode deployment: P stages of E GPUs, M micro-batches of B",
+    "sequences in flight (M = P unless --microbatches says otherwise):",
+    "  weight_bytes_per_gpu = params_total x bytes_per_param / (E P)",
+    "  kv_bytes_per_gpu     = M x B x context x kv_bytes_per_token / (E P)",
+    "With M = P the stages cancel from the KV term. With --hbm-bytes (or --hw):",
+    "fits_hbm, and min_stages_to_fit, null with a reason when the KV cache alone",
+    "overflows. --stages, --microbatch or --context may be a sweep.",
+    NULL};
+static const char *const EXAMPLES_MEMORY[] = {
+    "chalk pipeline-memory --params-total 1e12 --weight-bytes 1 --kv-bytes-per-token 2048 "
+    "--context 200000 --expert-parallel 64 --microbatch 2000 --stages 1:8:8:linear",
+    "chalk pipeline-memory --model deepseek-v3 --dtype fp8 --kv-dtype bf16 --hw gb200-nvl72 "
+    "--expert-parallel 64 --microbatch 2048 --context 32768 --stages 2",
+    NULL};
+
+static const char *const ABOUT_READ[] = {
+    "Every decode step reads every weight once, and only GPUs reading at the same time",
+    "add bandwidth:",
+    "  weight_read_s = params_total x bytes_per_param / (chips x hbm_bytes_per_s)",
+    "whatever the pipeline stages (each reads its 1/P in turn: stage_weight_read_s).",
+    "--stages P (default 1) also gives the weights per GPU; --versus NAME compares the",
+    "domain with another preset's. --stages may be a sweep.",
+    NULL};
+static const char *const EXAMPLES_READ[] = {
+    "chalk weight-read --params-total 1e12 --weight-bytes 1 --hw gb200-nvl72 --versus h100-sxm",
+    "chalk weight-read --model deepseek-v3 --dtype fp8 --hw h100-sxm --stages 1:8:8:linear", NULL};
+
+static const chalk_command COMMANDS[] = {
+    {.name = "rack-hop",
+     .summary = "scale-up time over scale-out time at a stage boundary (3.2)",
+     .title = "chalk rack-hop: scale-up time over scale-out time at a stage boundary (lecture 3.2)",
+     .inputs = HOP, .needs = CHALK_DEPLOY, .check = check_hop, .build = build_hop,
+     .about = ABOUT_HOP, .examples = EXAMPLES_HOP},
+    {.name = "bubble",
+     .summary = "the pipeline bubble in closed form, both conventions (3.5)",
+     .title = "chalk bubble: the pipeline bubble in closed form (lecture 3.5)",
+     .inputs = BUBBLE, .check = check_bubble, .build = build_bubble,
+     .about = ABOUT_BUBBLE, .examples = EXAMPLES_BUBBLE},
+    {.name = "schedule",
+     .summary = "simulate GPipe, 1F1B or interleaved; the timeline (3.5)",
+     .title = "chalk schedule: a simulated training batch on a pipeline (lecture 3.5)",
+     .inputs = SCHEDULE, .check = check_schedule, .run = run_schedule,
+     .about = ABOUT_SCHEDULE, .examples = EXAMPLES_SCHEDULE},
+    {.name = "decode-pipelined",
+     .summary = "a decode step through P racks with hops (3.6, 4.3, 4.5)",
+     .title = "chalk decode-pipelined: a decode step through P racks and P hops (lecture 3.6, "
+              "4.3, 4.5)",
+     .inputs = LOOP, .needs = CHALK_DEPLOY, .check = check_loop, .build = build_loop,
+     .about = ABOUT_LOOP, .examples = EXAMPLES_LOOP},
+    {.name = "pipeline-memory",
+     .summary = "weights and KV cache per GPU against the stages (4.2-4.4)",
+     .title = "chalk pipeline-memory: weights and KV cache per GPU (lecture 4.2-4.4)",
+     .inputs = MEMORY, .needs = CHALK_NEED_PARAMS, .check = check_memory, .build = build_memory,
+     .about = ABOUT_MEMORY, .examples = EXAMPLES_MEMORY},
+    {.name = "weight-read",
+     .summary = "the weight read of a scale-up domain; stages add none (4.6)",
+     .title = "chalk weight-read: the weights read once per token by one scale-up domain "
+              "(lecture 4.6)",
+     .inputs = READ, .needs = CHALK_NEED_PARAMS | CHALK_NEED_BW, .check = check_read,
+     .build = build_read, .about = ABOUT_READ, .examples = EXAMPLES_READ},
+};
+
+const chalk_chapter chalk_chapter_03_pipelining = {
+    .number = 3,
+    .title = "pipelining: capacity, not speed",
+    .commands = COMMANDS,
+    .count = CHALK_COUNT(COMMANDS),
+};
