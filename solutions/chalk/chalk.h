@@ -478,6 +478,9 @@ double chalk_in_at(const chalk_point *p, const chalk_flag *f, long row);
 /* True when `f` was given. */
 bool chalk_has(const chalk_point *p, const chalk_flag *f);
 
+/* True when the command declares `f` at all (a helper several commands share). */
+bool chalk_takes(const chalk_point *p, const chalk_flag *f);
+
 /* Long computations (Monte-Carlo, avalanche) have a cap on their work: at most
  * CHALK_MAX_WORK_S seconds on a machine like the one that measured them. Fails,
  * saying the estimate, the cap and `advice` ("fewer --trials"), when `seconds` is

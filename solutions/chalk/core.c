@@ -56,6 +56,14 @@ int chalk_cap_work(const chalk_point *p, double seconds, const char *advice)
                       p->cmd->name, seconds, CHALK_MAX_WORK_S, advice);
 }
 
+bool chalk_takes(const chalk_point *p, const chalk_flag *f)
+{
+    for (int i = 0; i < p->n; i++)
+        if (p->flag[i] == f)
+            return true;
+    return false;
+}
+
 bool chalk_has(const chalk_point *p, const chalk_flag *f)
 {
     return p->given[index_of(p, f)];
