@@ -529,6 +529,12 @@ typedef struct chalk_command {
 /* Runs a command whose command line was read into `a`. */
 int chalk_run(const chalk_args *a);
 
+/* Prints the command's rows, one a point of its sweep, each built by `build`, under
+ * `title`: what the core does for a command with a `build`, for a command whose
+ * `run` picks its title or its builder from its inputs. */
+int chalk_emit_points(const chalk_point *p, const char *title,
+                      void (*build)(const chalk_point *p, chalk_record *r));
+
 /* One chapter's commands: solutions/chalk/NN-topic.c defines chalk_chapter_NN_topic. */
 typedef struct chalk_chapter {
     int number;        /* 1 */

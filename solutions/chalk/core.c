@@ -19,6 +19,7 @@
 
 typedef struct run_state {
     const chalk_args *a;
+    void (*build)(const chalk_point *p, chalk_record *r);
     chalk_deploy d;
     chalk_sweep sweep[CHALK_MAX_INPUTS];
     int swept; /* the input that varies, or -1 */
@@ -204,7 +205,7 @@ static void build_row(const void *ctx, long row, chalk_record *r)
 {
     run_state *s = (run_state *)ctx; /* the core's own state: only the point moves */
     point_at(s, row);
-    s->p.cmd->build(&s->p, r);
+    s->build(&s->p, r);
 }
 
 /* "--batch 1e-300, --context 0": the inputs given, at `row`. */
@@ -237,9 +238,26 @@ static int refuse_row(const void *ctx, long row, const char *key)
                       s->p.cmd->name, inputs);
 }
 
+static run_state s; /* one command a run; too large for the stack */
+
+int chalk_emit_points(const chalk_point *p, const char *title,
+                      void (*build)(const chalk_point *p, chalk_record *r))
+{
+    assert(p == &s.p && "the point the core gave");
+    s.build = build;
+    chalk_report rep = {
+        .title = title,
+        .rows = s.rows,
+        .swept_key = s.p.swept ? s.p.swept->key : NULL,
+        .build = build_row,
+        .ctx = &s,
+        .refuse = refuse_row,
+    };
+    return chalk_emit(s.a, &rep);
+}
+
 int chalk_run(const chalk_args *a)
 {
-    static run_state s; /* one command a run; too large for the stack */
     const chalk_command *cmd = a->cmd;
     s = (run_state){.a = a, .p = {.cmd = cmd, .args = a}};
     s.d.cmd = cmd->name;
@@ -255,19 +273,7 @@ int chalk_run(const chalk_args *a)
     }
     if (!status) {
         point_at(&s, 0);
-        if (cmd->run) {
-            status = cmd->run(&s.p);
-        } else {
-            chalk_report rep = {
-                .title = cmd->title,
-                .rows = s.rows,
-                .swept_key = s.p.swept ? s.p.swept->key : NULL,
-                .build = build_row,
-                .ctx = &s,
-                .refuse = refuse_row,
-            };
-            status = chalk_emit(a, &rep);
-        }
+        status = cmd->run ? cmd->run(&s.p) : chalk_emit_points(&s.p, cmd->title, cmd->build);
     }
     for (int i = 0; i < s.p.n; i++)
         chalk_sweep_free(&s.sweep[i]);
