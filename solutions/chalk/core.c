@@ -142,7 +142,7 @@ static int read_word(const chalk_flag *f, const char *text, long *pick)
         }
     char hint[256];
     chalk_suggest(hint, sizeof hint, text, f->choices, n);
-    return chalk_fail("unknown %s \"%s\"%s", f->key ? f->key : f->name + 2, text, hint);
+    return chalk_fail("%s: unknown value \"%s\"%s", f->name, text, hint);
 }
 
 static int read_inputs(run_state *s)
