@@ -357,9 +357,13 @@ typedef struct chalk_report {
  * first byte is printed. Returns CHALK_OK, or CHALK_USAGE after an error line. */
 int chalk_emit(const chalk_args *a, const chalk_report *rep);
 
-/* ---- numbers for humans ------------------------------------------------------------------ */
+/* ---- numbers ------------------------------------------------------------------------------ */
 
 enum { CHALK_NUM_CHARS = 48 };
+
+/* Writes x into buf (CHALK_NUM_CHARS) exactly as printf("%.*g", digits, x) would, and
+ * returns its length; digits 1..17 (number.c). */
+int chalk_format_number(char *buf, double x, int digits);
 
 /* About four significant digits for humans, thousands separated: 14.4, 0.5208, 2,400. */
 void chalk_sig(char *buf, size_t size, double x);
