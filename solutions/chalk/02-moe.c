@@ -33,7 +33,7 @@
  *                                            --experts 64 -> dense_equivalent_params;
  *                                            expert_multiplier (8 for halving)
  *   Expert batch r E / k                     expert-batch --hw ... --experts 256 --top-k 8
- *   Routing imbalance, capacity factor       moe-imbalance --experts 256 --top-k 8 ...
+ *   Routing imbalance, capacity factor       moe-imbalance --experts 256 --top-k 8 --tokens T
  *
  * Every number comes from the chapter's reference (moe_*, through
  * exercises/02-moe/moe.h) and chapter 1's (batching_hw_ratio), applied to presets
@@ -73,7 +73,7 @@ static const chalk_flag F_THROUGHPUT = {"--throughput-tokens-per-s", "X", "throu
     "tokens per second a deployment makes; with --user-tokens-per-s it sets the batch (Little's law: sequences in flight = throughput / per-sequence rate)"};
 static const chalk_flag F_USER_RATE  = {"--user-tokens-per-s", "X", "user_tokens_per_s", U(TOKENS_PER_S), 1e-3, 1e9, 0, "tokens per second per sequence", WORKLOAD,
     "tokens per second one sequence receives"};
-static const chalk_flag F_TOKENS     = {"--batch", "B", "batch", U(TOKENS), 1, 1e6, 0, "tokens routed per step", WORKLOAD,
+static const chalk_flag F_TOKENS     = {"--tokens", "T", "tokens", U(TOKENS), 1, 1e6, 0, "tokens routed per step", WORKLOAD,
     "tokens routed per step, rounded to a whole number (1 to 1e6); may be a sweep"};
 static const chalk_flag F_SEED       = {"--seed", "S", "seed", U(PLAIN), 0, 9007199254740992.0 /* 2^53 */, WHOLE, "the generator's seed", G_SIM,
     "the generator's starting state (default 1): the same seed, the same result"};
@@ -470,7 +470,7 @@ static void build_imbalance(const chalk_point *p, chalk_record *r)
     chalk_put_model_name(r, chalk_model_at(p));
     chalk_put_number(r, "experts", "routed experts", CHALK_U_COUNT, CHALK_INPUT, experts);
     chalk_put_number(r, "top_k", "experts per token", CHALK_U_COUNT, CHALK_INPUT, top_k);
-    chalk_put_number(r, "batch", "tokens per step", CHALK_U_TOKENS, CHALK_INPUT, batch);
+    chalk_put_number(r, "tokens", "tokens per step", CHALK_U_TOKENS, CHALK_INPUT, batch);
     chalk_field *f = chalk_put_number(r, "seed", "seed", CHALK_U_PLAIN, CHALK_INPUT, seed);
     if (!chalk_has(p, &F_SEED))
         chalk_note(r, f, "default");
@@ -688,18 +688,18 @@ static const char *const EXAMPLES_EXPERT_BATCH[] = {
     NULL};
 
 static const char *const ABOUT_IMBALANCE[] = {
-    "Routes --trials batches of --batch tokens, each token to --top-k distinct experts of",
+    "Routes --trials batches of --tokens tokens, each token to --top-k distinct experts of",
     "--experts picked uniformly at random by a seeded SplitMix64 generator, and reports",
     "the busiest expert's load over the mean (averaged over trials), the share of",
     "token-expert assignments dropped when each expert accepts floor(capacity_factor x",
     "mean) tokens, and the smallest capacity factor that drops under 1%. Beside each,",
     "its closed form: one expert's load is Binomial(batch, top_k / experts); the",
     "busiest expert's mean lies between max_load_over_mean_lower (independent loads)",
-    "and _upper (union bound). --batch may be a sweep.",
+    "and _upper (union bound). --tokens may be a sweep.",
     NULL};
 static const char *const EXAMPLES_IMBALANCE[] = {
-    "chalk moe-imbalance --experts 256 --top-k 8 --batch 4096 --seed 1 --trials 100",
-    "chalk moe-imbalance --model deepseek-v3 --batch 64:65536:11 --trials 20 --csv", NULL};
+    "chalk moe-imbalance --experts 256 --top-k 8 --tokens 4096 --seed 1 --trials 100",
+    "chalk moe-imbalance --model deepseek-v3 --tokens 64:65536:11 --trials 20 --csv", NULL};
 
 static const char *const ABOUT_DOMAIN[] = {
     "One scale-up domain (--hw, or --chips with --hbm-bytes): its chips, its HBM and the",

@@ -76,7 +76,7 @@ static const chalk_flag F_TOKENS       = {"--tokens", "T", "tokens", U(TOKENS), 
     "tokens in one step through the stage, for the two times"};
 static const chalk_flag F_D_MODEL      = {"--d-model", "D", "d_model", U(COUNT), 1, 1e6, WHOLE, "width of the residual stream", G_PIPE,
     "width of the residual stream (default: the --model's)"};
-static const chalk_flag F_ACT_BYTES    = {"--act-bytes", "X", "activation_bytes", U(PLAIN), 0, 64, ABOVE, "bytes per activation element", G_PIPE,
+static const chalk_flag F_ACT_BYTES    = {"--act-bytes", "X", "act_bytes", U(PLAIN), 0, 64, ABOVE, "bytes per activation element", G_PIPE,
     "bytes per activation element (default 2, bf16)"};
 static const chalk_flag F_EXPERT_PARALLEL = {"--expert-parallel", "E", "expert_parallel", U(COUNT), 1, 1e6, WHOLE, "GPUs per stage", G_PIPE,
     "GPUs per stage sharing the weights and KV cache (default: the --hw's scale-up domain)"};
@@ -200,7 +200,7 @@ static void build_hop(const chalk_point *p, chalk_record *r)
     if (times) {
         chalk_put_number(r, "tokens", "tokens", CHALK_U_TOKENS, CHALK_INPUT, tokens);
         chalk_put_number(r, "d_model", "d_model", CHALK_U_COUNT, CHALK_INPUT, d_model);
-        chalk_put_number(r, "activation_bytes", "bytes per activation", CHALK_U_PLAIN, CHALK_INPUT,
+        chalk_put_number(r, "act_bytes", "bytes per activation", CHALK_U_PLAIN, CHALK_INPUT,
                          act_bytes);
         chalk_put_number(r, "chips", "GPUs per stage", CHALK_U_COUNT, CHALK_INPUT, d->chips);
     }

@@ -137,7 +137,7 @@ static const chalk_flag F_CACHE_WRITE  = {"--cache-write", "W", "cache_write", U
     "none|5m|1h: write the uncached prompt to a cache entry of that life"};
 static const chalk_flag F_RATIO        = {"--output-over-input", "X", "output_over_input", U(RATIO), 0, 1e6, ABOVE, "output price over input price", G_PRICE,
     "output price over input price (or --api NAME)"};
-static const chalk_flag F_LONG         = {"--long", NULL, "long_tier", U(WORD), 0, 0, 0, NULL, G_PRICE,
+static const chalk_flag F_LONG         = {"--long", NULL, "price_tier", U(WORD), 0, 0, 0, NULL, G_PRICE,
     "with --api: the long-prompt tier's prices"};
 static const chalk_flag F_TIER         = {"--tier", "NAME", "tier", U(WORD), 0, 0, 0, "a memory tier", G_TIER,
     "memory-tier preset (chalk list tier); without it and without --capacity-bytes, every preset", .kind = &KIND_TIER};
@@ -764,7 +764,8 @@ static void build_ratio(const chalk_point *p, chalk_record *r)
     chalk_clear(r);
     chalk_put_string(r, "api", "price list", CHALK_INPUT, api ? api->name : NULL);
     chalk_put_string(r, "date", "dated", CHALK_INPUT, api ? api->date : NULL);
-    chalk_put_string(r, "tier", "tier", CHALK_INPUT, api ? (long_tier ? "long" : "base") : NULL);
+    chalk_put_string(r, "price_tier", "tier", CHALK_INPUT,
+                     api ? (long_tier ? "long" : "base") : NULL);
     chalk_put_number(r, "output_over_input", "output / input price", CHALK_U_RATIO, CHALK_INPUT,
                      ratio);
     context_price_ratio pr = context_read_price_ratio(ratio);
@@ -958,7 +959,7 @@ static void build_price(const chalk_point *p, chalk_record *r)
     chalk_put_number(r, "output_tokens", "output tokens", CHALK_U_TOKENS, CHALK_INPUT, output);
     context_bill b = context_api_usd(api, input, output, cached, write);
     bool is_long = cost_api_has_long_tier(api) && input > api->long_threshold_tokens;
-    chalk_put_string(r, "tier", "tier", 0, is_long ? "long" : "base");
+    chalk_put_string(r, "price_tier", "tier", 0, is_long ? "long" : "base");
     const char *why;
     if (write == COST_CACHE_WRITE_5M && api->cache_write_5m_usd_per_mtok <= 0.0)
         why = chalk_fmt(r,

@@ -6,9 +6,9 @@
 # one shell-quoted command line a line) three ways, as a table, with --json and with
 # --csv, through two calculators: BEFORE, built from the commit in
 # tests/chalk/proof/BASE (or the binary given), and AFTER (default build/chalk).
-# The BEFORE command line goes through tests/chalk/proof/flags.sed first (flags that
-# were renamed) and its stdout through tests/chalk/proof/keys.sed (JSON keys and CSV
-# columns that were renamed); then stdout and the exit status must be identical.
+# Renamed flags and keys (tests/chalk/proof/renames.tsv) are applied to the old
+# command line and the old output (tests/chalk/proof/rename.py); then stdout and
+# the exit status must be identical.
 # Error lines (stderr) are compared too and listed when they differ, since a
 # redesign may reword an error (each difference is read and judged).
 #
@@ -50,7 +50,10 @@ while IFS= read -r line; do
     for a in "${args[@]}"; do
         case $a in --json | --csv) ;; *) plain+=("$a") ;; esac
     done
-    new_line=$(printf '%s\n' "$line" | sed -f "$P/flags.sed")
+    renamed=false
+    grep -q "^${plain[0]:-none}	" "$P/renames.tsv" && renamed=true
+    new_line=$line
+    ! $renamed || new_line=$(python3 "$P/rename.py" line "$line")
     eval "new_args=($new_line)"
     new_plain=()
     for a in "${new_args[@]}"; do
@@ -61,7 +64,11 @@ while IFS= read -r line; do
         [ "$fmt" = table ] || extra=("$fmt")
         run "$before" "$W/b" "${plain[@]}" "${extra[@]}"
         run "$after" "$W/a" "${new_plain[@]}" "${extra[@]}"
-        sed -f "$P/keys.sed" "$W/b.out" >"$W/b.renamed"
+        if $renamed; then
+            python3 "$P/rename.py" output "${plain[0]}" <"$W/b.out" >"$W/b.renamed"
+        else
+            cp "$W/b.out" "$W/b.renamed"
+        fi
         compared=$((compared + 1))
         if cmp -s "$W/b.renamed" "$W/a.out" && cmp -s "$W/b.rc" "$W/a.rc"; then
             same=$((same + 1))

@@ -234,7 +234,7 @@ static void expert_batch_from_rates_uses_littles_law(void **state)
 static void imbalance_closed_forms_match_a_hand_computed_case(void **state)
 {
     (void)state;
-    run *r = chalk("moe-imbalance --experts 4 --top-k 2 --batch 4 --capacity-factor 1 --json");
+    run *r = chalk("moe-imbalance --experts 4 --top-k 2 --tokens 4 --capacity-factor 1 --json");
     expect_status(r, 0, "moe-imbalance");
     assert_close(json_number(r->out, "mean_load"), 2.0, TIGHT, "tokens");
     assert_close(json_number(r->out, "capacity_tokens"), 2.0, TIGHT, "tokens");
@@ -250,7 +250,7 @@ static void imbalance_closed_forms_match_a_hand_computed_case(void **state)
 static void imbalance_simulation_is_seeded_and_within_its_bounds(void **state)
 {
     (void)state;
-    const char *cmd = "moe-imbalance --model deepseek-v3 --batch 4096 --trials 100 --json";
+    const char *cmd = "moe-imbalance --model deepseek-v3 --tokens 4096 --trials 100 --json";
     run *a = chalk("%s --seed 3", cmd), *b = chalk("%s --seed 3", cmd), *c = chalk("%s --seed 4", cmd);
     expect_status(a, 0, "seed 3");
     expect_status(c, 0, "seed 4");
@@ -337,9 +337,9 @@ static void chapter_2_bad_inputs_get_one_line_and_exit_2(void **state)
         "expert-batch --hw gb200-nvl72 --model deepseek-v3 --throughput-tokens-per-s 5",
         "expert-batch --model deepseek-v3",
         "moe-imbalance --experts 256 --top-k 8",
-        "moe-imbalance --experts 256 --top-k 80 --batch 100",
-        "moe-imbalance --experts 256 --top-k 8 --batch 1e6 --trials 1000",
-        "moe-imbalance --experts 256 --top-k 8 --batch 4096 --seed 1.5",
+        "moe-imbalance --experts 256 --top-k 80 --tokens 100",
+        "moe-imbalance --experts 256 --top-k 8 --tokens 1e6 --trials 1000",
+        "moe-imbalance --experts 256 --top-k 8 --tokens 4096 --seed 1.5",
         "domain",
         "domain --hbm-bytes 80e9",
         "routed-scaling --experts 64",
