@@ -193,3 +193,12 @@ overtraining_inference_optimal(const cost_scaling_fit *fit, double loss,
     overtraining_lifetime l = {0};
     return l;
 }
+
+double overtraining_saved_flops(const overtraining_lifetime *reference,
+                                const overtraining_lifetime *best)
+{
+    /* TODO(ch4 §4.9): the reference's total minus best's; rounding is no saving. */
+    (void)reference;
+    (void)best;
+    return -1.0;
+}

@@ -217,8 +217,16 @@ overtraining_lifetime overtraining_lifetime_at(const cost_scaling_fit *fit, doub
  * which lies between the smallest model that can reach the loss and the
  * compute-optimal one (where psi = 1); find it with cost_bisect (lib/numeric.h).
  * With no inference it is the compute-optimal model. exists is false (all else 0)
- * when loss <= L_inf. Precondition: inference_tokens >= 0. */
+ * when loss <= L_inf. Precondition: inference_tokens >= 0 and finite. */
 overtraining_lifetime overtraining_inference_optimal(const cost_scaling_fit *fit,
                                                      double loss, double inference_tokens);
+
+/* The lifetime FLOPs `best` saves against `reference`: reference's total minus
+ * best's. A difference below rounding, under 1e-9 of the reference's total, is 0,
+ * and so is a negative one when best is the inference-optimal model of the same loss
+ * and demand (it is never the dearer: only rounding makes it look so, e.g. 8 MFLOP
+ * out of 2e22 when the reference is the optimum itself). Preconditions: both exist. */
+double overtraining_saved_flops(const overtraining_lifetime *reference,
+                                const overtraining_lifetime *best);
 
 #endif /* CHALK_OVERTRAINING_H */

@@ -287,10 +287,20 @@ overtraining_inference_optimal(const cost_scaling_fit *fit, double loss,
     target t = {fit, loss, inference_tokens};
     double log_params = log(chinchilla.params);
     double lo = log(smallest) + 1e-9, hi = log(chinchilla.params) + 1e-9;
-    bool found = cost_bisect(slope_of_total, &t, lo, hi, 1e-12, &log_params);
-    COST_ASSERT(found && "the bracket always holds a sign change");
-    (void)found;
+    /* no sign change: the slope at the compute-optimal end is rounding, so the
+     * demand is too small to move the optimum from it */
+    if (!cost_bisect(slope_of_total, &t, lo, hi, 1e-12, &log_params))
+        log_params = log(chinchilla.params);
     return overtraining_lifetime_at(fit, exp(log_params), loss,
                                     inference_tokens);
 }
 /* endregion: inference-optimal */
+
+/* region: saved */
+double overtraining_saved_flops(const overtraining_lifetime *reference,
+                                const overtraining_lifetime *best)
+{
+    double saved = reference->total_flops - best->total_flops;
+    return saved > 1e-9 * reference->total_flops ? saved : 0.0;
+}
+/* endregion: saved */

@@ -475,6 +475,11 @@ static int check_memory(const chalk_point *p)
         return chalk_fail("%s needs --stages P, --microbatch B and --context T", cmd);
     if (!p->d->has_kv)
         return chalk_fail("%s needs --kv-bytes-per-token X (or --model NAME)", cmd);
+    const cost_model *m = p->d->model;
+    if (m && chalk_in(p, &F_STAGES) > m->layers)
+        return chalk_fail("%s: --stages %g is more than %s's %d layers (a stage holds at least "
+                          "one layer)",
+                          cmd, chalk_in(p, &F_STAGES), m->name, m->layers);
     return CHALK_OK;
 }
 

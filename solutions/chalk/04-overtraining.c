@@ -123,12 +123,12 @@ static const chalk_flag F_DAYS             = {"--days", "T", "days", U(PLAIN), 0
     "how long the model is served, days; may be a sweep"};
 static const chalk_flag F_USE_PROBABILITY  = {"--use-probability", "P", "use_probability", U(PLAIN), 0, 1, 0, "the chance it is deployed", G_SERVING,
     "the chance the run is deployed at all (default 1): derates the served tokens"};
-static const chalk_flag F_INFERENCE_EFFICIENCY = {"--inference-efficiency", "E", "inference_efficiency", U(PLAIN), 0, 1, ABOVE, "serving's utilisation", G_LIFE,
-    "serving's FLOP utilisation over pre-training's, (0, 1]"};
+static const chalk_flag F_INFERENCE_EFFICIENCY = {"--inference-efficiency", "E", "inference_efficiency", U(PLAIN), 1e-6, 1, 0, "serving's utilisation", G_LIFE,
+    "serving's FLOP utilisation over pre-training's, 1e-6 to 1"};
 static const chalk_flag F_RL_FLOPS         = {"--rl-flops-per-param", "K", "rl_flops_per_param", U(PLAIN), 0, 100, ABOVE, "FLOPs per parameter per RL token", G_LIFE,
     "FLOPs per parameter per RL token: 2 (rollouts only) to 6 (all trained on); default 3"};
-static const chalk_flag F_RL_EFFICIENCY    = {"--rl-efficiency", "E", "rl_efficiency", U(PLAIN), 0, 1, ABOVE, "RL's utilisation", G_LIFE,
-    "RL's FLOP utilisation over pre-training's, (0, 1]; default 1/3"};
+static const chalk_flag F_RL_EFFICIENCY    = {"--rl-efficiency", "E", "rl_efficiency", U(PLAIN), 1e-6, 1, 0, "RL's utilisation", G_LIFE,
+    "RL's FLOP utilisation over pre-training's, 1e-6 to 1; default 1/3"};
 static const chalk_flag F_RL_SHARE         = {"--rl-share", "S", "rl_share", U(FRACTION), 0, 1, 0, "RL's share of the cost", G_LIFE,
     "fraction of the lifetime cost spent on RL (default 1/3)"};
 static const chalk_flag F_INFERENCE_SHARE  = {"--inference-share", "S", "inference_share", U(FRACTION), 0, 1, 0, "serving's share of the cost", G_LIFE,
@@ -314,6 +314,10 @@ static int check_target(const chalk_point *p)
             chalk_fail("%s: --match-tokens and --match-equal-cost go with --match-params", cmd);
     if (!status && has(p, &F_MATCH_TOKENS) && has(p, &F_MATCH_EQUAL_COST))
         status = chalk_fail("%s: give --match-tokens or --match-equal-cost, not both", cmd);
+    if (!status && has(p, &F_MATCH_EQUAL_COST) && !(served_tokens(p) > 0.0))
+        status = chalk_fail("%s: --match-equal-cost trains the matched model on tokens in "
+                            "proportion to the traffic, and the traffic here is 0 tokens",
+                            cmd);
     return status;
 }
 
@@ -593,13 +597,17 @@ static void build_inference_optimal(const chalk_point *p, chalk_record *r)
                      CHALK_U_RATIO, 0, best.exists,
                      best.exists ? best.tokens_per_param / chin.tokens_per_param : 0.0, why);
 
-    overtraining_lifetime ref = overtraining_lifetime_at(fit, t.ref_params, t.loss, effective);
+    overtraining_lifetime none = {.exists = false}; /* no reference for an unreachable loss */
+    overtraining_lifetime ref = cheapest.exists
+                                    ? overtraining_lifetime_at(fit, t.ref_params, t.loss, effective)
+                                    : none;
     put_lifetime(r, "reference_", "reference: ", &ref, why, true);
-    bool saved = best.exists && ref.exists;
-    chalk_put_result(r, "saved_flops", "saved against the reference", CHALK_U_FLOPS, 0, saved,
-                     saved ? ref.total_flops - best.total_flops : 0.0, why);
-    chalk_put_result(r, "saved_fraction", "saved, fraction", CHALK_U_FRACTION, 0, saved,
-                     saved ? (ref.total_flops - best.total_flops) / ref.total_flops : 0.0, why);
+    bool known = best.exists && ref.exists;
+    double saved = known ? overtraining_saved_flops(&ref, &best) : 0.0;
+    chalk_put_result(r, "saved_flops", "saved against the reference", CHALK_U_FLOPS, 0, known,
+                     saved, why);
+    chalk_put_result(r, "saved_fraction", "saved, fraction", CHALK_U_FRACTION, 0, known,
+                     known ? saved / ref.total_flops : 0.0, why);
 }
 
 

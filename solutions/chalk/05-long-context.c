@@ -311,6 +311,10 @@ static int kv_from_shape(const chalk_point *p, kv_setup *k)
     double caching_layers = k->kv_contexts + k->local_layers;
     if (caching_layers == 0.0)
         return chalk_fail("kv: no layer keeps a cache (--kv-contexts 0 and no local layers)");
+    if (has_layers && caching_layers > layers)
+        return chalk_fail("kv: %g layers cannot keep %g caches (--kv-contexts %g and "
+                          "--local-layers %g)",
+                          layers, caching_layers, k->kv_contexts, k->local_layers);
     k->layers = has_layers ? layers : caching_layers;
     k->elements_per_token = caching_layers * layer_elements;
     k->bytes_per_token = caching_layers * k->layer_bytes;

@@ -435,6 +435,19 @@ static int check_act(const chalk_point *p)
         return chalk_fail("activation-memory needs --hidden H (or --model NAME)");
     if (l.heads == 0.0)
         return chalk_fail("activation-memory needs --heads A (or --model NAME)");
+    if (fmod(l.hidden, l.heads) != 0.0)
+        return chalk_fail("activation-memory: a hidden width of %g does not split into %g heads",
+                          l.hidden, l.heads);
+    if (l.tensor_parallel > l.heads || fmod(l.heads, l.tensor_parallel) != 0.0)
+        return chalk_fail("activation-memory: --tensor-parallel %g does not split %g heads evenly "
+                          "(each GPU takes whole heads)",
+                          l.tensor_parallel, l.heads);
+    const cost_model *m = chalk_model_at(p);
+    double layers = chalk_has(p, &F_LAYERS) ? chalk_in(p, &F_LAYERS) : m ? m->layers : 0.0;
+    if (layers > 0.0 && chalk_in(p, &F_PP) > layers)
+        return chalk_fail("activation-memory: --pipeline-parallel %g is more stages than the %g "
+                          "layers (a stage holds at least one layer)",
+                          chalk_in(p, &F_PP), layers);
     return CHALK_OK;
 }
 

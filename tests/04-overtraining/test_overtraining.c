@@ -502,6 +502,39 @@ static void a_lifetime_trains_just_to_the_loss_and_counts_both_terms(void **stat
     assert_false(overtraining_lifetime_at(f, 1e9, 1.95, 1e13).exists); /* too small */
 }
 
+/* The saving against a reference is the difference of the two lifetimes' totals
+ * (overtraining.h): 3e21 - 2e21 = 1e21 FLOPs. */
+static void the_saving_is_the_difference_of_the_totals(void **state)
+{
+    (void)state;
+    overtraining_lifetime reference = {.exists = true, .total_flops = 3e21};
+    overtraining_lifetime best = {.exists = true, .total_flops = 2e21};
+    assert_close(overtraining_saved_flops(&reference, &best), 1e21, TIGHT, "FLOPs saved");
+}
+
+/* Issue 21: the optimum against itself "saved -8.389 MFLOP" out of 2e22, rounding
+ * shown as a saving. A difference under 1e-9 of the total, or a negative one, is no
+ * saving: 0, not -0. */
+static void rounding_is_no_saving(void **state)
+{
+    (void)state;
+    overtraining_lifetime reference = {.exists = true, .total_flops = 2e22};
+    overtraining_lifetime below = {.exists = true, .total_flops = 2e22 + 8388608.0};
+    overtraining_lifetime above = {.exists = true, .total_flops = 2e22 - 8388608.0};
+    double s1 = overtraining_saved_flops(&reference, &below);
+    double s2 = overtraining_saved_flops(&reference, &above);
+    assert_true(s1 == 0.0 && !signbit(s1));
+    assert_true(s2 == 0.0 && !signbit(s2));
+    /* the same model as the reference saves exactly nothing */
+    const cost_scaling_fit *f = fit("besiroglu");
+    overtraining_optimum c = overtraining_chinchilla_for_params(f, 13e9);
+    double loss = overtraining_loss(f, 13e9, c.tokens);
+    overtraining_lifetime ref = overtraining_lifetime_at(f, 13e9, loss, 0.0);
+    overtraining_lifetime best = overtraining_inference_optimal(f, loss, 0.0);
+    double s3 = overtraining_saved_flops(&ref, &best);
+    assert_true(s3 == 0.0 && !signbit(s3));
+}
+
 /* Sardana et al.: with no inference the optimum is the compute-optimal model. */
 static void without_inference_the_optimum_is_the_chinchilla_model(void **state)
 {
@@ -627,6 +660,8 @@ int main(void)
         CHALK_TEST(inference_optimal, more_demand_makes_the_model_smaller_and_longer_trained),
         CHALK_TEST(inference_optimal, no_model_is_inference_optimal_for_an_unreachable_loss),
         CHALK_TEST(inference_optimal, sardanas_13b_with_2t_tokens_of_demand_becomes_about_7b),
+        CHALK_TEST(inference_optimal, the_saving_is_the_difference_of_the_totals),
+        CHALK_TEST(inference_optimal, rounding_is_no_saving),
     };
     return cmocka_run_group_tests_name("04-overtraining", tests, NULL, NULL);
 }
