@@ -7,9 +7,9 @@
 #   build/sol/NN-topic/test    against solutions/      (make test)
 #   build/asan/NN-topic/test   solutions/ under AddressSanitizer + UBSan (make test)
 
-# CFLAGS, the chapter list and the test binaries' rules (build/ex, build/sol,
-# build/asan, from cached objects under build/obj/) are shared with the handout's
-# Makefile: tests/loop/loop.mk.
+# Compiler flags, one a line, the chapter list and the test binaries' rules
+# (build/ex, build/sol, build/asan, from cached objects under build/obj/) are shared
+# with the handout's Makefile: tests/loop/loop.mk, read first.
 include tests/loop/loop.mk
 # The mistake catalogues' builds (tests/loop/mistakes.mk), for the goals that use them.
 ifneq ($(filter test test-binaries mistakes build/mistakes/%,$(MAKECMDGOALS)),)
@@ -30,6 +30,14 @@ CHALK_CFLAGS = -Wno-missing-field-initializers \
 	-DCHALK_CHAPTERS='$(foreach c,$(CHALK_CHAPTER_NAMES),X($(c)))'
 CHALK_LIBS = -lcjson -lm
 
+# What a reader types reaches the scripts through the environment, never through a
+# command line this Makefile writes: CH='01 02', EX="x'; touch pwned" or a value with
+# a newline in it is text to them, and runs nothing.
+export CH EX FORCE SUBMISSION DIR SEED EDITION
+# "no chapter matches CH=...", for the goals that take CH (printf, not echo: the value
+# is text, never shell).
+NO_CHAPTER = printf 'no chapter matches CH=%s; chapters: %s\n' "$$CH" '$(CHAPTERS)' >&2; exit 2
+
 .PHONY: all chalk test check hint bench format help clean deps book
 .PHONY: progress watch solution reset handout grade grade-all gradescope
 .PHONY: flashcards problems
@@ -38,7 +46,7 @@ CHALK_LIBS = -lcjson -lm
 # Build everything: the calculator and the book.
 all: chalk book
 
-# The calculator: every chapter's reference math behind one command.
+# The calculator, build/chalk: every chapter's reference math behind one command.
 chalk: build/chalk
 build/chalk: $(CHALK_SRC) $(CHALK_H) $(LIB_SRC) $(LIB_H)
 	@mkdir -p $(@D)
@@ -47,9 +55,6 @@ build/asan/chalk: $(CHALK_SRC) $(CHALK_H) $(LIB_SRC) $(LIB_H)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CHALK_CFLAGS) $(SANITIZE) $(CHALK_INC) -o $@ $(CHALK_SRC) $(LIB_SRC) $(CHALK_LIBS)
 
-# The book: build/chalk.pdf, or with EDITION=instructor build/chalk-instructor.pdf
-# (worked solutions and reference code shown). Installs pandoc, TeX Live, gnuplot
-# if missing, then rebuilds only when an input changed (book/build.sh does the work).
 EDITION ?= student
 BOOK_PDF = build/chalk$(if $(filter instructor,$(EDITION)),-instructor).pdf
 BOOK_MD = book/preface.md $(sort $(wildcard chapters/[0-9][0-9]-*.md)) book/appendix.md
@@ -57,9 +62,12 @@ BOOK_INPUTS = $(BOOK_MD) $(wildcard book/filters/*.lua book/notation/*.tsv) book
 	book/metadata.yaml book/build.sh Makefile build/chalk \
 	$(wildcard solutions/[0-9][0-9]-*/*.c exercises/[0-9][0-9]-*/*.[ch]) \
 	$(wildcard exercises/[0-9][0-9]-*/exercises.txt)
+# The book, build/chalk.pdf (EDITION=instructor: build/chalk-instructor.pdf, with solutions).
+# Installs pandoc, TeX Live, gnuplot if missing, then rebuilds only when an input
+# changed (book/build.sh does the work).
 book:
-	@case '$(EDITION)' in student|instructor) ;; \
-	*) echo "make book: EDITION must be student or instructor, not '$(EDITION)'" >&2; exit 2;; esac
+	@case "$$EDITION" in student|instructor) ;; \
+	*) printf 'make book: EDITION must be student or instructor, not "%s"\n' "$$EDITION" >&2; exit 2;; esac
 	@tests/deps.sh book
 	@before=$$(stat -c '%.9Y %s' $(BOOK_PDF) 2>/dev/null); \
 	$(MAKE) -s --no-print-directory $(BOOK_PDF) && \
@@ -68,10 +76,10 @@ book:
 build/chalk.pdf build/chalk-instructor.pdf: $(BOOK_INPUTS)
 	@book/build.sh $(if $(findstring instructor,$@),instructor,student) $@ $(BOOK_MD)
 
-# Flashcards for Anki: every ::: card of the chapters, live numbers resolved, one
-# note per line in build/flashcards.tsv (import it as is; one deck per chapter;
-# book/filters/flashcards.lua explains the header lines and the stable GUIDs).
 CHAPTER_MD = $(sort $(wildcard chapters/[0-9][0-9]-*.md))
+# The chapters' flashcards for Anki: build/flashcards.tsv (import it as is).
+# Every ::: card of the chapters, live numbers resolved, one note per line, one deck
+# per chapter (book/filters/flashcards.lua explains the header lines and the GUIDs).
 flashcards:
 	@tests/deps.sh book
 	@$(MAKE) -s --no-print-directory build/flashcards.tsv
@@ -83,15 +91,15 @@ build/flashcards.tsv: $(CHAPTER_MD) book/filters/flashcards.lua book/filters/cha
 		build/flashcards.err >&2; exit 1; }
 	@cat build/flashcards.err >&2
 
-# One reader's practice problems, drawn from the chapters' templates with SEED:
-# build/problems-SEED.pdf, build/answers-SEED.pdf (the worked key) and
-# build/answers-SEED.json, which build/chalk check-answers grades against.
-# The same seed gives the same bytes (book/problems.md).
+# Your practice problems: make problems SEED=alice (PDFs and a key; grade with build/chalk check-answers).
+# Drawn from the chapters' templates with SEED: build/problems-SEED.pdf,
+# build/answers-SEED.pdf (the worked key) and build/answers-SEED.json, which
+# build/chalk check-answers grades against. The same seed gives the same bytes.
 problems:
 	@$(if $(SEED),,echo "usage: make problems SEED=NAME   (e.g. make problems SEED=alice)" >&2; exit 2)
 	@tests/deps.sh book
 	@$(MAKE) -s --no-print-directory build/chalk
-	@book/problems.sh "$(SEED)" $(CHAPTER_MD)
+	@book/problems.sh "$$SEED" $(CHAPTER_MD)
 
 # Test binaries of the library and of the calculator.
 build/%/lib/test: tests/lib/test_lib.c tests/test_util.h $(LIB_SRC) $(LIB_H)
@@ -117,12 +125,12 @@ build/chalk-test: $(CHALK_TEST_SRC) tests/chalk/main.c tests/chalk/harness.c tes
 		-o $@ $(CHALK_TEST_SRC) tests/chalk/main.c tests/chalk/harness.c solutions/chalk/number.c \
 		$(LDLIBS) -lcjson
 
-# Install what the tests need (apt-get), then prove: solutions pass, stubs compile
-# and fail, every catalogued mistake is caught, solutions pass under ASan+UBSan, the
-# calculator passes its tests, and the rest (tests/run.sh lists the phases). The
-# binaries and the mistakes build side by side (JOBS, default: every core), then the
-# phases run side by side, each one's output shown whole and in order.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# Install what is missing, then run every test (tests/run.sh's phases; ends with N passed, N failed).
+# Solutions pass, stubs compile and fail, every catalogued mistake is caught,
+# solutions pass under ASan+UBSan, the calculator passes its tests, and the rest.
+# The binaries and the mistakes build side by side (JOBS, default: every core), then
+# the phases run side by side, each one's output shown whole and in order.
 test: deps
 	@$(MAKE) -s --no-print-directory -j$(JOBS) test-binaries
 	@tests/run.sh $(CHAPTERS)
@@ -131,63 +139,68 @@ test-binaries: build/chalk build/asan/chalk build/chalk-test build/sol/lib/test 
 	$(foreach t,$(LIB_TESTS),build/sol/lib/$(t) build/asan/lib/$(t)) \
 	$(foreach c,$(CHAPTERS),build/sol/$(c)/test build/ex/$(c)/test build/asan/$(c)/test) \
 	$(MISTAKE_TABLES)
-# Every catalogued mistake built and run: build/mistakes/NN-topic.{tsv,status}.
+# Build every catalogued mistake: build/mistakes/NN-topic.tsv (make check names them).
 mistakes: $(MISTAKE_TABLES)
 
+# Install every package the tests, the book and the grader need (apt-get).
 deps:
 	@tests/deps.sh test book watch grade
 
-# The README's set-up lines on a fresh, minimal Debian 12 root (debootstrap; needs
-# root or sudo): each line timed, make test's summary at the end. CI runs it.
 .PHONY: fresh-check
+# The README's set-up lines on a fresh Debian 12 root (debootstrap; needs root or sudo).
+# Each line timed, make test's summary at the end. CI runs it.
 fresh-check:
 	@tests/fresh-check.sh
 
 # Your exercises against the tests: make check CH=01 (one chapter) or make check.
 check:
-	@$(if $(PICK),,echo "no chapter matches CH=$(CH); chapters: $(CHAPTERS)" >&2; exit 2)
+	@$(if $(PICK),,$(NO_CHAPTER))
 	@tests/check.sh $(PICK)
 
-# The reader's loop (scripts in tests/loop/; see README "Studying a chapter").
+# ---- the reader's loop (scripts in tests/loop/; see README "Studying a chapter") ----
+
 # Every chapter's exercises: done/total, stars earned, percent.
 progress:
 	@tests/loop/progress.sh
 # Re-run make check whenever a file under exercises/ changes: make watch CH=01.
 watch:
-	@$(if $(PICK),,echo "no chapter matches CH=$(CH); chapters: $(CHAPTERS)" >&2; exit 2)
+	@$(if $(PICK),,$(NO_CHAPTER))
 	@tests/loop/watch.sh $(PICK)
 # One more hint for the first failing exercise: make hint CH=01, or EX=step_time.
 hint:
-	@CH='$(CH)' EX='$(EX)' tests/loop/hint.sh
-# An exercise's reference, once your version passes it: make solution EX=step_time.
+	@tests/loop/hint.sh
+# An exercise's reference, once your version passes it: make solution EX=step_time (FORCE=1 overrides).
 solution:
-	@CH='$(CH)' EX='$(EX)' FORCE='$(FORCE)' tests/loop/solution.sh
-# Put the stub back (your version is backed up in exercises/NN-topic/.backup/):
-# make reset EX=step_time (its functions only) or make reset CH=01 (whole chapter).
+	@tests/loop/solution.sh
+# Put the stub back: make reset EX=step_time (its functions) or CH=01 (the chapter).
+# Your version is backed up in exercises/NN-topic/.backup/ first; a deleted stub
+# comes back too.
 reset:
-	@CH='$(CH)' EX='$(EX)' tests/loop/reset.sh
+	@tests/loop/reset.sh
 
-# Teaching a course (scripts in tests/grade/; see README "Teaching with Chalk").
+# ---- teaching a course (scripts in tests/grade/; see README "Teaching with Chalk") ----
+
 # The student handout: build/chalk-handout.tar.gz (no solutions, no hidden tests).
 handout:
 	@tests/grade/handout.sh
-# Grade one student's exercises/ (a directory or tarball), hidden tests included, in
-# a sandbox (bubblewrap; installed if missing): make grade SUBMISSION=path [CH=01];
-# writes build/grade/results.json (Gradescope's format).
+# Grade SUBMISSION=dir-or-tarball with the hidden tests, sandboxed: build/grade/results.json.
+# One student's exercises/, in a sandbox (bubblewrap; installed if missing), [CH=01];
+# the results in Gradescope's format.
 grade:
-	@$(if $(PICK),,echo "no chapter matches CH=$(CH); chapters: $(CHAPTERS)" >&2; exit 2)
+	@$(if $(PICK),,$(NO_CHAPTER))
 	@tests/deps.sh grade
-	@tests/grade/grade.sh '$(SUBMISSION)' $(PICK)
+	@tests/grade/grade.sh "$$SUBMISSION" $(PICK)
 # Grade every submission in DIR into a CSV gradebook: make grade-all DIR=submissions/.
 grade-all:
-	@$(if $(PICK),,echo "no chapter matches CH=$(CH); chapters: $(CHAPTERS)" >&2; exit 2)
+	@$(if $(PICK),,$(NO_CHAPTER))
 	@tests/deps.sh grade
-	@tests/grade/grade-all.sh '$(DIR)' $(PICK)
+	@tests/grade/grade-all.sh "$$DIR" $(PICK)
 # The autograder zip for one chapter's Gradescope assignment: make gradescope CH=01.
 gradescope:
-	@tests/grade/gradescope/zip.sh '$(CH)'
+	@tests/grade/gradescope/zip.sh "$$CH"
 
-# Speed figures: the reader's loop and make test from clean, in a scratch copy.
+# The speed figures with their goals: reader's loop, make test, book, calculator sweep.
+# Measured in a scratch copy (tests/bench.sh).
 bench:
 	@tests/bench.sh
 
@@ -195,30 +208,9 @@ bench:
 format:
 	clang-format -i lib/*.[ch] solutions/*.c solutions/*/*.c exercises/*/*.[ch] tests/*.h tests/*/*.c
 
-# List the targets.
+# List the targets: the first comment line above each one, in every makefile read.
 help:
-	@echo "make            build the calculator (build/chalk)"
-	@echo "make test       install what is missing, then run every test (9 phases; ends with N passed, N failed)"
-	@echo "make deps       install every package the tests, the book and the grader need (apt-get)"
-	@echo "make check      check your exercises: make check CH=01 for one chapter"
-	@echo "make progress   every chapter: exercises done, stars earned, percent"
-	@echo "make watch      re-run make check on every save under exercises/ (CH=01)"
-	@echo "make hint       one more hint for the first failing exercise (CH=01 or EX=step_time)"
-	@echo "make solution   the reference for EX=step_time, once yours passes (FORCE=1 overrides)"
-	@echo "make reset      the stub back for EX=step_time or CH=01; yours goes to exercises/*/.backup/"
-	@echo "make handout    the student handout build/chalk-handout.tar.gz (no solutions, no hidden tests)"
-	@echo "make grade      grade SUBMISSION=dir-or-tarball with hidden tests: build/grade/results.json"
-	@echo "make grade-all  grade every submission in DIR=submissions/: build/grade/gradebook.csv"
-	@echo "make gradescope the autograder zip for one chapter's assignment: make gradescope CH=01"
-	@echo "make chalk      build the calculator: build/chalk --help"
-	@echo "make book       build the book: build/chalk.pdf (EDITION=instructor: build/chalk-instructor.pdf, with solutions)"
-	@echo "make flashcards the chapters' flashcards for Anki: build/flashcards.tsv (import as is)"
-	@echo "make problems   your practice problems: make problems SEED=alice (PDFs + key; grade with build/chalk check-answers)"
-	@echo "make bench      the speed figures with their goals: reader's loop, make test, book, calculator sweep"
-	@echo "make mistakes   build every catalogued mistake: build/mistakes/NN-topic.tsv (make check names them)"
-	@echo "make fresh-check  the README's set-up lines on a fresh Debian 12 root (debootstrap; root)"
-	@echo "make format     clang-format the C sources"
-	@echo "make clean      remove build/ (nothing you wrote is touched)"
+	@awk -f tests/help.awk $(MAKEFILE_LIST)
 
 # Remove generated files: build/ only.
 clean:
