@@ -445,38 +445,45 @@ static const char *const EXAMPLES_FAST[] = {
 
 #define MODEL_ON_HW (CHALK_NEED_PARAMS | CHALK_NEED_FLOPS | CHALK_NEED_BW)
 
-static const chalk_command COMMANDS[] = {
-    {.name = "decode",
-     .summary = "one decode step: roofline, tokens/s, USD per Mtok (1.2-1.4)",
-     .title = "chalk decode: one decode step, lecture 1.2-1.4 (times are lower bounds)",
-     .inputs = DECODE, .needs = MODEL_ON_HW, .check = check_kv, .build = build_decode,
-     .about = ABOUT_DECODE, .examples = EXAMPLES_DECODE},
-    {.name = "balance-batch",
-     .summary = "the batch where compute time meets memory time (1.5)",
-     .title = "chalk balance-batch: where compute time meets memory time, lecture 1.5",
-     .inputs = BALANCE, .needs = MODEL_ON_HW, .check = check_kv, .build = build_balance,
-     .about = ABOUT_BALANCE, .examples = EXAMPLES_BALANCE},
-    {.name = "departures",
-     .summary = "the train schedule: a step drains HBM once (1.6)",
-     .title = "chalk departures: a batch leaves every step, full or not (lecture 1.6)",
-     .inputs = DEPARTURES, .needs = CHALK_NEED_BW | CHALK_NEED_HBM, .build = build_departures,
-     .about = ABOUT_DEPARTURES, .examples = EXAMPLES_DEPARTURES},
-    {.name = "max-batch",
-     .summary = "the largest batch HBM or a step-time target allows (1.6)",
-     .title = "chalk max-batch: the largest batch HBM and a step target allow (lecture 1.6)",
-     .inputs = MAX_BATCH, .needs = CHALK_NEED_PARAMS | CHALK_NEED_BW | CHALK_NEED_HBM,
-     .check = check_max_batch, .build = build_max_batch,
-     .about = ABOUT_MAX_BATCH, .examples = EXAMPLES_MAX_BATCH},
-    {.name = "fast-mode",
-     .summary = "a smaller batch for a faster step, and its cost (1.9)",
-     .title = "chalk fast-mode: a smaller batch for a faster step (lecture 1.9)",
-     .inputs = FAST, .needs = MODEL_ON_HW, .check = check_fast, .build = build_fast,
-     .about = ABOUT_FAST, .examples = EXAMPLES_FAST},
+static const chalk_command CMD_DECODE = {
+    .name = "decode",
+    .summary = "one decode step: roofline, tokens/s, USD per Mtok (1.2-1.4)",
+    .title = "chalk decode: one decode step, lecture 1.2-1.4 (times are lower bounds)",
+    .inputs = DECODE, .needs = MODEL_ON_HW, .check = check_kv, .build = build_decode,
+    .about = ABOUT_DECODE, .examples = EXAMPLES_DECODE
+};
+static const chalk_command CMD_BALANCE_BATCH = {
+    .name = "balance-batch",
+    .summary = "the batch where compute time meets memory time (1.5)",
+    .title = "chalk balance-batch: where compute time meets memory time, lecture 1.5",
+    .inputs = BALANCE, .needs = MODEL_ON_HW, .check = check_kv, .build = build_balance,
+    .about = ABOUT_BALANCE, .examples = EXAMPLES_BALANCE
+};
+static const chalk_command CMD_DEPARTURES = {
+    .name = "departures",
+    .summary = "the train schedule: a step drains HBM once (1.6)",
+    .title = "chalk departures: a batch leaves every step, full or not (lecture 1.6)",
+    .inputs = DEPARTURES, .needs = CHALK_NEED_BW | CHALK_NEED_HBM, .build = build_departures,
+    .about = ABOUT_DEPARTURES, .examples = EXAMPLES_DEPARTURES
+};
+static const chalk_command CMD_MAX_BATCH = {
+    .name = "max-batch",
+    .summary = "the largest batch HBM or a step-time target allows (1.6)",
+    .title = "chalk max-batch: the largest batch HBM and a step target allow (lecture 1.6)",
+    .inputs = MAX_BATCH, .needs = CHALK_NEED_PARAMS | CHALK_NEED_BW | CHALK_NEED_HBM,
+    .check = check_max_batch, .build = build_max_batch,
+    .about = ABOUT_MAX_BATCH, .examples = EXAMPLES_MAX_BATCH
+};
+static const chalk_command CMD_FAST_MODE = {
+    .name = "fast-mode",
+    .summary = "a smaller batch for a faster step, and its cost (1.9)",
+    .title = "chalk fast-mode: a smaller batch for a faster step (lecture 1.9)",
+    .inputs = FAST, .needs = MODEL_ON_HW, .check = check_fast, .build = build_fast,
+    .about = ABOUT_FAST, .examples = EXAMPLES_FAST
 };
 
 const chalk_chapter chalk_chapter_01_batching = {
     .number = 1,
     .title = "batching: how batch size sets the cost of a token",
-    .commands = COMMANDS,
-    .count = CHALK_COUNT(COMMANDS),
+    .commands = (const chalk_command *const[]){&CMD_DECODE, &CMD_BALANCE_BATCH, &CMD_DEPARTURES, &CMD_MAX_BATCH, &CMD_FAST_MODE, NULL},
 };

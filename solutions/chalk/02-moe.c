@@ -729,43 +729,52 @@ static const char *const EXAMPLES_SCALING[] = {
     "chalk routed-scaling --params-active 370e6 --experts 64",
     "chalk routed-scaling --params-active 37e9 --experts 1:1024:11 --csv", NULL};
 
-static const chalk_command COMMANDS[] = {
-    {.name = "moe",
-     .summary = "experts on a rack and the three roofs of a decode step (2.1-2.5)",
-     .title = "chalk moe: experts on a rack, three roofs of a decode step (lecture 2.1-2.3)",
-     .inputs = MOE, .needs = CHALK_DEPLOY, .check = check_moe, .build = build_moe,
-     .about = ABOUT_MOE, .examples = EXAMPLES_MOE},
-    {.name = "place",
-     .summary = "experts on the GPUs of a scale-up domain (2.2)",
-     .title = "chalk place: experts on the GPUs of a scale-up domain (2.2)",
-     .inputs = PLACE, .needs = CHALK_DEPLOY, .check = check_place, .build = build_place,
-     .about = ABOUT_PLACE, .examples = EXAMPLES_PLACE},
-    {.name = "expert-batch",
-     .summary = "the batch that keeps every expert compute-bound (2.6)",
-     .title = "chalk expert-batch: the batch that keeps every expert compute-bound (2.6)",
-     .inputs = EXPERT_BATCH, .needs = CHALK_NEED_FLOPS | CHALK_NEED_BW,
-     .check = check_expert_batch, .build = build_expert_batch,
-     .about = ABOUT_EXPERT_BATCH, .examples = EXAMPLES_EXPERT_BATCH},
-    {.name = "moe-imbalance",
-     .summary = "random routing: the busiest expert and dropped tokens (2.7)",
-     .title = "chalk moe-imbalance: random routing, the busiest expert (lecture 2.2; ch. 2.7)",
-     .inputs = IMBALANCE, .check = check_imbalance, .build = build_imbalance,
-     .about = ABOUT_IMBALANCE, .examples = EXAMPLES_IMBALANCE},
-    {.name = "domain",
-     .summary = "what a scale-up domain holds; the largest model (2.8)",
-     .title = "chalk domain: what one scale-up domain holds (lecture 2.4-2.5)",
-     .inputs = DOMAIN, .needs = CHALK_NEED_HBM, .check = check_domain, .build = build_domain,
-     .about = ABOUT_DOMAIN, .examples = EXAMPLES_DOMAIN},
-    {.name = "routed-scaling",
-     .summary = "what experts are worth: the routed scaling law (2.9)",
-     .title = "chalk routed-scaling: what experts are worth, \"64x for 4x\" (lecture 1.8)",
-     .inputs = SCALING, .build = build_scaling,
-     .about = ABOUT_SCALING, .examples = EXAMPLES_SCALING},
+static const chalk_command CMD_MOE = {
+    .name = "moe",
+    .summary = "experts on a rack and the three roofs of a decode step (2.1-2.5)",
+    .title = "chalk moe: experts on a rack, three roofs of a decode step (lecture 2.1-2.3)",
+    .inputs = MOE, .needs = CHALK_DEPLOY, .check = check_moe, .build = build_moe,
+    .about = ABOUT_MOE, .examples = EXAMPLES_MOE
+};
+static const chalk_command CMD_PLACE = {
+    .name = "place",
+    .summary = "experts on the GPUs of a scale-up domain (2.2)",
+    .title = "chalk place: experts on the GPUs of a scale-up domain (2.2)",
+    .inputs = PLACE, .needs = CHALK_DEPLOY, .check = check_place, .build = build_place,
+    .about = ABOUT_PLACE, .examples = EXAMPLES_PLACE
+};
+static const chalk_command CMD_EXPERT_BATCH = {
+    .name = "expert-batch",
+    .summary = "the batch that keeps every expert compute-bound (2.6)",
+    .title = "chalk expert-batch: the batch that keeps every expert compute-bound (2.6)",
+    .inputs = EXPERT_BATCH, .needs = CHALK_NEED_FLOPS | CHALK_NEED_BW,
+    .check = check_expert_batch, .build = build_expert_batch,
+    .about = ABOUT_EXPERT_BATCH, .examples = EXAMPLES_EXPERT_BATCH
+};
+static const chalk_command CMD_MOE_IMBALANCE = {
+    .name = "moe-imbalance",
+    .summary = "random routing: the busiest expert and dropped tokens (2.7)",
+    .title = "chalk moe-imbalance: random routing, the busiest expert (lecture 2.2; ch. 2.7)",
+    .inputs = IMBALANCE, .check = check_imbalance, .build = build_imbalance,
+    .about = ABOUT_IMBALANCE, .examples = EXAMPLES_IMBALANCE
+};
+static const chalk_command CMD_DOMAIN = {
+    .name = "domain",
+    .summary = "what a scale-up domain holds; the largest model (2.8)",
+    .title = "chalk domain: what one scale-up domain holds (lecture 2.4-2.5)",
+    .inputs = DOMAIN, .needs = CHALK_NEED_HBM, .check = check_domain, .build = build_domain,
+    .about = ABOUT_DOMAIN, .examples = EXAMPLES_DOMAIN
+};
+static const chalk_command CMD_ROUTED_SCALING = {
+    .name = "routed-scaling",
+    .summary = "what experts are worth: the routed scaling law (2.9)",
+    .title = "chalk routed-scaling: what experts are worth, \"64x for 4x\" (lecture 1.8)",
+    .inputs = SCALING, .build = build_scaling,
+    .about = ABOUT_SCALING, .examples = EXAMPLES_SCALING
 };
 
 const chalk_chapter chalk_chapter_02_moe = {
     .number = 2,
     .title = "moe: how an MoE layer is laid out across a rack",
-    .commands = COMMANDS,
-    .count = CHALK_COUNT(COMMANDS),
+    .commands = (const chalk_command *const[]){&CMD_MOE, &CMD_PLACE, &CMD_EXPERT_BATCH, &CMD_MOE_IMBALANCE, &CMD_DOMAIN, &CMD_ROUTED_SCALING, NULL},
 };

@@ -732,44 +732,53 @@ static const char *const EXAMPLES_READ[] = {
     "chalk weight-read --params-total 1e12 --weight-bytes 1 --hw gb200-nvl72 --versus h100-sxm",
     "chalk weight-read --model deepseek-v3 --dtype fp8 --hw h100-sxm --stages 1:8:8:linear", NULL};
 
-static const chalk_command COMMANDS[] = {
-    {.name = "rack-hop",
-     .summary = "scale-up time over scale-out time at a stage boundary (3.2)",
-     .title = "chalk rack-hop: scale-up time over scale-out time at a stage boundary (lecture 3.2)",
-     .inputs = HOP, .needs = CHALK_DEPLOY, .check = check_hop, .build = build_hop,
-     .about = ABOUT_HOP, .examples = EXAMPLES_HOP},
-    {.name = "bubble",
-     .summary = "the pipeline bubble in closed form, both conventions (3.5)",
-     .title = "chalk bubble: the pipeline bubble in closed form (lecture 3.5)",
-     .inputs = BUBBLE, .check = check_bubble, .build = build_bubble,
-     .about = ABOUT_BUBBLE, .examples = EXAMPLES_BUBBLE},
-    {.name = "schedule",
-     .summary = "simulate GPipe, 1F1B or interleaved; the timeline (3.5)",
-     .title = "chalk schedule: a simulated training batch on a pipeline (lecture 3.5)",
-     .inputs = SCHEDULE, .check = check_schedule, .run = run_schedule,
-     .about = ABOUT_SCHEDULE, .examples = EXAMPLES_SCHEDULE},
-    {.name = "decode-pipelined",
-     .summary = "a decode step through P racks with hops (3.6, 4.3, 4.5)",
-     .title = "chalk decode-pipelined: a decode step through P racks and P hops (lecture 3.6, "
-              "4.3, 4.5)",
-     .inputs = LOOP, .needs = CHALK_DEPLOY, .check = check_loop, .build = build_loop,
-     .about = ABOUT_LOOP, .examples = EXAMPLES_LOOP},
-    {.name = "pipeline-memory",
-     .summary = "weights and KV cache per GPU against the stages (4.2-4.4)",
-     .title = "chalk pipeline-memory: weights and KV cache per GPU (lecture 4.2-4.4)",
-     .inputs = MEMORY, .needs = CHALK_NEED_PARAMS, .check = check_memory, .build = build_memory,
-     .about = ABOUT_MEMORY, .examples = EXAMPLES_MEMORY},
-    {.name = "weight-read",
-     .summary = "the weight read of a scale-up domain; stages add none (4.6)",
-     .title = "chalk weight-read: the weights read once per token by one scale-up domain "
-              "(lecture 4.6)",
-     .inputs = READ, .needs = CHALK_NEED_PARAMS | CHALK_NEED_BW, .check = check_read,
-     .build = build_read, .about = ABOUT_READ, .examples = EXAMPLES_READ},
+static const chalk_command CMD_RACK_HOP = {
+    .name = "rack-hop",
+    .summary = "scale-up time over scale-out time at a stage boundary (3.2)",
+    .title = "chalk rack-hop: scale-up time over scale-out time at a stage boundary (lecture 3.2)",
+    .inputs = HOP, .needs = CHALK_DEPLOY, .check = check_hop, .build = build_hop,
+    .about = ABOUT_HOP, .examples = EXAMPLES_HOP
+};
+static const chalk_command CMD_BUBBLE = {
+    .name = "bubble",
+    .summary = "the pipeline bubble in closed form, both conventions (3.5)",
+    .title = "chalk bubble: the pipeline bubble in closed form (lecture 3.5)",
+    .inputs = BUBBLE, .check = check_bubble, .build = build_bubble,
+    .about = ABOUT_BUBBLE, .examples = EXAMPLES_BUBBLE
+};
+static const chalk_command CMD_SCHEDULE = {
+    .name = "schedule",
+    .summary = "simulate GPipe, 1F1B or interleaved; the timeline (3.5)",
+    .title = "chalk schedule: a simulated training batch on a pipeline (lecture 3.5)",
+    .inputs = SCHEDULE, .check = check_schedule, .run = run_schedule,
+    .about = ABOUT_SCHEDULE, .examples = EXAMPLES_SCHEDULE
+};
+static const chalk_command CMD_DECODE_PIPELINED = {
+    .name = "decode-pipelined",
+    .summary = "a decode step through P racks with hops (3.6, 4.3, 4.5)",
+    .title = "chalk decode-pipelined: a decode step through P racks and P hops (lecture 3.6, "
+    "4.3, 4.5)",
+    .inputs = LOOP, .needs = CHALK_DEPLOY, .check = check_loop, .build = build_loop,
+    .about = ABOUT_LOOP, .examples = EXAMPLES_LOOP
+};
+static const chalk_command CMD_PIPELINE_MEMORY = {
+    .name = "pipeline-memory",
+    .summary = "weights and KV cache per GPU against the stages (4.2-4.4)",
+    .title = "chalk pipeline-memory: weights and KV cache per GPU (lecture 4.2-4.4)",
+    .inputs = MEMORY, .needs = CHALK_NEED_PARAMS, .check = check_memory, .build = build_memory,
+    .about = ABOUT_MEMORY, .examples = EXAMPLES_MEMORY
+};
+static const chalk_command CMD_WEIGHT_READ = {
+    .name = "weight-read",
+    .summary = "the weight read of a scale-up domain; stages add none (4.6)",
+    .title = "chalk weight-read: the weights read once per token by one scale-up domain "
+    "(lecture 4.6)",
+    .inputs = READ, .needs = CHALK_NEED_PARAMS | CHALK_NEED_BW, .check = check_read,
+    .build = build_read, .about = ABOUT_READ, .examples = EXAMPLES_READ
 };
 
 const chalk_chapter chalk_chapter_03_pipelining = {
     .number = 3,
     .title = "pipelining: capacity, not speed",
-    .commands = COMMANDS,
-    .count = CHALK_COUNT(COMMANDS),
+    .commands = (const chalk_command *const[]){&CMD_RACK_HOP, &CMD_BUBBLE, &CMD_SCHEDULE, &CMD_DECODE_PIPELINED, &CMD_PIPELINE_MEMORY, &CMD_WEIGHT_READ, NULL},
 };

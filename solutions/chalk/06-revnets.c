@@ -636,42 +636,51 @@ static const char *const EXAMPLES_ACT[] = {
     "--pipeline-parallel 8 --hw a100-sxm",
     "chalk activation-memory --seq 2048 --microbatch 1 --hidden 6144 --heads 64 --layers 48", NULL};
 
-static const chalk_command COMMANDS[] = {
-    {.name = "encrypt",
-     .summary = "a block through TEA, XTEA or the toy Feistel cipher (6.2-6.3)",
-     .title = "chalk encrypt: a block through the cipher (chapter 6.2-6.3)",
-     .inputs = CRYPT, .check = check_crypt, .build = build_encrypt,
-     .about = ABOUT_ENCRYPT, .examples = EXAMPLES_ENCRYPT},
-    {.name = "decrypt",
-     .summary = "a block back through the same cipher (6.2-6.3)",
-     .title = "chalk decrypt: a block back through the cipher (chapter 6.2-6.3)",
-     .inputs = CRYPT, .check = check_crypt, .build = build_decrypt,
-     .about = ABOUT_DECRYPT, .examples = EXAMPLES_DECRYPT},
-    {.name = "avalanche",
-     .summary = "share of output bits one flipped input bit changes (6.4)",
-     .title = "chalk avalanche: one input bit flipped, how many output bits? (6.4)",
-     .inputs = AVALANCHE, .check = check_avalanche, .build = build_avalanche,
-     .about = ABOUT_AVALANCHE, .examples = EXAMPLES_AVALANCHE},
-    {.name = "avalanche-depth",
-     .summary = "the toy cipher and two MLPs side by side, by depth (6.4)",
-     .title = "chalk avalanche-depth: a cipher against two MLPs, by depth (6.4)",
-     .inputs = DEPTH, .check = check_depth, .build = build_depth,
-     .about = ABOUT_DEPTH, .examples = EXAMPLES_DEPTH},
-    {.name = "revnet",
-     .summary = "a reversible stack: reconstruction error, training memory (6.5-6.6)",
-     .title = "chalk revnet: a reversible stack run forward and back (6.5-6.6)",
-     .inputs = REVNET, .check = check_revnet, .build = build_revnet,
-     .about = ABOUT_REVNET, .examples = EXAMPLES_REVNET},
-    {.name = "activation-memory",
-     .summary = "bytes a transformer layer keeps for backward (6.7)",
-     .title = "chalk activation-memory: bytes a layer keeps for the backward pass (6.7)",
-     .inputs = ACT, .check = check_act, .build = build_act,
-     .about = ABOUT_ACT, .examples = EXAMPLES_ACT},
+static const chalk_command CMD_ENCRYPT = {
+    .name = "encrypt",
+    .summary = "a block through TEA, XTEA or the toy Feistel cipher (6.2-6.3)",
+    .title = "chalk encrypt: a block through the cipher (chapter 6.2-6.3)",
+    .inputs = CRYPT, .check = check_crypt, .build = build_encrypt,
+    .about = ABOUT_ENCRYPT, .examples = EXAMPLES_ENCRYPT
+};
+static const chalk_command CMD_DECRYPT = {
+    .name = "decrypt",
+    .summary = "a block back through the same cipher (6.2-6.3)",
+    .title = "chalk decrypt: a block back through the cipher (chapter 6.2-6.3)",
+    .inputs = CRYPT, .check = check_crypt, .build = build_decrypt,
+    .about = ABOUT_DECRYPT, .examples = EXAMPLES_DECRYPT
+};
+static const chalk_command CMD_AVALANCHE = {
+    .name = "avalanche",
+    .summary = "share of output bits one flipped input bit changes (6.4)",
+    .title = "chalk avalanche: one input bit flipped, how many output bits? (6.4)",
+    .inputs = AVALANCHE, .check = check_avalanche, .build = build_avalanche,
+    .about = ABOUT_AVALANCHE, .examples = EXAMPLES_AVALANCHE
+};
+static const chalk_command CMD_AVALANCHE_DEPTH = {
+    .name = "avalanche-depth",
+    .summary = "the toy cipher and two MLPs side by side, by depth (6.4)",
+    .title = "chalk avalanche-depth: a cipher against two MLPs, by depth (6.4)",
+    .inputs = DEPTH, .check = check_depth, .build = build_depth,
+    .about = ABOUT_DEPTH, .examples = EXAMPLES_DEPTH
+};
+static const chalk_command CMD_REVNET = {
+    .name = "revnet",
+    .summary = "a reversible stack: reconstruction error, training memory (6.5-6.6)",
+    .title = "chalk revnet: a reversible stack run forward and back (6.5-6.6)",
+    .inputs = REVNET, .check = check_revnet, .build = build_revnet,
+    .about = ABOUT_REVNET, .examples = EXAMPLES_REVNET
+};
+static const chalk_command CMD_ACTIVATION_MEMORY = {
+    .name = "activation-memory",
+    .summary = "bytes a transformer layer keeps for backward (6.7)",
+    .title = "chalk activation-memory: bytes a layer keeps for the backward pass (6.7)",
+    .inputs = ACT, .check = check_act, .build = build_act,
+    .about = ABOUT_ACT, .examples = EXAMPLES_ACT
 };
 
 const chalk_chapter chalk_chapter_06_revnets = {
     .number = 6,
     .title = "revnets: neural nets and ciphers, Feistel networks and reversible networks",
-    .commands = COMMANDS,
-    .count = CHALK_COUNT(COMMANDS),
+    .commands = (const chalk_command *const[]){&CMD_ENCRYPT, &CMD_DECRYPT, &CMD_AVALANCHE, &CMD_AVALANCHE_DEPTH, &CMD_REVNET, &CMD_ACTIVATION_MEMORY, NULL},
 };

@@ -539,12 +539,13 @@ int chalk_run(const chalk_args *a);
 int chalk_emit_points(const chalk_point *p, const char *title,
                       void (*build)(const chalk_point *p, chalk_record *r));
 
-/* One chapter's commands: solutions/chalk/NN-topic.c defines chalk_chapter_NN_topic. */
+/* One chapter's commands: solutions/chalk/NN-topic.c defines chalk_chapter_NN_topic.
+ * Its commands are listed in the order help shows them; a chapter with many keeps
+ * some in solutions/chalk/NN-topic-PART.c, declared in its private NN-topic.h. */
 typedef struct chalk_chapter {
     int number;        /* 1 */
     const char *title; /* "batching" */
-    const chalk_command *commands;
-    size_t count;
+    const chalk_command *const *commands;    /* NULL-terminated */
     const chalk_preset_kind *const *presets; /* NULL-terminated, or NULL */
 } chalk_chapter;
 

@@ -40,9 +40,9 @@ const chalk_command *chalk_each_command(size_t i)
         if (n == i)
             return *c;
     for (const chalk_chapter *const *ch = chalk_chapters; *ch; ch++)
-        for (size_t k = 0; k < (*ch)->count; k++, n++)
+        for (const chalk_command *const *c = (*ch)->commands; *c; c++, n++)
             if (n == i)
-                return &(*ch)->commands[k];
+                return *c;
     return NULL;
 }
 
@@ -202,8 +202,8 @@ static void print_top_help(void)
         print_command_line(*c);
     for (const chalk_chapter *const *ch = chalk_chapters; *ch; ch++) {
         printf("\nchapter %d, %s:\n", (*ch)->number, (*ch)->title);
-        for (size_t k = 0; k < (*ch)->count; k++)
-            print_command_line(&(*ch)->commands[k]);
+        for (const chalk_command *const *c = (*ch)->commands; *c; c++)
+            print_command_line(*c);
     }
     /* the flags the chapters share; a command's own flags are in its help */
     static const chalk_input SHARED_INPUTS[] = {CHALK_MODEL_INPUTS,   CHALK_RATE_INPUTS,

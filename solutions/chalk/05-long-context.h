@@ -1,0 +1,23 @@
+/*
+ * 05-long-context.h -- what chapter 5's calculator files share (05-long-context.c
+ * holds the chapter's table and its commands on the KV cache and context;
+ * 05-long-context-prices.c those on price lists and memory tiers, and the presets).
+ */
+#ifndef CHALK_05_LONG_CONTEXT_H
+#define CHALK_05_LONG_CONTEXT_H
+
+#include "chalk.h"
+#include "context.h"
+
+/* chalk list api, chalk list tier: the dated price lists and memory tiers of lib/. */
+extern const chalk_preset_kind long_context_api_kind, long_context_tier_kind;
+
+/* --api NAME, which context-cost takes too; the list it names at p, or NULL. */
+extern const chalk_flag long_context_api_flag;
+const cost_api_price *long_context_api_at(const chalk_point *p);
+
+/* price-ratio, tier, price */
+extern const chalk_command long_context_price_ratio_cmd, long_context_tier_cmd,
+    long_context_price_cmd;
+
+#endif /* CHALK_05_LONG_CONTEXT_H */
