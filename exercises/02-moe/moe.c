@@ -44,6 +44,18 @@ moe_placement moe_place_experts(int experts, int domain_chips)
     return p;
 }
 
+double moe_expert_bytes_per_gpu(const moe_placement *p, int moe_layers, int d_model, int d_ff,
+                                double bytes_per_param)
+{
+    /* TODO(ch2 §2.2): a GPU's experts, in every MoE layer, at their bytes. */
+    (void)p;
+    (void)moe_layers;
+    (void)d_model;
+    (void)d_ff;
+    (void)bytes_per_param;
+    return 0.0;
+}
+
 /* ---- Exercise 2.3 (*) a2a_bytes ---------------------------------------------- */
 
 double moe_a2a_bytes_per_token(int d_model, int top_k,

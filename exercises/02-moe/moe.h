@@ -52,6 +52,7 @@ double moe_expert_params(int d_model, int d_ff);
 typedef struct moe_layer_count {
     double total;  /* (experts + shared) experts + router */
     double active; /* what one token multiplies through: (top_k + shared) + router */
+    double router; /* the router alone: d_model x experts */
 } moe_layer_count;
 
 /* Precondition: 1 <= top_k <= experts, experts_shared >= 0. */
@@ -72,6 +73,12 @@ typedef struct moe_placement {
  * evenly. 256 experts on a 72-GPU rack use 64 GPUs, 4 experts each, 8 idle.
  * Preconditions: experts >= 1, domain_chips >= 1. */
 moe_placement moe_place_experts(int experts, int domain_chips);
+
+/* The expert weights one GPU of a placement holds: its experts_per_gpu experts in
+ * each of `moe_layers` layers, moe_expert_params(d_model, d_ff) parameters each, at
+ * bytes_per_param. Preconditions: moe_layers >= 0, widths >= 1, bytes > 0. */
+double moe_expert_bytes_per_gpu(const moe_placement *p, int moe_layers, int d_model, int d_ff,
+                                double bytes_per_param);
 
 /* ---- Exercise 2.3 (*) a2a_bytes: what a token sends ---------------------- §2.3 */
 
@@ -129,6 +136,9 @@ typedef struct moe_step {
     double step_s;    /* max(compute_s, memory_s, a2a_s) */
     moe_bound bound;  /* NETWORK when a2a_s > max(compute_s, memory_s); otherwise
                        * COMPUTE when compute_s >= memory_s, else MEMORY */
+    double a2a_dispatch_s_per_layer; /* one layer's dispatch alone: a2a_s / (2 moe_layers) */
+    double hbm_bytes; /* what the step reads, weights and caches, all in HBM: memory_s
+                       * at the R n GPUs' bandwidth (0 without MoE layers: no a2a) */
 } moe_step;
 
 /* The three roofs of one decode step. Preconditions: batch >= 0, context >= 0,
@@ -157,6 +167,7 @@ moe_knee moe_knee_batch(const moe_deploy *d, double context_tokens);
 /* ---- Exercise 2.5 (**) two_racks: crossing the scale-out network ----------- §2.5 */
 
 typedef struct moe_racks {
+    double scaleup_over_scaleout; /* W_up / W_out: how much slower the scale-out link is */
     double cross_fraction;     /* share of a token's expert visits in another rack,
                                 * (R - 1) / R with experts spread evenly */
     double slowdown_overlap;   /* all-to-all time over one rack's, at the same tokens
@@ -224,6 +235,8 @@ int moe_capacity_for_drop(int batch, int experts, int top_k, double max_drop);
 typedef struct moe_max_bounds {
     double lower;
     double upper;
+    double sd; /* one expert's load's standard deviation, sqrt(batch p (1 - p)),
+                * p = top_k / experts */
 } moe_max_bounds;
 
 moe_max_bounds moe_expected_max_load(int batch, int experts, int top_k);

@@ -239,7 +239,7 @@ static void put_shape(chalk_record *r, const cost_model *m, int moe_layers)
     chalk_put_number(r, "layer_params_active", "active per MoE layer", CHALK_U_PARAMS, CHALK_DETAIL,
                      c.active);
     chalk_put_number(r, "router_params", "router params per layer", CHALK_U_PARAMS, CHALK_DETAIL,
-                     (double)m->d_model * m->experts_routed);
+                     c.router);
     chalk_put_number(r, "params_skipped", "params a token skips", CHALK_U_PARAMS, CHALK_DETAIL,
                      moe_layers * (c.total - c.active));
 }
@@ -282,12 +282,12 @@ static void put_racks(chalk_record *r, const chalk_point *p, int racks)
 {
     const char *why = "no scale-out bandwidth: pass --scale-out-bytes-per-s X";
     double scaleup = scaleup_at(p), scaleout = scaleout_at(p);
-    bool known = scaleout > 0.0;
-    moe_racks m = known ? moe_span_racks(racks, scaleup, scaleout) : (moe_racks){0};
+    bool known = scaleout > 0.0; /* the crossing share needs no bandwidth */
+    moe_racks m = moe_span_racks(racks, scaleup, known ? scaleout : scaleup);
     chalk_put_result(r, "scaleup_over_scaleout", "scale-up / scale-out", CHALK_U_RATIO, 0, known,
-                     known ? scaleup / scaleout : 0.0, why);
+                     m.scaleup_over_scaleout, why);
     chalk_put_number(r, "cross_rack_fraction", "share crossing racks", CHALK_U_FRACTION,
-                     CHALK_DETAIL, (racks - 1.0) / racks);
+                     CHALK_DETAIL, m.cross_fraction);
     chalk_put_result(r, "slowdown_vs_one_rack", "all-to-all vs one rack", CHALK_U_RATIO, 0, known,
                      m.slowdown_overlap, why);
     chalk_put_result(r, "slowdown_serial_vs_one_rack", "  halves one after the other",
@@ -307,8 +307,8 @@ static void build_moe(const chalk_point *p, chalk_record *r)
     put_placement(r, &pl, d->chips);
     chalk_put_number(r, "expert_bytes_per_gpu", "expert weights per GPU", CHALK_U_BYTES,
                      CHALK_DETAIL,
-                     pl.experts_per_gpu * md.moe_layers *
-                         moe_expert_params(md.d_model, d->model->d_ff_expert) * d->bytes_per_param);
+                     moe_expert_bytes_per_gpu(&pl, md.moe_layers, md.d_model,
+                                              d->model->d_ff_expert, d->bytes_per_param));
     double per_layer = moe_a2a_bytes_per_token(md.d_model, md.top_k, md.act_bytes);
     chalk_put_number(r, "a2a_bytes_per_token_per_layer", "all-to-all per token per layer",
                      CHALK_U_BYTES, 0, per_layer);
@@ -328,7 +328,7 @@ static void build_moe(const chalk_point *p, chalk_record *r)
     chalk_put_number(r, "memory_s", "memory (weights + KV)", CHALK_U_SECONDS, 0, st.memory_s);
     chalk_put_number(r, "a2a_s", "all-to-all", CHALK_U_SECONDS, 0, st.a2a_s);
     chalk_put_number(r, "a2a_dispatch_s_per_layer", "  one layer, one way", CHALK_U_SECONDS,
-                     CHALK_DETAIL, st.a2a_s / (2.0 * md.moe_layers));
+                     CHALK_DETAIL, st.a2a_dispatch_s_per_layer);
     chalk_put_number(r, "step_s", "step", CHALK_U_SECONDS, 0, st.step_s);
     chalk_put_string(r, "bound", "bound", 0, moe_bound_name(st.bound));
     chalk_put_number(r, "network_over_compute", "network / compute", CHALK_U_PLAIN, CHALK_DETAIL,
@@ -337,10 +337,9 @@ static void build_moe(const chalk_point *p, chalk_record *r)
     put_racks(r, p, racks);
 
     double gpus = (double)racks * pl.gpus_used;
-    double used = st.memory_s * gpus * d->hbm_bytes_per_s; /* a step reads it all once */
-    chalk_put_number(r, "hbm_used_bytes", "HBM used", CHALK_U_BYTES, CHALK_DETAIL, used);
+    chalk_put_number(r, "hbm_used_bytes", "HBM used", CHALK_U_BYTES, CHALK_DETAIL, st.hbm_bytes);
     chalk_put_bool(r, "fits_hbm", "fits in the GPUs' HBM", CHALK_DETAIL,
-                   used <= gpus * d->hbm_bytes);
+                   st.hbm_bytes <= gpus * d->hbm_bytes);
 }
 
 /* ---- place: experts on a domain ---------------------------------------------------------- */
@@ -487,10 +486,8 @@ static void build_imbalance(const chalk_point *p, chalk_record *r)
         moe_simulate((uint64_t)seed, experts, top_k, batch, (int)trials, capacity_factor);
     moe_max_bounds b = moe_expected_max_load(batch, experts, top_k);
     double mean = moe_tokens_per_expert(batch, experts, top_k);
-    double pr = (double)top_k / experts;
     chalk_put_number(r, "mean_load", "mean load", CHALK_U_TOKENS, 0, mean);
-    chalk_put_number(r, "load_sd", "  standard deviation", CHALK_U_TOKENS, CHALK_DETAIL,
-                     sqrt(batch * pr * (1.0 - pr)));
+    chalk_put_number(r, "load_sd", "  standard deviation", CHALK_U_TOKENS, CHALK_DETAIL, b.sd);
     const char *why = "out of memory for the simulation";
     chalk_put_result(r, "max_load_over_mean", "busiest / mean (simulated)", CHALK_U_PLAIN, 0, m.ok,
                      m.max_load_over_mean, why);
