@@ -35,6 +35,24 @@ context_kink context_kink_tokens(const context_deploy *d, double batch)
     return k;
 }
 
+double context_hbm_bytes(const context_deploy *d, double batch, double context_tokens)
+{
+    /* TODO(ch5 §5.1): the weights, and every sequence's cache. */
+    (void)d;
+    (void)batch;
+    (void)context_tokens;
+    return 0.0;
+}
+
+double context_usd_per_mtok(int chips, double usd_per_chip_hour, double time_per_token_s)
+{
+    /* TODO(ch5 §5.1): the chips' rent for a token's time, per million tokens. */
+    (void)chips;
+    (void)usd_per_chip_hour;
+    (void)time_per_token_s;
+    return 0.0;
+}
+
 /* ---- Exercise 5.2 (**) kv_from_price ----------------------------------------- */
 
 double context_kv_bytes_from_crossover(double params_active, double crossover_tokens,
@@ -106,6 +124,23 @@ double context_sparse_read_bytes(double kv_bytes_per_token, double index_bytes_p
     (void)index_bytes_per_token;
     (void)selected_tokens;
     (void)context_tokens;
+    return 0.0;
+}
+
+double context_index_bytes_per_token(double layers, double index_dim, double bytes_per_element)
+{
+    /* TODO(ch5 §5.3): one index entry per token in every layer. */
+    (void)layers;
+    (void)index_dim;
+    (void)bytes_per_element;
+    return 0.0;
+}
+
+double context_sqrt_read_tokens(double context_tokens, double kink_tokens)
+{
+    /* TODO(ch5 §5.3): the context up to the kink, the square root's growth past it. */
+    (void)context_tokens;
+    (void)kink_tokens;
     return 0.0;
 }
 
@@ -207,4 +242,15 @@ context_bill context_api_usd(const cost_api_price *p, double input_tokens,
     (void)write;
     context_bill b = {0};
     return b;
+}
+
+double context_remat_usd_per_byte(double params_active, double flops_per_s,
+                                  double usd_per_chip_hour, double kv_bytes_per_token)
+{
+    /* TODO(ch5 §5.5): a token's arithmetic at the chip's rent, over its cache bytes. */
+    (void)params_active;
+    (void)flops_per_s;
+    (void)usd_per_chip_hour;
+    (void)kv_bytes_per_token;
+    return 0.0;
 }

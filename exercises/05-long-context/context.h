@@ -66,6 +66,16 @@ typedef struct context_kink {
  * to 2 N_active BW / (F b_kv). Preconditions: batch > 0, kv_bytes_per_token > 0. */
 context_kink context_kink_tokens(const context_deploy *d, double batch);
 
+/* Bytes in the chips' HBM at this batch and context: every weight, and `batch`
+ * caches of `context_tokens` tokens. Preconditions: batch >= 0, context_tokens >= 0. */
+double context_hbm_bytes(const context_deploy *d, double batch, double context_tokens);
+
+/* What a token costs, USD per million tokens, when it takes `time_per_token_s` of
+ * `chips` chips rented at usd_per_chip_hour each:
+ *     chips * usd_per_chip_hour * time_per_token_s / 3600 * 1e6.
+ * Preconditions: all >= 0. */
+double context_usd_per_mtok(int chips, double usd_per_chip_hour, double time_per_token_s);
+
 /* ---- Exercise 5.2 (**) kv_from_price: the price step read as a crossover - §5.2 */
 
 /* KV bytes per token that put the compute/KV crossover at `crossover_tokens`, with
@@ -115,6 +125,16 @@ double context_window_kv_bytes(double global_layers, double local_layers,
  * light scorer reads to choose them. Preconditions: all inputs >= 0. */
 double context_sparse_read_bytes(double kv_bytes_per_token, double index_bytes_per_token,
                                  double selected_tokens, double context_tokens);
+
+/* The index sparse attention keeps: `index_dim` numbers per token in each of `layers`
+ * layers, at bytes_per_element (DeepSeek-V3.2: 61 x 128 x 1 byte in fp8).
+ * Preconditions: all inputs >= 0. */
+double context_index_bytes_per_token(double layers, double index_dim, double bytes_per_element);
+
+/* The tokens a step would read if, past the kink, they grew as the square root of
+ * the context: sqrt(context * kink_tokens) above the kink, the context itself at or
+ * below it (the book's what-if for sparse attention). Preconditions: both >= 0. */
+double context_sqrt_read_tokens(double context_tokens, double kink_tokens);
 
 /* ---- Exercise 5.5 (**) pass_length: output against input price ----------- §5.4 */
 
@@ -172,6 +192,14 @@ typedef struct context_tier_choice {
  * hold_s >= 0, remat_usd_per_byte > 0. */
 context_tier_choice context_cheapest_tier(const cost_tier *const *tiers, size_t count,
                                           double hold_s, double remat_usd_per_byte);
+
+/* USD per byte of cache to recompute it instead (rematerialisation, lecture 6.5): a
+ * token's arithmetic, 2 N_active FLOPs, on a chip of flops_per_s rented at
+ * usd_per_chip_hour, over the kv_bytes_per_token it rebuilds:
+ *     (2 N_active / flops_per_s) * usd_per_chip_hour / 3600 / kv_bytes_per_token.
+ * Preconditions: all > 0. */
+double context_remat_usd_per_byte(double params_active, double flops_per_s,
+                                  double usd_per_chip_hour, double kv_bytes_per_token);
 
 /* ---- Exercise 5.7 (**) attention_parity: the quadratic term ------------- §5.6 */
 

@@ -73,6 +73,19 @@ context_kink context_kink_tokens(const context_deploy *d, double batch)
                d->kv_bytes_per_token;
     return k;
 }
+
+/* region: hbm-bytes */
+double context_hbm_bytes(const context_deploy *d, double batch, double context_tokens)
+{
+    COST_ASSERT(batch >= 0 && context_tokens >= 0 && "need a workload");
+    return d->params_total * d->bytes_per_param + batch * context_tokens * d->kv_bytes_per_token;
+}
+
+double context_usd_per_mtok(int chips, double usd_per_chip_hour, double time_per_token_s)
+{
+    return chips * usd_per_chip_hour * time_per_token_s / COST_HOUR_S * 1e6;
+}
+/* endregion: hbm-bytes */
 /* endregion: roofline */
 
 /* ---- Exercise 5.2
@@ -161,6 +174,18 @@ double context_sparse_read_bytes(double kv_bytes_per_token,
     return read_tokens * kv_bytes_per_token +
            context_tokens * index_bytes_per_token;
 }
+
+double context_index_bytes_per_token(double layers, double index_dim,
+                                     double bytes_per_element)
+{
+    return layers * index_dim * bytes_per_element;
+}
+
+double context_sqrt_read_tokens(double context_tokens, double kink_tokens)
+{
+    return context_tokens > kink_tokens ? sqrt(context_tokens * kink_tokens)
+                                        : context_tokens;
+}
 /* endregion: windows */
 
 /* ---- Exercise 5.5
@@ -241,6 +266,16 @@ context_tier_choice context_cheapest_tier(const cost_tier *const *tiers,
         c.usd_per_byte = remat_usd_per_byte;
     }
     return c;
+}
+
+double context_remat_usd_per_byte(double params_active, double flops_per_s,
+                                  double usd_per_chip_hour,
+                                  double kv_bytes_per_token)
+{
+    COST_ASSERT(params_active > 0 && flops_per_s > 0 && usd_per_chip_hour > 0 &&
+                kv_bytes_per_token > 0 && "need a model on priced hardware");
+    double chip_s = COST_FLOPS_PER_MAC * params_active / flops_per_s;
+    return chip_s * usd_per_chip_hour / COST_HOUR_S / kv_bytes_per_token;
 }
 /* endregion: tiers */
 

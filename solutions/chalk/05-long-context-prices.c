@@ -225,13 +225,6 @@ typedef struct tier_setup {
     double remat_usd_per_byte, kv_bytes_per_token;
 } tier_setup;
 
-/* USD per byte to recompute a token's KV: its arithmetic on one chip, at the chip's
- * price, over its bytes (lecture 6.5). */
-static double remat_usd_per_byte(const chalk_deploy *d)
-{
-    double chip_s = COST_FLOPS_PER_MAC * d->params_active / d->flops_per_s;
-    return chip_s * d->usd_per_chip_hour / COST_HOUR_S / d->kv_bytes_per_token;
-}
 
 static tier_setup tier_of(const chalk_point *p)
 {
@@ -239,7 +232,9 @@ static tier_setup tier_of(const chalk_point *p)
     tier_setup s = {.kv_bytes_per_token = d->has_kv ? d->kv_bytes_per_token : 0.0};
     s.has_remat = d->has_params && d->has_flops && d->has_price && s.kv_bytes_per_token > 0.0;
     if (s.has_remat)
-        s.remat_usd_per_byte = remat_usd_per_byte(d);
+        s.remat_usd_per_byte = context_remat_usd_per_byte(d->params_active, d->flops_per_s,
+                                                          d->usd_per_chip_hour,
+                                                          d->kv_bytes_per_token);
     size_t n;
     long i = chalk_pick(p, &F_TIER);
     s.preset = i >= 0 ? cost_tier_presets(&n)[i] : NULL;

@@ -205,8 +205,8 @@ static int kv_of(const chalk_point *p, kv_setup *k)
         return chalk_fail("kv: --index-dim needs the layers (--model or --layers)");
     if (k->sparse && k->local_layers > 0.0)
         return chalk_fail("kv: pick sliding windows or sparse selection, not both");
-    k->index_bytes_per_token =
-        k->layers * chalk_in(p, &F_INDEX_DIM) * cost_dtype_bytes(k->kv_dtype);
+    k->index_bytes_per_token = context_index_bytes_per_token(k->layers, chalk_in(p, &F_INDEX_DIM),
+                                                             cost_dtype_bytes(k->kv_dtype));
     return CHALK_OK;
 }
 
@@ -465,14 +465,14 @@ static void build_context_cost(const chalk_point *p, chalk_record *r)
     chalk_put_result(r, "kink_tokens", "kink", CHALK_U_TOKENS, CHALK_DETAIL, k.exists, k.tokens,
                      why);
     /* if the tokens read grew as the square root of the context past the kink */
-    double sparse_ctx = k.exists && context > k.tokens ? sqrt(context * k.tokens) : context;
+    double sparse_ctx = k.exists ? context_sqrt_read_tokens(context, k.tokens) : context;
     context_token_time sparse = context_time_per_token(&s->cd, batch, sparse_ctx);
     chalk_put_result(r, "sqrt_sparse_cost_over_flat", "cost / flat, reads as sqrt past the kink",
                      CHALK_U_RATIO, CHALK_DETAIL, k.exists, sparse.time_s / sparse.compute_s, why);
     const char *no_price = chalk_fmt(r, "no price for %s; pass --usd-per-chip-hour",
                                      s->d.hw ? s->d.hw->name : "this hardware");
     chalk_put_result(r, "usd_per_mtok", "cost", CHALK_U_USD_PER_MTOK, 0, s->d.has_price,
-                     s->d.chips * s->d.usd_per_chip_hour * t.time_s / COST_HOUR_S * 1e6, no_price);
+                     context_usd_per_mtok(s->d.chips, s->d.usd_per_chip_hour, t.time_s), no_price);
     const cost_api_price *api = long_context_api_at(p);
     bool is_long = api && cost_api_has_long_tier(api) && context > api->long_threshold_tokens;
     const cost_price_tier *tier = api ? (is_long ? &api->long_prompt : &api->base) : NULL;
@@ -552,8 +552,7 @@ static void build_crossover(const chalk_point *p, chalk_record *r)
                      why);
     /* the weights and the batch's caches at the kink, against the chips' HBM */
     bool known = k.exists && s->d.has_hbm;
-    double used =
-        s->cd.params_total * s->cd.bytes_per_param + batch * k.tokens * s->cd.kv_bytes_per_token;
+    double used = context_hbm_bytes(&s->cd, batch, k.tokens);
     const char *no_use = !k.exists ? why : "no HBM capacity: pass --hbm-bytes X (or --hw NAME)";
     chalk_put_result(r, "hbm_used_at_kink_bytes", "HBM used at the kink", CHALK_U_BYTES,
                      CHALK_DETAIL, known, used, no_use);

@@ -125,6 +125,27 @@ static void compute_per_token_is_flat_in_context(void **state)
     assert_close(context_time_per_token(&d, 16384, 1e6).compute_s, c, TIGHT, "s");
 }
 
+/* What HBM holds: DeepSeek-V3's 671e9 weights at half a byte, and 16,384 caches of
+ * 8,192 tokens at 35,136 bytes a token (61 layers x (512 + 64) fp8 numbers). */
+static void hbm_holds_the_weights_and_every_cache(void **state)
+{
+    (void)state;
+    context_deploy d = deepseek_on_nvl72();
+    assert_close(context_hbm_bytes(&d, 16384, 8192), 671e9 * 0.5 + 16384.0 * 8192 * 35136,
+                 TIGHT, "B");
+    assert_close(context_hbm_bytes(&d, 16384, 0), 335.5e9, TIGHT, "B");
+}
+
+/* A token that takes 10 ms of 72 chips at $2 an hour: 72 x 2 x 0.01 / 3600 USD, or
+ * $4 per million tokens. */
+static void cost_per_million_tokens_is_the_rent_of_a_tokens_time(void **state)
+{
+    (void)state;
+    assert_close(context_usd_per_mtok(72, 2.0, 0.01), 72 * 2.0 * 0.01 / 3600 * 1e6, TIGHT,
+                 "USD/Mtok");
+    assert_close(context_usd_per_mtok(72, 2.0, 0.01), 400.0, TIGHT, "USD/Mtok");
+}
+
 /* Lecture 6.1: memory per token is the batch's share of the weights plus one
  * context's KV: (671e9 x 0.5 / B + L x 35,136) / (72 x 8e12). */
 static void memory_per_token_rises_linearly_with_context(void **state)
@@ -416,6 +437,8 @@ static void recomputing_beats_hbm_for_long_holds(void **state)
     (void)state;
     const cost_tier *only_hbm[] = {&HBM};
     double remat = 2 * 37e9 / 10e15 * (2.0 / 3600) / 35136;
+    /* a token's 2 N_active FLOPs on one $2/h chip, over its 35,136 cached bytes */
+    assert_close(context_remat_usd_per_byte(37e9, 10e15, 2.0, 35136), remat, TIGHT, "USD/B");
     context_tier_choice held = context_cheapest_tier(only_hbm, 1, 10, remat);
     assert_false(held.remat);
     assert_close(held.usd_per_byte, tier_cost(&HBM, 10), TIGHT, "USD/B");
@@ -447,6 +470,25 @@ static void sparse_attention_reads_the_selection_plus_the_index(void **state)
                  2048 * 35136.0 + 131072 * 61 * 128.0, TIGHT, "B");
     assert_close(context_sparse_read_bytes(35136, 61 * 128, 2048, 1000),
                  1000 * (35136.0 + 61 * 128), TIGHT, "B");
+}
+
+/* DeepSeek-V3.2's lightning indexer: 128 numbers per token in each of 61 layers, in
+ * fp8: 7,808 bytes a token (DeepSeek-V3.2 report). */
+static void the_index_is_index_dim_numbers_per_layer(void **state)
+{
+    (void)state;
+    assert_close(context_index_bytes_per_token(61, 128, 1.0), 7808.0, TIGHT, "B");
+    assert_close(context_index_bytes_per_token(61, 128, 2.0), 2 * 7808.0, TIGHT, "B");
+}
+
+/* The square-root what-if: at 4 times the kink a step reads 2 kinks' worth; at or
+ * below the kink, the whole context. */
+static void past_the_kink_reads_grow_as_the_square_root(void **state)
+{
+    (void)state;
+    assert_close(context_sqrt_read_tokens(400e3, 100e3), 200e3, TIGHT, "tokens");
+    assert_close(context_sqrt_read_tokens(1e8, 1e6), 1e7, TIGHT, "tokens");
+    assert_close(context_sqrt_read_tokens(50e3, 100e3), 50e3, TIGHT, "tokens");
 }
 
 /* ---- 5.8 attention_parity -------------------------------------------------- */
@@ -494,6 +536,8 @@ int main(void)
         CHALK_TEST(context_roofline, short_context_is_compute_bound_long_context_memory_bound),
         CHALK_TEST(context_roofline, kink_tends_to_the_balance_context_as_the_batch_grows),
         CHALK_TEST(context_roofline, no_kink_below_the_balance_batch),
+        CHALK_TEST(context_roofline, hbm_holds_the_weights_and_every_cache),
+        CHALK_TEST(context_roofline, cost_per_million_tokens_is_the_rent_of_a_tokens_time),
         CHALK_TEST(kv_from_price, lecture_inputs_give_833_bytes_in_consistent_units),
         CHALK_TEST(kv_from_price, lecture_1667_bytes_is_the_answer_for_a_ratio_per_byte),
         CHALK_TEST(kv_from_price, gb200_fp4_puts_a_200k_step_at_800_bytes),
@@ -516,6 +560,8 @@ int main(void)
         CHALK_TEST(cache_tiers, recomputing_beats_hbm_for_long_holds),
         CHALK_TEST(windows_sparse, sliding_window_layers_stop_growing_at_the_window),
         CHALK_TEST(windows_sparse, sparse_attention_reads_the_selection_plus_the_index),
+        CHALK_TEST(windows_sparse, the_index_is_index_dim_numbers_per_layer),
+        CHALK_TEST(windows_sparse, past_the_kink_reads_grow_as_the_square_root),
         CHALK_TEST(attention_parity, conventional_layout_reaches_parity_near_100k),
         CHALK_TEST(attention_parity, aggressive_layout_reaches_parity_in_the_millions),
         CHALK_TEST(attention_parity, deepseek_mla_reaches_parity_at_a_few_thousand_tokens),
