@@ -79,13 +79,10 @@ static void put_setup(chalk_record *r, const chalk_point *p, double batch, unsig
     chalk_deploy_echo_tail(r, p->d, echo);
 }
 
-/* Bytes resident in HBM: the weights and `batch` KV caches. A decode step reads all
- * of it exactly once (lecture 1.6), so it is the memory terms times the aggregate
- * bandwidth; no new formula is needed. */
+/* Bytes resident in HBM: the weights and `batch` KV caches (batching_step). */
 static double resident_bytes(const batching_deploy *d, double batch, double context_tokens)
 {
-    double memory_s = batching_weights_s(d) + batching_kv_s(d, batch, context_tokens);
-    return memory_s * d->chips * d->hbm_bytes_per_s;
+    return batching_step_at(d, batch, context_tokens).hbm_bytes;
 }
 
 /* fits_hbm: whether the weights and `batch` KV caches fit in the HBM of all chips;
@@ -149,14 +146,12 @@ static void build_decode(const chalk_point *p, chalk_record *r)
     chalk_put_number(r, "step_s", "step", CHALK_U_SECONDS, 0, st.step_s);
     chalk_put_string(r, "bound", "bound", 0, cost_bound_name(st.bound));
     /* model FLOPs utilisation on the roofline: the share of the step spent multiplying */
-    chalk_put_number(r, "mfu", "MFU (compute / step)", CHALK_U_PLAIN, CHALK_DETAIL,
-                     st.compute_s / st.step_s);
+    chalk_put_number(r, "mfu", "MFU (compute / step)", CHALK_U_PLAIN, CHALK_DETAIL, st.mfu);
     chalk_put_number(r, "tokens_per_s", "throughput", CHALK_U_TOKENS_PER_S, 0,
                      batching_tokens_per_s(&d, batch, context));
     chalk_put_number(r, "latency_floor_s", "latency floor", CHALK_U_SECONDS, CHALK_DETAIL,
                      batching_latency_floor_s(&d));
-    chalk_put_number(r, "hbm_used_bytes", "HBM used, all chips", CHALK_U_BYTES, 0,
-                     resident_bytes(&d, batch, context));
+    chalk_put_number(r, "hbm_used_bytes", "HBM used, all chips", CHALK_U_BYTES, 0, st.hbm_bytes);
     put_fits_hbm(r, p, batch, 0);
     bool priced = p->d->has_price;
     const char *why = priced ? NULL
