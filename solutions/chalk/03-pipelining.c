@@ -231,9 +231,8 @@ static void build_bubble(const chalk_point *p, chalk_record *r)
     chalk_put_number(r, "bubble_fraction", "idle / total", CHALK_U_FRACTION, 0, fraction);
     chalk_put_number(r, "bubble_over_ideal", "idle / ideal", CHALK_U_RATIO, 0,
                      pipelining_bubble_over_ideal(stages, m, v));
-    /* the P stages do the work of P(1 - f) stages that never idle */
     chalk_put_number(r, "speedup", "speedup over one stage", CHALK_U_RATIO, 0,
-                     stages * (1 - fraction));
+                     pipelining_speedup(stages, m, v));
 }
 
 /* ---- schedule ---------------------------------------------------------------------------------- */
@@ -267,7 +266,7 @@ static void build_schedule(const void *ctx, long row, chalk_record *r)
     chalk_put_number(r, "makespan_s", "batch time", CHALK_U_SECONDS, 0, s->t.makespan_s);
     chalk_put_number(r, "busy_s", "work per stage", CHALK_U_SECONDS, 0, s->t.busy_s);
     chalk_put_number(r, "idle_s", "idle per stage", CHALK_U_SECONDS, 0,
-                     s->t.makespan_s - s->t.busy_s);
+                     s->t.idle_s);
     chalk_put_number(r, "bubble_fraction", "idle / total (measured)", CHALK_U_FRACTION, 0,
                      s->t.bubble_fraction);
     chalk_put_number(r, "bubble_over_ideal", "idle / ideal (measured)", CHALK_U_RATIO, 0,
@@ -436,21 +435,19 @@ static void build_loop(const chalk_point *p, chalk_record *r)
     chalk_put_number(r, "hop_s", "one hop", CHALK_U_SECONDS, CHALK_INPUT, hop);
 
     /* each stage holds 1/P of the layers: 1/P of every roofline term */
-    double stage_s = step_s / stages;
-    double token_s = pipelining_decode_token_s(stages, stage_s, hop);
-    int microbatches = pipelining_decode_microbatches(stages, stage_s, hop);
+    pipelining_decode_loop l = pipelining_decode_loop_at(stages, step_s, hop, batch);
     chalk_put_number(r, "step_without_hops_s", "step on one rack", CHALK_U_SECONDS, 0, step_s);
-    chalk_put_number(r, "stage_s", "one stage", CHALK_U_SECONDS, 0, stage_s);
-    chalk_put_number(r, "hops_s", "hops per token", CHALK_U_SECONDS, 0, token_s - step_s);
-    chalk_put_number(r, "step_s", "step with hops", CHALK_U_SECONDS, 0, token_s);
+    chalk_put_number(r, "stage_s", "one stage", CHALK_U_SECONDS, 0, l.stage_s);
+    chalk_put_number(r, "hops_s", "hops per token", CHALK_U_SECONDS, 0, l.hops_s);
+    chalk_put_number(r, "step_s", "step with hops", CHALK_U_SECONDS, 0, l.token_s);
     chalk_put_number(r, "microbatches", "micro-batches to fill the loop", CHALK_U_COUNT, 0,
-                     microbatches);
+                     l.microbatches);
     if (from_model) {
         chalk_put_string(r, "bound", "bound (each stage)", 0, cost_bound_name(st.bound));
         chalk_put_number(r, "sequences_in_flight", "sequences in flight", CHALK_U_SEQUENCES, 0,
-                         microbatches * batch);
+                         l.sequences_in_flight);
         chalk_put_number(r, "tokens_per_s", "throughput, all racks", CHALK_U_TOKENS_PER_S, 0,
-                         microbatches * batch / token_s);
+                         l.tokens_per_s);
     }
 }
 
