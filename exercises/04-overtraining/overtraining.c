@@ -26,6 +26,18 @@ double overtraining_loss(const cost_scaling_fit *fit, double params,
     return 0.0;
 }
 
+overtraining_terms overtraining_loss_terms(const cost_scaling_fit *fit, double params,
+                                           double tokens)
+{
+    /* TODO(ch4 §4.2): each term is the loss with the other resource unlimited, less
+     * the irreducible loss. */
+    (void)fit;
+    (void)params;
+    (void)tokens;
+    overtraining_terms t = {0};
+    return t;
+}
+
 /* ---- Exercise 4.2 (**) frontier ------------------------------------------ */
 
 overtraining_optimum overtraining_chinchilla(const cost_scaling_fit *fit,
@@ -37,6 +49,14 @@ overtraining_optimum overtraining_chinchilla(const cost_scaling_fit *fit,
     (void)flops;
     overtraining_optimum o = {0};
     return o;
+}
+
+overtraining_exponents overtraining_frontier_exponents(const cost_scaling_fit *fit)
+{
+    /* TODO(ch4 §4.3): how N_opt and D_opt grow with the budget. */
+    (void)fit;
+    overtraining_exponents e = {0};
+    return e;
 }
 
 overtraining_optimum

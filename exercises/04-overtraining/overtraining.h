@@ -37,6 +37,17 @@
  * Preconditions: params > 0, tokens > 0. */
 double overtraining_loss(const cost_scaling_fit *fit, double params, double tokens);
 
+/* The two reducible terms of L(N, D), each the loss with the other resource
+ * unlimited less L_inf: params_term = L(N, inf) - L_inf = A_N / N^alpha_N, and
+ * tokens_term = L(inf, D) - L_inf = A_D / D^alpha_D. Preconditions: both > 0. */
+typedef struct overtraining_terms {
+    double params_term;
+    double tokens_term;
+} overtraining_terms;
+
+overtraining_terms overtraining_loss_terms(const cost_scaling_fit *fit, double params,
+                                           double tokens);
+
 /* ---- Exercise 4.2 (**) frontier: the compute-optimal model --------- §4.3 */
 
 /* A point of the compute-optimal frontier. */
@@ -54,6 +65,15 @@ typedef struct overtraining_optimum {
  * G = (alpha_N A_N / (alpha_D A_D))^(1 / (alpha_N + alpha_D)) and
  * gamma_N = alpha_D / (alpha_N + alpha_D). Precondition: flops > 0. */
 overtraining_optimum overtraining_chinchilla(const cost_scaling_fit *fit, double flops);
+
+/* The exponents of the frontier: N_opt grows as C^gamma_N and D_opt as C^gamma_D,
+ * gamma_N = alpha_D / (alpha_N + alpha_D), gamma_D = alpha_N / (alpha_N + alpha_D). */
+typedef struct overtraining_exponents {
+    double params; /* gamma_N */
+    double tokens; /* gamma_D */
+} overtraining_exponents;
+
+overtraining_exponents overtraining_frontier_exponents(const cost_scaling_fit *fit);
 
 /* The compute-optimal training of a model of `params` parameters: the tokens D for
  * which N is the optimum of C = 6 N D, D = (alpha_D A_D N^alpha_N / (alpha_N A_N))^(1/alpha_D),

@@ -39,6 +39,16 @@ double overtraining_loss(const cost_scaling_fit *fit, double params,
     return fit->irreducible + params_term(fit, params) +
            tokens_term(fit, tokens);
 }
+
+overtraining_terms overtraining_loss_terms(const cost_scaling_fit *fit,
+                                           double params, double tokens)
+{
+    /* the law with the other resource unlimited, less what nothing removes */
+    overtraining_terms t;
+    t.params_term = overtraining_loss(fit, params, INFINITY) - fit->irreducible;
+    t.tokens_term = overtraining_loss(fit, INFINITY, tokens) - fit->irreducible;
+    return t;
+}
 /* endregion: loss */
 
 /* ---- Exercise 4.2 -------------------------------------------------------- */
@@ -55,6 +65,15 @@ static overtraining_optimum optimum_of(const cost_scaling_fit *f, double n,
 }
 
 /* region: frontier */
+overtraining_exponents
+overtraining_frontier_exponents(const cost_scaling_fit *fit)
+{
+    double sum = fit->alpha_params + fit->alpha_tokens;
+    overtraining_exponents e = {fit->alpha_tokens / sum,
+                                fit->alpha_params / sum};
+    return e;
+}
+
 overtraining_optimum overtraining_chinchilla(const cost_scaling_fit *fit,
                                              double flops)
 {

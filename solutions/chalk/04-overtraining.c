@@ -151,12 +151,11 @@ const chalk_flag F_RISING           = {"--rising-exponent", "NU", "rising_expone
 static void put_terms(chalk_record *r, const cost_scaling_fit *fit, double params, double tokens,
                       unsigned flags)
 {
-    double params_term = overtraining_loss(fit, params, INFINITY) - fit->irreducible;
-    double tokens_term = overtraining_loss(fit, INFINITY, tokens) - fit->irreducible;
-    chalk_put_number(r, "params_term", "parameter term", CHALK_U_PLAIN, flags, params_term);
-    chalk_put_number(r, "tokens_term", "data term", CHALK_U_PLAIN, flags, tokens_term);
+    overtraining_terms t = overtraining_loss_terms(fit, params, tokens);
+    chalk_put_number(r, "params_term", "parameter term", CHALK_U_PLAIN, flags, t.params_term);
+    chalk_put_number(r, "tokens_term", "data term", CHALK_U_PLAIN, flags, t.tokens_term);
     chalk_put_number(r, "term_ratio", "parameter / data term", CHALK_U_PLAIN, CHALK_DETAIL,
-                     params_term / tokens_term);
+                     t.params_term / t.tokens_term);
 }
 
 static double params_at(const chalk_point *p)
@@ -198,11 +197,9 @@ static void put_fit_constants(chalk_record *r, const cost_scaling_fit *f)
     chalk_put_number(r, "a_tokens", "B", CHALK_U_PLAIN, CHALK_DETAIL, f->a_tokens);
     chalk_put_number(r, "alpha_tokens", "beta", CHALK_U_PLAIN, CHALK_DETAIL, f->alpha_tokens);
     /* the exponents of compute in the frontier (chapter 4.3): N ~ C^gamma_N, D ~ C^gamma_D */
-    double sum = f->alpha_params + f->alpha_tokens;
-    chalk_put_number(r, "gamma_params", "N_opt ~ C^gamma", CHALK_U_PLAIN, CHALK_DETAIL,
-                     f->alpha_tokens / sum);
-    chalk_put_number(r, "gamma_tokens", "D_opt ~ C^gamma", CHALK_U_PLAIN, CHALK_DETAIL,
-                     f->alpha_params / sum);
+    overtraining_exponents e = overtraining_frontier_exponents(f);
+    chalk_put_number(r, "gamma_params", "N_opt ~ C^gamma", CHALK_U_PLAIN, CHALK_DETAIL, e.params);
+    chalk_put_number(r, "gamma_tokens", "D_opt ~ C^gamma", CHALK_U_PLAIN, CHALK_DETAIL, e.tokens);
 }
 
 static void build_chinchilla(const chalk_point *p, chalk_record *r)

@@ -142,6 +142,28 @@ static void the_optimum_spends_exactly_the_budget(void **state)
     assert_close(o.loss, law(f, o.params, o.tokens), TIGHT, "nats");
 }
 
+/* Hoffmann's printed fit: the parameter term of a 70B model is 406.4 / 70e9^0.34 and
+ * the data term of 1.4T tokens 410.7 / 1.4e12^0.28, what the law adds to E for each. */
+static void the_terms_are_what_each_resource_leaves(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("hoffmann");
+    overtraining_terms t = overtraining_loss_terms(f, 70e9, 1.4e12);
+    assert_close(t.params_term, 406.4 / pow(70e9, 0.34), 1e-9, "nats");
+    assert_close(t.tokens_term, 410.7 / pow(1.4e12, 0.28), 1e-9, "nats");
+    assert_close(1.69 + t.params_term + t.tokens_term, law(f, 70e9, 1.4e12), 1e-12, "nats");
+}
+
+/* Hoffmann's printed exponents: the optimal model grows as C^(0.28 / 0.62) and its
+ * data as C^(0.34 / 0.62) (their Table 2 reads a = 0.46, b = 0.54 from them). */
+static void the_frontier_exponents_are_each_alpha_over_their_sum(void **state)
+{
+    (void)state;
+    overtraining_exponents e = overtraining_frontier_exponents(fit("hoffmann"));
+    assert_close(e.params, 0.28 / 0.62, TIGHT, "");
+    assert_close(e.tokens, 0.34 / 0.62, TIGHT, "");
+}
+
 /* Setting dL/dN = 0 along 6 N D = C gives alpha A N^-alpha = beta B D^-beta: at the
  * optimum the parameter term over the data term is beta / alpha. */
 static void loss_terms_at_the_optimum_are_in_the_ratio_beta_over_alpha(void **state)
@@ -620,10 +642,12 @@ int main(void)
         CHALK_TEST(loss, parameters_pair_with_alpha_and_tokens_with_beta),
         CHALK_TEST(loss, an_infinite_model_on_infinite_data_keeps_the_irreducible_loss),
         CHALK_TEST(loss, doubling_data_shrinks_the_data_term_by_2_to_the_minus_beta),
+        CHALK_TEST(loss, the_terms_are_what_each_resource_leaves),
         CHALK_TEST(frontier, unrounded_fit_puts_40b_at_gophers_budget),
         CHALK_TEST(frontier, printed_fit_follows_the_closed_form_at_gophers_budget),
         CHALK_TEST(frontier, the_optimum_spends_exactly_the_budget),
         CHALK_TEST(frontier, loss_terms_at_the_optimum_are_in_the_ratio_beta_over_alpha),
+        CHALK_TEST(frontier, the_frontier_exponents_are_each_alpha_over_their_sum),
         CHALK_TEST(frontier, doubling_compute_grows_the_besiroglu_model_by_2_to_the_0_5126),
         CHALK_TEST(frontier, besiroglu_refit_gives_about_20_tokens_per_parameter),
         CHALK_TEST(frontier, a_models_compute_optimal_tokens_lead_back_to_its_budget),
