@@ -275,6 +275,14 @@ double revnets_train_flops(int layers, int half, bool reversible)
     return 0.0;
 }
 
+double revnets_extra_flops_fraction(int layers, int half)
+{
+    /* TODO(ch6 §6.6): the reversible step's FLOPs over the stored one's, less 1. */
+    (void)layers;
+    (void)half;
+    return 0.0;
+}
+
 /* ---- Exercise 6.9 (**) stored_backprop
  * ---------------------------------------- */
 
@@ -337,6 +345,14 @@ double revnets_recompute_flops_fraction(const revnets_layer *l)
 {
     /* TODO(ch6 §6.7): extra FLOPs over the 3 forwards of a training step.
      */
+    (void)l;
+    return -1.0;
+}
+
+double revnets_attention_core_share(const revnets_layer *l)
+{
+    /* TODO(ch6 §6.7): the bytes selective recomputation drops, over all of an
+     * undivided layer's. */
     (void)l;
     return -1.0;
 }

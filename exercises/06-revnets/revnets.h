@@ -317,6 +317,11 @@ size_t revnets_work_reversible(int layers, int half);
  * layers. */
 double revnets_train_flops(int layers, int half, bool reversible);
 
+/* What reversibility adds to a training step's FLOPs, as a fraction of the stored
+ * step's: (reversible - stored) / stored, a third (16 against 12 half^2 a block).
+ * Preconditions: layers >= 1, half >= 1. */
+double revnets_extra_flops_fraction(int layers, int half);
+
 /* ---- Exercise 6.9 (**) stored_backprop: the usual backward pass ---------
  * §6.6 */
 
@@ -390,6 +395,11 @@ double revnets_act_bytes_per_model(const revnets_layer *l, int layers);
  * forward more, 1/3; selective: the two s^2 products again, 4 b s^2 h, over
  * 3 forwards. */
 double revnets_recompute_flops_fraction(const revnets_layer *l);
+
+/* The share of an undivided layer's activation bytes (t = 1, no recomputation) that
+ * sits in the s^2 attention core, the part selective recomputation drops:
+ * (5as/h) / (34 + 5as/h). Preconditions: every size >= 1. */
+double revnets_attention_core_share(const revnets_layer *l);
 
 /* Bytes of model state per parameter in mixed-precision training with Adam:
  * bf16 weights and gradients (2 + 2), and fp32 master weights, momentum and

@@ -384,6 +384,13 @@ double revnets_train_flops(int layers, int half, bool reversible)
     double regenerate = reversible ? forward : 0.0;
     return forward + backward + regenerate;
 }
+
+double revnets_extra_flops_fraction(int layers, int half)
+{
+    double stored = revnets_train_flops(layers, half, false);
+    double reversible = revnets_train_flops(layers, half, true);
+    return (reversible - stored) / stored;
+}
 /* endregion: training-cost */
 
 /* ---- Exercises 6.9 and 6.10: the shared backward step
@@ -580,6 +587,17 @@ double revnets_recompute_flops_fraction(const revnets_layer *l)
         return forward / (3.0 * forward);
     }
     return 0.0;
+}
+
+double revnets_attention_core_share(const revnets_layer *l)
+{
+    /* the same layer undivided, with and without the s^2 core */
+    revnets_layer whole = *l, cut = *l;
+    whole.tensor_parallel = cut.tensor_parallel = 1;
+    whole.recompute = REVNETS_RECOMPUTE_NONE;
+    cut.recompute = REVNETS_RECOMPUTE_SELECTIVE;
+    double whole_bytes = revnets_act_bytes_per_layer(&whole);
+    return (whole_bytes - revnets_act_bytes_per_layer(&cut)) / whole_bytes;
 }
 
 double revnets_model_state_bytes_per_gpu(double params,

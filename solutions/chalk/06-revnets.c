@@ -403,7 +403,7 @@ static void build_revnet(const chalk_point *p, chalk_record *r)
     chalk_put_number(r, "train_flops_reversible", "training FLOPs, reversible", CHALK_U_FLOPS,
                      CHALK_DETAIL, reversible);
     chalk_put_number(r, "extra_forward_flops_fraction", "extra FLOPs, reversible", CHALK_U_FRACTION,
-                     0, (reversible - stored) / stored);
+                     0, revnets_extra_flops_fraction(layers, half));
 }
 
 /* ---- activation-memory ------------------------------------------------------------------ */
@@ -520,14 +520,8 @@ static void build_act(const chalk_point *p, chalk_record *r)
                          chalk_fmt(r, "  recompute %s", RECOMPUTE[k]), CHALK_U_BYTES, CHALK_DETAIL,
                          revnets_act_bytes_per_layer(&v));
     }
-    /* the share of an undivided layer's bytes in the s^2 attention core */
-    revnets_layer whole = l, cut = l;
-    whole.tensor_parallel = cut.tensor_parallel = 1;
-    whole.recompute = REVNETS_RECOMPUTE_NONE;
-    cut.recompute = REVNETS_RECOMPUTE_SELECTIVE;
-    double whole_bytes = revnets_act_bytes_per_layer(&whole);
     chalk_put_number(r, "attention_core_share", "share in the s^2 attention core", CHALK_U_FRACTION,
-                     CHALK_DETAIL, (whole_bytes - revnets_act_bytes_per_layer(&cut)) / whole_bytes);
+                     CHALK_DETAIL, revnets_attention_core_share(&l));
 }
 
 /* ---- the commands ------------------------------------------------------------------------- */

@@ -624,6 +624,9 @@ static void reversible_training_costs_one_forward_pass_more(void **state)
     assert_close(revnets_train_flops(10, 32, true), 16.0 * 32 * 32 * 10, TIGHT, "FLOP");
     assert_close(revnets_train_flops(7, 5, true) / revnets_train_flops(7, 5, false), 4.0 / 3, TIGHT,
                  "x");
+    /* one forward more of three: a third extra, at any depth and width */
+    assert_close(revnets_extra_flops_fraction(10, 32), 1.0 / 3, TIGHT, "");
+    assert_close(revnets_extra_flops_fraction(96, 1), 1.0 / 3, TIGHT, "");
 }
 
 /* ---- 6.9 stored_backprop ----------------------------------------------------- */
@@ -871,6 +874,16 @@ static void recomputation_costs_a_third_in_full_and_under_one_percent_selectivel
     assert_true(revnets_recompute_flops_fraction(&none) == 0.0);
 }
 
+/* Korthikanti et al. eq. 1: an undivided layer stores sbh (34 + 5as/h); the s^2
+ * attention core is the 5as/h, 5 x 96 x 2048 / 12288 = 80 for GPT-3, so 80 / 114 of
+ * the bytes, whatever the parallelism asked for. */
+static void the_attention_core_is_5as_over_h_of_34_plus_5as_over_h(void **state)
+{
+    (void)state;
+    revnets_layer l = gpt3(8, true, REVNETS_RECOMPUTE_SELECTIVE);
+    assert_close(revnets_attention_core_share(&l), 80.0 / 114.0, TIGHT, "");
+}
+
 /* Section 6.1: sequence parallelism and selective recomputation together bring the
  * tensor-parallel baseline down about 5x (for GPT-3: 23 sbh to 34/8 sbh). */
 static void sequence_parallelism_and_selective_recompute_together_save_about_5x(void **state)
@@ -942,6 +955,7 @@ int main(void)
         CHALK_TEST(activation_memory, model_activation_memory_is_linear_in_layers_and_batch),
         CHALK_TEST(activation_memory,
                    recomputation_costs_a_third_in_full_and_under_one_percent_selectively),
+        CHALK_TEST(activation_memory, the_attention_core_is_5as_over_h_of_34_plus_5as_over_h),
         CHALK_TEST(activation_memory,
                    sequence_parallelism_and_selective_recompute_together_save_about_5x),
         CHALK_TEST(activation_memory, adam_model_state_is_16_bytes_a_parameter_shared_by_t_times_p),
