@@ -13,9 +13,14 @@
  *   record.c       records: one point's named values
  *   report.c       records written as JSON or CSV (report.h: what the writers share)
  *   table.c        records written as a table for humans; numbers for humans
+ *   number.c       a number as printf's %.*g prints it, faster (README.md, Speed)
  *   presets.c      chalk list, chalk show, chalk flags
  *   check.c        chalk check-answers (reads JSON with cJSON)
  *   NN-topic.c     one chapter's flags, command table and row builders
+ *   NN-topic-PART.c, NN-topic.h   a chapter's second file and what the two share:
+ *                  04-overtraining-life.c, 04-overtraining.h,
+ *                  05-long-context-prices.c, 05-long-context.h; and 01-batching.h,
+ *                  chapter 1's deployment for chapter 3
  *
  * A chapter adds its commands by adding one file, solutions/chalk/NN-topic.c, that
  * defines `const chalk_chapter chalk_chapter_NN_topic` (the file name with '-' as
