@@ -30,10 +30,10 @@ CHALK_CFLAGS = -Wno-missing-field-initializers \
 	-DCHALK_CHAPTERS='$(foreach c,$(CHALK_CHAPTER_NAMES),X($(c)))'
 CHALK_LIBS = -lcjson -lm
 
-# What a reader types reaches the scripts through the environment, never through a
-# command line this Makefile writes: CH='01 02', EX="x'; touch pwned" or a value with
-# a newline in it is text to them, and runs nothing.
-export CH EX FORCE SUBMISSION DIR SEED EDITION
+# What a reader types reaches the scripts through the environment (make puts a
+# variable given on its command line there), never through a command line this
+# Makefile writes: CH='01 02', EX="x'; touch pwned" or a value with a newline in it is
+# text to them, and runs nothing. (No `export`: it would hand every child an empty CH.)
 # "no chapter matches CH=...", for the goals that take CH (printf, not echo: the value
 # is text, never shell).
 NO_CHAPTER = printf 'no chapter matches CH=%s; chapters: %s\n' "$$CH" '$(CHAPTERS)' >&2; exit 2
@@ -66,7 +66,7 @@ BOOK_INPUTS = $(BOOK_MD) $(wildcard book/filters/*.lua book/notation/*.tsv) book
 # Installs pandoc, TeX Live, gnuplot if missing, then rebuilds only when an input
 # changed (book/build.sh does the work).
 book:
-	@case "$$EDITION" in student|instructor) ;; \
+	@case "$${EDITION-student}" in student|instructor) ;; \
 	*) printf 'make book: EDITION must be student or instructor, not "%s"\n' "$$EDITION" >&2; exit 2;; esac
 	@tests/deps.sh book
 	@before=$$(stat -c '%.9Y %s' $(BOOK_PDF) 2>/dev/null); \

@@ -16,9 +16,9 @@ CMOCKA_LIBS := $(or $(shell pkg-config --libs cmocka 2>/dev/null),-lcmocka)
 CFLAGS += $(CMOCKA_CFLAGS)
 LDLIBS = $(CMOCKA_LIBS) -lm
 
-# What a student types reaches the scripts through the environment, never through a
-# command line this Makefile writes: a quote or a newline in CH= or EX= runs nothing.
-export CH EX FORCE
+# What a student types reaches the scripts through the environment (make puts a
+# variable given on its command line there), never through a command line this
+# Makefile writes: a quote or a newline in CH= or EX= runs nothing.
 NO_CHAPTER = printf 'no chapter matches CH=%s; chapters: %s\n' "$$CH" '$(CHAPTERS)' >&2; exit 2
 
 .PHONY: check progress watch hint solution reset book deps help clean tools submission
