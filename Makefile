@@ -28,6 +28,9 @@ CHALK_INC = -Ilib -Isolutions/chalk $(addprefix -I,$(wildcard exercises/[0-9][0-
 # A command table's row names the fields it sets; the rest are zero.
 CHALK_CFLAGS = -Wno-missing-field-initializers \
 	-DCHALK_CHAPTERS='$(foreach c,$(CHALK_CHAPTER_NAMES),X($(c)))'
+# build/chalk optimised; sqrt and llrint inline when they need not set errno (the
+# results are the same; make bench's sweep is about 3% faster).
+CHALK_FAST = -O2 -fno-math-errno
 CHALK_LIBS = -lcjson -lm
 
 # What a reader types reaches the scripts through the environment (make puts a
@@ -50,7 +53,7 @@ all: chalk book
 chalk: build/chalk
 build/chalk: $(CHALK_SRC) $(CHALK_H) $(LIB_SRC) $(LIB_H)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(CHALK_CFLAGS) -O2 $(CHALK_INC) -o $@ $(CHALK_SRC) $(LIB_SRC) $(CHALK_LIBS)
+	$(CC) $(CFLAGS) $(CHALK_CFLAGS) $(CHALK_FAST) $(CHALK_INC) -o $@ $(CHALK_SRC) $(LIB_SRC) $(CHALK_LIBS)
 build/asan/chalk: $(CHALK_SRC) $(CHALK_H) $(LIB_SRC) $(LIB_H)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CHALK_CFLAGS) $(SANITIZE) $(CHALK_INC) -o $@ $(CHALK_SRC) $(LIB_SRC) $(CHALK_LIBS)

@@ -79,7 +79,14 @@ int chalk_format_number(char *buf, double x, int digits)
             *p++ = '.';
         memcpy(p, text + 1, (size_t)n - 1);
         p += n - 1;
-        p += sprintf(p, "e%c%02d", k < 0 ? '-' : '+', k < 0 ? -k : k);
+        int e = k < 0 ? -k : k; /* e-05, e+12, e+308: at least two digits */
+        *p++ = 'e';
+        *p++ = k < 0 ? '-' : '+';
+        if (e >= 100)
+            *p++ = (char)('0' + e / 100);
+        *p++ = (char)('0' + e / 10 % 10);
+        *p++ = (char)('0' + e % 10);
+        *p = '\0';
         return (int)(p - buf);
     }
     if (k < 0) { /* 0.000ddd */

@@ -6,10 +6,12 @@
  * function that builds one row's record. Every row is built and checked (finite
  * numbers, a reason beside every null) before the first byte is printed, so a bad
  * point is one error line, never half an output. A report of a few rows keeps its
- * records (a Monte-Carlo row is built once); a long sweep builds each row again as
- * it is written. Numbers are printed as printf's %.17g (or %.Ng with --digits N)
+ * records (a Monte-Carlo row is built once); a long one, as JSON or CSV, is written
+ * to memory as its rows are built and checked, and printed when all are good
+ * (emit_long). Numbers are printed as printf's %.17g (or %.Ng with --digits N)
  * prints them (number.c): 17 digits read back to the same double.
  */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,9 +51,9 @@ static const chalk_record *full_row(chalk_rows *rows, long i)
     return &rows->full;
 }
 
-const chalk_record *chalk_row(chalk_rows *rows, long i)
+/* A built row with --columns applied. */
+static const chalk_record *projected(chalk_rows *rows, const chalk_record *r)
 {
-    const chalk_record *r = full_row(rows, i);
     if (!rows->columns)
         return r;
     chalk_record *out = &rows->projected;
@@ -68,6 +70,11 @@ const chalk_record *chalk_row(chalk_rows *rows, long i)
             out->fields[out->count++] = r->fields[at];
     }
     return out;
+}
+
+const chalk_record *chalk_row(chalk_rows *rows, long i)
+{
+    return projected(rows, full_row(rows, i));
 }
 
 /* Reads --columns against the first row's keys; an unknown key names the known. */
@@ -260,10 +267,69 @@ static void csv_row(FILE *out, const chalk_record *r, int digits)
 
 /* ---- the report ----------------------------------------------------------------------------- */
 
+/* Row i of many as JSON (with what comes before it) or CSV (the header first). */
+static void many_row(FILE *out, const chalk_args *a, const chalk_report *rep, long i,
+                     const chalk_record *r, int digits)
+{
+    if (a->format == CHALK_JSON) {
+        if (i == 0)
+            fputs(rep->is_list ? "[\n" : "{\"rows\":[\n", out);
+        json_record(out, r, false, digits);
+        fputs(i + 1 < rep->rows ? ",\n" : "\n", out);
+        if (i + 1 == rep->rows)
+            fputs(rep->is_list ? "]\n" : "]}\n", out);
+    } else {
+        if (i == 0)
+            csv_header(out, r);
+        csv_row(out, r, digits);
+    }
+}
+
+enum { BUFFER_BYTES = 16 << 20 }; /* a 100,000-row sweep of 8 columns is 8 MB */
+
+/* A long report as JSON or CSV, each row built once: built, checked and written to
+ * memory; the text goes out when every row is good. Past BUFFER_BYTES of text the
+ * remaining rows are only checked, then built again as they are written. */
+static int emit_long(const chalk_args *a, chalk_rows *rows, int digits)
+{
+    const chalk_report *rep = rows->rep;
+    char *text = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&text, &size);
+    if (!mem)
+        return chalk_fail("out of memory for %ld rows", rep->rows);
+    long in_memory = 0;
+    int status = CHALK_OK;
+    for (long i = 0; i < rep->rows && !status; i++) {
+        const chalk_record *r = full_row(rows, i);
+        bool unexplained;
+        const char *bad = chalk_check_record(r, &unexplained);
+        if (bad || unexplained)
+            status = rep->refuse(rep->ctx, i, bad);
+        else if (i == 0 && rows->columns)
+            status = project(rows);
+        if (!status && in_memory == i && ftell(mem) < BUFFER_BYTES)
+            many_row(mem, a, rep, in_memory++, projected(rows, r), digits);
+    }
+    if (fclose(mem) != 0 && !status)
+        status = chalk_fail("out of memory for %ld rows", rep->rows);
+    if (!status) {
+        fwrite(text, 1, size, stdout);
+        for (long i = in_memory; i < rep->rows && !ferror(stdout); i++)
+            many_row(stdout, a, rep, i, chalk_row(rows, i), digits);
+    }
+    free(text);
+    return status;
+}
+
 int chalk_emit(const chalk_args *a, const chalk_report *rep)
 {
     static chalk_rows rows; /* one report a run; too large for the stack */
     rows = (chalk_rows){.rep = rep, .no_notes = a->format != CHALK_TABLE, .columns = a->columns};
+    int digits = a->digits >= 1 && a->digits <= 17 ? a->digits : 17;
+    bool many = rep->is_list || rep->swept_key;
+    if (many && a->format != CHALK_TABLE && rep->rows > KEEP_ROWS && rep->refuse)
+        return emit_long(a, &rows, digits);
     int status = prepare(&rows);
     if (!status && rows.columns)
         status = project(&rows);
@@ -271,30 +337,17 @@ int chalk_emit(const chalk_args *a, const chalk_report *rep)
         release(&rows);
         return status;
     }
-    int digits = a->digits >= 1 && a->digits <= 17 ? a->digits : 17;
-    bool many = rep->is_list || rep->swept_key;
     FILE *out = stdout;
     if (a->format == CHALK_TABLE) {
         chalk_emit_table(rep, &rows);
     } else if (a->format == CHALK_JSON && !many) {
         json_record(out, chalk_row(&rows, 0), true, digits);
         putc('\n', out);
+    } else if (rep->rows == 0 && a->format == CHALK_JSON) {
+        fputs(rep->is_list ? "[\n]\n" : "{\"rows\":[\n]}\n", out);
     } else {
-        if (a->format == CHALK_JSON)
-            fputs(rep->is_list ? "[\n" : "{\"rows\":[\n", out);
-        for (long i = 0; i < rep->rows && !ferror(out); i++) {
-            const chalk_record *r = chalk_row(&rows, i);
-            if (a->format == CHALK_JSON) {
-                json_record(out, r, false, digits);
-                fputs(i + 1 < rep->rows ? ",\n" : "\n", out);
-            } else {
-                if (i == 0)
-                    csv_header(out, r);
-                csv_row(out, r, digits);
-            }
-        }
-        if (a->format == CHALK_JSON)
-            fputs(rep->is_list ? "]\n" : "]}\n", out);
+        for (long i = 0; i < rep->rows && !ferror(out); i++)
+            many_row(out, a, rep, i, chalk_row(&rows, i), digits);
     }
     release(&rows);
     return CHALK_OK; /* a failed write is reported once, by main */

@@ -12,9 +12,9 @@
  * overflowed (a bug of the command's, never of the input's). */
 const char *chalk_check_record(const chalk_record *r, bool *unexplained);
 
-/* The rows of a report as the writers see them: built and checked once each before
- * anything is printed, kept when there are few, built again when there are many;
- * --columns applied. */
+/* The rows of a report as the writers see them: all built and checked before
+ * anything is printed, kept when there are few, built again when a table of many
+ * asks (JSON and CSV of many: report.c, emit_long); --columns applied. */
 typedef struct chalk_rows chalk_rows;
 
 /* Row i; the record stays valid until the next call. */

@@ -151,6 +151,20 @@ static void rows_4_and_5_bad_sweeps_are_refused_before_printing_naming_the_input
         assert_null(strstr(r->err, "time_s"));
         run_free(r);
     }
+    /* A long report (over 256 rows, written in one pass) is held back the same way:
+     * the 301st of 301 points is bad, and nothing of the 300 good ones is printed. */
+    char list[2048] = "";
+    for (int b = 1; b <= 300; b++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%d,", b);
+    strcat(list, "1e-300");
+    for (size_t i = 0; i < 3; i++) {
+        r = chalk("pass --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --batch %s "
+                  "--context 8192 --pass-tokens 1%s",
+                  list, formats[i]);
+        expect_one_error_line(r, "pass --batch 1,...,300,1e-300");
+        assert_non_null(strstr(r->err, "--batch 1e-300"));
+        run_free(r);
+    }
 }
 
 /* Row 6: -0 was accepted and printed as -0. It is 0. */
