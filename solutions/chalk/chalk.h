@@ -18,7 +18,8 @@
  *   check.c        chalk check-answers (reads JSON with cJSON)
  *   NN-topic.c     one chapter's flags, command table and row builders
  *   NN-topic-PART.c, NN-topic.h   a chapter's second file and what the two share:
- *                  04-overtraining-life.c, 04-overtraining.h,
+ *                  02-moe-routing.c, 02-moe.h, 04-overtraining-life.c,
+ *                  04-overtraining.h,
  *                  05-long-context-prices.c, 05-long-context.h; and 01-batching.h,
  *                  chapter 1's deployment for chapter 3
  *
