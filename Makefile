@@ -50,7 +50,11 @@ NO_CHAPTER = printf 'no chapter matches CH=%s; chapters: %s\n' "$$CH" '$(CHAPTER
 all: chalk book
 
 # The calculator, build/chalk: every chapter's reference math behind one command.
-chalk: build/chalk
+# A machine without the compiler or cJSON's header gets them installed, or is told
+# what to install (tests/deps.sh c), rather than a compiler error.
+chalk:
+	@tests/deps.sh c
+	@$(MAKE) -s --no-print-directory build/chalk
 build/chalk: $(CHALK_SRC) $(CHALK_H) $(LIB_SRC) $(LIB_H)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CHALK_CFLAGS) $(CHALK_FAST) $(CHALK_INC) -o $@ $(CHALK_SRC) $(LIB_SRC) $(CHALK_LIBS)
@@ -60,9 +64,9 @@ build/asan/chalk: $(CHALK_SRC) $(CHALK_H) $(LIB_SRC) $(LIB_H)
 
 EDITION ?= student
 BOOK_PDF = build/chalk$(if $(filter instructor,$(EDITION)),-instructor).pdf
-BOOK_MD = book/preface.md $(sort $(wildcard chapters/[0-9][0-9]-*.md)) book/appendix.md
+BOOK_MD = book/preface.md $(sort $(wildcard chapters/[0-9][0-9]-*.md)) book/appendix.md book/bibliography.md
 BOOK_INPUTS = $(BOOK_MD) $(wildcard book/filters/*.lua book/notation/*.tsv) book/template.tex \
-	book/metadata.yaml book/build.sh Makefile build/chalk \
+	book/metadata.yaml book/references.bib book/chalk.csl book/index.ist book/build.sh Makefile build/chalk \
 	$(wildcard solutions/[0-9][0-9]-*/*.c exercises/[0-9][0-9]-*/*.[ch]) \
 	$(wildcard exercises/[0-9][0-9]-*/exercises.txt)
 # The book, build/chalk.pdf (EDITION=instructor: build/chalk-instructor.pdf, with solutions).
@@ -201,6 +205,16 @@ grade-all:
 # The autograder zip for one chapter's Gradescope assignment: make gradescope CH=01.
 gradescope:
 	@tests/grade/gradescope/zip.sh "$$CH"
+.PHONY: gradescope-check
+# Every chapter's autograder zip run as Gradescope runs it, in a fresh Debian 12 root
+# (root or sudo): setup.sh as the image build runs it, then the reference, the stub
+# and a half-done upload (.c files and make submission's tarball) through
+# run_autograder, under bwrap and in a container that refuses namespaces; each
+# results.json checked against Gradescope's format and the expected scores.
+# CH=01 checks one chapter. CI runs it (.ci/run); make test does not.
+gradescope-check:
+	@$(if $(PICK),,$(NO_CHAPTER))
+	@tests/grade/gradescope/check.sh $(PICK)
 
 # The speed figures with their goals: reader's loop, make test, book, calculator sweep.
 # Measured in a scratch copy (tests/bench.sh).

@@ -41,8 +41,7 @@
 #include <string.h>
 
 #include "01-batching.h"
-#include "chalk.h"
-#include "pipelining.h"
+#include "03-pipelining.h"
 
 /* ---- this chapter's flags ------------------------------------------------------------------ */
 
@@ -78,17 +77,23 @@ static const chalk_flag F_D_MODEL      = {"--d-model", "D", "d_model", U(COUNT),
     "width of the residual stream (default: the --model's)"};
 static const chalk_flag F_ACT_BYTES    = {"--act-bytes", "X", "act_bytes", U(PLAIN), 0, 64, ABOVE, "bytes per activation element", G_PIPE,
     "bytes per activation element (default 2, bf16)"};
-static const chalk_flag F_EXPERT_PARALLEL = {"--expert-parallel", "E", "expert_parallel", U(COUNT), 1, 1e6, WHOLE, "GPUs per stage", G_PIPE,
+const chalk_flag pipelining_expert_parallel_flag = {"--expert-parallel", "E", "expert_parallel", U(COUNT), 1, 1e6, WHOLE, "GPUs per stage", G_PIPE,
     "GPUs per stage sharing the weights and KV cache (default: the --hw's scale-up domain)"};
-static const chalk_flag F_MICROBATCH   = {"--microbatch", "B", "microbatch", U(SEQUENCES), 0, 1e9, ABOVE, "sequences per micro-batch", G_PIPE,
+const chalk_flag pipelining_microbatch_flag = {"--microbatch", "B", "microbatch", U(SEQUENCES), 0, 1e9, ABOVE, "sequences per micro-batch", G_PIPE,
     "sequences per micro-batch; may be a sweep"};
-static const chalk_flag F_HOP          = {"--hop-s", "X", "hop_s", U(SECONDS), 0, 10, 0, "seconds per hop", G_PIPE,
+static const chalk_flag F_BISECTION    = {"--bisection-bytes-per-s", "X", "bisection_bytes_per_s", U(BYTES_PER_S), 0, 1e18, 0, "the narrowest cut, one way", G_PIPE,
+    "what crosses the --hw domain's narrowest cut into halves, one way (a torus); 0: switched"};
+const chalk_flag pipelining_hop_flag = {"--hop-s", "X", "hop_s", U(SECONDS), 0, 10, 0, "seconds per hop", G_PIPE,
     "latency of one hop between racks, seconds (>= 0); may be a sweep"};
-static const chalk_flag F_STEP         = {"--step-s", "X", "step_without_hops_s", U(SECONDS), 0, 1e3, ABOVE, "the step on one rack, seconds", G_PIPE,
+const chalk_flag pipelining_step_flag = {"--step-s", "X", "step_without_hops_s", U(SECONDS), 0, 1e3, ABOVE, "the step on one rack, seconds", G_PIPE,
     "the decode step on one rack, seconds, instead of a model and hardware"};
 static const chalk_flag F_VERSUS       = {"--versus", "NAME", "versus_hw", U(WORD), 0, 0, 0, "a hardware preset", G_PIPE,
     "a second hardware preset to compare the domain with (chalk list hw)", .kind = &chalk_kind_hw};
 /* clang-format on */
+#define F_HOP pipelining_hop_flag
+#define F_STEP pipelining_step_flag
+#define F_EXPERT_PARALLEL pipelining_expert_parallel_flag
+#define F_MICROBATCH pipelining_microbatch_flag
 
 enum { TEXT_CHARS = 40 };
 
@@ -104,11 +109,20 @@ static int whole(double x)
 
 /* ---- rack-hop ------------------------------------------------------------------------------- */
 
-/* The gap: --bandwidth-ratio, or the preset's scale-up over scale-out. */
+/* The all-to-all's rate per chip: the preset's own scale-up, or its share of a
+ * torus's cut (--bisection-bytes-per-s). */
+static double alltoall_at(const chalk_point *p)
+{
+    const cost_hw *hw = p->d->hw;
+    return pipelining_alltoall_bytes_per_s(hw->scaleup_bytes_per_s, chalk_in(p, &F_BISECTION),
+                                           p->d->chips);
+}
+
+/* The gap: --bandwidth-ratio, or the all-to-all's rate over the preset's scale-out. */
 static double ratio_at(const chalk_point *p)
 {
     const cost_hw *hw = p->d->hw;
-    return hw ? hw->scaleup_bytes_per_s / hw->scaleout_bytes_per_s : chalk_in(p, &F_RATIO);
+    return hw ? alltoall_at(p) / hw->scaleout_bytes_per_s : chalk_in(p, &F_RATIO);
 }
 
 /* Experts per token: --top-k, or the model's. */
@@ -133,6 +147,8 @@ static int check_hop(const chalk_point *p)
                           hw->name);
     if (!hw && !chalk_has(p, &F_RATIO))
         return chalk_fail("%s needs --bandwidth-ratio R (or --hw NAME)", cmd);
+    if (!hw && chalk_has(p, &F_BISECTION))
+        return chalk_fail("%s: --bisection-bytes-per-s needs --hw NAME (its chips' own rate)", cmd);
     if (!chalk_has(p, &F_TOP_K) && !m)
         return chalk_fail("%s needs --top-k K (or an MoE --model NAME)", cmd);
     if (!chalk_has(p, &F_TOP_K) && m->experts_routed == 0)
@@ -162,8 +178,17 @@ static void build_hop(const chalk_point *p, chalk_record *r)
         chalk_put_number(r, "scaleout_bytes_per_s", "scale-out, one way", CHALK_U_BYTES_PER_S,
                          CHALK_INPUT, hw->scaleout_bytes_per_s);
     }
-    chalk_put_number(r, "bandwidth_ratio", "bandwidth gap (up / out)", CHALK_U_PLAIN, CHALK_INPUT,
-                     ratio);
+    bool bisection = chalk_has(p, &F_BISECTION);
+    if (bisection) {
+        chalk_put_number(r, "bisection_bytes_per_s", "bisection, one way", CHALK_U_BYTES_PER_S,
+                         CHALK_INPUT, chalk_in(p, &F_BISECTION));
+        chalk_put_number(r, "chips", "chips in the all-to-all", CHALK_U_COUNT, CHALK_INPUT,
+                         d->chips);
+        chalk_put_number(r, "alltoall_bytes_per_s", "all-to-all rate per chip",
+                         CHALK_U_BYTES_PER_S, 0, alltoall_at(p));
+    }
+    chalk_put_number(r, "bandwidth_ratio", "bandwidth gap (up / out)", CHALK_U_PLAIN,
+                     bisection ? 0 : CHALK_INPUT, ratio);
     chalk_put_number(r, "top_k", "experts per token", CHALK_U_COUNT, CHALK_INPUT, top_k);
     bool has_layers = chalk_has(p, &F_LAYERS);
     chalk_put_maybe(r, "layers_per_stage", "layers per stage", CHALK_U_COUNT, CHALK_INPUT,
@@ -191,7 +216,7 @@ static void build_hop(const chalk_point *p, chalk_record *r)
         .experts_per_token = top_k,
         .layers_per_stage = layers,
         .chips = d->chips,
-        .scaleup_bytes_per_s = hw ? hw->scaleup_bytes_per_s : 0.0,
+        .scaleup_bytes_per_s = hw ? alltoall_at(p) : 0.0,
         .scaleout_bytes_per_s = hw ? hw->scaleout_bytes_per_s : 0.0,
     };
     bool times = has_times && has_layers;
@@ -202,7 +227,8 @@ static void build_hop(const chalk_point *p, chalk_record *r)
         chalk_put_number(r, "d_model", "d_model", CHALK_U_COUNT, CHALK_INPUT, d_model);
         chalk_put_number(r, "act_bytes", "bytes per activation", CHALK_U_PLAIN, CHALK_INPUT,
                          act_bytes);
-        chalk_put_number(r, "chips", "GPUs per stage", CHALK_U_COUNT, CHALK_INPUT, d->chips);
+        if (!bisection)
+            chalk_put_number(r, "chips", "GPUs per stage", CHALK_U_COUNT, CHALK_INPUT, d->chips);
     }
     chalk_put_result(r, "scaleup_s", "all-to-all in the rack", CHALK_U_SECONDS, 0, times,
                      times ? pipelining_scaleup_s(&h) : 0.0, why);
@@ -619,7 +645,7 @@ static void build_read(const chalk_point *p, chalk_record *r)
 #define SWEEPS CHALK_SWEEPS
 
 static const chalk_input HOP[] = {{&CHALK_F_MODEL}, {&CHALK_F_HW}, {&CHALK_F_CHIPS}, {&F_RATIO},
-                                  {&F_TOP_K, SWEEPS}, {&F_LAYERS, SWEEPS}, {&F_TOKENS},
+                                  {&F_BISECTION}, {&F_TOP_K, SWEEPS}, {&F_LAYERS, SWEEPS}, {&F_TOKENS},
                                   {&F_D_MODEL}, {&F_ACT_BYTES, 0, 2}, {NULL}};
 static const chalk_input BUBBLE[] = {{&F_STAGES, SWEEPS}, {&F_MICROBATCHES, SWEEPS},
                                      {&F_CHUNKS, SWEEPS, 1}, {NULL}};
@@ -650,13 +676,17 @@ static const char *const ABOUT_HOP[] = {
     "  scale_up_over_scale_out = 2 x top_k x layers / bandwidth_ratio   (>= 1: hidden)",
     "  min_layers_per_stage    = ceil(bandwidth_ratio / (2 x top_k)), at least 1",
     "The gap comes from --bandwidth-ratio R or from --hw's one-way NVLink/ICI and NIC",
-    "bandwidth; the experts per token from --top-k or --model. --tokens T (with --hw and",
-    "a width) adds the two times. --top-k or --layers-per-stage may be a sweep.",
+    "bandwidth; the experts per token from --top-k or --model. On a torus (a TPU pod),",
+    "--bisection-bytes-per-s W limits the all-to-all of the --chips to",
+    "  alltoall_bytes_per_s = min(scaleup_bytes_per_s, 4 W / chips)",
+    "and the gap is that over the scale-out rate. --tokens T (with --hw and a width)",
+    "adds the two times. --top-k or --layers-per-stage may be a sweep.",
     NULL};
 static const char *const EXAMPLES_HOP[] = {
     "chalk rack-hop --bandwidth-ratio 8 --top-k 8 --layers-per-stage 1",
     "chalk rack-hop --model deepseek-v3 --hw gb200-nvl72 --layers-per-stage 2 --tokens 2048",
-    "chalk rack-hop --hw h100-sxm --top-k 2 --layers-per-stage 1:8:8:linear --csv", NULL};
+    "chalk rack-hop --hw h100-sxm --top-k 2 --layers-per-stage 1:8:8:linear --csv",
+    "chalk rack-hop --hw tpu-v5e --bisection-bytes-per-s 1.6e12 --top-k 8", NULL};
 
 static const char *const ABOUT_BUBBLE[] = {
     "The bubble of a pipelined training batch, P stages, M micro-batches, V chunks per",
@@ -777,5 +807,5 @@ static const chalk_command CMD_WEIGHT_READ = {
 const chalk_chapter chalk_chapter_03_pipelining = {
     .number = 3,
     .title = "pipelining: capacity, not speed",
-    .commands = (const chalk_command *const[]){&CMD_RACK_HOP, &CMD_BUBBLE, &CMD_SCHEDULE, &CMD_DECODE_PIPELINED, &CMD_PIPELINE_MEMORY, &CMD_WEIGHT_READ, NULL},
+    .commands = (const chalk_command *const[]){&CMD_RACK_HOP, &CMD_BUBBLE, &CMD_SCHEDULE, &CMD_DECODE_PIPELINED, &CMD_PIPELINE_MEMORY, &CMD_WEIGHT_READ, &pipelining_split_cmd, NULL},
 };

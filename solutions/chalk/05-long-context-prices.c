@@ -9,6 +9,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "05-long-context.h"
@@ -93,6 +94,10 @@ static const chalk_flag F_TIER_BPS     = {"--bytes-per-s", "W", "bytes_per_s", U
     "read bandwidth of one device"};
 static const chalk_flag F_TIER_USD     = {"--usd-per-hour", "P", "usd_per_hour", U(USD), 0, 1e9, ABOVE, "what one device costs per hour", G_TIER,
     "what one device costs per hour (rent, or price over its life)"};
+static const chalk_flag F_PREFIX       = {"--prefix-tokens", "P", "prefix_tokens", U(TOKENS), 0, 1e12, ABOVE, "tokens every request sends again", G_PRICE,
+    "tokens of the prefix every request of the conversation sends again"};
+static const chalk_flag F_TIMES        = {"--times-s", "T,T,...", "request_times_s", U(WORD), 0, 0, 0, "when the requests are sent", G_PRICE,
+    "when the requests are sent, seconds, comma-separated, not decreasing"};
 static const chalk_flag F_HOLD         = {"--hold-s", "T", "hold_s", U(SECONDS), 0, 1e10, 0, "seconds a cache is held", G_WORK,
     "seconds a cache is held before it is read back once; may be a sweep"};
 /* clang-format on */
@@ -221,8 +226,8 @@ typedef struct tier_setup {
     const cost_tier *preset;
     cost_tier one;
     bool single, has_price;
-    bool has_remat;
-    double remat_usd_per_byte, kv_bytes_per_token;
+    bool has_remat, has_context;
+    double remat_usd_per_byte, kv_bytes_per_token, context_tokens;
 } tier_setup;
 
 
@@ -230,11 +235,29 @@ static tier_setup tier_of(const chalk_point *p)
 {
     const chalk_deploy *d = p->d;
     tier_setup s = {.kv_bytes_per_token = d->has_kv ? d->kv_bytes_per_token : 0.0};
-    s.has_remat = d->has_params && d->has_flops && d->has_price && s.kv_bytes_per_token > 0.0;
-    if (s.has_remat)
-        s.remat_usd_per_byte = context_remat_usd_per_byte(d->params_active, d->flops_per_s,
-                                                          d->usd_per_chip_hour,
-                                                          d->kv_bytes_per_token);
+    s.has_context = chalk_has(p, &CHALK_F_CONTEXT);
+    s.context_tokens = chalk_in(p, &CHALK_F_CONTEXT);
+    s.has_remat = s.has_context && d->has_params && d->has_flops && d->has_price &&
+                  s.kv_bytes_per_token > 0.0;
+    if (s.has_remat) {
+        /* the prefill that rebuilds the context, attention included (book 5.5) */
+        context_deploy cd = {
+            .params_total = d->params_total,
+            .params_active = d->params_active,
+            .bytes_per_param = d->bytes_per_param,
+            .kv_bytes_per_token = d->kv_bytes_per_token,
+            .attn_flops_per_context_token =
+                chalk_has(p, &long_context_attn_flops_flag)
+                    ? chalk_in(p, &long_context_attn_flops_flag)
+                : d->model ? long_context_model_attn_flops(d->model)
+                           : 0.0,
+            .chips = d->chips,
+            .flops_per_s = d->flops_per_s,
+            .hbm_bytes_per_s = d->hbm_bytes_per_s,
+        };
+        s.remat_usd_per_byte =
+            context_remat_usd_per_byte(&cd, s.context_tokens, d->usd_per_chip_hour);
+    }
     size_t n;
     long i = chalk_pick(p, &F_TIER);
     s.preset = i >= 0 ? cost_tier_presets(&n)[i] : NULL;
@@ -259,13 +282,19 @@ static int check_tier(const chalk_point *p)
     if (s.single && !s.preset && (!chalk_has(p, &F_CAPACITY) || !chalk_has(p, &F_TIER_BPS)))
         return chalk_fail("tier: a device of your own needs --capacity-bytes C and "
                           "--bytes-per-s W (or pick --tier NAME)");
+    if (s.has_context && s.context_tokens < 1)
+        return chalk_fail("tier: --context counts the tokens recomputing rebuilds: at least 1");
     return CHALK_OK;
 }
 
 static void put_remat(chalk_record *r, const tier_setup *s)
 {
-    const char *why = "no model on hardware with a price: pass --model, --hw (or --flops-per-s) "
-                      "and --usd-per-chip-hour";
+    const char *why = !s->has_context
+                          ? "no --context: recomputing depends on the context it rebuilds"
+                          : "no model on hardware with a price: pass --model, --hw (or "
+                            "--flops-per-s) and --usd-per-chip-hour";
+    chalk_put_maybe(r, "context", "context rebuilt", CHALK_U_TOKENS, CHALK_INPUT, s->has_context,
+                    s->context_tokens);
     chalk_put_result(r, "remat_usd_per_gb", "recompute, per GB of cache", CHALK_U_USD, 0,
                      s->has_remat, s->remat_usd_per_byte * COST_GB_BYTES, why);
     chalk_put_result(r, "remat_usd_per_mtok", "recompute, per million tokens", CHALK_U_USD, 0,
@@ -391,6 +420,7 @@ static void build_price(const chalk_point *p, chalk_record *r)
     context_bill b = context_api_usd(api, input, output, cached, write);
     bool is_long = cost_api_has_long_tier(api) && input > api->long_threshold_tokens;
     chalk_put_string(r, "price_tier", "tier", 0, is_long ? "long" : "base");
+    chalk_put_bool(r, "long_tier", "billed at the long tier", CHALK_DETAIL, is_long);
     const char *why;
     if (write == COST_CACHE_WRITE_5M && api->cache_write_5m_usd_per_mtok <= 0.0)
         why = chalk_fmt(r,
@@ -411,6 +441,93 @@ static void build_price(const chalk_point *p, chalk_record *r)
     chalk_put_result(r, "usd", "the bill", CHALK_U_USD, 0, b.exists, b.usd, why);
 }
 
+/* ---- cache-schedule ------------------------------------------------------------------- */
+
+typedef struct schedule {
+    size_t count;
+    double times[CONTEXT_SCHEDULE_MAX_REQUESTS];
+} schedule;
+
+/* Reads "t0,t1,..." into s->times: numbers, not decreasing, at most the contract's
+ * limit. */
+static int read_times(const char *text, schedule *s)
+{
+    const char *p = text;
+    s->count = 0;
+    while (*p) {
+        char *end;
+        double t = strtod(p, &end);
+        if (end == p || !isfinite(t) || t < 0)
+            return chalk_fail("--times-s: \"%s\" is not a list of seconds >= 0 (e.g. 0,240,480)",
+                              text);
+        if (s->count == CONTEXT_SCHEDULE_MAX_REQUESTS)
+            return chalk_fail("--times-s: at most %d requests", CONTEXT_SCHEDULE_MAX_REQUESTS);
+        if (s->count > 0 && t < s->times[s->count - 1])
+            return chalk_fail("--times-s: %g comes before %g: times must not decrease", t,
+                              s->times[s->count - 1]);
+        s->times[s->count++] = t;
+        p = end;
+        if (*p == ',')
+            p++;
+        else if (*p)
+            return chalk_fail("--times-s: \"%s\" is not a list of seconds >= 0 (e.g. 0,240,480)",
+                              text);
+    }
+    if (s->count == 0)
+        return chalk_fail("--times-s: no request times");
+    return CHALK_OK;
+}
+
+static int check_schedule(const chalk_point *p)
+{
+    schedule s;
+    if (!chalk_has(p, &F_API))
+        return chalk_fail("cache-schedule needs --api NAME (chalk list api)");
+    if (!chalk_has(p, &F_PREFIX) || !chalk_has(p, &F_TIMES))
+        return chalk_fail("cache-schedule needs --prefix-tokens P and --times-s T,T,...");
+    return read_times(chalk_text(p, &F_TIMES), &s);
+}
+
+static const char *const ACTION_WORDS[] = {
+    [CONTEXT_SEND_UNCACHED] = "uncached",
+    [CONTEXT_READ_CACHE] = "hit",
+    [CONTEXT_WRITE_5M] = "write-5m",
+    [CONTEXT_WRITE_1H] = "write-1h",
+};
+
+static void build_schedule(const chalk_point *p, chalk_record *r)
+{
+    const cost_api_price *api = long_context_api_at(p);
+    double prefix = chalk_in(p, &F_PREFIX);
+    schedule s;
+    read_times(chalk_text(p, &F_TIMES), &s); /* checked */
+    context_cache_action actions[CONTEXT_SCHEDULE_MAX_REQUESTS];
+    chalk_clear(r);
+    chalk_put_string(r, "api", "price list", CHALK_INPUT, api->name);
+    chalk_put_string(r, "date", "dated", CHALK_INPUT, api->date);
+    chalk_put_number(r, "prefix_tokens", "prefix", CHALK_U_TOKENS, CHALK_INPUT, prefix);
+    chalk_put_number(r, "requests", "requests", CHALK_U_COUNT, CHALK_INPUT, (double)s.count);
+    double usd = context_cheapest_cache_schedule(api, prefix, s.times, s.count, actions);
+    context_bill one = context_api_usd(api, prefix, 0, 0, COST_CACHE_WRITE_NONE);
+    double writes = 0, hits = 0;
+    char words[CONTEXT_SCHEDULE_MAX_REQUESTS * 10] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < s.count; i++) {
+        writes += actions[i] == CONTEXT_WRITE_5M || actions[i] == CONTEXT_WRITE_1H;
+        hits += actions[i] == CONTEXT_READ_CACHE;
+        int n = snprintf(words + used, sizeof words - used, "%s%s", i ? " " : "",
+                         ACTION_WORDS[actions[i]]);
+        used += n > 0 ? (size_t)n : 0;
+    }
+    chalk_put_string(r, "schedule", "schedule", 0, chalk_fmt(r, "%s", words));
+    chalk_put_number(r, "writes", "cache writes", CHALK_U_COUNT, 0, writes);
+    chalk_put_number(r, "hits", "cache hits", CHALK_U_COUNT, 0, hits);
+    chalk_put_bool(r, "caches", "the schedule uses the cache", CHALK_DETAIL, writes > 0);
+    chalk_put_number(r, "usd", "the prefix's bill", CHALK_U_USD, 0, usd);
+    chalk_put_number(r, "uncached_usd", "sent uncached every time", CHALK_U_USD, 0,
+                     one.usd * (double)s.count);
+}
+
 /* ---- the commands ---------------------------------------------------------------------------- */
 
 #define SWEEPS CHALK_SWEEPS
@@ -420,7 +537,8 @@ static const chalk_input TIER[] = {{&F_TIER}, {&F_CAPACITY}, {&F_TIER_BPS}, {&F_
                                    {&F_HOLD, SWEEPS}, {&CHALK_F_MODEL}, {&CHALK_F_PARAMS_TOTAL},
                                    {&CHALK_F_PARAMS_ACTIVE}, {&CHALK_F_KV_BYTES}, {&CHALK_F_DTYPE},
                                    {&CHALK_F_KV_DTYPE}, {&CHALK_F_HW}, {&CHALK_F_FLOPS},
-                                   {&CHALK_F_USD}, {NULL}};
+                                   {&CHALK_F_USD}, {&CHALK_F_CONTEXT},
+                                   {&long_context_attn_flops_flag}, {NULL}};
 static const chalk_input PRICE[] = {{&F_API}, {&F_INPUT, SWEEPS}, {&F_OUTPUT}, {&F_CACHED},
                                     {&F_CACHE_WRITE}, {NULL}};
 
@@ -436,12 +554,25 @@ static const char *const ABOUT_TIER[] = {
     "W and cost P per hour: drain_s = C / W, and a byte held --hold-s T seconds and read",
     "back once costs (P / 3600) x max(T / C, 1 / W). With --tier NAME or your own",
     "--capacity-bytes/--bytes-per-s/--usd-per-hour, that device; otherwise every preset",
-    "and the cheapest. A model on priced hardware adds the cost to recompute instead",
-    "(remat). --hold-s may be a sweep.",
+    "and the cheapest. A model on priced hardware with --context L adds the cost to",
+    "recompute instead (remat): the prefill of L tokens, attention included (book 5.5).",
+    "--hold-s may be a sweep.",
     NULL};
 static const char *const EXAMPLES_TIER[] = {
     "chalk tier --tier nvme", "chalk tier --hold-s 300", "chalk tier --hold-s 0.001:1e6 --csv",
     "chalk tier --capacity-bytes 2e12 --bytes-per-s 400e9", NULL};
+static const chalk_input SCHEDULE[] = {{&F_API}, {&F_PREFIX}, {&F_TIMES}, {NULL}};
+static const char *const ABOUT_SCHEDULE[] = {
+    "The cheapest way to bill a prefix of --prefix-tokens that every request of a",
+    "conversation sends again, at the --times-s given, on an --api price list: each",
+    "request sends it uncached, reads a live cache entry (a hit restarts its life), or",
+    "writes a 5-minute or 1-hour entry (book 5.8). An entry exactly its life old is live.",
+    "Of equally cheap schedules, the earliest in the order uncached, hit, write-5m,",
+    "write-1h wins, request by request.",
+    NULL};
+static const char *const EXAMPLES_SCHEDULE[] = {
+    "chalk cache-schedule --api claude-opus-4.6 --prefix-tokens 100000 --times-s 0,60,2000,2060",
+    NULL};
 static const char *const ABOUT_PRICE[] = {
     "A request's bill on a dated price list (chalk list api). The prompt's length picks",
     "the tier, and past the threshold EVERY token (input and output) pays the long",
@@ -474,4 +605,11 @@ const chalk_command long_context_price_cmd = {
     .title = "chalk price: a request's bill on a dated price list",
     .inputs = PRICE, .check = check_price, .build = build_price,
     .about = ABOUT_PRICE, .examples = EXAMPLES_PRICE
+};
+const chalk_command long_context_cache_schedule_cmd = {
+    .name = "cache-schedule",
+    .summary = "the cheapest cache schedule for a conversation (book 5.8)",
+    .title = "chalk cache-schedule: the cheapest way to cache a conversation's prefix (book 5.8)",
+    .inputs = SCHEDULE, .check = check_schedule, .build = build_schedule,
+    .about = ABOUT_SCHEDULE, .examples = EXAMPLES_SCHEDULE
 };

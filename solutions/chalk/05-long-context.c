@@ -7,6 +7,7 @@
  *   chalk context-cost        time and cost per token against context, the kink (5.1)
  *   chalk context-crossover   where KV meets compute, and attention meets the weights (5.1, 5.6)
  *   chalk pass                time per new token against the pass length (5.4)
+ *   chalk draft               the best draft length for speculative decoding (5.4)
  *   chalk price-ratio         output over input price, read as decode's utilisation (5.4)
  *   chalk tier                drain time and the cost of holding a cache, per tier (5.5)
  *   chalk price               a request's bill on a dated price list (5.7)
@@ -83,6 +84,15 @@ static const chalk_flag F_QK_DIM       = {"--qk-dim", "D", "qk_dim", U(COUNT), 1
     "multiply-accumulates per head to score one cached key"};
 static const chalk_flag F_V_DIM        = {"--v-dim", "D", "v_dim", U(COUNT), 1, 1e6, WHOLE, "multiply-accumulates to add a value", G_SHAPE,
     "multiply-accumulates per head to add in one cached value"};
+const chalk_flag long_context_attn_flops_flag = {"--attn-flops-per-context-token", "F", "attn_flops_per_context_token", U(FLOPS), 0, 1e15, 0, "attention FLOPs per context token", G_SHAPE,
+    "attention FLOPs a new token spends per token of context (default: from --model or the --attn-layers shape; 0 leaves attention's arithmetic out)"};
+static const chalk_flag F_ACCEPT       = {"--accept", "A", "accept", U(FRACTION), 0, 1, 0, "the chance a guess is kept", G_WORK,
+    "speculation: the chance each drafted token is accepted; may be a sweep"};
+static const chalk_flag F_DRAFT_COST   = {"--draft-cost", "C", "draft_cost", U(PLAIN), 0, 1e6, 0, "drafting one token, in plain steps", G_WORK,
+    "speculation: drafting one token, as a share of a plain decode step (default 0)"};
+static const chalk_flag F_MAX_DRAFT    = {"--max-draft", "Q", "max_draft", U(TOKENS), 0, 4096, WHOLE, "the most tokens drafted ahead", G_WORK,
+    "speculation: the most tokens drafted ahead (default 16)"};
+#define F_ATTN_FLOPS long_context_attn_flops_flag
 /* clang-format on */
 
 enum { SHORT_CHARS = 40 };
@@ -356,7 +366,34 @@ typedef struct serve {
     chalk_deploy d;
     context_deploy cd;
     bool has_total; /* N_total known: the weight share and the kink */
+    bool has_attn;  /* attention's arithmetic known (0 if left out on purpose) */
 } serve;
+
+/* A model preset's attention shape (MLA with absorbed projections scores in latent +
+ * RoPE dimensions and sums in the latent), as f_attn, the FLOPs per context token. */
+double long_context_model_attn_flops(const cost_model *m)
+{
+    bool mla = m->attn == COST_ATTN_MLA;
+    double qk = mla ? m->kv_lora_rank + m->rope_head_dim : m->head_dim;
+    double v = mla ? m->kv_lora_rank : m->head_dim;
+    return context_attention_flops_per_context_token(m->layers, m->heads, qk, v);
+}
+
+/* Attention's arithmetic, f_attn: --attn-flops-per-context-token, else the
+ * --attn-layers shape, else the model preset's; none (0, *known false) without any
+ * of them: the lecture's model. */
+static double attn_flops_of(const chalk_point *p, bool *known)
+{
+    *known = true;
+    if (chalk_takes(p, &F_ATTN_FLOPS) && chalk_has(p, &F_ATTN_FLOPS))
+        return chalk_in(p, &F_ATTN_FLOPS);
+    if (chalk_takes(p, &F_ATTN_LAYERS) && chalk_has(p, &F_ATTN_LAYERS))
+        return context_attention_flops_per_context_token(
+            chalk_in(p, &F_ATTN_LAYERS), chalk_in(p, &F_Q_HEADS), chalk_in(p, &F_QK_DIM),
+            chalk_in(p, &F_V_DIM));
+    *known = p->d->model != NULL;
+    return *known ? long_context_model_attn_flops(p->d->model) : 0.0;
+}
 
 static serve serve_of(const chalk_point *p)
 {
@@ -372,6 +409,7 @@ static serve serve_of(const chalk_point *p)
         .params_active = d->params_active,
         .bytes_per_param = d->bytes_per_param,
         .kv_bytes_per_token = d->kv_bytes_per_token,
+        .attn_flops_per_context_token = attn_flops_of(p, &s.has_attn),
         .chips = d->chips,
         .flops_per_s = d->flops_per_s,
         .hbm_bytes_per_s = d->hbm_bytes_per_s,
@@ -389,6 +427,18 @@ static int check_serve(const chalk_point *p, bool params, bool batch, bool conte
                           s.d.params_total);
     if (params && !s.has_total)
         return chalk_fail("%s needs --params-total N (or --model NAME)", cmd);
+    const chalk_flag *const shape[] = {&F_ATTN_LAYERS, &F_Q_HEADS, &F_QK_DIM, &F_V_DIM};
+    int given = 0;
+    for (int i = 0; i < 4; i++)
+        given += chalk_has(p, shape[i]);
+    if (given > 0 && given < 4)
+        return chalk_fail("%s: an attention shape needs all of --attn-layers, --q-heads, "
+                          "--qk-dim and --v-dim",
+                          cmd);
+    if (given && chalk_has(p, &F_ATTN_FLOPS))
+        return chalk_fail("%s: give --attn-flops-per-context-token or an attention shape, "
+                          "not both",
+                          cmd);
     if (batch && !chalk_has(p, &CHALK_F_BATCH))
         return chalk_fail("%s needs --batch B (sequences per step)", cmd);
     if (context && !chalk_has(p, &CHALK_F_CONTEXT))
@@ -410,6 +460,12 @@ static void put_serve_echo(chalk_record *r, const chalk_point *p, const serve *s
         chalk_put_number(r, "pass_tokens", "pass length", CHALK_U_TOKENS, CHALK_INPUT,
                          chalk_in(p, &F_PASS));
     chalk_deploy_echo_tail(r, &s->d, CHALK_ECHO_FLOPS);
+    chalk_field *f = chalk_put_number(r, "attn_flops_per_context_token",
+                                      "attention FLOPs per context token", CHALK_U_FLOPS,
+                                      CHALK_INPUT, s->cd.attn_flops_per_context_token);
+    if (!s->has_attn)
+        chalk_note(r, f, "left out: no --model, attention shape or "
+                         "--attn-flops-per-context-token");
 }
 
 /* The kink at `batch` (an unbounded batch for HUGE_VAL), or why there is none. */
@@ -427,12 +483,22 @@ static const char *kink_at(chalk_record *r, const serve *s, double batch, contex
         return NULL;
     char share[SHORT_CHARS], compute[SHORT_CHARS];
     context_token_time t = context_time_per_token(&s->cd, batch, 0.0);
-    chalk_human(share, sizeof share, CHALK_U_SECONDS, t.memory_s);
-    chalk_human(compute, sizeof compute, CHALK_U_SECONDS, t.compute_s);
+    if (t.memory_s >= t.compute_s) {
+        chalk_human(share, sizeof share, CHALK_U_SECONDS, t.memory_s);
+        chalk_human(compute, sizeof compute, CHALK_U_SECONDS, t.compute_s);
+        return chalk_fmt(r,
+                         "at this batch each token's share of the weight fetch (%s) already "
+                         "reaches its arithmetic (%s): memory-bound at every context",
+                         share, compute);
+    }
+    /* the two slopes, per token of context: one more token of context */
+    context_token_time t1 = context_time_per_token(&s->cd, batch, 1.0);
+    chalk_human(share, sizeof share, CHALK_U_SECONDS, t1.memory_s - t.memory_s);
+    chalk_human(compute, sizeof compute, CHALK_U_SECONDS, t1.compute_s - t.compute_s);
     return chalk_fmt(r,
-                     "at this batch each token's share of the weight fetch (%s) already exceeds "
-                     "its arithmetic (%s): memory-bound at every context",
-                     share, compute);
+                     "attention's arithmetic for one more token of context (%s) takes at least "
+                     "as long as fetching its cache (%s): compute-bound at every context",
+                     compute, share);
 }
 
 static void put_token_time(chalk_record *r, context_token_time t)
@@ -458,8 +524,9 @@ static void build_context_cost(const chalk_point *p, chalk_record *r)
     put_serve_echo(r, p, s, false);
     context_token_time t = context_time_per_token(&s->cd, batch, context);
     put_token_time(r, t);
-    chalk_put_number(r, "cost_over_flat", "cost / flat cost", CHALK_U_RATIO, 0,
-                     t.time_s / t.compute_s);
+    /* the flat cost: a token's weight arithmetic alone, at zero context */
+    double flat_s = context_time_per_token(&s->cd, batch, 0.0).compute_s;
+    chalk_put_number(r, "cost_over_flat", "cost / flat cost", CHALK_U_RATIO, 0, t.time_s / flat_s);
     context_kink k;
     const char *why = kink_at(r, s, batch, &k);
     chalk_put_result(r, "kink_tokens", "kink", CHALK_U_TOKENS, CHALK_DETAIL, k.exists, k.tokens,
@@ -468,7 +535,7 @@ static void build_context_cost(const chalk_point *p, chalk_record *r)
     double sparse_ctx = k.exists ? context_sqrt_read_tokens(context, k.tokens) : context;
     context_token_time sparse = context_time_per_token(&s->cd, batch, sparse_ctx);
     chalk_put_result(r, "sqrt_sparse_cost_over_flat", "cost / flat, reads as sqrt past the kink",
-                     CHALK_U_RATIO, CHALK_DETAIL, k.exists, sparse.time_s / sparse.compute_s, why);
+                     CHALK_U_RATIO, CHALK_DETAIL, k.exists, sparse.time_s / flat_s, why);
     const char *no_price = chalk_fmt(r, "no price for %s; pass --usd-per-chip-hour",
                                      s->d.hw ? s->d.hw->name : "this hardware");
     chalk_put_result(r, "usd_per_mtok", "cost", CHALK_U_USD_PER_MTOK, 0, s->d.has_price,
@@ -493,27 +560,6 @@ static void build_context_cost(const chalk_point *p, chalk_record *r)
 
 /* ---- context-crossover ----------------------------------------------------------------- */
 
-/* Attention's shape from the flags, else from the model preset (MLA with absorbed
- * projections scores in latent + RoPE dimensions and sums in the latent). */
-typedef struct attention {
-    bool known;
-    double layers, q_heads, qk_dim, v_dim;
-} attention;
-
-static attention attention_of(const chalk_point *p)
-{
-    const cost_model *m = p->d->model;
-    if (chalk_has(p, &F_ATTN_LAYERS))
-        return (attention){true, chalk_in(p, &F_ATTN_LAYERS), chalk_in(p, &F_Q_HEADS),
-                           chalk_in(p, &F_QK_DIM), chalk_in(p, &F_V_DIM)};
-    if (!m)
-        return (attention){false, 0, 0, 0, 0};
-    bool mla = m->attn == COST_ATTN_MLA;
-    return (attention){true, m->layers, m->heads,
-                       mla ? m->kv_lora_rank + m->rope_head_dim : m->head_dim,
-                       mla ? m->kv_lora_rank : m->head_dim};
-}
-
 static int check_crossover(const chalk_point *p)
 {
     int status = check_serve(p, false, false, false, false);
@@ -523,20 +569,12 @@ static int check_crossover(const chalk_point *p)
         return chalk_fail("context-crossover needs --params-active N (or --model NAME)");
     if (p->swept)
         return chalk_fail("context-crossover takes single values, not a sweep");
-    const chalk_flag *const shape[] = {&F_ATTN_LAYERS, &F_Q_HEADS, &F_QK_DIM, &F_V_DIM};
-    int given = 0;
-    for (int i = 0; i < 4; i++)
-        given += chalk_has(p, shape[i]);
-    if (given > 0 && given < 4)
-        return chalk_fail("context-crossover: an attention shape needs all of --attn-layers, "
-                          "--q-heads, --qk-dim and --v-dim");
     return CHALK_OK;
 }
 
 static void build_crossover(const chalk_point *p, chalk_record *r)
 {
     serve sv = serve_of(p), *s = &sv;
-    attention at = attention_of(p);
     bool has_batch = chalk_has(p, &CHALK_F_BATCH);
     chalk_clear(r);
     put_serve_echo(r, p, s, false);
@@ -560,14 +598,11 @@ static void build_crossover(const chalk_point *p, chalk_record *r)
                           used <= s->d.chips * s->d.hbm_bytes, no_use);
     const char *no_shape = "no attention shape: pass --model NAME or --attn-layers, --q-heads, "
                            "--qk-dim, --v-dim";
-    double f = at.known ? context_attention_flops_per_context_token(at.layers, at.q_heads,
-                                                                       at.qk_dim, at.v_dim)
-                           : 0.0;
-    chalk_put_result(r, "attn_flops_per_context_token", "attention FLOPs per context token",
-                     CHALK_U_FLOPS, 0, at.known, f, no_shape);
-    chalk_put_result(
-        r, "attention_parity_tokens", "attention meets the weights", CHALK_U_TOKENS, 0, at.known,
-        at.known ? context_attention_parity_tokens(s->d.params_active, f) : 0.0, no_shape);
+    double f = s->cd.attn_flops_per_context_token;
+    bool parity = s->has_attn && f > 0.0;
+    chalk_put_result(r, "attention_parity_tokens", "attention meets the weights", CHALK_U_TOKENS, 0,
+                     parity, parity ? context_attention_parity_tokens(s->d.params_active, f) : 0.0,
+                     s->has_attn ? "attention's arithmetic left out (0 FLOPs)" : no_shape);
 }
 
 /* ---- pass ---------------------------------------------------------------------------------- */
@@ -591,12 +626,48 @@ static void build_pass(const chalk_point *p, chalk_record *r)
                      context_crossover_pass_tokens(&s->cd, batch, context));
 }
 
+/* ---- draft -------------------------------------------------------------------------------- */
+
+static int check_draft(const chalk_point *p)
+{
+    int status = check_serve(p, true, true, true, false);
+    if (!status && p->swept && p->swept != &F_ACCEPT)
+        status = chalk_fail("draft: only --accept may be a sweep");
+    return status;
+}
+
+static void build_draft(const chalk_point *p, chalk_record *r)
+{
+    serve sv = serve_of(p), *s = &sv;
+    double batch = chalk_in(p, &CHALK_F_BATCH), context = chalk_in(p, &CHALK_F_CONTEXT);
+    double accept = chalk_in(p, &F_ACCEPT), cost = chalk_in(p, &F_DRAFT_COST);
+    double max_draft = chalk_in(p, &F_MAX_DRAFT);
+    chalk_clear(r);
+    put_serve_echo(r, p, s, false);
+    chalk_put_number(r, "accept", "chance a guess is kept", CHALK_U_FRACTION, CHALK_INPUT, accept);
+    chalk_put_number(r, "draft_cost", "draft cost (plain steps)", CHALK_U_PLAIN, CHALK_INPUT, cost);
+    chalk_put_number(r, "max_draft", "at most", CHALK_U_TOKENS, CHALK_INPUT, max_draft);
+    chalk_put_number(r, "crossover_pass_tokens", "balanced pass length", CHALK_U_TOKENS, 0,
+                     context_crossover_pass_tokens(&s->cd, batch, context));
+    context_draft_plan d =
+        context_best_draft(&s->cd, batch, context, accept, cost, (int)max_draft);
+    chalk_put_number(r, "draft_tokens", "best draft length", CHALK_U_TOKENS, 0, d.draft_tokens);
+    chalk_put_number(r, "tokens_per_step", "tokens a step keeps", CHALK_U_TOKENS, 0,
+                     d.tokens_per_step);
+    chalk_put_number(r, "s_per_token", "time between a sequence's tokens", CHALK_U_SECONDS, 0,
+                     d.s_per_token);
+    chalk_put_number(r, "speedup", "speed-up over plain decode", CHALK_U_RATIO, 0, d.speedup);
+    chalk_put_bool(r, "speculation_pays", "drafting beats plain decode", CHALK_DETAIL,
+                   d.draft_tokens > 0);
+}
+
 /* ---- the commands ---------------------------------------------------------------------------- */
 
 #define SWEEPS CHALK_SWEEPS
 #define SERVE_MODEL                                                                                \
     {&CHALK_F_MODEL}, {&CHALK_F_PARAMS_TOTAL}, {&F_PARAMS_ACTIVE}, {&CHALK_F_WEIGHT_BYTES},        \
         {&CHALK_F_KV_BYTES}, {&CHALK_F_DTYPE}, {&CHALK_F_KV_DTYPE}
+#define ATTN {&F_ATTN_LAYERS}, {&F_Q_HEADS}, {&F_QK_DIM}, {&F_V_DIM}, {&F_ATTN_FLOPS}
 
 static const chalk_input KV[] = {{&CHALK_F_MODEL}, {&CHALK_F_KV_BYTES}, {&CHALK_F_KV_DTYPE},
                                  {&F_LAYERS}, {&F_KV_CONTEXTS}, {&F_KV_HEADS}, {&F_HEAD_DIM},
@@ -606,14 +677,16 @@ static const chalk_input IMPLIED[] = {{&CHALK_F_MODEL}, {&F_PARAMS_ACTIVE}, {&CH
                                       {&CHALK_F_FLOPS}, {&CHALK_F_HBM_BPS}, {&CHALK_F_DTYPE},
                                       {&CHALK_F_KV_DTYPE}, {&F_HW_RATIO}, {&CHALK_F_WEIGHT_BYTES},
                                       {&F_COMPARE}, {&CHALK_F_CONTEXT, SWEEPS}, {NULL}};
-static const chalk_input COST[] = {SERVE_MODEL, CHALK_RATE_INPUTS, {&CHALK_F_USD},
+static const chalk_input COST[] = {SERVE_MODEL, ATTN, CHALK_RATE_INPUTS, {&CHALK_F_USD},
                                    {&CHALK_F_BATCH, SWEEPS}, {&CHALK_F_CONTEXT, SWEEPS}, {&long_context_api_flag},
                                    {NULL}};
-static const chalk_input CROSSOVER[] = {SERVE_MODEL, CHALK_RATE_INPUTS, {&CHALK_F_BATCH, SWEEPS},
-                                        {&F_ATTN_LAYERS}, {&F_Q_HEADS}, {&F_QK_DIM}, {&F_V_DIM},
-                                        {NULL}};
-static const chalk_input PASS[] = {SERVE_MODEL, CHALK_RATE_INPUTS, {&CHALK_F_BATCH, SWEEPS},
+static const chalk_input CROSSOVER[] = {SERVE_MODEL, ATTN, CHALK_RATE_INPUTS,
+                                        {&CHALK_F_BATCH, SWEEPS}, {NULL}};
+static const chalk_input PASS[] = {SERVE_MODEL, ATTN, CHALK_RATE_INPUTS, {&CHALK_F_BATCH, SWEEPS},
                                    {&CHALK_F_CONTEXT, SWEEPS}, {&F_PASS, SWEEPS}, {NULL}};
+static const chalk_input DRAFT[] = {SERVE_MODEL, ATTN, CHALK_RATE_INPUTS, {&CHALK_F_BATCH},
+                                    {&CHALK_F_CONTEXT}, {&F_ACCEPT, CHALK_REQUIRED | SWEEPS},
+                                    {&F_DRAFT_COST}, {&F_MAX_DRAFT, 0, 16}, {NULL}};
 
 static const char *const ABOUT_KV[] = {
     "KV cache bytes per token and per sequence (lecture 6.3). From --model, from",
@@ -643,12 +716,14 @@ static const char *const EXAMPLES_IMPLIED[] = {
     "chalk kv-from-price --params-active 1e11 --context 2e5 --hw-ratio 300 --weight-bytes 0.5",
     "chalk kv-from-price --params-active 1e11 --context 2e5 --hw gb200-nvl72 --dtype fp4", NULL};
 static const char *const ABOUT_COST[] = {
-    "Time per generated token at a batch and context (lecture 6.1): the decode step over",
-    "the batch,",
-    "  compute = 2 x params_active / (chips x flops_per_s)                 flat",
+    "Time per generated token at a batch and context (lecture 6.1; book 5.1): the decode",
+    "step over the batch,",
+    "  compute = (2 x params_active + context x f_attn) / (chips x flops_per_s)",
     "  memory  = (params_total x bytes / batch + context x kv_bytes) / (chips x BW)",
-    "and cost_over_flat = max(compute, memory) / compute. kink_tokens is where they meet;",
-    "--api NAME adds the list's prices at a prompt of --context tokens.",
+    "f_attn, attention's FLOPs per context token, comes from --model, an attention shape",
+    "or --attn-flops-per-context-token (0 leaves it out, as the lecture does).",
+    "cost_over_flat = max(compute, memory) / (compute at zero context). kink_tokens is",
+    "where they meet; --api NAME adds the list's prices at a prompt of --context tokens.",
     "--context (or --batch) may be a sweep.",
     NULL};
 static const char *const EXAMPLES_COST[] = {
@@ -656,12 +731,14 @@ static const char *const EXAMPLES_COST[] = {
     "--batch 16384 --context 1024:1e6 --csv",
     NULL};
 static const char *const ABOUT_CROSSOVER[] = {
-    "Where long context starts to cost (lecture 6.1, 6.6):",
-    "  balance_context_tokens  = 2 x params_active x BW / (flops_per_s x kv_bytes)",
-    "                            (the KV fetch meets compute, at any large batch)",
+    "Where long context starts to cost (lecture 6.1, 6.6; book 5.1, 5.6):",
+    "  balance_context_tokens  where the KV fetch overtakes compute at any large batch:",
+    "                          2 x params_active x BW / F / (kv_bytes - f_attn x BW / F)",
     "  kink_tokens             the same at --batch, after the batch's share of weights",
-    "  attention_parity_tokens = 2 x params_active / (2 x attn_layers x q_heads x",
-    "                            (qk_dim + v_dim)): attention FLOPs meet the weights'",
+    "  attention_parity_tokens = 2 x params_active / f_attn, f_attn = 2 x attn_layers x",
+    "                          q_heads x (qk_dim + v_dim): attention FLOPs meet the weights'",
+    "Null, with the reason, where there is no kink. f_attn from --model, a shape or",
+    "--attn-flops-per-context-token (0: attention left out, the lecture's model).",
     NULL};
 static const char *const EXAMPLES_CROSSOVER[] = {
     "chalk context-crossover --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --kv-dtype fp8 "
@@ -677,6 +754,18 @@ static const char *const ABOUT_PASS[] = {
 static const char *const EXAMPLES_PASS[] = {
     "chalk pass --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --kv-dtype fp8 --batch 1024 "
     "--context 8192 --pass-tokens 1:256:9",
+    NULL};
+
+static const char *const ABOUT_DRAFT[] = {
+    "Speculative decoding priced with the pass of book 5.4: each sequence drafts q tokens",
+    "ahead, one pass of q + 1 tokens checks them, and each guess is kept with chance",
+    "--accept up to the first rejected one. draft_tokens is the q from 0 to --max-draft",
+    "with the least expected time per token (the smaller q on a tie), drafting costing",
+    "--draft-cost plain decode steps per token. --accept may be a sweep.",
+    NULL};
+static const char *const EXAMPLES_DRAFT[] = {
+    "chalk draft --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --kv-dtype fp8 --batch 1024 "
+    "--context 8192 --accept 0.85",
     NULL};
 
 #define SERVE_NEEDS (CHALK_DEPLOY | CHALK_NEED_FLOPS | CHALK_NEED_BW | CHALK_NEED_KV)
@@ -718,12 +807,20 @@ static const chalk_command CMD_PASS = {
     .about = ABOUT_PASS, .examples = EXAMPLES_PASS
 };
 
+static const chalk_command CMD_DRAFT = {
+    .name = "draft",
+    .summary = "the best draft length for speculative decoding (book 5.4)",
+    .title = "chalk draft: the draft length that makes speculative decoding fastest (book 5.4)",
+    .inputs = DRAFT, .needs = SERVE_NEEDS, .check = check_draft,
+    .build = build_draft, .about = ABOUT_DRAFT, .examples = EXAMPLES_DRAFT
+};
+
 static const chalk_preset_kind *const PRESET_KINDS[] = {&long_context_api_kind,
                                                         &long_context_tier_kind, NULL};
 
 const chalk_chapter chalk_chapter_05_long_context = {
     .number = 5,
     .title = "long context: KV bytes read off prices, cache tiers",
-    .commands = (const chalk_command *const[]){&CMD_KV, &CMD_KV_FROM_PRICE, &CMD_CONTEXT_COST, &CMD_CONTEXT_CROSSOVER, &CMD_PASS, &long_context_price_ratio_cmd, &long_context_tier_cmd, &long_context_price_cmd, NULL},
+    .commands = (const chalk_command *const[]){&CMD_KV, &CMD_KV_FROM_PRICE, &CMD_CONTEXT_COST, &CMD_CONTEXT_CROSSOVER, &CMD_PASS, &CMD_DRAFT, &long_context_cache_schedule_cmd, &long_context_price_ratio_cmd, &long_context_tier_cmd, &long_context_price_cmd, NULL},
     .presets = PRESET_KINDS,
 };

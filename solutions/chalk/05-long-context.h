@@ -16,8 +16,14 @@ extern const chalk_preset_kind long_context_api_kind, long_context_tier_kind;
 extern const chalk_flag long_context_api_flag;
 const cost_api_price *long_context_api_at(const chalk_point *p);
 
-/* price-ratio, tier, price */
+/* price-ratio, tier, price, cache-schedule */
 extern const chalk_command long_context_price_ratio_cmd, long_context_tier_cmd,
-    long_context_price_cmd;
+    long_context_price_cmd, long_context_cache_schedule_cmd;
+
+/* --attn-flops-per-context-token, which tier takes too; and a model preset's f_attn,
+ * attention's FLOPs per token of context (context_attention_flops_per_context_token
+ * of its shape). */
+extern const chalk_flag long_context_attn_flops_flag;
+double long_context_model_attn_flops(const cost_model *m);
 
 #endif /* CHALK_05_LONG_CONTEXT_H */
