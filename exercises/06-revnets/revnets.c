@@ -390,3 +390,24 @@ revnets_checkpoint_plan revnets_plan_checkpoints(int layers,
     revnets_checkpoint_plan none = {0};
     return none;
 }
+
+double revnets_activation_budget_bytes(double hbm_bytes,
+                                       double model_state_bytes)
+{
+    /* TODO §6.8 (Checkpoints under a memory budget): the HBM the model
+     * state leaves. */
+    (void)hbm_bytes;
+    (void)model_state_bytes;
+    return -1.0;
+}
+
+double revnets_plan_flops_fraction(const revnets_checkpoint_plan *plan,
+                                   int layers, const revnets_layer *stored)
+{
+    /* TODO §6.8 (Checkpoints under a memory budget): the segments'
+     * recomputation, and the stored layers' own. */
+    (void)plan;
+    (void)layers;
+    (void)stored;
+    return -1.0;
+}

@@ -587,4 +587,22 @@ revnets_checkpoint_plan revnets_plan_checkpoints(int layers,
                                                  double input_bytes,
                                                  double budget_bytes);
 
+/* What a GPU's HBM leaves a plan for activations, §6.8 (Checkpoints under
+ * a memory budget): hbm_bytes less the model state it holds
+ * (revnets_model_state_bytes_per_gpu), and 0 when the state alone fills
+ * it. Preconditions: both >= 0. */
+double revnets_activation_budget_bytes(double hbm_bytes,
+                                       double model_state_bytes);
+
+/* What a plan's step recomputes, as a fraction of the step's 3
+ * forwards: the plan's segments (plan->extra_flops_fraction) plus, in
+ * each of its plan->stored layers out of `layers`, what `stored`
+ * recomputes (revnets_recompute_flops_fraction: 0 for none, the
+ * attention products for selective):
+ *     extra_flops_fraction + (stored / layers) * recompute fraction.
+ * 0 for a plan that does not exist. Preconditions: layers >= 1, the
+ * layer's sizes as for revnets_act_bytes_per_layer. */
+double revnets_plan_flops_fraction(const revnets_checkpoint_plan *plan,
+                                   int layers, const revnets_layer *stored);
+
 #endif /* CHALK_REVNETS_H */

@@ -685,3 +685,25 @@ revnets_checkpoint_plan revnets_plan_checkpoints(int layers,
     return none;
 }
 /* endregion: checkpoint-plan */
+
+/* region: plan-budget */
+double revnets_activation_budget_bytes(double hbm_bytes,
+                                       double model_state_bytes)
+{
+    COST_ASSERT(hbm_bytes >= 0.0 && model_state_bytes >= 0.0 &&
+                "need sizes >= 0");
+    double left = hbm_bytes - model_state_bytes;
+    return left > 0.0 ? left : 0.0;
+}
+
+double revnets_plan_flops_fraction(const revnets_checkpoint_plan *plan,
+                                   int layers, const revnets_layer *stored)
+{
+    COST_ASSERT(layers >= 1 && "need a layer");
+    if (!plan->exists)
+        return 0.0;
+    double stored_share = (double)plan->stored / layers;
+    return plan->extra_flops_fraction +
+           stored_share * revnets_recompute_flops_fraction(stored);
+}
+/* endregion: plan-budget */

@@ -6,6 +6,7 @@
  *   chalk departures      the train schedule: a step drains HBM once (1.6)
  *   chalk max-batch       the largest batch HBM or a step-time target allows (1.6)
  *   chalk fast-mode       a smaller batch for a faster step, and its cost (1.9)
+ *   chalk cheapest        the cheapest hardware, chip count and batch for a step target (1.10)
  *
  * Every number comes from the chapter's reference (batching_*, through
  * exercises/01-batching/batching.h) applied to a deployment resolved from presets
@@ -33,6 +34,9 @@ static const chalk_flag F_BALANCE_MULTIPLE = {"--balance-multiple", "X", "balanc
 #define IDLE_SHARE 0.01
 
 enum { SHORT_CHARS = 40 };
+
+/* The most offers a cheapest search compares (every hardware preset fits). */
+enum { MAX_OFFERS = 16 };
 
 /* ---- a deployment and the workload ---------------------------------------------------------- */
 
@@ -355,6 +359,125 @@ static void build_fast(const chalk_point *p, chalk_record *r)
     chalk_put_string(r, "reason", "  why not", CHALK_DETAIL, f.possible ? NULL : why);
 }
 
+/* ---- cheapest ------------------------------------------------------------------------------ */
+
+/* The offers of a search: the hardware of --hw or of the rate flags alone, up to its
+ * --chips (default: its scale-up domain), at its price; without them, every preset
+ * with a dense peak at --dtype and a dated price, each up to its scale-up domain. */
+typedef struct offers {
+    batching_offer offer[MAX_OFFERS];
+    int count;
+    char names[MAX_OFFERS * 16];
+} offers;
+
+static bool one_offer(const chalk_point *p)
+{
+    return p->d->hw || chalk_has(p, &CHALK_F_FLOPS) || chalk_has(p, &CHALK_F_HBM_BPS);
+}
+
+static void offers_of(const chalk_point *p, offers *o)
+{
+    const chalk_deploy *d = p->d;
+    o->count = 0;
+    if (one_offer(p)) {
+        o->offer[o->count++] = (batching_offer){d->hw ? d->hw->name : "(from flags)",
+                                                d->flops_per_s,
+                                                d->hbm_bytes_per_s,
+                                                d->hbm_bytes,
+                                                d->usd_per_chip_hour,
+                                                d->chips};
+    } else {
+        size_t n = 0;
+        const cost_hw *const *all = cost_hw_presets(&n);
+        for (size_t i = 0; i < n && o->count < MAX_OFFERS; i++) {
+            const cost_hw *hw = all[i];
+            if (hw->preliminary || !cost_hw_supports(hw, d->dtype) || !cost_hw_has_price(hw))
+                continue;
+            o->offer[o->count++] = (batching_offer){
+                hw->name,     cost_hw_peak_flops_per_s(hw, d->dtype), hw->hbm_bytes_per_s,
+                hw->hbm_bytes, hw->usd_per_chip_hour,                  hw->scaleup_domain_chips};
+        }
+    }
+    size_t used = 0;
+    o->names[0] = '\0';
+    for (int i = 0; i < o->count; i++)
+        used += (size_t)snprintf(o->names + used, sizeof o->names - used, "%s%s", i ? " " : "",
+                                 o->offer[i].name);
+}
+
+static int check_cheapest(const chalk_point *p)
+{
+    const chalk_deploy *d = p->d;
+    if (!(chalk_in(p, &CHALK_F_CONTEXT) > 0.0) || !(d->kv_bytes_per_token > 0.0))
+        return chalk_fail("cheapest needs --context > 0 and a KV cache: HBM must hold "
+                          "each sequence's");
+    if (one_offer(p)) {
+        if (!d->has_flops || !d->has_bw || !d->has_hbm)
+            return chalk_fail("cheapest needs --hw NAME, or --flops-per-s, --hbm-bytes-per-s "
+                              "and --hbm-bytes, for the hardware it prices");
+        if (!d->has_price)
+            return chalk_fail("cheapest needs --usd-per-chip-hour X (%s has no sourced price)",
+                              d->hw ? d->hw->name : "hardware from flags");
+        return CHALK_OK;
+    }
+    if (chalk_has(p, &CHALK_F_CHIPS) || chalk_has(p, &CHALK_F_HBM_BYTES) ||
+        chalk_has(p, &CHALK_F_USD))
+        return chalk_fail("cheapest: --chips, --hbm-bytes and --usd-per-chip-hour describe "
+                          "one offer: pass --hw NAME (or the rate flags) with them");
+    offers o;
+    offers_of(p, &o);
+    if (o.count == 0)
+        return chalk_fail("cheapest: no hardware preset has a %s peak and a dated price; "
+                          "pass --hw NAME --usd-per-chip-hour X",
+                          cost_dtype_name(d->dtype));
+    return CHALK_OK;
+}
+
+static void build_cheapest(const chalk_point *p, chalk_record *r)
+{
+    const chalk_deploy *d = p->d;
+    const batching_deploy bd = chalk_batching_deploy(d);
+    double context = chalk_in(p, &CHALK_F_CONTEXT), target = chalk_in(p, &F_TARGET);
+    offers o;
+    offers_of(p, &o);
+    chalk_clear(r);
+    chalk_field *f =
+        chalk_put_string(r, "model", "model", CHALK_INPUT, d->model ? d->model->name : NULL);
+    if (!d->model)
+        chalk_null_words(r, f, "(from flags)"); /* JSON: null */
+    chalk_put_string(r, "dtype", "dtype", CHALK_INPUT, cost_dtype_name(d->dtype));
+    chalk_put_number(r, "params_total", "params total", CHALK_U_PARAMS, CHALK_INPUT,
+                     d->params_total);
+    chalk_put_number(r, "bytes_per_param", "bytes per param", CHALK_U_BYTES_PER_PARAM,
+                     CHALK_INPUT, d->bytes_per_param);
+    chalk_put_number(r, "kv_bytes_per_token", "KV bytes per token", CHALK_U_BYTES_PER_TOKEN,
+                     CHALK_INPUT, d->kv_bytes_per_token);
+    chalk_put_number(r, "context", "context", CHALK_U_TOKENS, CHALK_INPUT, context);
+    chalk_put_number(r, "target_step_s", "target step", CHALK_U_SECONDS, CHALK_INPUT, target);
+    chalk_put_string(r, "offers", "hardware searched", CHALK_INPUT, chalk_fmt(r, "%s", o.names));
+
+    batching_plan plan = batching_cheapest(&bd, context, target, o.offer, o.count);
+    const char *why = chalk_fmt(r,
+                                "no deployment of %s steps within %g s at %g tokens of context "
+                                "(below every latency floor, or the weights fit no domain)",
+                                o.names, target, context);
+    bool ok = plan.exists;
+    chalk_put_bool(r, "found", "found", 0, ok);
+    f = chalk_put_string(r, "best_hw", "cheapest hardware", 0,
+                         ok ? o.offer[plan.offer].name : NULL);
+    if (!ok)
+        chalk_null_words(r, f, "none"); /* JSON: null */
+    chalk_put_result(r, "best_chips", "chips", CHALK_U_COUNT, 0, ok, plan.chips, why);
+    chalk_put_result(r, "best_batch", "batch", CHALK_U_SEQUENCES, 0, ok, (double)plan.batch, why);
+    chalk_put_result(r, "step_s", "step", CHALK_U_SECONDS, 0, ok, plan.step_s, why);
+    chalk_put_result(r, "usd_per_mtok", "cost", CHALK_U_USD_PER_MTOK, 0, ok, plan.usd_per_mtok,
+                     why);
+    chalk_put_result(r, "tokens_per_s", "throughput", CHALK_U_TOKENS_PER_S, CHALK_DETAIL, ok,
+                     ok ? (double)plan.batch / plan.step_s : 0.0, why);
+    chalk_put_result(r, "usd_per_hour", "rent per hour, all chips", CHALK_U_USD, CHALK_DETAIL, ok,
+                     ok ? plan.chips * o.offer[plan.offer].usd_per_chip_hour : 0.0, why);
+}
+
 /* ---- the commands ---------------------------------------------------------------------------- */
 
 #define REQ CHALK_REQUIRED
@@ -374,6 +497,10 @@ static const chalk_input FAST[] = {CHALK_MODEL_INPUTS,          CHALK_RATE_INPUT
                                    {&CHALK_F_HBM_BYTES},        {&CHALK_F_BATCH, SWEEPS},
                                    {&F_BALANCE_MULTIPLE},       {&CHALK_F_CONTEXT, REQ | SWEEPS},
                                    {&F_SPEEDUP, REQ | SWEEPS},  {NULL}};
+
+static const chalk_input CHEAPEST[] = {CHALK_MODEL_INPUTS, CHALK_RATE_INPUTS, {&CHALK_F_HBM_BYTES},
+                                       {&CHALK_F_USD}, {&CHALK_F_CONTEXT, REQ | SWEEPS},
+                                       {&F_TARGET, REQ | SWEEPS}, {NULL}};
 
 static const char *const ABOUT_DECODE[] = {
     "One decode step: each of --batch sequences gets one new token. On --chips chips",
@@ -438,6 +565,22 @@ static const char *const EXAMPLES_FAST[] = {
     "--batch 6000 --speedup 2",
     NULL};
 
+static const char *const ABOUT_CHEAPEST[] = {
+    "The cheapest way to serve a model at --context with a step of at most",
+    "--target-step-s: over hardware, chip count (1 up to the scale-up domain, or",
+    "--chips) and whole batch, the deployment whose weights and KV caches fit in HBM,",
+    "whose step meets the target, and whose USD per million tokens is least (ties:",
+    "the fewest chips, then the earlier preset). With --hw NAME (or hardware flags)",
+    "it searches that hardware at its price (--usd-per-chip-hour when it has none);",
+    "without, every preset with a peak at --dtype and a dated price. Null, with a",
+    "reason, when nothing meets the target. --context or --target-step-s may be a sweep.",
+    NULL};
+static const char *const EXAMPLES_CHEAPEST[] = {
+    "chalk cheapest --model llama3-70b --context 8192 --target-step-s 0.03",
+    "chalk cheapest --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --usd-per-chip-hour 2 "
+    "--context 1024 --target-step-s 0.02",
+    NULL};
+
 #define MODEL_ON_HW (CHALK_NEED_PARAMS | CHALK_NEED_FLOPS | CHALK_NEED_BW)
 
 static const chalk_command CMD_DECODE = {
@@ -477,8 +620,17 @@ static const chalk_command CMD_FAST_MODE = {
     .about = ABOUT_FAST, .examples = EXAMPLES_FAST
 };
 
+static const chalk_command CMD_CHEAPEST = {
+    .name = "cheapest",
+    .summary = "the cheapest hardware, chips and batch for a step target (1.10)",
+    .title = "chalk cheapest: the cheapest deployment within a step target (lecture 1.10)",
+    .inputs = CHEAPEST, .needs = CHALK_DEPLOY | CHALK_NEED_PARAMS | CHALK_NEED_KV,
+    .check = check_cheapest, .build = build_cheapest,
+    .about = ABOUT_CHEAPEST, .examples = EXAMPLES_CHEAPEST
+};
+
 const chalk_chapter chalk_chapter_01_batching = {
     .number = 1,
     .title = "batching: how batch size sets the cost of a token",
-    .commands = (const chalk_command *const[]){&CMD_DECODE, &CMD_BALANCE_BATCH, &CMD_DEPARTURES, &CMD_MAX_BATCH, &CMD_FAST_MODE, NULL},
+    .commands = (const chalk_command *const[]){&CMD_DECODE, &CMD_BALANCE_BATCH, &CMD_DEPARTURES, &CMD_MAX_BATCH, &CMD_FAST_MODE, &CMD_CHEAPEST, NULL},
 };

@@ -8,6 +8,8 @@
  *   chalk decode-pipelined   a decode step through P racks with hops (3.6, 4.3, 4.5)
  *   chalk pipeline-memory    weights and KV cache per GPU against the stages (4.2-4.4)
  *   chalk weight-read        the weight read of a scale-up domain; stages add none (4.6)
+ *   chalk pipeline-split     the fewest racks that serve a model in decode (3.7)
+ *   (pipeline-memory and pipeline-split are in 03-pipelining-split.c)
  *
  * Every chapter-3 quantity of lecture-notes §10, and the command that reproduces it:
  *   cut condition (1/8) x 2 x n_act x L >= 1      rack-hop --bandwidth-ratio 8 --top-k 8
@@ -53,9 +55,9 @@
 static const char *const SCHEDULE_NAMES[] = {"gpipe", "1f1b", "interleaved", NULL};
 
 /* clang-format off */
-static const chalk_flag F_STAGES       = {"--stages", "P", "stages", U(COUNT), 1, 1e6, WHOLE, "pipeline stages", G_PIPE,
+const chalk_flag pipelining_stages_flag = {"--stages", "P", "stages", U(COUNT), 1, 1e6, WHOLE, "pipeline stages", G_PIPE,
     "pipeline stages (racks); may be a sweep"};
-static const chalk_flag F_MICROBATCHES = {"--microbatches", "M", "microbatches", U(COUNT), 1, 1e9, WHOLE, "micro-batches", G_PIPE,
+const chalk_flag pipelining_microbatches_flag = {"--microbatches", "M", "microbatches", U(COUNT), 1, 1e9, WHOLE, "micro-batches", G_PIPE,
     "micro-batches per training batch (or in flight); may be a sweep"};
 static const chalk_flag F_CHUNKS       = {"--chunks", "V", "chunks", U(COUNT), 1, 1e4, WHOLE, "model chunks per stage", G_PIPE,
     "model chunks per stage (interleaved schedule; default 1); may be a sweep"};
@@ -91,16 +93,11 @@ static const chalk_flag F_VERSUS       = {"--versus", "NAME", "versus_hw", U(WOR
     "a second hardware preset to compare the domain with (chalk list hw)", .kind = &chalk_kind_hw};
 /* clang-format on */
 #define F_HOP pipelining_hop_flag
+#define F_STAGES pipelining_stages_flag
+#define F_MICROBATCHES pipelining_microbatches_flag
 #define F_STEP pipelining_step_flag
 #define F_EXPERT_PARALLEL pipelining_expert_parallel_flag
 #define F_MICROBATCH pipelining_microbatch_flag
-
-enum { TEXT_CHARS = 40 };
-
-static void human(char *buf, chalk_unit unit, double x)
-{
-    chalk_human(buf, TEXT_CHARS, unit, x);
-}
 
 static int whole(double x)
 {
@@ -477,108 +474,6 @@ static void build_loop(const chalk_point *p, chalk_record *r)
     }
 }
 
-/* ---- pipeline-memory ------------------------------------------------------------------------- */
-
-/* GPUs per stage: --expert-parallel, or the domain of --hw. */
-static double expert_parallel_at(const chalk_point *p)
-{
-    const cost_hw *hw = p->d->hw;
-    return chalk_has(p, &F_EXPERT_PARALLEL) ? chalk_in(p, &F_EXPERT_PARALLEL)
-           : hw                             ? hw->scaleup_domain_chips
-                                            : 0;
-}
-
-static int check_memory(const chalk_point *p)
-{
-    const char *cmd = p->cmd->name;
-    if (!(expert_parallel_at(p) >= 1))
-        return chalk_fail("%s needs --expert-parallel E (or --hw NAME for its domain)", cmd);
-    if (!chalk_has(p, &F_STAGES) || !chalk_has(p, &F_MICROBATCH) ||
-        !chalk_has(p, &CHALK_F_CONTEXT))
-        return chalk_fail("%s needs --stages P, --microbatch B and --context T", cmd);
-    if (!p->d->has_kv)
-        return chalk_fail("%s needs --kv-bytes-per-token X (or --model NAME)", cmd);
-    const cost_model *m = p->d->model;
-    if (m && chalk_in(p, &F_STAGES) > m->layers)
-        return chalk_fail("%s: --stages %g is more than %s's %d layers (a stage holds at least "
-                          "one layer)",
-                          cmd, chalk_in(p, &F_STAGES), m->name, m->layers);
-    return CHALK_OK;
-}
-
-static pipelining_memory memory_of(const chalk_point *p)
-{
-    int stages = whole(chalk_in(p, &F_STAGES));
-    pipelining_memory m = {
-        .weight_bytes = p->d->params_total * p->d->bytes_per_param,
-        .kv_bytes_per_token = p->d->kv_bytes_per_token,
-        .context_tokens = chalk_in(p, &CHALK_F_CONTEXT),
-        .microbatch_seqs = chalk_in(p, &F_MICROBATCH),
-        .microbatches = chalk_has(p, &F_MICROBATCHES) ? whole(chalk_in(p, &F_MICROBATCHES)) : stages,
-        .chips = whole(expert_parallel_at(p)),
-        .stages = stages,
-    };
-    return m;
-}
-
-static void build_memory(const chalk_point *p, chalk_record *r)
-{
-    pipelining_memory m = memory_of(p);
-    const chalk_deploy *d = p->d;
-    chalk_clear(r);
-    chalk_field *f =
-        chalk_put_string(r, "model", "model", CHALK_INPUT, d->model ? d->model->name : NULL);
-    if (!d->model)
-        chalk_null_words(r, f, "(from flags)"); /* JSON: null */
-    chalk_put_hw_name(r, d->hw);
-    chalk_put_number(r, "expert_parallel", "GPUs per stage", CHALK_U_COUNT, CHALK_INPUT, m.chips);
-    chalk_put_number(r, "stages", "stages", CHALK_U_COUNT, CHALK_INPUT, m.stages);
-    chalk_put_number(r, "microbatch", "sequences per micro-batch", CHALK_U_SEQUENCES, CHALK_INPUT,
-                     m.microbatch_seqs);
-    chalk_put_number(r, "context", "context", CHALK_U_TOKENS, CHALK_INPUT, m.context_tokens);
-    chalk_put_number(r, "params_total", "params total", CHALK_U_PARAMS, CHALK_INPUT,
-                     d->params_total);
-    chalk_put_number(r, "bytes_per_param", "bytes per param", CHALK_U_BYTES_PER_PARAM, CHALK_INPUT,
-                     d->bytes_per_param);
-    chalk_put_number(r, "kv_bytes_per_token", "KV bytes per token", CHALK_U_BYTES_PER_TOKEN,
-                     CHALK_INPUT, d->kv_bytes_per_token);
-    chalk_put_maybe(r, "hbm_bytes", "HBM per GPU", CHALK_U_BYTES, CHALK_INPUT, d->has_hbm,
-                    d->hbm_bytes);
-    chalk_put_string(r, "overrides", "overrides", CHALK_INPUT | CHALK_DETAIL,
-                     d->overrides[0] ? d->overrides : NULL);
-
-    chalk_put_number(r, "microbatches", "micro-batches in flight", CHALK_U_COUNT, 0,
-                     m.microbatches);
-    chalk_put_number(r, "sequences", "sequences in flight", CHALK_U_SEQUENCES, 0,
-                     (double)m.microbatches * m.microbatch_seqs);
-    chalk_put_number(r, "weight_bytes", "weights, all GPUs", CHALK_U_BYTES, 0, m.weight_bytes);
-    double weights = pipelining_weight_bytes_per_gpu(&m), kv = pipelining_kv_bytes_per_gpu(&m);
-    chalk_put_number(r, "weight_bytes_per_gpu", "weights per GPU", CHALK_U_BYTES, 0, weights);
-    chalk_put_number(r, "kv_bytes_per_gpu", "KV cache per GPU", CHALK_U_BYTES, 0, kv);
-    chalk_put_number(r, "total_bytes_per_gpu", "total per GPU", CHALK_U_BYTES, 0, weights + kv);
-
-    bool has_hbm = d->has_hbm;
-    double hbm = d->hbm_bytes;
-    const char *no_hbm = "no HBM capacity: pass --hbm-bytes X (or --hw NAME)";
-    chalk_put_bool_result(r, "fits_hbm", "fits in HBM", 0, has_hbm, weights + kv <= hbm, no_hbm);
-    pipelining_fit fit = {.exists = false};
-    const char *why = no_hbm;
-    if (has_hbm) {
-        fit = pipelining_min_stages_to_fit(&m, hbm);
-        char need[TEXT_CHARS], have[TEXT_CHARS];
-        pipelining_memory loop = m;
-        loop.microbatches = loop.stages = 1; /* with M = P the KV per GPU is this, any P */
-        human(need, CHALK_U_BYTES, pipelining_kv_bytes_per_gpu(&loop));
-        human(have, CHALK_U_BYTES, hbm);
-        why = chalk_fmt(r,
-                        "the KV cache alone needs %s per GPU of its %s whatever the stages "
-                        "(M = P micro-batches in flight)",
-                        need, have);
-    }
-    chalk_put_result(r, "min_stages_to_fit", "fewest stages that fit (M = P)", CHALK_U_COUNT, 0,
-                     fit.exists, fit.stages, why);
-}
-
 /* ---- weight-read ------------------------------------------------------------------------------- */
 
 static int check_read(const chalk_point *p)
@@ -660,11 +555,6 @@ static const chalk_input SCHEDULE[] = {
 static const chalk_input LOOP[] = {CHALK_MODEL_INPUTS, CHALK_RATE_INPUTS,
                                    {&CHALK_F_BATCH, SWEEPS}, {&CHALK_F_CONTEXT, SWEEPS},
                                    {&F_STAGES, SWEEPS}, {&F_HOP, SWEEPS}, {&F_STEP}, {NULL}};
-static const chalk_input MEMORY[] = {
-    CHALK_MODEL_INPUTS, {&CHALK_F_HW}, {&CHALK_F_HBM_BYTES}, {&F_EXPERT_PARALLEL},
-    {&F_STAGES, SWEEPS},
-    {&F_MICROBATCHES, 0, 0, 1e6, "micro-batches in flight (default: --stages, a decode loop without hops)"},
-    {&F_MICROBATCH, SWEEPS}, {&CHALK_F_CONTEXT, SWEEPS}, {NULL}};
 static const chalk_input READ[] = {CHALK_MODEL_INPUTS, {&CHALK_F_HW}, {&CHALK_F_CHIPS},
                                    {&CHALK_F_HBM_BPS}, {&CHALK_F_HBM_BYTES}, {&F_STAGES, SWEEPS, 1},
                                    {&F_VERSUS}, {NULL}};
@@ -731,22 +621,6 @@ static const char *const EXAMPLES_LOOP[] = {
     "--context 4096 --stages 4 --hop-s 0.002",
     NULL};
 
-static const char *const ABOUT_MEMORY[] = {
-    "Memory per GPU of a decode deployment: P stages of E GPUs, M micro-batches of B",
-    "sequences in flight (M = P unless --microbatches says otherwise):",
-    "  weight_bytes_per_gpu = params_total x bytes_per_param / (E P)",
-    "  kv_bytes_per_gpu     = M x B x context x kv_bytes_per_token / (E P)",
-    "With M = P the stages cancel from the KV term. With --hbm-bytes (or --hw):",
-    "fits_hbm, and min_stages_to_fit, null with a reason when the KV cache alone",
-    "overflows. --stages, --microbatch or --context may be a sweep.",
-    NULL};
-static const char *const EXAMPLES_MEMORY[] = {
-    "chalk pipeline-memory --params-total 1e12 --weight-bytes 1 --kv-bytes-per-token 2048 "
-    "--context 200000 --expert-parallel 64 --microbatch 2000 --stages 1:8:8:linear",
-    "chalk pipeline-memory --model deepseek-v3 --dtype fp8 --kv-dtype bf16 --hw gb200-nvl72 "
-    "--expert-parallel 64 --microbatch 2048 --context 32768 --stages 2",
-    NULL};
-
 static const char *const ABOUT_READ[] = {
     "Every decode step reads every weight once, and only GPUs reading at the same time",
     "add bandwidth:",
@@ -788,13 +662,6 @@ static const chalk_command CMD_DECODE_PIPELINED = {
     .inputs = LOOP, .needs = CHALK_DEPLOY, .check = check_loop, .build = build_loop,
     .about = ABOUT_LOOP, .examples = EXAMPLES_LOOP
 };
-static const chalk_command CMD_PIPELINE_MEMORY = {
-    .name = "pipeline-memory",
-    .summary = "weights and KV cache per GPU against the stages (4.2-4.4)",
-    .title = "chalk pipeline-memory: weights and KV cache per GPU (lecture 4.2-4.4)",
-    .inputs = MEMORY, .needs = CHALK_NEED_PARAMS, .check = check_memory, .build = build_memory,
-    .about = ABOUT_MEMORY, .examples = EXAMPLES_MEMORY
-};
 static const chalk_command CMD_WEIGHT_READ = {
     .name = "weight-read",
     .summary = "the weight read of a scale-up domain; stages add none (4.6)",
@@ -807,5 +674,5 @@ static const chalk_command CMD_WEIGHT_READ = {
 const chalk_chapter chalk_chapter_03_pipelining = {
     .number = 3,
     .title = "pipelining: capacity, not speed",
-    .commands = (const chalk_command *const[]){&CMD_RACK_HOP, &CMD_BUBBLE, &CMD_SCHEDULE, &CMD_DECODE_PIPELINED, &CMD_PIPELINE_MEMORY, &CMD_WEIGHT_READ, &pipelining_split_cmd, NULL},
+    .commands = (const chalk_command *const[]){&CMD_RACK_HOP, &CMD_BUBBLE, &CMD_SCHEDULE, &CMD_DECODE_PIPELINED, &pipelining_memory_cmd, &CMD_WEIGHT_READ, &pipelining_split_cmd, NULL},
 };

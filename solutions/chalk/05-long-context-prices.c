@@ -237,7 +237,7 @@ static tier_setup tier_of(const chalk_point *p)
     tier_setup s = {.kv_bytes_per_token = d->has_kv ? d->kv_bytes_per_token : 0.0};
     s.has_context = chalk_has(p, &CHALK_F_CONTEXT);
     s.context_tokens = chalk_in(p, &CHALK_F_CONTEXT);
-    s.has_remat = s.has_context && d->has_params && d->has_flops && d->has_price &&
+    s.has_remat = s.has_context && s.context_tokens >= 1 && d->has_params && d->has_flops && d->has_price &&
                   s.kv_bytes_per_token > 0.0;
     if (s.has_remat) {
         /* the prefill that rebuilds the context, attention included (book 5.5) */

@@ -1,7 +1,8 @@
 /*
  * 05-long-context.h -- what chapter 5's calculator files share (05-long-context.c
- * holds the chapter's table and its commands on the KV cache and context;
- * 05-long-context-prices.c those on price lists and memory tiers, and the presets).
+ * holds the chapter's table and its commands on context's cost; 05-long-context-kv.c
+ * those on the KV cache's size; 05-long-context-prices.c those on price lists and
+ * memory tiers, and the presets).
  */
 #ifndef CHALK_05_LONG_CONTEXT_H
 #define CHALK_05_LONG_CONTEXT_H
@@ -16,7 +17,13 @@ extern const chalk_preset_kind long_context_api_kind, long_context_tier_kind;
 extern const chalk_flag long_context_api_flag;
 const cost_api_price *long_context_api_at(const chalk_point *p);
 
-/* price-ratio, tier, price, cache-schedule */
+/* kv, kv-from-price (05-long-context-kv.c) */
+extern const chalk_command long_context_kv_cmd, long_context_kv_from_price_cmd;
+
+/* --params-active, which kv-from-price and the serving commands take */
+extern const chalk_flag long_context_params_active_flag;
+
+/* price-ratio, tier, price, cache-schedule (05-long-context-prices.c) */
 extern const chalk_command long_context_price_ratio_cmd, long_context_tier_cmd,
     long_context_price_cmd, long_context_cache_schedule_cmd;
 

@@ -7,6 +7,8 @@
  *   chalk avalanche-depth    the toy cipher and the two MLPs side by side, by depth (6.4)
  *   chalk revnet             a reversible stack: reconstruction error, training memory (6.5-6.6)
  *   chalk activation-memory  bytes a transformer layer keeps for its backward pass (6.7)
+ *   chalk checkpoint-plan    the fewest recomputed layers that fit the HBM (6.8)
+ *                            (these two in 06-revnets-memory.c)
  *
  * The lecture's chapter-6 quantities (reference/lecture-notes.md section 10) and the
  * command behind each:
@@ -30,14 +32,14 @@
  * the same seed), and the long experiments have a cap on their work in seconds.
  */
 #include <ctype.h>
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "chalk.h"
-#include "revnets.h"
+#include "06-revnets.h"
 
 /* ---- this chapter's own flags ------------------------------------------------------------ */
 
@@ -45,12 +47,8 @@ static const char *const CIPHERS[] = {"toy", "tea", "xtea", NULL}; /* revnets_ci
 static const char *const MIXERS[] = {"toy", "tea", "xtea", "mlp", "residual-mlp", NULL};
 enum { MIXER_MLP = 3, MIXER_RESIDUAL_MLP = 4 };
 static const char *const DTYPES[] = {"double", "float", NULL}; /* revnets_dtype order */
-static const char *const RECOMPUTE[] = {"none", "selective", "full", NULL}; /* revnets_recompute */
-
 #define WHOLE CHALK_WHOLE
 #define U(x) CHALK_U_##x
-#define G_PAR "parallelism"
-
 /* clang-format off */
 static const chalk_flag F_CIPHER    = {"--cipher", "NAME", "cipher", U(WORD), 0, 0, 0, "tea, xtea or toy", "cipher",
     "tea, xtea or toy (the chapter's Feistel cipher)", .choices = CIPHERS};
@@ -72,30 +70,12 @@ static const chalk_flag F_SEED      = {"--seed", "S", "seed", U(PLAIN), 0, 90071
     "seeds the generator (SplitMix64) for keys, weights and inputs (default 1)"};
 static const chalk_flag F_GAIN      = {"--gain", "G", "gain", U(PLAIN), 0, 100, 0, "weight gain", "experiment",
     "weights uniform with variance gain^2 / width (default 1)"};
-static const chalk_flag F_LAYERS    = {"--layers", "L", "layers", U(COUNT), 1, 1e5, WHOLE, "layers", "layer",
-    "transformer layers for bytes_per_model (default: the --model preset's); may be a sweep"};
 static const chalk_flag F_REV_LAYERS = {"--layers", "L", "layers", U(COUNT), 1, 4096, WHOLE, "reversible blocks; may be a sweep", "network",
     "reversible blocks in the stack; may be a sweep"};
 static const chalk_flag F_WIDTH     = {"--width", "W", "width", U(COUNT), 2, 1024, WHOLE, "numbers in the state", "network",
     "numbers in the state, even: two streams of W/2 (default 64)"};
 static const chalk_flag F_REV_DTYPE = {"--dtype", "float|double", "dtype", U(WORD), 0, 0, 0, "float or double", "network",
     "the precision of every operation (default float)", .choices = DTYPES};
-static const chalk_flag F_SEQ       = {"--seq", "S", "seq_tokens", U(TOKENS), 1, 1e7, WHOLE, "tokens per sequence", "layer",
-    "s: tokens per training sequence; may be a sweep"};
-static const chalk_flag F_MICROBATCH = {"--microbatch", "B", "microbatch", U(SEQUENCES), 1, 1e6, WHOLE, "sequences per micro-batch", "layer",
-    "b: sequences per micro-batch; may be a sweep"};
-static const chalk_flag F_HIDDEN    = {"--hidden", "H", "hidden", U(COUNT), 1, 1e6, WHOLE, "the model width", "layer",
-    "h: the model width (default: the --model preset's)"};
-static const chalk_flag F_HEADS     = {"--heads", "A", "heads", U(COUNT), 1, 1e5, WHOLE, "attention heads", "layer",
-    "a: attention heads (default: the --model preset's)"};
-static const chalk_flag F_TP        = {"--tensor-parallel", "T", "tensor_parallel", U(COUNT), 1, 4096, WHOLE, "GPUs a layer is split over", G_PAR,
-    "t: GPUs each layer is split over (default 1); may be a sweep"};
-static const chalk_flag F_PP        = {"--pipeline-parallel", "P", "pipeline_parallel", U(COUNT), 1, 4096, WHOLE, "pipeline stages", G_PAR,
-    "p: pipeline stages the layers are split into (default 1); divides the model state, not the first stage's activations"};
-static const chalk_flag F_SP        = {"--sequence-parallel", NULL, "sequence_parallel", U(WORD), 0, 0, 0, NULL, G_PAR,
-    "also split the layer norms and dropouts along the sequence"};
-static const chalk_flag F_RECOMPUTE = {"--recompute", "none|selective|full", "recompute", U(WORD), 0, 0, 0, "none, selective or full", G_PAR,
-    "what the backward pass recomputes instead of storing (default none)", .choices = RECOMPUTE};
 /* clang-format on */
 
 enum { HEX_CHARS = 40, DEFAULT_TRIALS = 256, DEFAULT_SEED = 1, DEFAULT_WIDTH = 64 };
@@ -209,6 +189,13 @@ static void build_decrypt(const chalk_point *p, chalk_record *r)
 }
 
 /* ---- avalanche -------------------------------------------------------------------------- */
+
+/* The identity on 64 bits: its avalanche is the floor, 1/64. */
+static uint64_t identity_mix(uint64_t in, const void *ctx)
+{
+    (void)ctx;
+    return in;
+}
 
 /* The weights of a width-64 MLP of `depth` layers with variance gain^2 / 64, drawn
  * from `seed` (a shallower MLP's are a prefix of a deeper one's); NULL when they
@@ -324,6 +311,11 @@ static void build_depth(const chalk_point *p, chalk_record *r)
                 NO_MEMORY);
     put_or_none(r, "residual_mlp_flipped_fraction", "residual MLP", CHALK_U_FRACTION, 0,
                 residual >= 0, residual, NO_MEMORY);
+    /* the two anchors of section 6.4, as reference lines for a plot */
+    chalk_put_number(r, "identity_flipped_fraction", "the identity", CHALK_U_FRACTION, CHALK_DETAIL,
+                     revnets_avalanche(identity_mix, NULL, 1, 0));
+    chalk_put_number(r, "ideal_flipped_fraction", "an ideal cipher", CHALK_U_FRACTION, CHALK_DETAIL,
+                     0.5);
 }
 
 /* ---- revnet ----------------------------------------------------------------------------- */
@@ -376,6 +368,11 @@ static void build_revnet(const chalk_point *p, chalk_record *r)
                 why);
     put_or_none(r, "reconstruction_error_double", "  in double", CHALK_U_PLAIN, CHALK_DETAIL, ok,
                 ed, why);
+    /* the same errors in units of each format's unit roundoff, 2^-24 and 2^-53 */
+    put_or_none(r, "reconstruction_error_float_roundoffs", "  in float's roundoffs", CHALK_U_PLAIN,
+                CHALK_DETAIL, ok, ef / (FLT_EPSILON / 2), why);
+    put_or_none(r, "reconstruction_error_double_roundoffs", "  in double's roundoffs",
+                CHALK_U_PLAIN, CHALK_DETAIL, ok, ed / (DBL_EPSILON / 2), why);
     /* the size of the values the error is measured against */
     double largest = 0.0;
     if (ok) {
@@ -406,124 +403,6 @@ static void build_revnet(const chalk_point *p, chalk_record *r)
                      0, revnets_extra_flops_fraction(layers, half));
 }
 
-/* ---- activation-memory ------------------------------------------------------------------ */
-
-/* The layer at this point: widths from the flags or the model. */
-static revnets_layer layer_at(const chalk_point *p)
-{
-    const cost_model *m = chalk_model_at(p);
-    return (revnets_layer){
-        .seq_tokens = chalk_in(p, &F_SEQ),
-        .microbatch = chalk_in(p, &F_MICROBATCH),
-        .hidden = chalk_has(p, &F_HIDDEN) ? chalk_in(p, &F_HIDDEN) : m ? m->d_model : 0.0,
-        .heads = chalk_has(p, &F_HEADS) ? chalk_in(p, &F_HEADS) : m ? m->heads : 0.0,
-        .tensor_parallel = chalk_in(p, &F_TP),
-        .sequence_parallel = chalk_has(p, &F_SP),
-        .recompute = (revnets_recompute)(chalk_has(p, &F_RECOMPUTE) ? chalk_pick(p, &F_RECOMPUTE)
-                                                                    : REVNETS_RECOMPUTE_NONE),
-    };
-}
-
-static int check_act(const chalk_point *p)
-{
-    revnets_layer l = layer_at(p);
-    if (!chalk_has(p, &F_SEQ))
-        return chalk_fail("activation-memory needs --seq S (tokens per sequence)");
-    if (!chalk_has(p, &F_MICROBATCH))
-        return chalk_fail("activation-memory needs --microbatch B (sequences per micro-batch)");
-    if (l.hidden == 0.0)
-        return chalk_fail("activation-memory needs --hidden H (or --model NAME)");
-    if (l.heads == 0.0)
-        return chalk_fail("activation-memory needs --heads A (or --model NAME)");
-    if (fmod(l.hidden, l.heads) != 0.0)
-        return chalk_fail("activation-memory: a hidden width of %g does not split into %g heads",
-                          l.hidden, l.heads);
-    if (l.tensor_parallel > l.heads || fmod(l.heads, l.tensor_parallel) != 0.0)
-        return chalk_fail("activation-memory: --tensor-parallel %g does not split %g heads evenly "
-                          "(each GPU takes whole heads)",
-                          l.tensor_parallel, l.heads);
-    const cost_model *m = chalk_model_at(p);
-    double layers = chalk_has(p, &F_LAYERS) ? chalk_in(p, &F_LAYERS) : m ? m->layers : 0.0;
-    if (layers > 0.0 && chalk_in(p, &F_PP) > layers)
-        return chalk_fail("activation-memory: --pipeline-parallel %g is more stages than the %g "
-                          "layers (a stage holds at least one layer)",
-                          chalk_in(p, &F_PP), layers);
-    return CHALK_OK;
-}
-
-/* Model state per GPU (16 bytes a parameter over t x p GPUs), what the first stage
- * holds in all, and whether the --hw chip's HBM takes it. */
-static void put_fit(chalk_record *r, const chalk_point *p, double tp, bool has_layers,
-                    double activation_bytes)
-{
-    const cost_model *model = chalk_model_at(p);
-    const cost_hw *hw = chalk_hw_at(p);
-    double pp = chalk_in(p, &F_PP);
-    double state =
-        model ? revnets_model_state_bytes_per_gpu(cost_model_params_total(model), tp, pp) : 0.0;
-    chalk_put_result(r, "model_state_bytes_per_gpu", "model state per GPU", CHALK_U_BYTES, 0,
-                     model != NULL, state,
-                     "no parameter count: pass --model NAME for the model state");
-    bool known = model && has_layers;
-    chalk_put_result(r, "total_bytes_per_gpu", "state + activations, first stage", CHALK_U_BYTES, 0,
-                     known, state + activation_bytes,
-                     model ? "no layer count: pass --layers L"
-                           : "no parameter count: pass --model NAME");
-    chalk_put_bool_result(r, "fits_hbm", "fits in HBM", 0, known && hw,
-                          hw && state + activation_bytes <= hw->hbm_bytes,
-                          !hw ? "no HBM capacity: pass --hw NAME"
-                              : "no total: pass --model NAME (and --layers L)");
-}
-
-static void build_act(const chalk_point *p, chalk_record *r)
-{
-    const cost_model *model = chalk_model_at(p);
-    const cost_hw *hw = chalk_hw_at(p);
-    revnets_layer l = layer_at(p);
-    bool has_layers = chalk_has(p, &F_LAYERS) || model;
-    double layers = chalk_has(p, &F_LAYERS) ? chalk_in(p, &F_LAYERS) : model ? model->layers : 0;
-    chalk_clear(r);
-    chalk_field *m = chalk_put_string(r, "model", "model", CHALK_INPUT, model ? model->name : NULL);
-    if (!model)
-        chalk_null_words(r, m, "(from flags)");
-    chalk_put_number(r, "seq_tokens", "sequence", CHALK_U_TOKENS, CHALK_INPUT, l.seq_tokens);
-    chalk_put_number(r, "microbatch", "micro-batch", CHALK_U_SEQUENCES, CHALK_INPUT, l.microbatch);
-    chalk_put_number(r, "hidden", "hidden width", CHALK_U_COUNT, CHALK_INPUT, l.hidden);
-    chalk_put_number(r, "heads", "heads", CHALK_U_COUNT, CHALK_INPUT, l.heads);
-    chalk_put_maybe(r, "layers", "layers", CHALK_U_COUNT, CHALK_INPUT, has_layers, layers);
-    chalk_put_number(r, "tensor_parallel", "tensor parallel", CHALK_U_COUNT, CHALK_INPUT,
-                     l.tensor_parallel);
-    chalk_put_bool(r, "sequence_parallel", "sequence parallel", CHALK_INPUT, l.sequence_parallel);
-    chalk_put_string(r, "recompute", "recompute", CHALK_INPUT, RECOMPUTE[l.recompute]);
-    chalk_put_number(r, "pipeline_parallel", "pipeline stages", CHALK_U_COUNT, CHALK_INPUT,
-                     chalk_in(p, &F_PP));
-    chalk_field *hbm = chalk_put_maybe(r, "hbm_bytes", "HBM per GPU", CHALK_U_BYTES, CHALK_INPUT,
-                                       hw != NULL, hw ? hw->hbm_bytes : 0.0);
-    if (!hw)
-        chalk_null_words(r, hbm, "(no --hw)");
-
-    double per_layer = revnets_act_bytes_per_layer(&l);
-    chalk_put_number(r, "bytes_per_layer", "activations per layer", CHALK_U_BYTES, 0, per_layer);
-    chalk_put_result(r, "bytes_per_model", "activations, all layers", CHALK_U_BYTES, 0,
-                     has_layers,
-                     has_layers ? revnets_act_bytes_per_model(&l, (int)layers) : 0,
-                     "no layer count: pass --layers L or --model NAME");
-    chalk_put_number(r, "extra_flops_fraction", "extra FLOPs, recomputing", CHALK_U_FRACTION, 0,
-                     revnets_recompute_flops_fraction(&l));
-    put_fit(r, p, l.tensor_parallel, has_layers,
-            has_layers ? revnets_act_bytes_per_model(&l, (int)layers) : 0.0);
-    /* the same layer under every recomputation choice, for comparisons and plots */
-    for (int k = 0; k < 3; k++) {
-        revnets_layer v = l;
-        v.recompute = (revnets_recompute)k;
-        chalk_put_number(r, chalk_fmt(r, "bytes_per_layer_%s", RECOMPUTE[k]),
-                         chalk_fmt(r, "  recompute %s", RECOMPUTE[k]), CHALK_U_BYTES, CHALK_DETAIL,
-                         revnets_act_bytes_per_layer(&v));
-    }
-    chalk_put_number(r, "attention_core_share", "share in the s^2 attention core", CHALK_U_FRACTION,
-                     CHALK_DETAIL, revnets_attention_core_share(&l));
-}
-
 /* ---- the commands ------------------------------------------------------------------------- */
 
 #define REQ CHALK_REQUIRED
@@ -540,10 +419,6 @@ static const chalk_input REVNET[] = {
     {&F_REV_LAYERS, REQ | SWEEPS},
     {&F_WIDTH, 0, DEFAULT_WIDTH}, {&F_REV_DTYPE}, {&F_SEED, 0, DEFAULT_SEED}, {&F_GAIN, 0, 1},
     {NULL}};
-static const chalk_input ACT[] = {{&CHALK_F_MODEL}, {&F_SEQ, SWEEPS}, {&F_MICROBATCH, SWEEPS},
-                                  {&F_HIDDEN}, {&F_HEADS}, {&F_LAYERS, SWEEPS},
-                                  {&F_TP, SWEEPS, 1}, {&F_SP}, {&F_RECOMPUTE}, {&F_PP, 0, 1},
-                                  {&CHALK_F_HW}, {NULL}};
 
 static const char *const ABOUT_ENCRYPT[] = {
     "Encrypts one 64-bit block (--block, 16 hex digits) under a 128-bit key (--key,",
@@ -606,30 +481,6 @@ static const char *const EXAMPLES_REVNET[] = {
     "chalk revnet --layers 64 --width 64 --seed 1 --dtype float",
     "chalk revnet --layers 1:512:10 --width 64 --seed 1 --dtype double --csv", NULL};
 
-static const char *const ABOUT_ACT[] = {
-    "Activation memory of one transformer layer on one GPU, in bytes, as Korthikanti et al.",
-    "2022 count it (16-bit activations, 1-byte dropout masks, a 4h GELU MLP):",
-    "  none                       sbh (34 + 5as/h)       (t = 1, or divided by t with",
-    "                                                     --sequence-parallel)",
-    "  none, tensor parallel t    sbh (10 + 24/t + 5as/(ht))",
-    "  selective                  the same without the 5as/h term",
-    "  full                       2 sbh, each layer's input",
-    "with s = --seq, b = --microbatch, h = --hidden, a = --heads. bytes_per_model is",
-    "--layers times that: what the first pipeline stage holds. extra_flops_fraction is",
-    "what recomputing adds to a step's 3 forwards: full 1/3, selective 4bs^2h of them.",
-    "--model NAME fills --hidden, --heads and --layers, and gives the model state a GPU",
-    "holds: 16 bytes a parameter (bf16 weights and gradients, fp32 Adam state; ZeRO),",
-    "over t x --pipeline-parallel GPUs; with --hw NAME, fits_hbm says whether state and",
-    "activations fit. --seq, --microbatch, --layers or --tensor-parallel may be a sweep.",
-    NULL};
-static const char *const EXAMPLES_ACT[] = {
-    "chalk activation-memory --model gpt3-175b --seq 2048 --microbatch 1",
-    "chalk activation-memory --model gpt3-175b --seq 2048 --microbatch 1 --tensor-parallel 8 "
-    "--sequence-parallel --recompute selective",
-    "chalk activation-memory --model gpt3-175b --seq 2048 --microbatch 1 --tensor-parallel 8 "
-    "--pipeline-parallel 8 --hw a100-sxm",
-    "chalk activation-memory --seq 2048 --microbatch 1 --hidden 6144 --heads 64 --layers 48", NULL};
-
 static const chalk_command CMD_ENCRYPT = {
     .name = "encrypt",
     .summary = "a block through TEA, XTEA or the toy Feistel cipher (6.2-6.3)",
@@ -665,16 +516,8 @@ static const chalk_command CMD_REVNET = {
     .inputs = REVNET, .check = check_revnet, .build = build_revnet,
     .about = ABOUT_REVNET, .examples = EXAMPLES_REVNET
 };
-static const chalk_command CMD_ACTIVATION_MEMORY = {
-    .name = "activation-memory",
-    .summary = "bytes a transformer layer keeps for backward (6.7)",
-    .title = "chalk activation-memory: bytes a layer keeps for the backward pass (6.7)",
-    .inputs = ACT, .check = check_act, .build = build_act,
-    .about = ABOUT_ACT, .examples = EXAMPLES_ACT
-};
-
 const chalk_chapter chalk_chapter_06_revnets = {
     .number = 6,
     .title = "revnets: neural nets and ciphers, Feistel networks and reversible networks",
-    .commands = (const chalk_command *const[]){&CMD_ENCRYPT, &CMD_DECRYPT, &CMD_AVALANCHE, &CMD_AVALANCHE_DEPTH, &CMD_REVNET, &CMD_ACTIVATION_MEMORY, NULL},
+    .commands = (const chalk_command *const[]){&CMD_ENCRYPT, &CMD_DECRYPT, &CMD_AVALANCHE, &CMD_AVALANCHE_DEPTH, &CMD_REVNET, &revnets_activation_memory_cmd, &revnets_checkpoint_plan_cmd, NULL},
 };

@@ -18,9 +18,10 @@
  *   check.c        chalk check-answers (reads JSON with cJSON)
  *   NN-topic.c     one chapter's flags, command table and row builders
  *   NN-topic-PART.c, NN-topic.h   a chapter's second file and what the two share:
- *                  02-moe-routing.c, 02-moe.h, 04-overtraining-life.c,
- *                  04-overtraining.h,
- *                  05-long-context-prices.c, 05-long-context.h; and 01-batching.h,
+ *                  02-moe-routing.c, 02-moe.h, 03-pipelining-split.c, 03-pipelining.h,
+ *                  04-overtraining-life.c, 04-overtraining.h, 05-long-context-kv.c,
+ *                  05-long-context-prices.c, 05-long-context.h, 06-revnets-memory.c,
+ *                  06-revnets.h; and 01-batching.h,
  *                  chapter 1's deployment for chapter 3
  *
  * A chapter adds its commands by adding one file, solutions/chalk/NN-topic.c, that

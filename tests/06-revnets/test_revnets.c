@@ -1191,6 +1191,36 @@ static void checkpoint_plan_for_gpt3_checkpoints_every_layer_but_one(void **stat
                 95.0 / 288);
 }
 
+/* The budget is the HBM the model state leaves (§6.8): an 80 GB A100 holding 43.75 GB
+ * of state (GPT-3's 175e9 parameters x 16 bytes over 8 x 8 GPUs) leaves 36.25 GB; a
+ * state larger than the HBM leaves nothing, not a negative budget. */
+static void checkpoint_plan_budget_is_what_the_model_state_leaves(void **state)
+{
+    (void)state;
+    assert_close(revnets_activation_budget_bytes(80e9, 175e9 * 16 / 64), 36.25e9, TIGHT, "B");
+    assert_close(revnets_activation_budget_bytes(80e9, 80e9), 0.0, TIGHT, "B");
+    assert_close(revnets_activation_budget_bytes(80e9, 100e9), 0.0, TIGHT, "B");
+}
+
+/* A plan of 8 layers storing 6 recomputes 2 of 24 forward-layers; stored layers under
+ * selective recomputation add their attention products, 4 s^2 h of a layer's 3 (24 s
+ * h^2 + 4 s^2 h) FLOPs: s / (3 (6h + s)) = 2048 / 227,328 at s = 2048, h = 12,288,
+ * for 6 of the 8 layers (Korthikanti et al. 2022). No plan, no FLOPs. */
+static void checkpoint_plan_flops_add_the_stored_layers_recomputation(void **state)
+{
+    (void)state;
+    revnets_checkpoint_plan plan = {.exists = true, .stored = 6, .segment = 1, .segments = 2,
+                                    .extra_flops_fraction = 2.0 / 24};
+    revnets_layer l = {.seq_tokens = 2048, .microbatch = 1, .hidden = 12288, .heads = 96,
+                       .tensor_parallel = 1, .recompute = REVNETS_RECOMPUTE_NONE};
+    assert_close(revnets_plan_flops_fraction(&plan, 8, &l), 2.0 / 24, TIGHT, "");
+    l.recompute = REVNETS_RECOMPUTE_SELECTIVE;
+    assert_close(revnets_plan_flops_fraction(&plan, 8, &l),
+                 2.0 / 24 + 6.0 / 8 * 2048.0 / 227328.0, TIGHT, "");
+    revnets_checkpoint_plan none = {0};
+    assert_close(revnets_plan_flops_fraction(&none, 8, &l), 0.0, TIGHT, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1263,6 +1293,8 @@ int main(void)
         CHALK_TEST(checkpoint_plan, checkpoint_plan_frees_the_stored_layers_before_any_segment),
         CHALK_TEST(checkpoint_plan, checkpoint_plan_does_not_exist_below_the_least_peak),
         CHALK_TEST(checkpoint_plan, checkpoint_plan_for_gpt3_checkpoints_every_layer_but_one),
+        CHALK_TEST(checkpoint_plan, checkpoint_plan_budget_is_what_the_model_state_leaves),
+        CHALK_TEST(checkpoint_plan, checkpoint_plan_flops_add_the_stored_layers_recomputation),
     };
     return cmocka_run_group_tests_name("06-revnets", tests, NULL, NULL);
 }

@@ -527,8 +527,10 @@ static const char *key_of(const cJSON *flags, const char *flag)
 static cJSON *example_flags; /* for example_echoes_its_flags */
 static int unechoed;         /* flags given but not echoed, over every example */
 
-/* Inputs a command computes from but does not echo (a shape, a model it reads one
- * number of): they write no key at all, so none can drift. Any other flag an
+/* Inputs a command computes from but does not echo under their own key (a shape, a
+ * model it reads one number of; or folded into another input it echoes: cheapest's
+ * offers, pipeline-split's weight_bytes; cheapest's price is main's interface as it
+ * came): they write no key at all, so none can drift. Any other flag an
  * example gives must be echoed under its key. */
 static bool not_echoed(const char *args, const char *flag)
 {
@@ -542,6 +544,10 @@ static bool not_echoed(const char *args, const char *flag)
         {"kv ", "--index-dim"},          {"context-crossover ", "--attn-layers"},
         {"context-crossover ", "--q-heads"}, {"context-crossover ", "--qk-dim"},
         {"context-crossover ", "--v-dim"},   {"activation-memory ", "--hw"},
+        {"checkpoint-plan ", "--hw"},        {"pipeline-split ", "--dtype"},
+        {"pipeline-split ", "--kv-dtype"},   {"cache-schedule ", "--times-s"},
+        {"pipeline-split ", "--params-total"}, {"pipeline-split ", "--weight-bytes"},
+        {"cheapest ", "--hw"},               {"cheapest ", "--usd-per-chip-hour"},
     };
     for (size_t i = 0; i < sizeof NOT_ECHOED / sizeof NOT_ECHOED[0]; i++)
         if (strncmp(args, NOT_ECHOED[i][0], strlen(NOT_ECHOED[i][0])) == 0 &&
