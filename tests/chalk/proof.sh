@@ -2,7 +2,8 @@
 # proof.sh -- the calculator's output before and after a change, compared byte for byte.
 #
 # Runs every command of tests/chalk/proof/commands.txt (each one the tests, the book,
-# the flashcards and the problem sets ran, recorded by a wrapper around build/chalk;
+# the flashcards and the problem sets ran, recorded by a wrapper around build/chalk:
+# tests/chalk/proof/record.sh;
 # one shell-quoted command line a line) three ways, as a table, with --json and with
 # --csv, through two calculators: BEFORE, built from the commit in
 # tests/chalk/proof/BASE (or the binary given), and AFTER (default build/chalk).
