@@ -22,13 +22,12 @@
 #define WORKLOAD "workload"
 
 /* clang-format off */
-static const chalk_flag F_TARGET  = {"--target-step-s", "S", "target_step_s", CHALK_U_SECONDS, 1e-9, 1e6, 0, "largest step, seconds", WORKLOAD,
-    "largest acceptable step time, seconds; may be a sweep"};
 static const chalk_flag F_SPEEDUP = {"--speedup", "S", "speedup", CHALK_U_RATIO, 1, 1e6, 0, "how many times faster, >= 1", WORKLOAD,
     "how many times faster the fast step is (>= 1); may be a sweep"};
 static const chalk_flag F_BALANCE_MULTIPLE = {"--balance-multiple", "X", "balance_multiple", CHALK_U_RATIO, 0, 1e3, CHALK_ABOVE_MIN, "normal batch over the balance batch", WORKLOAD,
     "the normal batch as X times the balance batch at --context (instead of --batch)"};
 /* clang-format on */
+#define F_TARGET CHALK_F_TARGET_STEP
 
 /* The routed experts' idle share at which a batch counts as reading every expert. */
 #define IDLE_SHARE 0.01

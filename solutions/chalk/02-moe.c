@@ -8,6 +8,7 @@
  *   chalk moe-imbalance    random routing: the busiest expert, drops (2.7)
  *   chalk domain           what a scale-up domain holds; the largest model (2.8)
  *   chalk routed-scaling   the routed scaling law, "64x for 4x" (2.9)
+ *   chalk moe-layout       the cheapest racks, GPUs and batch for a latency target (2.10)
  *
  * Every chapter-2 quantity of the lecture (reference/lecture-notes.md section 10) and
  * the command that reproduces it:
@@ -68,6 +69,8 @@ const chalk_flag F_EXPERTS    = {"--experts", "E", "experts", U(COUNT), 1, 1e9, 
     "routed experts per MoE layer (default: --model's)"};
 const chalk_flag F_TOP_K      = {"--top-k", "K", "top_k", U(COUNT), 1, 1e6, WHOLE, "routed experts per token", G_MOE,
     "routed experts each token visits (default: --model's)"};
+static const chalk_flag F_MAX_RACKS  = {"--max-racks", "R", "max_racks", U(COUNT), 1, 1024, WHOLE, "the most racks a layout spans", G_MOE,
+    "the most racks a layout may span (default 1)"};
 static const chalk_flag F_THROUGHPUT = {"--throughput-tokens-per-s", "X", "throughput_tokens_per_s", U(TOKENS_PER_S), 0, 1e15, ABOVE, "tokens per second, all sequences", WORKLOAD,
     "tokens per second a deployment makes; with --user-tokens-per-s it sets the batch (Little's law: sequences in flight = throughput / per-sequence rate)"};
 static const chalk_flag F_USER_RATE  = {"--user-tokens-per-s", "X", "user_tokens_per_s", U(TOKENS_PER_S), 1e-3, 1e9, 0, "tokens per second per sequence", WORKLOAD,
@@ -95,13 +98,15 @@ static double scaleout_at(const chalk_point *p)
                                      : 0.0;
 }
 
-static int check_moe(const chalk_point *p)
+/* An MoE preset on hardware with a scale-up figure. */
+static int check_moe_model(const chalk_point *p)
 {
     const chalk_deploy *d = p->d;
     const cost_hw *hw = d->hw;
     if (!d->model)
-        return chalk_fail("moe needs --model NAME, an MoE preset (chalk list models: "
-                          "deepseek-v3, mixtral-8x7b)");
+        return chalk_fail("%s needs --model NAME, an MoE preset (chalk list models: "
+                          "deepseek-v3, mixtral-8x7b)",
+                          d->cmd);
     int status =
         chalk_deploy_require(d, CHALK_NEED_PARAMS | CHALK_NEED_FLOPS | CHALK_NEED_BW | CHALK_NEED_HBM);
     if (status)
@@ -110,13 +115,23 @@ static int check_moe(const chalk_point *p)
         return chalk_fail("%s is dense: it has no experts to lay out (pick deepseek-v3 or "
                           "mixtral-8x7b)",
                           d->model->name);
+    if (!(scaleup_at(p) > 0.0))
+        return chalk_fail("%s needs --scale-up-bytes-per-s X (%s)", d->cmd,
+                          hw ? "the preset has no scale-up figure" : "or --hw NAME");
+    return CHALK_OK;
+}
+
+static int check_moe(const chalk_point *p)
+{
+    const chalk_deploy *d = p->d;
+    const cost_hw *hw = d->hw;
+    int status = check_moe_model(p);
+    if (status)
+        return status;
     int racks = (int)chalk_in(p, &F_RACKS);
     if (d->model->experts_routed % racks != 0)
         return chalk_fail("--racks %d does not divide %s's %d experts evenly", racks,
                           d->model->name, d->model->experts_routed);
-    if (!(scaleup_at(p) > 0.0))
-        return chalk_fail("%s needs --scale-up-bytes-per-s X (%s)", d->cmd,
-                          hw ? "the preset has no scale-up figure" : "or --hw NAME");
     if (racks > 1 && !(scaleout_at(p) > 0.0))
         return chalk_fail("--racks > 1 needs --scale-out-bytes-per-s X (%s)",
                           hw ? "the preset has no scale-out figure" : "or --hw NAME");
@@ -394,6 +409,75 @@ static void build_expert_batch(const chalk_point *p, chalk_record *r)
                      known ? moe_tokens_per_expert(balance, experts, top_k) : 0.0, why);
 }
 
+/* ---- moe-layout: the cheapest layout for a latency target (exercise 2.12) ------------------ */
+
+static int check_layout(const chalk_point *p)
+{
+    int status = check_moe_model(p);
+    if (!status && !p->d->has_price)
+        status = chalk_fail("moe-layout needs --usd-per-chip-hour X (%s has no sourced price)",
+                            p->d->hw ? p->d->hw->name : "hardware from flags");
+    if (!status && chalk_in(p, &F_MAX_RACKS) > 1 && !(scaleout_at(p) > 0.0))
+        status = chalk_fail("--max-racks > 1 needs --scale-out-bytes-per-s X (%s)",
+                            p->d->hw ? "the preset has no scale-out figure" : "or --hw NAME");
+    return status;
+}
+
+static void build_layout(const chalk_point *p, chalk_record *r)
+{
+    const chalk_deploy *d = p->d;
+    moe_placement pl;
+    moe_layout_query q = {
+        .model = moe_deploy_of(p, 1, &pl), /* its gpus and racks are the search's */
+        .context_tokens = chalk_in(p, &CHALK_F_CONTEXT),
+        .hbm_bytes = d->hbm_bytes,
+        .domain_chips = d->chips,
+        .max_racks = (int)chalk_in(p, &F_MAX_RACKS),
+        .usd_per_gpu_hour = d->usd_per_chip_hour,
+        .max_step_s = chalk_in(p, &CHALK_F_TARGET_STEP),
+    };
+    chalk_clear(r);
+    chalk_deploy_echo_head(r, d);
+    chalk_put_number(r, "context", "context", CHALK_U_TOKENS, CHALK_INPUT, q.context_tokens);
+    chalk_put_number(r, "target_step_s", "target step", CHALK_U_SECONDS, CHALK_INPUT,
+                     q.max_step_s);
+    chalk_put_number(r, "max_racks", "racks at most", CHALK_U_COUNT, CHALK_INPUT, q.max_racks);
+    chalk_put_number(r, "act_bytes", "bytes per activation", CHALK_U_PLAIN, CHALK_INPUT,
+                     q.model.act_bytes);
+    chalk_deploy_echo_tail(r, d, CHALK_ECHO_FLOPS | CHALK_ECHO_HBM | CHALK_ECHO_PRICE);
+    chalk_put_number(r, "scaleup_bytes_per_s", "scale-up, one way", CHALK_U_BYTES_PER_S,
+                     CHALK_INPUT, scaleup_at(p));
+    chalk_put_maybe(r, "scaleout_bytes_per_s", "scale-out, one way", CHALK_U_BYTES_PER_S,
+                    CHALK_INPUT, scaleout_at(p) > 0.0, scaleout_at(p));
+
+    moe_layout l = moe_cheapest_layout(&q);
+    char target[SHORT_CHARS];
+    chalk_human(target, sizeof target, CHALK_U_SECONDS, q.max_step_s);
+    const char *why = l.why == MOE_LAYOUT_BAD_QUERY
+                          ? "an input is out of the contract's range"
+                          : chalk_fmt(r,
+                                      "no layout of 1 to %d racks steps within %s with the "
+                                      "weights and a sequence's cache in its HBM",
+                                      q.max_racks, target);
+    bool ok = l.exists;
+    chalk_put_bool(r, "found", "found", 0, ok);
+    chalk_put_result(r, "racks", "racks", CHALK_U_COUNT, 0, ok, l.racks, why);
+    chalk_put_result(r, "gpus_per_rack", "GPUs per rack", CHALK_U_COUNT, 0, ok, l.gpus_per_rack,
+                     why);
+    chalk_put_result(r, "experts_per_gpu", "experts per GPU", CHALK_U_COUNT, 0, ok,
+                     l.experts_per_gpu, why);
+    chalk_put_result(r, "batch", "batch", CHALK_U_SEQUENCES, 0, ok, l.batch, why);
+    chalk_put_result(r, "step_s", "step", CHALK_U_SECONDS, 0, ok, l.step.step_s, why);
+    chalk_field *f = chalk_put_string(r, "bound", "bound", 0, ok ? moe_bound_name(l.step.bound)
+                                                                 : NULL);
+    if (!ok)
+        chalk_null_words(r, f, "none"); /* JSON: null */
+    chalk_put_result(r, "tokens_per_s", "throughput", CHALK_U_TOKENS_PER_S, 0, ok,
+                     l.tokens_per_s, why);
+    chalk_put_result(r, "usd_per_mtok", "cost", CHALK_U_USD_PER_MTOK, 0, ok,
+                     l.usd_per_token * 1e6, why);
+}
+
 /* ---- the commands ------------------------------------------------------------------------------ */
 
 #define REQ CHALK_REQUIRED
@@ -409,6 +493,26 @@ static const chalk_input EXPERT_BATCH[] = {CHALK_MODEL_INPUTS, {&CHALK_F_HW}, {&
                                            {&CHALK_F_HBM_BPS}, {&F_EXPERTS, CHALK_WHOLE, 0, 1e6},
                                            {&F_TOP_K}, {&CHALK_F_BATCH, SWEEPS}, {&F_THROUGHPUT},
                                            {&F_USER_RATE}, {NULL}};
+static const chalk_input LAYOUT[] = {CHALK_MODEL_INPUTS, CHALK_RATE_INPUTS, {&CHALK_F_HBM_BYTES},
+                                     {&CHALK_F_USD}, {&CHALK_F_CONTEXT, REQ | SWEEPS},
+                                     {&CHALK_F_TARGET_STEP, REQ | SWEEPS}, {&F_MAX_RACKS, 0, 1},
+                                     {&F_ACT_BYTES}, {&F_SCALEUP}, {&F_SCALEOUT}, {NULL}};
+static const char *const ABOUT_LAYOUT[] = {
+    "The cheapest layout of an MoE model for a latency target (exercise 2.12, section",
+    "2.10): over R racks (1 to --max-racks, R divides the experts) of n GPUs (1 to the",
+    "domain, n divides experts / R), the largest whole batch whose step (moe's three",
+    "roofs) takes at most --target-step-s and whose weights and caches of --context",
+    "tokens fit the R n GPUs' HBM; the layout whose tokens cost least at",
+    "--usd-per-chip-hour (ties, within a part in 1e9: the fewest GPUs, then the fewest",
+    "racks). Null, with a reason, when no layout fits. --context or --target-step-s may",
+    "be a sweep.",
+    NULL};
+static const char *const EXAMPLES_LAYOUT[] = {
+    "chalk moe-layout --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --usd-per-chip-hour 2 "
+    "--context 1024 --target-step-s 0.05",
+    "chalk moe-layout --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --usd-per-chip-hour 2 "
+    "--context 1024:1e6 --target-step-s 0.05 --max-racks 4 --csv",
+    NULL};
 static const char *const ABOUT_MOE[] = {
     "An MoE model (--model, an MoE preset) decoding on --racks racks of the scale-up",
     "domain of --hw (--chips GPUs each). Each rack holds experts/racks experts on",
@@ -482,10 +586,18 @@ static const chalk_command CMD_EXPERT_BATCH = {
     .about = ABOUT_EXPERT_BATCH, .examples = EXAMPLES_EXPERT_BATCH
 };
 
+static const chalk_command CMD_LAYOUT = {
+    .name = "moe-layout",
+    .summary = "the cheapest racks, GPUs and batch for a latency target (2.10)",
+    .title = "chalk moe-layout: the cheapest layout for a latency target (2.10)",
+    .inputs = LAYOUT, .needs = CHALK_DEPLOY, .check = check_layout, .build = build_layout,
+    .about = ABOUT_LAYOUT, .examples = EXAMPLES_LAYOUT
+};
+
 const chalk_chapter chalk_chapter_02_moe = {
     .number = 2,
     .title = "moe: how an MoE layer is laid out across a rack",
     .commands = (const chalk_command *const[]){&CMD_MOE, &CMD_PLACE, &CMD_EXPERT_BATCH,
                                                &moe_imbalance_cmd, &moe_domain_cmd,
-                                               &moe_routed_scaling_cmd, NULL},
+                                               &moe_routed_scaling_cmd, &CMD_LAYOUT, NULL},
 };

@@ -159,6 +159,8 @@ extern const chalk_flag CHALK_F_HW, CHALK_F_CHIPS, CHALK_F_FLOPS, CHALK_F_HBM_BP
 extern const chalk_flag CHALK_F_DTYPE, CHALK_F_KV_DTYPE;
 /* The workload most chapters share. */
 extern const chalk_flag CHALK_F_BATCH, CHALK_F_CONTEXT;
+/* The longest acceptable decode step (chapters 1 and 2). */
+extern const chalk_flag CHALK_F_TARGET_STEP;
 
 /* The model and the rates of the hardware, as a command's first inputs:
  *   static const chalk_input DECODE[] = {CHALK_MODEL_INPUTS, CHALK_RATE_INPUTS,

@@ -49,6 +49,8 @@ const chalk_flag CHALK_F_KV_DTYPE      = {"--kv-dtype",          "D", "kv_dtype"
     "precision of the KV cache elements (default: --dtype)"};
 const chalk_flag CHALK_F_BATCH         = {"--batch",             "B", "batch",                 U(SEQUENCES),       0, 1e12, ABOVE, "sequences per step", WORKLOAD,
     "sequences per decode step (> 0); may be a sweep"};
+const chalk_flag CHALK_F_TARGET_STEP   = {"--target-step-s",     "S", "target_step_s",         U(SECONDS),         1e-9, 1e6, 0,     "largest step, seconds", WORKLOAD,
+    "largest acceptable step time, seconds; may be a sweep"};
 const chalk_flag CHALK_F_CONTEXT       = {"--context",           "T", "context",               U(TOKENS),          0, 1e12, 0,     "tokens of context; 0 for none", WORKLOAD,
     "tokens of context each sequence attends to (>= 0); may be a sweep"};
 
