@@ -702,8 +702,7 @@ double revnets_plan_flops_fraction(const revnets_checkpoint_plan *plan,
     COST_ASSERT(layers >= 1 && "need a layer");
     if (!plan->exists)
         return 0.0;
-    double stored_share = (double)plan->stored / layers;
     return plan->extra_flops_fraction +
-           stored_share * revnets_recompute_flops_fraction(stored);
+           (double)plan->stored / layers * revnets_recompute_flops_fraction(stored);
 }
 /* endregion: plan-budget */
