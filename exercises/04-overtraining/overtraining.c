@@ -30,7 +30,7 @@ double overtraining_loss(const cost_scaling_fit *fit, double params,
 overtraining_terms overtraining_loss_terms(const cost_scaling_fit *fit, double params,
                                            double tokens)
 {
-    /* TODO §4.2: each term is the loss with the other resource unlimited, less
+    /* TODO §4.2 (The loss law and its fits): each term is the loss with the other resource unlimited, less
      * the irreducible loss. */
     (void)fit;
     (void)params;
@@ -54,7 +54,7 @@ overtraining_optimum overtraining_chinchilla(const cost_scaling_fit *fit,
 
 overtraining_exponents overtraining_frontier_exponents(const cost_scaling_fit *fit)
 {
-    /* TODO §4.3: how N_opt and D_opt grow with the budget. */
+    /* TODO §4.3 (The compute-optimal frontier): how N_opt and D_opt grow with the budget. */
     (void)fit;
     overtraining_exponents e = {0};
     return e;
@@ -249,7 +249,7 @@ overtraining_inference_optimal(const cost_scaling_fit *fit, double loss,
 double overtraining_saved_flops(const overtraining_lifetime *reference,
                                 const overtraining_lifetime *best)
 {
-    /* TODO §4.9: the reference's total minus best's; rounding is no saving. */
+    /* TODO §4.9 (Beyond the lecture): the reference's total minus best's; rounding is no saving. */
     (void)reference;
     (void)best;
     return -1.0;

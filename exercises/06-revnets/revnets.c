@@ -285,7 +285,7 @@ double revnets_train_flops(int layers, int half, bool reversible)
 
 double revnets_extra_flops_fraction(int layers, int half)
 {
-    /* TODO §6.6: the reversible step's FLOPs over the stored one's, less 1. */
+    /* TODO §6.6 (Training memory): the reversible step's FLOPs over the stored one's, less 1. */
     (void)layers;
     (void)half;
     return 0.0;
@@ -356,7 +356,7 @@ double revnets_recompute_flops_fraction(const revnets_layer *l)
 
 double revnets_attention_core_share(const revnets_layer *l)
 {
-    /* TODO §6.7: the bytes selective recomputation drops, over all of an
+    /* TODO §6.7 (Activation memory of a transformer layer): the bytes selective recomputation drops, over all of an
      * undivided layer's. */
     (void)l;
     return -1.0;

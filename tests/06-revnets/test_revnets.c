@@ -1191,9 +1191,10 @@ static void checkpoint_plan_for_gpt3_checkpoints_every_layer_but_one(void **stat
                 95.0 / 288);
 }
 
-/* The budget is the HBM the model state leaves (§6.8): an 80 GB A100 holding 43.75 GB
- * of state (GPT-3's 175e9 parameters x 16 bytes over 8 x 8 GPUs) leaves 36.25 GB; a
- * state larger than the HBM leaves nothing, not a negative budget. */
+/* The budget is the HBM the model state leaves, §6.8 (Checkpoints under a memory
+ * budget): an 80 GB A100 holding 43.75 GB of state (GPT-3's 175e9 parameters x 16
+ * bytes over 8 x 8 GPUs) leaves 36.25 GB; a state larger than the HBM leaves nothing,
+ * not a negative budget. */
 static void checkpoint_plan_budget_is_what_the_model_state_leaves(void **state)
 {
     (void)state;
