@@ -55,6 +55,9 @@ typedef struct batching_step {
     double memory_s;  /* weights_s + kv_s */
     double step_s;    /* max(compute_s, memory_s) */
     cost_bound bound; /* COST_BOUND_COMPUTE when compute_s >= memory_s */
+    double mfu;       /* compute_s / step_s: the share of the step spent multiplying */
+    double hbm_bytes; /* what HBM holds, every weight and every cache: a step reads
+                       * each once, so memory_s at the chips' bandwidth */
 } batching_step;
 
 /* ---- Exercise 1.1 (*) roofline_terms: the three terms -------------------- */

@@ -50,6 +50,19 @@ moe_placement moe_place_experts(int experts, int domain_chips)
     return (moe_placement){0};
 }
 
+double moe_expert_bytes_per_gpu(const moe_placement *p, int moe_layers, int d_model, int d_ff,
+                                double bytes_per_param)
+{
+    /* TODO §2.2 (Expert parallelism on a rack): a GPU's experts, in every MoE
+     * layer, at their bytes. */
+    (void)p;
+    (void)moe_layers;
+    (void)d_model;
+    (void)d_ff;
+    (void)bytes_per_param;
+    return 0.0;
+}
+
 /* ---- Exercise 2.3 (*) a2a_bytes ----------------------------------- */
 
 double moe_a2a_bytes_per_token(int d_model, int top_k, double act_bytes)

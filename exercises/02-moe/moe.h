@@ -67,6 +67,7 @@ typedef struct moe_layer_count {
     double total;  /* stored: every routed and shared expert, router */
     double active; /* one token multiplies through: top_k routed
                     * experts, every shared expert, the router */
+    double router; /* the router alone: d_model x experts */
 } moe_layer_count;
 
 /* The parameters of the layer `*s` describes (s points to one
@@ -98,6 +99,12 @@ typedef struct moe_placement {
  * experts / domain_chips rounded UP. Preconditions: experts >= 1,
  * domain_chips >= 1. */
 moe_placement moe_place_experts(int experts, int domain_chips);
+
+/* The expert weights one GPU of a placement holds: its experts_per_gpu experts in
+ * each of `moe_layers` layers, moe_expert_params(d_model, d_ff) parameters each, at
+ * bytes_per_param. Preconditions: moe_layers >= 0, widths >= 1, bytes > 0. */
+double moe_expert_bytes_per_gpu(const moe_placement *p, int moe_layers, int d_model, int d_ff,
+                                double bytes_per_param);
 
 /* ---- Exercise 2.3 (*) a2a_bytes: what a token sends ---------------------- */
 
@@ -185,6 +192,9 @@ typedef struct moe_step {
                        * others; otherwise COMPUTE when
                        * compute_s >= memory_s (a tie is COMPUTE),
                        * else MEMORY */
+    double a2a_dispatch_s_per_layer; /* one layer's dispatch alone: a2a_s / (2 moe_layers) */
+    double hbm_bytes; /* what the step reads, weights and caches, all in HBM: memory_s
+                       * at the R n GPUs' bandwidth (0 without MoE layers: no a2a) */
 } moe_step;
 
 /* The three roofs of one step of `batch` sequences with
@@ -229,6 +239,7 @@ moe_knee moe_knee_batch(const moe_deploy *d, double context_tokens);
 typedef struct moe_racks {
     double cross_fraction;   /* the share of a token's expert visits
                               * whose expert is in another rack */
+    double scaleup_over_scaleout; /* W_up / W_out: how much slower the scale-out link is */
     double slowdown_overlap; /* the all-to-all's time over one rack's,
                               * with the same tokens on each GPU, when
                               * each GPU sends its in-rack and its
@@ -323,6 +334,8 @@ typedef struct moe_max_bounds {
                    * this is a lower bound) */
     double upper; /* the union bound on P(max > c), capped at 1 for
                    * each c, summed as in §2.7 (Routing is random) */
+    double sd;    /* one expert's load's standard deviation, sqrt(batch p (1 - p)),
+                   * p = top_k / experts */
 } moe_max_bounds;
 
 /* Both bounds for the routing above. With top_k = experts every load

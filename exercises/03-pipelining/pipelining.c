@@ -90,6 +90,15 @@ double pipelining_bubble_over_ideal(int stages, int microbatches,
     return 0.0;
 }
 
+double pipelining_speedup(int stages, int microbatches, int chunks)
+{
+    /* TODO §3.4.1 (The bubble of GPipe): the stages' work, less the share they idle. */
+    (void)stages;
+    (void)microbatches;
+    (void)chunks;
+    return 0.0;
+}
+
 /* ---- Exercise 3.4 (**) schedule_order -------------------------------- */
 
 pipelining_op pipelining_gpipe_op(const pipelining_plan *plan, int stage,
@@ -163,6 +172,19 @@ int pipelining_decode_microbatches(int stages, double stage_s, double hop_s)
     (void)stage_s;
     (void)hop_s;
     return 0;
+}
+
+pipelining_decode_loop pipelining_decode_loop_at(int stages, double step_s, double hop_s,
+                                                 double microbatch_seqs)
+{
+    /* TODO §3.5 (Decode is a loop): a stage's share of the step, then the loop's
+     * token time, micro-batches and throughput. */
+    (void)stages;
+    (void)step_s;
+    (void)hop_s;
+    (void)microbatch_seqs;
+    pipelining_decode_loop l = {0};
+    return l;
 }
 
 /* ---- Exercise 3.8 (**) capacity -------------------------------------- */

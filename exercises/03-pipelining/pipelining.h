@@ -139,6 +139,11 @@ double pipelining_bubble_fraction(int stages, int microbatches, int chunks);
 double pipelining_bubble_over_ideal(int stages, int microbatches,
                                     int chunks);
 
+/* The stages' speedup over one stage: `stages` stages that idle a bubble_fraction of
+ * the time do the work of stages * (1 - bubble_fraction) stages that never idle.
+ * Preconditions as for pipelining_bubble_fraction. */
+double pipelining_speedup(int stages, int microbatches, int chunks);
+
 /* ---- Exercises 3.4-3.6: the schedule simulator ----------------------- */
 
 typedef enum pipelining_schedule {
@@ -275,6 +280,8 @@ typedef struct pipelining_timeline {
     /* work per stage: a forward and a backward of every micro-batch
      * through the whole stage */
     double busy_s;
+    /* idle per stage: makespan_s - busy_s */
+    double idle_s;
     /* idle share of the stages' time: 1 - busy_s / makespan_s */
     double bubble_fraction;
     /* idle time over busy time: makespan_s / busy_s - 1 */
@@ -328,6 +335,21 @@ double pipelining_decode_token_s(int stages, double stage_s, double hop_s);
  * Preconditions: stages >= 1, stage_s > 0, hop_s >= 0. */
 int pipelining_decode_microbatches(int stages, double stage_s,
                                    double hop_s);
+
+/* A decode step of `step_s` on one rack, spread over `stages` racks with a hop of
+ * `hop_s` after each stage, `microbatch_seqs` sequences a micro-batch: */
+typedef struct pipelining_decode_loop {
+    double stage_s;             /* step_s / stages: each stage holds 1/P of the layers */
+    double token_s;             /* pipelining_decode_token_s: a token's trip round the loop */
+    double hops_s;              /* token_s - step_s: what the hops add */
+    int microbatches;           /* pipelining_decode_microbatches */
+    double sequences_in_flight; /* microbatches * microbatch_seqs */
+    double tokens_per_s;        /* sequences_in_flight / token_s, all racks */
+} pipelining_decode_loop;
+
+/* Preconditions: stages >= 1, step_s > 0, hop_s >= 0, microbatch_seqs >= 0. */
+pipelining_decode_loop pipelining_decode_loop_at(int stages, double step_s, double hop_s,
+                                                 double microbatch_seqs);
 
 /* ---- Exercise 3.8 (**) capacity: memory per GPU ------------------- */
 

@@ -27,6 +27,18 @@ double overtraining_loss(const cost_scaling_fit *fit, double params,
     return 0.0;
 }
 
+overtraining_terms overtraining_loss_terms(const cost_scaling_fit *fit, double params,
+                                           double tokens)
+{
+    /* TODO §4.2 (The loss law and its fits): each term is the loss with the other resource unlimited, less
+     * the irreducible loss. */
+    (void)fit;
+    (void)params;
+    (void)tokens;
+    overtraining_terms t = {0};
+    return t;
+}
+
 /* ---- Exercise 4.2 (**) frontier -------------------------------------- */
 
 overtraining_optimum overtraining_chinchilla(const cost_scaling_fit *fit,
@@ -38,6 +50,14 @@ overtraining_optimum overtraining_chinchilla(const cost_scaling_fit *fit,
     (void)flops;
     overtraining_optimum o = {0};
     return o;
+}
+
+overtraining_exponents overtraining_frontier_exponents(const cost_scaling_fit *fit)
+{
+    /* TODO §4.3 (The compute-optimal frontier): how N_opt and D_opt grow with the budget. */
+    (void)fit;
+    overtraining_exponents e = {0};
+    return e;
 }
 
 overtraining_optimum
@@ -224,6 +244,15 @@ overtraining_inference_optimal(const cost_scaling_fit *fit, double loss,
     (void)inference_tokens;
     overtraining_lifetime l = {0};
     return l;
+}
+
+double overtraining_saved_flops(const overtraining_lifetime *reference,
+                                const overtraining_lifetime *best)
+{
+    /* TODO §4.9 (Beyond the lecture): the reference's total minus best's; rounding is no saving. */
+    (void)reference;
+    (void)best;
+    return -1.0;
 }
 
 /* ---- Exercise 4.11 (***) budget_optimal ------------------------------ */

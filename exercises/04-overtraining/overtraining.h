@@ -54,6 +54,17 @@
 double overtraining_loss(const cost_scaling_fit *fit, double params,
                          double tokens);
 
+/* The two reducible terms of L(N, D), each the loss with the other resource
+ * unlimited less L_inf: params_term = L(N, inf) - L_inf = A_N / N^alpha_N, and
+ * tokens_term = L(inf, D) - L_inf = A_D / D^alpha_D. Preconditions: both > 0. */
+typedef struct overtraining_terms {
+    double params_term;
+    double tokens_term;
+} overtraining_terms;
+
+overtraining_terms overtraining_loss_terms(const cost_scaling_fit *fit, double params,
+                                           double tokens);
+
 /* ---- Exercise 4.2 (**) frontier: the compute-optimal model -------- */
 
 /* A model and its training on the compute-optimal frontier. */
@@ -73,6 +84,15 @@ typedef struct overtraining_optimum {
  * overflows. */
 overtraining_optimum overtraining_chinchilla(const cost_scaling_fit *fit,
                                              double flops);
+
+/* The exponents of the frontier: N_opt grows as C^gamma_N and D_opt as C^gamma_D,
+ * gamma_N = alpha_D / (alpha_N + alpha_D), gamma_D = alpha_N / (alpha_N + alpha_D). */
+typedef struct overtraining_exponents {
+    double params; /* gamma_N */
+    double tokens; /* gamma_D */
+} overtraining_exponents;
+
+overtraining_exponents overtraining_frontier_exponents(const cost_scaling_fit *fit);
 
 /* The compute-optimal training of a model of `params` parameters: the
  * tokens D for which this N is the compute-optimal model of its own
@@ -347,5 +367,13 @@ overtraining_inference_optimal(const cost_scaling_fit *fit, double loss,
 overtraining_lifetime
 overtraining_budget_optimal(const cost_scaling_fit *fit,
                             double lifetime_flops, double inference_tokens);
+
+/* The lifetime FLOPs `best` saves against `reference`: reference's total minus
+ * best's. A difference below rounding, under 1e-9 of the reference's total, is 0,
+ * and so is a negative one when best is the inference-optimal model of the same loss
+ * and demand (it is never the dearer: only rounding makes it look so, e.g. 8 MFLOP
+ * out of 2e22 when the reference is the optimum itself). Preconditions: both exist. */
+double overtraining_saved_flops(const overtraining_lifetime *reference,
+                                const overtraining_lifetime *best);
 
 #endif /* CHALK_OVERTRAINING_H */

@@ -41,6 +41,24 @@ context_kink context_kink_tokens(const context_deploy *d, double batch)
     return k;
 }
 
+double context_hbm_bytes(const context_deploy *d, double batch, double context_tokens)
+{
+    /* TODO §5.1 (The roofline against context): the weights, and every sequence's cache. */
+    (void)d;
+    (void)batch;
+    (void)context_tokens;
+    return 0.0;
+}
+
+double context_usd_per_mtok(int chips, double usd_per_chip_hour, double time_per_token_s)
+{
+    /* TODO §5.1 (The roofline against context): the chips' rent for a token's time, per million tokens. */
+    (void)chips;
+    (void)usd_per_chip_hour;
+    (void)time_per_token_s;
+    return 0.0;
+}
+
 /* ---- Exercise 5.3 (*) kv_from_price --------------------------------- */
 
 double context_kv_bytes_from_crossover(double params_active,
@@ -125,6 +143,23 @@ double context_sparse_read_bytes(double kv_bytes_per_token,
     (void)index_bytes_per_token;
     (void)selected_tokens;
     (void)context_tokens;
+    return 0.0;
+}
+
+double context_index_bytes_per_token(double layers, double index_dim, double bytes_per_element)
+{
+    /* TODO §5.3 (Is 833 bytes a plausible cache?): one index entry per token in every layer. */
+    (void)layers;
+    (void)index_dim;
+    (void)bytes_per_element;
+    return 0.0;
+}
+
+double context_sqrt_read_tokens(double context_tokens, double kink_tokens)
+{
+    /* TODO §5.3 (Is 833 bytes a plausible cache?): the context up to the kink, the square root's growth past it. */
+    (void)context_tokens;
+    (void)kink_tokens;
     return 0.0;
 }
 

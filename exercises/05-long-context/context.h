@@ -84,6 +84,16 @@ typedef struct context_kink {
  * Preconditions: batch > 0, kv_bytes_per_token > 0. */
 context_kink context_kink_tokens(const context_deploy *d, double batch);
 
+/* Bytes in the chips' HBM at this batch and context: every weight, and `batch`
+ * caches of `context_tokens` tokens. Preconditions: batch >= 0, context_tokens >= 0. */
+double context_hbm_bytes(const context_deploy *d, double batch, double context_tokens);
+
+/* What a token costs, USD per million tokens, when it takes `time_per_token_s` of
+ * `chips` chips rented at usd_per_chip_hour each:
+ *     chips * usd_per_chip_hour * time_per_token_s / 3600 * 1e6.
+ * Preconditions: all >= 0. */
+double context_usd_per_mtok(int chips, double usd_per_chip_hour, double time_per_token_s);
+
 /* ---- Exercise 5.3 (*) kv_from_price -----------------------------------
  * §5.2 (Solving for the bytes per token) */
 
@@ -151,6 +161,16 @@ double context_sparse_read_bytes(double kv_bytes_per_token,
                                  double index_bytes_per_token,
                                  double selected_tokens,
                                  double context_tokens);
+
+/* The index sparse attention keeps: `index_dim` numbers per token in each of `layers`
+ * layers, at bytes_per_element (DeepSeek-V3.2: 61 x 128 x 1 byte in fp8).
+ * Preconditions: all inputs >= 0. */
+double context_index_bytes_per_token(double layers, double index_dim, double bytes_per_element);
+
+/* The tokens a step would read if, past the kink, they grew as the square root of
+ * the context: sqrt(context * kink_tokens) above the kink, the context itself at or
+ * below it (the book's what-if for sparse attention). Preconditions: both >= 0. */
+double context_sqrt_read_tokens(double context_tokens, double kink_tokens);
 
 /* ---- Exercise 5.6 (**) pass_length -------------------------------------
  * §5.4 (Output against input price) */

@@ -283,6 +283,14 @@ double revnets_train_flops(int layers, int half, bool reversible)
     return 0.0;
 }
 
+double revnets_extra_flops_fraction(int layers, int half)
+{
+    /* TODO §6.6 (Training memory): the reversible step's FLOPs over the stored one's, less 1. */
+    (void)layers;
+    (void)half;
+    return 0.0;
+}
+
 /* ---- Exercise 6.10 (**) stored_backprop ---------------------------- */
 
 double revnets_backward_stored(const revnets_net *net, const double *x1,
@@ -346,6 +354,14 @@ double revnets_recompute_flops_fraction(const revnets_layer *l)
     return -1.0;
 }
 
+double revnets_attention_core_share(const revnets_layer *l)
+{
+    /* TODO §6.7 (Activation memory of a transformer layer): the bytes selective recomputation drops, over all of an
+     * undivided layer's. */
+    (void)l;
+    return -1.0;
+}
+
 double revnets_model_state_bytes_per_gpu(double params,
                                          double tensor_parallel,
                                          double pipeline_parallel)
@@ -373,4 +389,25 @@ revnets_checkpoint_plan revnets_plan_checkpoints(int layers,
     (void)budget_bytes;
     revnets_checkpoint_plan none = {0};
     return none;
+}
+
+double revnets_activation_budget_bytes(double hbm_bytes,
+                                       double model_state_bytes)
+{
+    /* TODO §6.8 (Checkpoints under a memory budget): the HBM the model
+     * state leaves. */
+    (void)hbm_bytes;
+    (void)model_state_bytes;
+    return -1.0;
+}
+
+double revnets_plan_flops_fraction(const revnets_checkpoint_plan *plan,
+                                   int layers, const revnets_layer *stored)
+{
+    /* TODO §6.8 (Checkpoints under a memory budget): the segments'
+     * recomputation, and the stored layers' own. */
+    (void)plan;
+    (void)layers;
+    (void)stored;
+    return -1.0;
 }

@@ -435,6 +435,10 @@ size_t revnets_work_reversible(int layers, int half);
  * inverting, one C_fwd more. Preconditions as revnets_work_stored. */
 double revnets_train_flops(int layers, int half, bool reversible);
 
+/* What reversibility adds to a training step's FLOPs, as a fraction of the stored
+ * step's: (reversible - stored) / stored, a third (16 against 12 half^2 a block).
+ * Preconditions: layers >= 1, half >= 1. */
+double revnets_extra_flops_fraction(int layers, int half);
 /* ---- Exercise 6.10 (**) stored_backprop: the usual backward pass
  * §6.6 (Training memory: store or regenerate) */
 
@@ -523,6 +527,11 @@ double revnets_act_bytes_per_model(const revnets_layer *l, int layers);
  */
 double revnets_recompute_flops_fraction(const revnets_layer *l);
 
+/* The share of an undivided layer's activation bytes (t = 1, no recomputation) that
+ * sits in the s^2 attention core, the part selective recomputation drops:
+ * (5as/h) / (34 + 5as/h). Preconditions: every size >= 1. */
+double revnets_attention_core_share(const revnets_layer *l);
+
 /* Bytes of model state per parameter in mixed-precision training with
  * Adam: bf16 weights and gradients (2 + 2), and fp32 master weights,
  * momentum and variance (4 + 4 + 4). Rajbhandari et al. 2020 (ZeRO,
@@ -577,5 +586,23 @@ revnets_checkpoint_plan revnets_plan_checkpoints(int layers,
                                                  double layer_bytes,
                                                  double input_bytes,
                                                  double budget_bytes);
+
+/* What a GPU's HBM leaves a plan for activations, §6.8 (Checkpoints under
+ * a memory budget): hbm_bytes less the model state it holds
+ * (revnets_model_state_bytes_per_gpu), and 0 when the state alone fills
+ * it. Preconditions: both >= 0. */
+double revnets_activation_budget_bytes(double hbm_bytes,
+                                       double model_state_bytes);
+
+/* What a plan's step recomputes, as a fraction of the step's 3
+ * forwards: the plan's segments (plan->extra_flops_fraction) plus, in
+ * each of its plan->stored layers out of `layers`, what `stored`
+ * recomputes (revnets_recompute_flops_fraction: 0 for none, the
+ * attention products for selective):
+ *     extra_flops_fraction + (stored / layers) * recompute fraction.
+ * 0 for a plan that does not exist. Preconditions: layers >= 1, the
+ * layer's sizes as for revnets_act_bytes_per_layer. */
+double revnets_plan_flops_fraction(const revnets_checkpoint_plan *plan,
+                                   int layers, const revnets_layer *stored);
 
 #endif /* CHALK_REVNETS_H */

@@ -67,6 +67,8 @@ batching_step batching_step_at(const batching_deploy *d, double batch,
     s.memory_s = s.weights_s + s.kv_s;
     s.bound = cost_bound_of(s.compute_s, s.memory_s);
     s.step_s = fmax(s.compute_s, s.memory_s);
+    s.mfu = s.compute_s / s.step_s;
+    s.hbm_bytes = s.memory_s * d->chips * d->hbm_bytes_per_s;
     return s;
 }
 /* endregion: step */

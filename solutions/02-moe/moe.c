@@ -35,11 +35,20 @@ moe_layer_count moe_layer_params(const moe_shape *s)
     moe_layer_count c;
     c.total = stored * expert + router;
     c.active = used * expert + router;
+    c.router = router;
     return c;
 }
 /* endregion: expert-params */
 
 /* ---- Exercise 2.2 ---------------------------------------------------- */
+
+/* region: expert-bytes */
+double moe_expert_bytes_per_gpu(const moe_placement *p, int moe_layers, int d_model, int d_ff,
+                                double bytes_per_param)
+{
+    return p->experts_per_gpu * moe_layers * moe_expert_params(d_model, d_ff) * bytes_per_param;
+}
+/* endregion: expert-bytes */
 
 /* region: placement */
 moe_placement moe_place_experts(int experts, int domain_chips)
@@ -160,6 +169,9 @@ moe_step moe_step_at(const moe_deploy *d, double batch,
         s.bound = MOE_BOUND_COMPUTE;
     else
         s.bound = MOE_BOUND_MEMORY;
+    s.a2a_dispatch_s_per_layer = d->moe_layers > 0 ? s.a2a_s / (2.0 * d->moe_layers) : 0.0;
+    double gpus = (double)d->racks * d->gpus; /* a step reads it all once */
+    s.hbm_bytes = s.memory_s * gpus * d->hbm_bytes_per_s;
     return s;
 }
 /* endregion: step */
@@ -196,6 +208,7 @@ moe_racks moe_span_racks(int racks, double scaleup_bytes_per_s,
     double r = racks;
     double slower = scaleup_bytes_per_s / scaleout_bytes_per_s;
     moe_racks m;
+    m.scaleup_over_scaleout = slower;
     m.cross_fraction = (r - 1.0) / r;
     /* per GPU, the same tokens as in one rack: 1/R of the bytes
      * at W_up, the rest `slower` times as long per byte */
@@ -334,7 +347,7 @@ moe_max_bounds moe_expected_max_load(int batch, int experts, int top_k)
     COST_ASSERT(batch >= 1 && top_k >= 1 && top_k <= experts &&
                 "need 1 <= k <= E");
     double p = (double)top_k / experts;
-    moe_max_bounds m = {0.0, 0.0};
+    moe_max_bounds m = {0.0, 0.0, sqrt(batch * p * (1.0 - p))};
     /* E[max] = sum over c >= 0 of P(max > c), with the tail
      * P(X > c) built up from c = batch - 1 down */
     double tail = 0.0;

@@ -110,6 +110,12 @@ double pipelining_bubble_over_ideal(int stages, int microbatches,
     COST_ASSERT(stages >= 1 && microbatches >= 1 && chunks >= 1);
     return (stages - 1) / ((double)chunks * microbatches);
 }
+
+double pipelining_speedup(int stages, int microbatches, int chunks)
+{
+    /* the P stages do the work of P(1 - f) stages that never idle */
+    return stages * (1 - pipelining_bubble_fraction(stages, microbatches, chunks));
+}
 /* endregion: bubble */
 
 /* ---- passes -----------------------------------------------------------
@@ -323,6 +329,7 @@ bool pipelining_simulate(const pipelining_plan *plan, pipelining_op *ops,
     out->ops = total;
     out->makespan_s = makespan;
     out->busy_s = busy;
+    out->idle_s = makespan - busy;
     out->bubble_fraction = 1.0 - busy / makespan;
     out->bubble_over_ideal = makespan / busy - 1.0;
     out->peak_microbatches_in_flight = peak;
@@ -346,6 +353,20 @@ int pipelining_decode_microbatches(int stages, double stage_s, double hop_s)
 {
     double loop_s = pipelining_decode_token_s(stages, stage_s, hop_s);
     return int_of(whole_ceil(loop_s / stage_s));
+}
+
+pipelining_decode_loop pipelining_decode_loop_at(int stages, double step_s,
+                                                 double hop_s,
+                                                 double microbatch_seqs)
+{
+    pipelining_decode_loop l;
+    l.stage_s = step_s / stages;
+    l.token_s = pipelining_decode_token_s(stages, l.stage_s, hop_s);
+    l.hops_s = l.token_s - step_s;
+    l.microbatches = pipelining_decode_microbatches(stages, l.stage_s, hop_s);
+    l.sequences_in_flight = l.microbatches * microbatch_seqs;
+    l.tokens_per_s = l.microbatches * microbatch_seqs / l.token_s;
+    return l;
 }
 /* endregion: decode-loop */
 

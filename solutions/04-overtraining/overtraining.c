@@ -85,6 +85,16 @@ double overtraining_loss(const cost_scaling_fit *fit, double params,
     return fit->irreducible + params_term(fit, params) +
            tokens_term(fit, tokens);
 }
+
+overtraining_terms overtraining_loss_terms(const cost_scaling_fit *fit,
+                                           double params, double tokens)
+{
+    /* the law with the other resource unlimited, less what nothing removes */
+    overtraining_terms t;
+    t.params_term = overtraining_loss(fit, params, INFINITY) - fit->irreducible;
+    t.tokens_term = overtraining_loss(fit, INFINITY, tokens) - fit->irreducible;
+    return t;
+}
 /* endregion: loss */
 
 /* ---- Exercise 4.2 ---------------------------------------------------- */
@@ -110,6 +120,15 @@ static overtraining_optimum optimum_of(const cost_scaling_fit *f, double n,
 }
 
 /* region: frontier */
+overtraining_exponents
+overtraining_frontier_exponents(const cost_scaling_fit *fit)
+{
+    double sum = fit->alpha_params + fit->alpha_tokens;
+    overtraining_exponents e = {fit->alpha_tokens / sum,
+                                fit->alpha_params / sum};
+    return e;
+}
+
 overtraining_optimum overtraining_chinchilla(const cost_scaling_fit *fit,
                                              double flops)
 {
@@ -477,6 +496,15 @@ overtraining_inference_optimal(const cost_scaling_fit *fit, double loss,
                                     inference_tokens);
 }
 /* endregion: inference-optimal */
+
+/* region: saved */
+double overtraining_saved_flops(const overtraining_lifetime *reference,
+                                const overtraining_lifetime *best)
+{
+    double saved = reference->total_flops - best->total_flops;
+    return saved > 1e-9 * reference->total_flops ? saved : 0.0;
+}
+/* endregion: saved */
 
 /* ---- Exercise 4.11 --------------------------------------------------- */
 

@@ -62,6 +62,19 @@ context_token_time context_time_per_token(const context_deploy *d,
     return token_time(compute_per_token_s(d, context_tokens),
                       memory_per_sequence_s(d, batch, context_tokens));
 }
+
+/* region: hbm-bytes */
+double context_hbm_bytes(const context_deploy *d, double batch, double context_tokens)
+{
+    COST_ASSERT(batch >= 0 && context_tokens >= 0 && "need a workload");
+    return d->params_total * d->bytes_per_param + batch * context_tokens * d->kv_bytes_per_token;
+}
+
+double context_usd_per_mtok(int chips, double usd_per_chip_hour, double time_per_token_s)
+{
+    return chips * usd_per_chip_hour * time_per_token_s / COST_HOUR_S * 1e6;
+}
+/* endregion: hbm-bytes */
 /* endregion: roofline */
 
 /* ---- Exercise 5.2 ---------------------------------------------------- */
@@ -171,6 +184,18 @@ double context_sparse_read_bytes(double kv_bytes_per_token,
     double read_tokens = fmin(selected_tokens, context_tokens);
     return read_tokens * kv_bytes_per_token +
            context_tokens * index_bytes_per_token;
+}
+
+double context_index_bytes_per_token(double layers, double index_dim,
+                                     double bytes_per_element)
+{
+    return layers * index_dim * bytes_per_element;
+}
+
+double context_sqrt_read_tokens(double context_tokens, double kink_tokens)
+{
+    return context_tokens > kink_tokens ? sqrt(context_tokens * kink_tokens)
+                                        : context_tokens;
 }
 /* endregion: windows */
 

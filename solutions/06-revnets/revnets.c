@@ -409,6 +409,13 @@ double revnets_train_flops(int layers, int half, bool reversible)
     double regenerate = reversible ? forward : 0.0;
     return forward + backward + regenerate;
 }
+
+double revnets_extra_flops_fraction(int layers, int half)
+{
+    double stored = revnets_train_flops(layers, half, false);
+    double reversible = revnets_train_flops(layers, half, true);
+    return (reversible - stored) / stored;
+}
 /* endregion: training-cost */
 
 /* ---- Exercises 6.10 and 6.11: the shared backward step ------------- */
@@ -601,6 +608,17 @@ double revnets_recompute_flops_fraction(const revnets_layer *l)
     return 0.0;
 }
 
+double revnets_attention_core_share(const revnets_layer *l)
+{
+    /* the same layer undivided, with and without the s^2 core */
+    revnets_layer whole = *l, cut = *l;
+    whole.tensor_parallel = cut.tensor_parallel = 1;
+    whole.recompute = REVNETS_RECOMPUTE_NONE;
+    cut.recompute = REVNETS_RECOMPUTE_SELECTIVE;
+    double whole_bytes = revnets_act_bytes_per_layer(&whole);
+    return (whole_bytes - revnets_act_bytes_per_layer(&cut)) / whole_bytes;
+}
+
 double revnets_model_state_bytes_per_gpu(double params,
                                          double tensor_parallel,
                                          double pipeline_parallel)
@@ -667,3 +685,24 @@ revnets_checkpoint_plan revnets_plan_checkpoints(int layers,
     return none;
 }
 /* endregion: checkpoint-plan */
+
+/* region: plan-budget */
+double revnets_activation_budget_bytes(double hbm_bytes,
+                                       double model_state_bytes)
+{
+    COST_ASSERT(hbm_bytes >= 0.0 && model_state_bytes >= 0.0 &&
+                "need sizes >= 0");
+    double left = hbm_bytes - model_state_bytes;
+    return left > 0.0 ? left : 0.0;
+}
+
+double revnets_plan_flops_fraction(const revnets_checkpoint_plan *plan,
+                                   int layers, const revnets_layer *stored)
+{
+    COST_ASSERT(layers >= 1 && "need a layer");
+    if (!plan->exists)
+        return 0.0;
+    return plan->extra_flops_fraction +
+           (double)plan->stored / layers * revnets_recompute_flops_fraction(stored);
+}
+/* endregion: plan-budget */

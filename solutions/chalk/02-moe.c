@@ -1,5 +1,6 @@
 /*
- * 02-moe.c -- chapter 2's commands: an MoE layer laid out across a rack.
+ * 02-moe.c -- chapter 2's commands: an MoE layer laid out across a rack (and its
+ * table; 02-moe-routing.c holds the commands on routing and the domain).
  *
  *   chalk moe              the layout and the three roofs of a decode step (2.1-2.5)
  *   chalk place            experts on the GPUs of a scale-up domain (2.2)
@@ -7,6 +8,7 @@
  *   chalk moe-imbalance    random routing: the busiest expert, drops (2.7)
  *   chalk domain           what a scale-up domain holds; the largest model (2.8)
  *   chalk routed-scaling   the routed scaling law, "64x for 4x" (2.9)
+ *   chalk moe-layout       the cheapest racks, GPUs and batch for a latency target (2.10)
  *
  * Every chapter-2 quantity of the lecture (reference/lecture-notes.md section 10) and
  * the command that reproduces it:
@@ -33,7 +35,7 @@
  *                                            --experts 64 -> dense_equivalent_params;
  *                                            expert_multiplier (8 for halving)
  *   Expert batch r E / k                     expert-batch --hw ... --experts 256 --top-k 8
- *   Routing imbalance, capacity factor       moe-imbalance --experts 256 --top-k 8 ...
+ *   Routing imbalance, capacity factor       moe-imbalance --experts 256 --top-k 8 --tokens T
  *
  * Every number comes from the chapter's reference (moe_*, through
  * exercises/02-moe/moe.h) and chapter 1's (batching_hw_ratio), applied to presets
@@ -42,367 +44,149 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "02-moe.h"
 #include "batching.h"
-#include "chalk.h"
-#include "moe.h"
 
 /* ---- this chapter's own flags ------------------------------------------------------------ */
 
 #define G_MOE "mixture of experts"
 #define G_NET "network (per GPU, one direction)"
+#define WORKLOAD "workload"
+#define WHOLE CHALK_WHOLE
+#define ABOVE CHALK_ABOVE_MIN
+#define U(x) CHALK_U_##x
 
-static const chalk_flag F_ACT_BYTES = {
-    .name = "--act-bytes",
-    .arg = "X",
-    .key = "act_bytes",
-    .group = G_MOE,
-    .help = "bytes per activation element sent to and from an expert (default: --dtype's "
-            "bytes per element)",
-    .min = 0,
-    .max = 64,
-    .rules = CHALK_ABOVE_MIN,
-};
-static const chalk_flag F_RACKS = {
-    .name = "--racks",
-    .arg = "R",
-    .key = "racks",
-    .group = G_MOE,
-    .help = "racks (scale-up domains) one expert layer spans (default 1); must divide the "
-            "experts; may be a list",
-    .min = 1,
-    .max = 1024,
-    .rules = CHALK_WHOLE | CHALK_SWEEPS,
-};
-static const chalk_flag F_SCALEUP = {
-    .name = "--scale-up-bytes-per-s",
-    .arg = "X",
-    .key = "scaleup_bytes_per_s",
-    .group = G_NET,
-    .help = "scale-up (NVLink, ICI) bandwidth per GPU, one direction (default: --hw's)",
-    .min = 1e3,
-    .max = 1e18,
-};
-static const chalk_flag F_SCALEOUT = {
-    .name = "--scale-out-bytes-per-s",
-    .arg = "X",
-    .key = "scaleout_bytes_per_s",
-    .group = G_NET,
-    .help = "scale-out (NIC) bandwidth per GPU, one direction (default: --hw's)",
-    .min = 1e3,
-    .max = 1e18,
-};
-static const chalk_flag F_EXPERTS = {
-    .name = "--experts",
-    .arg = "E",
-    .key = "experts",
-    .group = G_MOE,
-    .help = "routed experts per MoE layer (default: --model's)",
-    .min = 1,
-    .max = 1e6,
-    .rules = CHALK_WHOLE,
-};
-static const chalk_flag F_TOP_K = {
-    .name = "--top-k",
-    .arg = "K",
-    .key = "top_k",
-    .group = G_MOE,
-    .help = "routed experts each token visits (default: --model's)",
-    .min = 1,
-    .max = 1e6,
-    .rules = CHALK_WHOLE,
-};
-static const chalk_flag F_THROUGHPUT = {
-    .name = "--throughput-tokens-per-s",
-    .arg = "X",
-    .key = "throughput_tokens_per_s",
-    .group = "workload",
-    .help = "tokens per second a deployment makes; with --user-tokens-per-s it sets the "
-            "batch (Little's law: sequences in flight = throughput / per-sequence rate)",
-    .min = 0,
-    .max = 1e15,
-    .rules = CHALK_ABOVE_MIN,
-};
-static const chalk_flag F_USER_RATE = {
-    .name = "--user-tokens-per-s",
-    .arg = "X",
-    .key = "user_tokens_per_s",
-    .group = "workload",
-    .help = "tokens per second one sequence receives",
-    .min = 1e-3,
-    .max = 1e9,
-};
-static const chalk_flag F_TOKENS = {
-    .name = "--batch",
-    .arg = "B",
-    .key = "batch",
-    .group = "workload",
-    .help = "tokens routed per step, rounded to a whole number (1 to 1e6); may be a sweep",
-    .min = 1,
-    .max = 1e6,
-    .rules = CHALK_SWEEPS,
-};
-static const chalk_flag F_SEED = {
-    .name = "--seed",
-    .arg = "S",
-    .key = "seed",
-    .group = "simulation",
-    .help = "the generator's starting state (default 1): the same seed, the same result",
-    .min = 0,
-    .max = 9007199254740992.0, /* 2^53: every whole number below is exact */
-    .rules = CHALK_WHOLE,
-};
-static const chalk_flag F_TRIALS = {
-    .name = "--trials",
-    .arg = "N",
-    .key = "trials",
-    .group = "simulation",
-    .help = "batches routed (default 100)",
-    .min = 1,
-    .max = 1e6,
-    .rules = CHALK_WHOLE,
-};
-static const chalk_flag F_CAPACITY = {
-    .name = "--capacity-factor",
-    .arg = "X",
-    .key = "capacity_factor",
-    .group = "simulation",
-    .help = "tokens an expert accepts, over the mean load (default 1.25); the rest are dropped",
-    .min = 0,
-    .max = 1e6,
-};
-static const chalk_flag F_ACTIVE_RATIO = {
-    .name = "--active-ratio",
-    .arg = "X",
-    .key = "active_ratio",
-    .group = G_MOE,
-    .help = "active parameters kept, as a share of today's (default 0.5: halved)",
-    .min = 1e-6,
-    .max = 1,
-};
-static const chalk_flag F_EXPERTS_SWEEP = {
-    .name = "--experts",
-    .arg = "E",
-    .key = "experts",
-    .group = G_MOE,
-    .help = "routed experts per layer (>= 1); may be a sweep",
-    .min = 1,
-    .max = 1e9,
-    .rules = CHALK_SWEEPS,
-};
+/* clang-format off */
+static const chalk_flag F_ACT_BYTES  = {"--act-bytes", "X", "act_bytes", U(PLAIN), 0, 64, ABOVE, "bytes per activation element", G_MOE,
+    "bytes per activation element sent to and from an expert (default: --dtype's bytes per element)"};
+static const chalk_flag F_RACKS      = {"--racks", "R", "racks", U(COUNT), 1, 1024, WHOLE, "racks", G_MOE,
+    "racks (scale-up domains) one expert layer spans (default 1); must divide the experts; may be a list"};
+static const chalk_flag F_SCALEUP    = {"--scale-up-bytes-per-s", "X", "scaleup_bytes_per_s", U(BYTES_PER_S), 1e3, 1e18, 0, "scale-up bandwidth per GPU", G_NET,
+    "scale-up (NVLink, ICI) bandwidth per GPU, one direction (default: --hw's)"};
+static const chalk_flag F_SCALEOUT   = {"--scale-out-bytes-per-s", "X", "scaleout_bytes_per_s", U(BYTES_PER_S), 1e3, 1e18, 0, "scale-out bandwidth per GPU", G_NET,
+    "scale-out (NIC) bandwidth per GPU, one direction (default: --hw's)"};
+const chalk_flag F_EXPERTS    = {"--experts", "E", "experts", U(COUNT), 1, 1e9, 0, "routed experts per layer", G_MOE,
+    "routed experts per MoE layer (default: --model's)"};
+const chalk_flag F_TOP_K      = {"--top-k", "K", "top_k", U(COUNT), 1, 1e6, WHOLE, "routed experts per token", G_MOE,
+    "routed experts each token visits (default: --model's)"};
+static const chalk_flag F_MAX_RACKS  = {"--max-racks", "R", "max_racks", U(COUNT), 1, 1024, WHOLE, "the most racks a layout spans", G_MOE,
+    "the most racks a layout may span (default 1)"};
+static const chalk_flag F_THROUGHPUT = {"--throughput-tokens-per-s", "X", "throughput_tokens_per_s", U(TOKENS_PER_S), 0, 1e15, ABOVE, "tokens per second, all sequences", WORKLOAD,
+    "tokens per second a deployment makes; with --user-tokens-per-s it sets the batch (Little's law: sequences in flight = throughput / per-sequence rate)"};
+static const chalk_flag F_USER_RATE  = {"--user-tokens-per-s", "X", "user_tokens_per_s", U(TOKENS_PER_S), 1e-3, 1e9, 0, "tokens per second per sequence", WORKLOAD,
+    "tokens per second one sequence receives"};
+/* clang-format on */
 
-/* ---- small shared pieces ---------------------------------------------------------------- */
+/* ---- moe: the layout and three roofs -------------------------------------------------------- */
 
-enum { SHORT_CHARS = 40 };
-
-static void human(char *buf, size_t size, chalk_unit unit, double x)
+static double act_bytes_at(const chalk_point *p)
 {
-    chalk_human(buf, size, unit, x);
+    return chalk_has(p, &F_ACT_BYTES) ? chalk_in(p, &F_ACT_BYTES) : cost_dtype_bytes(p->d->dtype);
 }
 
-/* The model's name (and title), or null "(from flags)". */
-static void put_model_name(chalk_record *r, const cost_model *m)
+static double scaleup_at(const chalk_point *p)
 {
-    chalk_field *f = chalk_put_string(r, "model", "model", CHALK_INPUT, m ? m->name : NULL);
-    if (m)
-        chalk_note(r, f, "%s", m->title);
-    else
-        chalk_null_words(r, f, "(from flags)"); /* JSON: null */
+    const cost_hw *hw = p->d->hw;
+    return chalk_has(p, &F_SCALEUP) ? chalk_in(p, &F_SCALEUP) : hw ? hw->scaleup_bytes_per_s : 0.0;
 }
 
-/* The number given for `f`, or `fallback`; *given says which. */
-static int number_or(const chalk_args *a, const chalk_flag *f, double fallback, double *x,
-                     bool *given)
+static double scaleout_at(const chalk_point *p)
 {
-    *x = fallback;
-    if (given)
-        *given = chalk_given(a, f);
-    return chalk_number(a, f, x);
+    const cost_hw *hw = p->d->hw;
+    return chalk_has(p, &F_SCALEOUT) ? chalk_in(p, &F_SCALEOUT)
+           : hw                      ? hw->scaleout_bytes_per_s
+                                     : 0.0;
 }
 
-/* An MoE preset's routing, or an error naming what is missing. */
-static int moe_model(const chalk_deploy *d)
+/* An MoE preset on hardware with a scale-up figure. */
+static int check_moe_model(const chalk_point *p)
 {
+    const chalk_deploy *d = p->d;
+    const cost_hw *hw = d->hw;
     if (!d->model)
         return chalk_fail("%s needs --model NAME, an MoE preset (chalk list models: "
                           "deepseek-v3, mixtral-8x7b)",
                           d->cmd);
+    int status =
+        chalk_deploy_require(d, CHALK_NEED_PARAMS | CHALK_NEED_FLOPS | CHALK_NEED_BW | CHALK_NEED_HBM);
+    if (status)
+        return status;
     if (d->model->experts_routed == 0)
         return chalk_fail("%s is dense: it has no experts to lay out (pick deepseek-v3 or "
                           "mixtral-8x7b)",
                           d->model->name);
-    return CHALK_OK;
-}
-
-/* Experts and (unless top_k is NULL) top-k from flags, else from --model; an error
- * when neither says. */
-static int routing_read(const chalk_args *a, const cost_model *m, int *experts, int *top_k)
-{
-    double e = m ? m->experts_routed : 0, k = m ? m->experts_active : 1;
-    int status;
-    if ((status = chalk_number(a, &F_EXPERTS, &e)) ||
-        (top_k && (status = chalk_number(a, &F_TOP_K, &k))))
-        return status;
-    if (e < 1)
-        return chalk_fail("%s needs --experts E (or --model NAME, an MoE preset)", a->cmd->name);
-    if (top_k && k < 1)
-        return chalk_fail("%s needs --top-k K (or --model NAME, an MoE preset)", a->cmd->name);
-    if (top_k && !m && !chalk_given(a, &F_TOP_K))
-        return chalk_fail("%s needs --top-k K (or --model NAME, an MoE preset)", a->cmd->name);
-    if (k > e)
-        return chalk_fail("--top-k (%g) cannot exceed --experts (%g): a token visits distinct "
-                          "experts",
-                          k, e);
-    *experts = (int)e;
-    if (top_k)
-        *top_k = (int)k;
-    return CHALK_OK;
-}
-
-/* Prints a row per point of `sweep` (one row when it is a single value), unless
- * `status` is already an error; frees the sweep either way. */
-static int emit_over(const chalk_args *a, int status, const char *title, chalk_sweep *sweep,
-                     void (*build)(const void *, long, chalk_record *), const void *ctx)
-{
-    if (!status) {
-        chalk_report rep = {
-            .title = title,
-            .rows = chalk_sweeps(sweep) ? sweep->points : 1,
-            .swept = chalk_sweeps(sweep) ? sweep : NULL,
-            .build = build,
-            .ctx = ctx,
-        };
-        status = chalk_emit(a, &rep);
-    }
-    chalk_sweep_free(sweep);
-    return status;
-}
-
-/* ---- moe: the layout and three roofs -------------------------------------------------------- */
-
-typedef struct moe_setup {
-    chalk_deploy d;
-    chalk_sweep batch, context, racks;
-    const chalk_sweep *swept;
-    double act_bytes, scaleup, scaleout;
-    bool act_given, has_scaleout;
-    int moe_layers;
-} moe_setup;
-
-static void moe_setup_free(moe_setup *s)
-{
-    chalk_sweep_free(&s->batch);
-    chalk_sweep_free(&s->context);
-    chalk_sweep_free(&s->racks);
-}
-
-/* The network bandwidths: the preset's, then the flags'. */
-static int network_read(const chalk_args *a, moe_setup *s)
-{
-    const cost_hw *hw = s->d.hw;
-    bool up_given = false, out_given = false;
-    int status;
-    if ((status = number_or(a, &F_SCALEUP, hw ? hw->scaleup_bytes_per_s : 0.0, &s->scaleup,
-                            &up_given)) ||
-        (status = number_or(a, &F_SCALEOUT, hw ? hw->scaleout_bytes_per_s : 0.0, &s->scaleout,
-                            &out_given)))
-        return status;
-    if (!(s->scaleup > 0.0))
-        return chalk_fail("%s needs --scale-up-bytes-per-s X (%s)", s->d.cmd,
+    if (!(scaleup_at(p) > 0.0))
+        return chalk_fail("%s needs --scale-up-bytes-per-s X (%s)", d->cmd,
                           hw ? "the preset has no scale-up figure" : "or --hw NAME");
-    s->has_scaleout = s->scaleout > 0.0;
-    for (long i = 0; i < s->racks.points; i++)
-        if (chalk_sweep_at(&s->racks, i) > 1 && !s->has_scaleout)
-            return chalk_fail("--racks > 1 needs --scale-out-bytes-per-s X (%s)",
-                              hw ? "the preset has no scale-out figure" : "or --hw NAME");
     return CHALK_OK;
 }
 
-static int moe_setup_read(const chalk_args *a, moe_setup *s)
+static int check_moe(const chalk_point *p)
 {
-    *s = (moe_setup){0};
-    if (!chalk_given(a, &CHALK_F_MODEL))
-        return chalk_fail("moe needs --model NAME, an MoE preset (chalk list models: "
-                          "deepseek-v3, mixtral-8x7b)");
-    int status = chalk_deploy_resolve(
-        a, CHALK_NEED_PARAMS | CHALK_NEED_FLOPS | CHALK_NEED_BW | CHALK_NEED_HBM, &s->d);
-    if (!status)
-        status = moe_model(&s->d);
-    chalk_sweep *const inputs[] = {&s->batch, &s->context, &s->racks};
-    const chalk_flag *const flags[] = {&CHALK_F_BATCH, &CHALK_F_CONTEXT, &F_RACKS};
-    for (int i = 0; i < 3 && !status; i++)
-        status = chalk_sweep_read(a, flags[i], inputs[i]);
-    if (!status)
-        status = chalk_one_sweep(inputs, 3, &s->swept);
-    if (!status && !s->batch.given)
-        status = chalk_fail("moe needs --batch B (sequences per step)");
-    if (!status && !s->context.given)
-        status = chalk_fail("moe needs --context T (tokens of context; 0 for none)");
-    if (!status && !s->racks.given)
-        s->racks.one = 1.0; /* one rack unless told otherwise */
-    for (long i = 0; !status && i < s->racks.points; i++) {
-        int r = (int)chalk_sweep_at(&s->racks, i);
-        if (s->d.model->experts_routed % r != 0)
-            status = chalk_fail("--racks %d does not divide %s's %d experts evenly", r,
-                                s->d.model->name, s->d.model->experts_routed);
-    }
-    if (!status)
-        status =
-            number_or(a, &F_ACT_BYTES, cost_dtype_bytes(s->d.dtype), &s->act_bytes, &s->act_given);
-    if (!status)
-        status = network_read(a, s);
-    if (status) {
-        moe_setup_free(s);
+    const chalk_deploy *d = p->d;
+    const cost_hw *hw = d->hw;
+    int status = check_moe_model(p);
+    if (status)
         return status;
-    }
-    s->moe_layers = s->d.model->layers - s->d.model->dense_layers;
+    int racks = (int)chalk_in(p, &F_RACKS);
+    if (d->model->experts_routed % racks != 0)
+        return chalk_fail("--racks %d does not divide %s's %d experts evenly", racks,
+                          d->model->name, d->model->experts_routed);
+    if (racks > 1 && !(scaleout_at(p) > 0.0))
+        return chalk_fail("--racks > 1 needs --scale-out-bytes-per-s X (%s)",
+                          hw ? "the preset has no scale-out figure" : "or --hw NAME");
     return CHALK_OK;
+}
+
+static int moe_layers_of(const cost_model *m)
+{
+    return m->layers - m->dense_layers;
 }
 
 /* The chapter's deployment for `racks` racks: experts placed per rack. */
-static moe_deploy moe_deploy_of(const moe_setup *s, int racks, moe_placement *p)
+static moe_deploy moe_deploy_of(const chalk_point *p, int racks, moe_placement *pl)
 {
-    const chalk_deploy *d = &s->d;
+    const chalk_deploy *d = p->d;
     const cost_model *m = d->model;
-    *p = moe_place_experts(m->experts_routed / racks, d->chips);
+    *pl = moe_place_experts(m->experts_routed / racks, d->chips);
+    double scaleout = scaleout_at(p);
     return (moe_deploy){
         .params_total = d->params_total,
         .params_active = d->params_active,
         .bytes_per_param = d->bytes_per_param,
         .kv_bytes_per_token = d->kv_bytes_per_token,
         .d_model = m->d_model,
-        .moe_layers = s->moe_layers,
+        .moe_layers = moe_layers_of(m),
         .experts = m->experts_routed,
         .top_k = m->experts_active,
-        .act_bytes = s->act_bytes,
-        .gpus = p->gpus_used,
+        .act_bytes = act_bytes_at(p),
+        .gpus = pl->gpus_used,
         .racks = racks,
         .flops_per_s = d->flops_per_s,
         .hbm_bytes_per_s = d->hbm_bytes_per_s,
-        .scaleup_bytes_per_s = s->scaleup,
-        .scaleout_bytes_per_s = s->has_scaleout ? s->scaleout : s->scaleup,
+        .scaleup_bytes_per_s = scaleup_at(p),
+        .scaleout_bytes_per_s = scaleout > 0.0 ? scaleout : scaleup_at(p),
     };
 }
 
-static void put_moe_inputs(chalk_record *r, const moe_setup *s, long row)
+static void put_moe_inputs(chalk_record *r, const chalk_point *p)
 {
-    chalk_deploy_echo_head(r, &s->d);
+    chalk_deploy_echo_head(r, p->d);
     chalk_put_number(r, "batch", "batch", CHALK_U_SEQUENCES, CHALK_INPUT,
-                     chalk_sweep_at(&s->batch, row));
+                     chalk_in(p, &CHALK_F_BATCH));
     chalk_put_number(r, "context", "context", CHALK_U_TOKENS, CHALK_INPUT,
-                     chalk_sweep_at(&s->context, row));
-    chalk_put_number(r, "racks", "racks", CHALK_U_PLAIN, CHALK_INPUT,
-                     chalk_sweep_at(&s->racks, row));
+                     chalk_in(p, &CHALK_F_CONTEXT));
+    chalk_put_number(r, "racks", "racks", CHALK_U_PLAIN, CHALK_INPUT, chalk_in(p, &F_RACKS));
     chalk_field *f = chalk_put_number(r, "act_bytes", "bytes per activation", CHALK_U_PLAIN,
-                                      CHALK_INPUT, s->act_bytes);
-    if (!s->act_given)
-        chalk_note(r, f, "default: %s", cost_dtype_name(s->d.dtype));
-    chalk_deploy_echo_tail(r, &s->d, CHALK_ECHO_FLOPS | CHALK_ECHO_HBM);
+                                      CHALK_INPUT, act_bytes_at(p));
+    if (!chalk_has(p, &F_ACT_BYTES))
+        chalk_note(r, f, "default: %s", cost_dtype_name(p->d->dtype));
+    chalk_deploy_echo_tail(r, p->d, CHALK_ECHO_FLOPS | CHALK_ECHO_HBM);
     chalk_put_number(r, "scaleup_bytes_per_s", "scale-up, one way", CHALK_U_BYTES_PER_S,
-                     CHALK_INPUT, s->scaleup);
+                     CHALK_INPUT, scaleup_at(p));
     chalk_put_maybe(r, "scaleout_bytes_per_s", "scale-out, one way", CHALK_U_BYTES_PER_S,
-                    CHALK_INPUT, s->has_scaleout, s->scaleout);
+                    CHALK_INPUT, scaleout_at(p) > 0.0, scaleout_at(p));
 }
-
 /* The layer's shape: experts, and what one expert and one layer hold. */
 static void put_shape(chalk_record *r, const cost_model *m, int moe_layers)
 {
@@ -426,7 +210,7 @@ static void put_shape(chalk_record *r, const cost_model *m, int moe_layers)
     chalk_put_number(r, "layer_params_active", "active per MoE layer", CHALK_U_PARAMS, CHALK_DETAIL,
                      c.active);
     chalk_put_number(r, "router_params", "router params per layer", CHALK_U_PARAMS, CHALK_DETAIL,
-                     (double)m->d_model * m->experts_routed);
+                     c.router);
     chalk_put_number(r, "params_skipped", "params a token skips", CHALK_U_PARAMS, CHALK_DETAIL,
                      moe_layers * (c.total - c.active));
 }
@@ -453,8 +237,8 @@ static void put_knee(chalk_record *r, const moe_deploy *md, double context)
     if (!k.exists) {
         moe_step one = moe_step_at(md, 1, context);
         char kv[SHORT_CHARS], grow[SHORT_CHARS];
-        human(kv, sizeof kv, CHALK_U_SECONDS, one.kv_s);
-        human(grow, sizeof grow, CHALK_U_SECONDS, fmax(one.compute_s, one.a2a_s));
+        chalk_human(kv, sizeof kv, CHALK_U_SECONDS, one.kv_s);
+        chalk_human(grow, sizeof grow, CHALK_U_SECONDS, fmax(one.compute_s, one.a2a_s));
         why = chalk_fmt(r,
                         "each sequence's KV fetch (%s) outgrows its %s time (%s): every batch "
                         "is memory-bound at this context",
@@ -465,47 +249,46 @@ static void put_knee(chalk_record *r, const moe_deploy *md, double context)
 }
 
 /* Spanning racks: the crossing share and the slowdown per token, or why none. */
-static void put_racks(chalk_record *r, const moe_setup *s, int racks)
+static void put_racks(chalk_record *r, const chalk_point *p, int racks)
 {
     const char *why = "no scale-out bandwidth: pass --scale-out-bytes-per-s X";
-    bool known = s->has_scaleout;
-    moe_racks m = known ? moe_span_racks(racks, s->scaleup, s->scaleout) : (moe_racks){0};
+    double scaleup = scaleup_at(p), scaleout = scaleout_at(p);
+    bool known = scaleout > 0.0; /* the crossing share needs no bandwidth */
+    moe_racks m = moe_span_racks(racks, scaleup, known ? scaleout : scaleup);
     chalk_put_result(r, "scaleup_over_scaleout", "scale-up / scale-out", CHALK_U_RATIO, 0, known,
-                     known ? s->scaleup / s->scaleout : 0.0, why);
+                     m.scaleup_over_scaleout, why);
     chalk_put_number(r, "cross_rack_fraction", "share crossing racks", CHALK_U_FRACTION,
-                     CHALK_DETAIL, (racks - 1.0) / racks);
+                     CHALK_DETAIL, m.cross_fraction);
     chalk_put_result(r, "slowdown_vs_one_rack", "all-to-all vs one rack", CHALK_U_RATIO, 0, known,
                      m.slowdown_overlap, why);
     chalk_put_result(r, "slowdown_serial_vs_one_rack", "  halves one after the other",
                      CHALK_U_RATIO, CHALK_DETAIL, known, m.slowdown_serial, why);
 }
 
-static void build_moe(const void *ctx, long row, chalk_record *r)
+static void build_moe(const chalk_point *p, chalk_record *r)
 {
-    const moe_setup *s = ctx;
-    const chalk_deploy *d = &s->d;
-    double batch = chalk_sweep_at(&s->batch, row), context = chalk_sweep_at(&s->context, row);
-    int racks = (int)chalk_sweep_at(&s->racks, row);
-    moe_placement p;
-    moe_deploy md = moe_deploy_of(s, racks, &p);
+    const chalk_deploy *d = p->d;
+    double batch = chalk_in(p, &CHALK_F_BATCH), context = chalk_in(p, &CHALK_F_CONTEXT);
+    int racks = (int)chalk_in(p, &F_RACKS);
+    moe_placement pl;
+    moe_deploy md = moe_deploy_of(p, racks, &pl);
     chalk_clear(r);
-    put_moe_inputs(r, s, row);
-    put_shape(r, d->model, s->moe_layers);
-    put_placement(r, &p, d->chips);
+    put_moe_inputs(r, p);
+    put_shape(r, d->model, md.moe_layers);
+    put_placement(r, &pl, d->chips);
     chalk_put_number(r, "expert_bytes_per_gpu", "expert weights per GPU", CHALK_U_BYTES,
                      CHALK_DETAIL,
-                     p.experts_per_gpu * md.moe_layers *
-                         moe_expert_params(md.d_model, d->model->d_ff_expert) * d->bytes_per_param);
-
+                     moe_expert_bytes_per_gpu(&pl, md.moe_layers, md.d_model,
+                                              d->model->d_ff_expert, d->bytes_per_param));
     double per_layer = moe_a2a_bytes_per_token(md.d_model, md.top_k, md.act_bytes);
     chalk_put_number(r, "a2a_bytes_per_token_per_layer", "all-to-all per token per layer",
                      CHALK_U_BYTES, 0, per_layer);
     chalk_put_number(r, "a2a_bytes_per_token", "  every MoE layer", CHALK_U_BYTES, CHALK_DETAIL,
                      per_layer * md.moe_layers);
     chalk_put_number(r, "a2a_remote_fraction", "  share leaving the GPU", CHALK_U_FRACTION,
-                     CHALK_DETAIL, moe_a2a_remote_fraction(racks * p.gpus_used));
+                     CHALK_DETAIL, moe_a2a_remote_fraction(racks * pl.gpus_used));
     chalk_put_number(r, "sequences_per_gpu", "sequences per GPU", CHALK_U_SEQUENCES, CHALK_DETAIL,
-                     batch / ((double)racks * p.gpus_used));
+                     batch / ((double)racks * pl.gpus_used));
     chalk_put_number(r, "tokens_per_expert", "tokens per expert", CHALK_U_TOKENS, CHALK_DETAIL,
                      moe_tokens_per_expert(batch, md.experts, md.top_k));
 
@@ -516,95 +299,61 @@ static void build_moe(const void *ctx, long row, chalk_record *r)
     chalk_put_number(r, "memory_s", "memory (weights + KV)", CHALK_U_SECONDS, 0, st.memory_s);
     chalk_put_number(r, "a2a_s", "all-to-all", CHALK_U_SECONDS, 0, st.a2a_s);
     chalk_put_number(r, "a2a_dispatch_s_per_layer", "  one layer, one way", CHALK_U_SECONDS,
-                     CHALK_DETAIL, st.a2a_s / (2.0 * md.moe_layers));
+                     CHALK_DETAIL, st.a2a_dispatch_s_per_layer);
     chalk_put_number(r, "step_s", "step", CHALK_U_SECONDS, 0, st.step_s);
     chalk_put_string(r, "bound", "bound", 0, moe_bound_name(st.bound));
     chalk_put_number(r, "network_over_compute", "network / compute", CHALK_U_PLAIN, CHALK_DETAIL,
                      moe_network_over_compute(&md));
     put_knee(r, &md, context);
-    put_racks(r, s, racks);
+    put_racks(r, p, racks);
 
-    double gpus = (double)racks * p.gpus_used;
-    double used = st.memory_s * gpus * d->hbm_bytes_per_s; /* a step reads it all once */
-    chalk_put_number(r, "hbm_used_bytes", "HBM used", CHALK_U_BYTES, CHALK_DETAIL, used);
+    double gpus = (double)racks * pl.gpus_used;
+    chalk_put_number(r, "hbm_used_bytes", "HBM used", CHALK_U_BYTES, CHALK_DETAIL, st.hbm_bytes);
     chalk_put_bool(r, "fits_hbm", "fits in the GPUs' HBM", CHALK_DETAIL,
-                   used <= gpus * d->hbm_bytes);
-}
-
-static int run_moe(const chalk_args *a)
-{
-    moe_setup s;
-    int status = moe_setup_read(a, &s);
-    if (status)
-        return status;
-    chalk_report rep = {
-        .title = "chalk moe: experts on a rack, three roofs of a decode step (lecture 2.1-2.3)",
-        .rows = s.swept ? s.swept->points : 1,
-        .swept = s.swept,
-        .build = build_moe,
-        .ctx = &s,
-    };
-    status = chalk_emit(a, &rep);
-    moe_setup_free(&s);
-    return status;
+                   st.hbm_bytes <= gpus * d->hbm_bytes);
 }
 
 /* ---- place: experts on a domain ---------------------------------------------------------- */
 
-typedef struct place_setup {
-    const cost_hw *hw;
-    int experts, chips;
-} place_setup;
-
-static void build_place(const void *ctx, long row, chalk_record *r)
+static int check_place(const chalk_point *p)
 {
-    const place_setup *s = ctx;
-    (void)row;
-    chalk_clear(r);
-    chalk_put_hw_name(r, s->hw);
-    chalk_put_number(r, "experts", "routed experts", CHALK_U_COUNT, CHALK_INPUT, s->experts);
-    moe_placement p = moe_place_experts(s->experts, s->chips);
-    put_placement(r, &p, s->chips);
+    if (!p->d->hw && !p->d->chips_given)
+        return chalk_fail("place needs --chips N (GPUs in the domain) or --hw NAME");
+    return check_routing(p, false);
 }
 
-static int run_place(const chalk_args *a)
+static void build_place(const chalk_point *p, chalk_record *r)
 {
-    chalk_deploy d;
-    int status = chalk_deploy_resolve(a, 0, &d);
-    place_setup s = {.hw = d.hw, .chips = d.chips};
-    if (!status && !d.hw && !d.chips_given)
-        status = chalk_fail("place needs --chips N (GPUs in the domain) or --hw NAME");
-    if (!status)
-        status = routing_read(a, d.model, &s.experts, NULL);
-    if (status)
-        return status;
-    chalk_report rep = {.title = "chalk place: experts on the GPUs of a scale-up domain (2.2)",
-                        .rows = 1,
-                        .build = build_place,
-                        .ctx = &s};
-    return chalk_emit(a, &rep);
+    int experts = (int)experts_at(p);
+    chalk_clear(r);
+    chalk_put_hw_name(r, p->d->hw);
+    chalk_put_number(r, "experts", "routed experts", CHALK_U_COUNT, CHALK_INPUT, experts);
+    moe_placement pl = moe_place_experts(experts, p->d->chips);
+    put_placement(r, &pl, p->d->chips);
 }
 
 /* ---- expert-batch ---------------------------------------------------------------------------- */
 
-typedef struct expert_batch_setup {
-    chalk_deploy d;
-    int experts, top_k;
-    chalk_sweep batch;
-    double throughput, user_rate;
-    bool from_rates;
-} expert_batch_setup;
-
-static void build_expert_batch(const void *ctx, long row, chalk_record *r)
+static int check_expert_batch(const chalk_point *p)
 {
-    const expert_batch_setup *s = ctx;
-    const chalk_deploy *d = &s->d;
+    int status = check_routing(p, true);
+    if (!status)
+        status = chalk_together(p, &F_THROUGHPUT, &F_USER_RATE);
+    if (!status && chalk_has(p, &F_THROUGHPUT) && chalk_has(p, &CHALK_F_BATCH))
+        status = chalk_fail("give --batch or the two rates, not both");
+    return status;
+}
+
+static void build_expert_batch(const chalk_point *p, chalk_record *r)
+{
+    const chalk_deploy *d = p->d;
+    int experts = (int)experts_at(p), top_k = (int)top_k_at(p);
     chalk_clear(r);
-    put_model_name(r, d->model);
+    chalk_put_model_name(r, d->model);
     chalk_put_hw_name(r, d->hw);
     chalk_put_string(r, "dtype", "dtype", CHALK_INPUT, cost_dtype_name(d->dtype));
-    chalk_put_number(r, "experts", "routed experts", CHALK_U_COUNT, CHALK_INPUT, s->experts);
-    chalk_put_number(r, "top_k", "experts per token", CHALK_U_COUNT, CHALK_INPUT, s->top_k);
+    chalk_put_number(r, "experts", "routed experts", CHALK_U_COUNT, CHALK_INPUT, experts);
+    chalk_put_number(r, "top_k", "experts per token", CHALK_U_COUNT, CHALK_INPUT, top_k);
     chalk_put_maybe(r, "params_total", "params total", CHALK_U_PARAMS, CHALK_INPUT, d->has_params,
                     d->params_total);
     chalk_put_maybe(r, "params_active", "params active", CHALK_U_PARAMS, CHALK_INPUT, d->has_params,
@@ -617,29 +366,31 @@ static void build_expert_batch(const void *ctx, long row, chalk_record *r)
                      d->hbm_bytes_per_s);
 
     double ratio = batching_hw_ratio(d->flops_per_s, d->hbm_bytes_per_s, d->bytes_per_param);
-    double min_batch = moe_min_batch(ratio, s->experts, s->top_k);
+    double min_batch = moe_min_batch(ratio, experts, top_k);
     chalk_put_number(r, "hw_ratio", "hardware ratio", CHALK_U_PLAIN, 0, ratio);
     chalk_put_number(r, "routed_sparsity", "experts / top-k", CHALK_U_PLAIN, CHALK_DETAIL,
-                     (double)s->experts / s->top_k);
+                     (double)experts / top_k);
     chalk_put_number(r, "min_batch", "smallest batch, experts compute-bound", CHALK_U_SEQUENCES, 0,
                      min_batch);
 
-    bool has_batch = s->batch.given || s->from_rates;
-    double batch = s->from_rates ? s->throughput / s->user_rate : chalk_sweep_at(&s->batch, row);
-    if (s->from_rates) {
+    bool from_rates = chalk_has(p, &F_THROUGHPUT);
+    bool has_batch = chalk_has(p, &CHALK_F_BATCH) || from_rates;
+    double throughput = chalk_in(p, &F_THROUGHPUT), user_rate = chalk_in(p, &F_USER_RATE);
+    double batch = from_rates ? throughput / user_rate : chalk_in(p, &CHALK_F_BATCH);
+    if (from_rates) {
         chalk_put_number(r, "throughput_tokens_per_s", "throughput", CHALK_U_TOKENS_PER_S,
-                         CHALK_INPUT, s->throughput);
+                         CHALK_INPUT, throughput);
         chalk_put_number(r, "user_tokens_per_s", "per sequence", CHALK_U_TOKENS_PER_S, CHALK_INPUT,
-                         s->user_rate);
+                         user_rate);
     }
     chalk_field *f =
         chalk_put_number(r, "batch", "batch", CHALK_U_SEQUENCES, 0, has_batch ? batch : min_batch);
     if (!has_batch)
         chalk_note(r, f, "no --batch: the smallest batch");
-    else if (s->from_rates)
+    else if (from_rates)
         chalk_note(r, f, "throughput / per-sequence rate");
     chalk_put_number(r, "tokens_per_expert", "tokens per expert", CHALK_U_TOKENS, 0,
-                     moe_tokens_per_expert(has_batch ? batch : min_batch, s->experts, s->top_k));
+                     moe_tokens_per_expert(has_batch ? batch : min_batch, experts, top_k));
     chalk_put_bool(r, "experts_compute_bound", "experts compute-bound", 0,
                    !has_batch || batch >= min_batch);
 
@@ -655,280 +406,113 @@ static void build_expert_batch(const void *ctx, long row, chalk_record *r)
                      CHALK_DETAIL, known, known ? min_batch / balance : 0.0, why);
     chalk_put_result(r, "tokens_per_expert_at_balance", "  tokens per expert there", CHALK_U_TOKENS,
                      CHALK_DETAIL, known,
-                     known ? moe_tokens_per_expert(balance, s->experts, s->top_k) : 0.0, why);
+                     known ? moe_tokens_per_expert(balance, experts, top_k) : 0.0, why);
 }
 
-static int run_expert_batch(const chalk_args *a)
+/* ---- moe-layout: the cheapest layout for a latency target (exercise 2.12) ------------------ */
+
+static int check_layout(const chalk_point *p)
 {
-    expert_batch_setup s = {0};
-    int status = chalk_deploy_resolve(a, CHALK_NEED_FLOPS | CHALK_NEED_BW, &s.d);
-    if (!status)
-        status = routing_read(a, s.d.model, &s.experts, &s.top_k);
-    if (!status)
-        status = chalk_sweep_read(a, &CHALK_F_BATCH, &s.batch);
-    bool rate_given = chalk_given(a, &F_THROUGHPUT), user_given = chalk_given(a, &F_USER_RATE);
-    if (!status && rate_given != user_given)
-        status = chalk_fail("--throughput-tokens-per-s and --user-tokens-per-s go together");
-    if (!status && rate_given && s.batch.given)
-        status = chalk_fail("give --batch or the two rates, not both");
-    if (!status && rate_given) {
-        s.from_rates = true;
-        if (!(status = chalk_number(a, &F_THROUGHPUT, &s.throughput)))
-            status = chalk_number(a, &F_USER_RATE, &s.user_rate);
-    }
-    return emit_over(a, status,
-                     "chalk expert-batch: the batch that keeps every expert compute-bound (2.6)",
-                     &s.batch, build_expert_batch, &s);
+    int status = check_moe_model(p);
+    if (!status && !p->d->has_price)
+        status = chalk_fail("moe-layout needs --usd-per-chip-hour X (%s has no sourced price)",
+                            p->d->hw ? p->d->hw->name : "hardware from flags");
+    if (!status && chalk_in(p, &F_MAX_RACKS) > 1 && !(scaleout_at(p) > 0.0))
+        status = chalk_fail("--max-racks > 1 needs --scale-out-bytes-per-s X (%s)",
+                            p->d->hw ? "the preset has no scale-out figure" : "or --hw NAME");
+    return status;
 }
 
-/* ---- moe-imbalance --------------------------------------------------------------------------- */
-
-typedef struct imbalance_setup {
-    const cost_model *model;
-    int experts, top_k;
-    chalk_sweep batch;
-    double seed, trials, capacity_factor;
-    bool seed_given, trials_given, factor_given;
-} imbalance_setup;
-
-/* At most this many token-expert draws per command: a few seconds. */
-static const double MAX_DRAWS = 5e8;
-
-static void build_imbalance(const void *ctx, long row, chalk_record *r)
+static void build_layout(const chalk_point *p, chalk_record *r)
 {
-    const imbalance_setup *s = ctx;
-    int batch = (int)lround(chalk_sweep_at(&s->batch, row));
-    chalk_clear(r);
-    put_model_name(r, s->model);
-    chalk_put_number(r, "experts", "routed experts", CHALK_U_COUNT, CHALK_INPUT, s->experts);
-    chalk_put_number(r, "top_k", "experts per token", CHALK_U_COUNT, CHALK_INPUT, s->top_k);
-    chalk_put_number(r, "batch", "tokens per step", CHALK_U_TOKENS, CHALK_INPUT, batch);
-    chalk_field *f = chalk_put_number(r, "seed", "seed", CHALK_U_PLAIN, CHALK_INPUT, s->seed);
-    if (!s->seed_given)
-        chalk_note(r, f, "default");
-    f = chalk_put_number(r, "trials", "trials", CHALK_U_COUNT, CHALK_INPUT, s->trials);
-    if (!s->trials_given)
-        chalk_note(r, f, "default");
-    f = chalk_put_number(r, "capacity_factor", "capacity factor", CHALK_U_PLAIN, CHALK_INPUT,
-                         s->capacity_factor);
-    if (!s->factor_given)
-        chalk_note(r, f, "default");
-
-    moe_imbalance m = moe_simulate((uint64_t)s->seed, s->experts, s->top_k, batch, (int)s->trials,
-                                   s->capacity_factor);
-    moe_max_bounds b = moe_expected_max_load(batch, s->experts, s->top_k);
-    double mean = moe_tokens_per_expert(batch, s->experts, s->top_k);
-    double p = (double)s->top_k / s->experts;
-    chalk_put_number(r, "mean_load", "mean load", CHALK_U_TOKENS, 0, mean);
-    chalk_put_number(r, "load_sd", "  standard deviation", CHALK_U_TOKENS, CHALK_DETAIL,
-                     sqrt(batch * p * (1.0 - p)));
-    const char *why = "out of memory for the simulation";
-    chalk_put_result(r, "max_load_over_mean", "busiest / mean (simulated)", CHALK_U_PLAIN, 0, m.ok,
-                     m.max_load_over_mean, why);
-    chalk_put_number(r, "max_load_over_mean_lower", "  closed form, lower bound", CHALK_U_PLAIN, 0,
-                     b.lower / mean);
-    chalk_put_number(r, "max_load_over_mean_upper", "  closed form, upper bound", CHALK_U_PLAIN,
-                     CHALK_DETAIL, b.upper / mean);
-    chalk_put_result(r, "capacity_tokens", "capacity per expert", CHALK_U_TOKENS, CHALK_DETAIL,
-                     m.ok, m.capacity, why);
-    chalk_put_result(r, "drop_fraction", "dropped (simulated)", CHALK_U_FRACTION, 0, m.ok,
-                     m.drop_fraction, why);
-    chalk_put_number(r, "drop_fraction_exact", "  expected", CHALK_U_FRACTION, CHALK_DETAIL,
-                     m.ok ? moe_expected_drop_fraction(batch, s->experts, s->top_k, m.capacity)
-                          : 0.0);
-    chalk_put_result(r, "capacity_factor_p99", "capacity for < 1% dropped (sim.)", CHALK_U_PLAIN, 0,
-                     m.ok, m.capacity_factor_p99, why);
-    chalk_put_number(r, "capacity_factor_p99_exact", "  expected", CHALK_U_PLAIN, CHALK_DETAIL,
-                     moe_capacity_for_drop(batch, s->experts, s->top_k, 0.01) / mean);
-}
-
-static int run_imbalance(const chalk_args *a)
-{
-    imbalance_setup s = {0};
-    const char *name = chalk_value(a, &CHALK_F_MODEL);
-    if (name && !(s.model = cost_model_find(name)))
-        return chalk_unknown_model(name);
-    int status = routing_read(a, s.model, &s.experts, &s.top_k);
-    if (!status && s.top_k > MOE_MAX_TOP_K)
-        status = chalk_fail("--top-k must be at most %d for the simulation (got %d)", MOE_MAX_TOP_K,
-                            s.top_k);
-    if (!status)
-        status = number_or(a, &F_SEED, 1.0, &s.seed, &s.seed_given);
-    if (!status)
-        status = number_or(a, &F_TRIALS, 100.0, &s.trials, &s.trials_given);
-    if (!status)
-        status = number_or(a, &F_CAPACITY, 1.25, &s.capacity_factor, &s.factor_given);
-    if (!status)
-        status = chalk_sweep_read(a, &F_TOKENS, &s.batch);
-    if (!status && !s.batch.given)
-        status = chalk_fail("moe-imbalance needs --batch B (tokens routed per step)");
-    double draws = 0.0;
-    for (long i = 0; !status && i < s.batch.points; i++)
-        draws += round(chalk_sweep_at(&s.batch, i)) * s.top_k * s.trials;
-    if (!status && draws > MAX_DRAWS)
-        status = chalk_fail("batch x top-k x trials adds up to %.3g draws; at most %.0e "
-                            "(fewer --trials, or fewer points)",
-                            draws, MAX_DRAWS);
-    return emit_over(
-        a, status, "chalk moe-imbalance: random routing, the busiest expert (lecture 2.2; ch. 2.7)",
-        &s.batch, build_imbalance, &s);
-}
-
-/* ---- domain: what a scale-up domain holds ---------------------------------------------------- */
-
-typedef struct domain_setup {
-    chalk_deploy d;
-    chalk_sweep context;
-} domain_setup;
-
-static void put_largest(chalk_record *r, const domain_setup *s, double domain_bytes, double context)
-{
-    const chalk_deploy *d = &s->d;
-    const char *why = NULL;
-    if (!d->has_params)
-        why = "no model: pass --model NAME or --params-active N";
-    else if (!s->context.given)
-        why = "no --context: pass --context T for the caches of the model's batch";
-    else if (!d->has_flops)
-        why = "no peak FLOP/s at this --dtype: pass --flops-per-s X";
-    else if (!d->has_kv)
-        why = "no KV size: pass --kv-bytes-per-token X";
-    moe_largest m = {.exists = false};
-    double ratio = 0.0;
-    if (!why) {
-        ratio = batching_hw_ratio(d->flops_per_s, d->hbm_bytes_per_s, d->bytes_per_param);
-        m = moe_largest_model(domain_bytes, d->bytes_per_param, ratio, context,
-                              d->kv_bytes_per_token, d->params_active);
-        if (!m.exists) {
-            char act[SHORT_CHARS];
-            human(act, sizeof act, CHALK_U_PARAMS, d->params_active);
-            why = chalk_fmt(r,
-                            "not even %s billion active parameters fit with their batch's "
-                            "caches",
-                            act);
-        }
-    }
-    chalk_put_result(r, "hw_ratio", "hardware ratio", CHALK_U_PLAIN, CHALK_DETAIL, ratio > 0.0,
-                     ratio, why ? why : "");
-    chalk_put_result(r, "largest_params_total", "largest model with its caches", CHALK_U_PARAMS, 0,
-                     m.exists, m.params_total, why);
-    chalk_put_result(r, "largest_sparsity", "  its sparsity", CHALK_U_PLAIN, 0, m.exists,
-                     m.sparsity, why);
-    chalk_put_result(r, "largest_batch", "  its batch, r s", CHALK_U_SEQUENCES, CHALK_DETAIL,
-                     m.exists, m.batch, why);
-    chalk_put_result(r, "largest_kv_bytes", "  its caches", CHALK_U_BYTES, CHALK_DETAIL, m.exists,
-                     m.kv_bytes, why);
-}
-
-static void build_domain(const void *ctx, long row, chalk_record *r)
-{
-    const domain_setup *s = ctx;
-    const chalk_deploy *d = &s->d;
-    double context = chalk_sweep_at(&s->context, row);
+    const chalk_deploy *d = p->d;
+    moe_placement pl;
+    moe_layout_query q = {
+        .model = moe_deploy_of(p, 1, &pl), /* its gpus and racks are the search's */
+        .context_tokens = chalk_in(p, &CHALK_F_CONTEXT),
+        .hbm_bytes = d->hbm_bytes,
+        .domain_chips = d->chips,
+        .max_racks = (int)chalk_in(p, &F_MAX_RACKS),
+        .usd_per_gpu_hour = d->usd_per_chip_hour,
+        .max_step_s = chalk_in(p, &CHALK_F_TARGET_STEP),
+    };
     chalk_clear(r);
     chalk_deploy_echo_head(r, d);
-    chalk_put_maybe(r, "context", "context", CHALK_U_TOKENS, CHALK_INPUT, s->context.given,
-                    context);
-    chalk_put_number(r, "hbm_bytes", "HBM per chip", CHALK_U_BYTES, CHALK_INPUT, d->hbm_bytes);
-    double domain_bytes = moe_domain_hbm_bytes(d->chips, d->hbm_bytes);
-    chalk_put_number(r, "domain_chips", "chips in the domain", CHALK_U_COUNT, 0, d->chips);
-    chalk_put_number(r, "domain_hbm_bytes", "HBM of the domain", CHALK_U_BYTES, 0, domain_bytes);
-    chalk_put_result(r, "domain_hbm_bytes_per_s", "HBM bandwidth of the domain",
-                     CHALK_U_BYTES_PER_S, CHALK_DETAIL, d->has_bw, d->chips * d->hbm_bytes_per_s,
-                     "no HBM bandwidth: pass --hbm-bytes-per-s X (or --hw NAME)");
-    chalk_put_result(r, "domain_flops_per_s", "peak of the domain", CHALK_U_FLOPS_PER_S,
-                     CHALK_DETAIL, d->has_flops, d->chips * d->flops_per_s,
-                     chalk_fmt(r, "no %s peak: pick another --dtype or pass --flops-per-s",
-                               cost_dtype_name(d->dtype)));
-    chalk_put_number(r, "bytes_per_param", "bytes per param", CHALK_U_BYTES_PER_PARAM, CHALK_INPUT,
-                     d->bytes_per_param);
-    chalk_put_number(r, "max_params_weights_only", "most parameters, weights alone", CHALK_U_PARAMS,
-                     0, domain_bytes / d->bytes_per_param);
-    const char *why = "no model: pass --model NAME or --params-total N";
-    double weights = d->params_total * d->bytes_per_param;
-    chalk_put_result(r, "weights_bytes", "the model's weights", CHALK_U_BYTES, 0, d->has_params,
-                     weights, why);
-    chalk_put_bool_result(r, "fits_weights", "its weights fit", 0, d->has_params,
-                          weights <= domain_bytes, why);
-    put_largest(r, s, domain_bytes, context);
+    chalk_put_number(r, "context", "context", CHALK_U_TOKENS, CHALK_INPUT, q.context_tokens);
+    chalk_put_number(r, "target_step_s", "target step", CHALK_U_SECONDS, CHALK_INPUT,
+                     q.max_step_s);
+    chalk_put_number(r, "max_racks", "racks at most", CHALK_U_COUNT, CHALK_INPUT, q.max_racks);
+    chalk_put_number(r, "act_bytes", "bytes per activation", CHALK_U_PLAIN, CHALK_INPUT,
+                     q.model.act_bytes);
+    chalk_deploy_echo_tail(r, d, CHALK_ECHO_FLOPS | CHALK_ECHO_HBM | CHALK_ECHO_PRICE);
+    chalk_put_number(r, "scaleup_bytes_per_s", "scale-up, one way", CHALK_U_BYTES_PER_S,
+                     CHALK_INPUT, scaleup_at(p));
+    chalk_put_maybe(r, "scaleout_bytes_per_s", "scale-out, one way", CHALK_U_BYTES_PER_S,
+                    CHALK_INPUT, scaleout_at(p) > 0.0, scaleout_at(p));
+
+    moe_layout l = moe_cheapest_layout(&q);
+    char target[SHORT_CHARS];
+    chalk_human(target, sizeof target, CHALK_U_SECONDS, q.max_step_s);
+    const char *why = l.why == MOE_LAYOUT_BAD_QUERY
+                          ? "an input is out of the contract's range"
+                          : chalk_fmt(r,
+                                      "no layout of 1 to %d racks steps within %s with the "
+                                      "weights and a sequence's cache in its HBM",
+                                      q.max_racks, target);
+    bool ok = l.exists;
+    chalk_put_bool(r, "found", "found", 0, ok);
+    chalk_put_result(r, "racks", "racks", CHALK_U_COUNT, 0, ok, l.racks, why);
+    chalk_put_result(r, "gpus_per_rack", "GPUs per rack", CHALK_U_COUNT, 0, ok, l.gpus_per_rack,
+                     why);
+    chalk_put_result(r, "experts_per_gpu", "experts per GPU", CHALK_U_COUNT, 0, ok,
+                     l.experts_per_gpu, why);
+    chalk_put_result(r, "batch", "batch", CHALK_U_SEQUENCES, 0, ok, l.batch, why);
+    chalk_put_result(r, "step_s", "step", CHALK_U_SECONDS, 0, ok, l.step.step_s, why);
+    chalk_field *f = chalk_put_string(r, "bound", "bound", 0, ok ? moe_bound_name(l.step.bound)
+                                                                 : NULL);
+    if (!ok)
+        chalk_null_words(r, f, "none"); /* JSON: null */
+    chalk_put_result(r, "tokens_per_s", "throughput", CHALK_U_TOKENS_PER_S, 0, ok,
+                     l.tokens_per_s, why);
+    chalk_put_result(r, "usd_per_mtok", "cost", CHALK_U_USD_PER_MTOK, 0, ok,
+                     l.usd_per_token * 1e6, why);
 }
 
-static int run_domain(const chalk_args *a)
-{
-    domain_setup s = {0};
-    int status = chalk_deploy_resolve(a, CHALK_NEED_HBM, &s.d);
-    if (!status && !s.d.hw && !s.d.chips_given)
-        status = chalk_fail("domain needs --chips N (chips in the domain) or --hw NAME");
-    if (!status)
-        status = chalk_sweep_read(a, &CHALK_F_CONTEXT, &s.context);
-    if (!status && s.context.given && !s.d.has_bw)
-        status = chalk_fail("domain needs --hbm-bytes-per-s X (or --hw NAME) with --context");
-    return emit_over(a, status, "chalk domain: what one scale-up domain holds (lecture 2.4-2.5)",
-                     &s.context, build_domain, &s);
-}
+/* ---- the commands ------------------------------------------------------------------------------ */
 
-/* ---- routed-scaling ---------------------------------------------------------------------- */
+#define REQ CHALK_REQUIRED
+#define SWEEPS CHALK_SWEEPS
 
-typedef struct scaling_setup {
-    double params_active, active_ratio;
-    chalk_sweep experts;
-} scaling_setup;
-
-static void build_scaling(const void *ctx, long row, chalk_record *r)
-{
-    const scaling_setup *s = ctx;
-    double experts = chalk_sweep_at(&s->experts, row);
-    chalk_clear(r);
-    chalk_put_number(r, "params_active", "params active", CHALK_U_PARAMS, CHALK_INPUT,
-                     s->params_active);
-    chalk_put_number(r, "experts", "experts", CHALK_U_PLAIN, CHALK_INPUT, experts);
-    chalk_put_number(r, "active_ratio", "active parameters kept", CHALK_U_PLAIN, CHALK_INPUT,
-                     s->active_ratio);
-    /* "64x for 4x": the exponent that turns 64 into 4 */
-    chalk_put_number(r, "exponent", "exponent of the expert count", CHALK_U_PLAIN, 0,
-                     log(moe_dense_equivalent_params(1.0, 64.0)) / log(64.0));
-    chalk_put_number(r, "dense_equivalent_params", "as good as a dense model of", CHALK_U_PARAMS, 0,
-                     moe_dense_equivalent_params(s->params_active, experts));
-    chalk_put_number(r, "expert_multiplier", "experts needed at that share", CHALK_U_RATIO, 0,
-                     moe_expert_multiplier(s->active_ratio));
-}
-
-static int run_scaling(const chalk_args *a)
-{
-    scaling_setup s = {0};
-    bool given = false;
-    int status = number_or(a, &CHALK_F_PARAMS_ACTIVE, 0.0, &s.params_active, &given);
-    if (!status && !given)
-        status = chalk_fail("routed-scaling needs --params-active N (parameters one token uses)");
-    if (!status)
-        status = number_or(a, &F_ACTIVE_RATIO, 0.5, &s.active_ratio, NULL);
-    if (!status)
-        status = chalk_sweep_read(a, &F_EXPERTS_SWEEP, &s.experts);
-    if (!status && !s.experts.given)
-        status = chalk_fail("routed-scaling needs --experts E");
-    return emit_over(a, status,
-                     "chalk routed-scaling: what experts are worth, \"64x for 4x\" (lecture 1.8)",
-                     &s.experts, build_scaling, &s);
-}
-
-/* ---- the commands ------------------------------------------------------------------------------
- */
-
-static const chalk_flag *const MOE_FLAGS[] = {
-    CHALK_MODEL_FLAGS, CHALK_RATE_FLAGS, &CHALK_F_HBM_BYTES, &CHALK_F_BATCH, &CHALK_F_CONTEXT,
-    &F_ACT_BYTES,      &F_RACKS,         &F_SCALEUP,         &F_SCALEOUT,    NULL};
-static const chalk_flag *const PLACE_FLAGS[] = {&CHALK_F_MODEL, &F_EXPERTS, &CHALK_F_HW,
-                                                &CHALK_F_CHIPS, NULL};
-static const chalk_flag *const EXPERT_BATCH_FLAGS[] = {
-    CHALK_MODEL_FLAGS, &CHALK_F_HW,    &CHALK_F_FLOPS, &CHALK_F_HBM_BPS, &F_EXPERTS,
-    &F_TOP_K,          &CHALK_F_BATCH, &F_THROUGHPUT,  &F_USER_RATE,     NULL};
-static const chalk_flag *const IMBALANCE_FLAGS[] = {
-    &CHALK_F_MODEL, &F_EXPERTS, &F_TOP_K, &F_TOKENS, &F_SEED, &F_TRIALS, &F_CAPACITY, NULL};
-static const chalk_flag *const DOMAIN_FLAGS[] = {CHALK_MODEL_FLAGS, CHALK_RATE_FLAGS,
-                                                 &CHALK_F_HBM_BYTES, &CHALK_F_CONTEXT, NULL};
-static const chalk_flag *const SCALING_FLAGS[] = {&CHALK_F_PARAMS_ACTIVE, &F_EXPERTS_SWEEP,
-                                                  &F_ACTIVE_RATIO, NULL};
-
+static const chalk_input MOE[] = {CHALK_MODEL_INPUTS, CHALK_RATE_INPUTS, {&CHALK_F_HBM_BYTES},
+                                  {&CHALK_F_BATCH, REQ | SWEEPS}, {&CHALK_F_CONTEXT, REQ | SWEEPS},
+                                  {&F_ACT_BYTES}, {&F_RACKS, SWEEPS, 1}, {&F_SCALEUP},
+                                  {&F_SCALEOUT}, {NULL}};
+static const chalk_input PLACE[] = {{&CHALK_F_MODEL}, {&F_EXPERTS, CHALK_WHOLE, 0, 1e6}, {&CHALK_F_HW},
+                                    {&CHALK_F_CHIPS}, {NULL}};
+static const chalk_input EXPERT_BATCH[] = {CHALK_MODEL_INPUTS, {&CHALK_F_HW}, {&CHALK_F_FLOPS},
+                                           {&CHALK_F_HBM_BPS}, {&F_EXPERTS, CHALK_WHOLE, 0, 1e6},
+                                           {&F_TOP_K}, {&CHALK_F_BATCH, SWEEPS}, {&F_THROUGHPUT},
+                                           {&F_USER_RATE}, {NULL}};
+static const chalk_input LAYOUT[] = {CHALK_MODEL_INPUTS, CHALK_RATE_INPUTS, {&CHALK_F_HBM_BYTES},
+                                     {&CHALK_F_USD}, {&CHALK_F_CONTEXT, REQ | SWEEPS},
+                                     {&CHALK_F_TARGET_STEP, REQ | SWEEPS}, {&F_MAX_RACKS, 0, 1},
+                                     {&F_ACT_BYTES}, {&F_SCALEUP}, {&F_SCALEOUT}, {NULL}};
+static const char *const ABOUT_LAYOUT[] = {
+    "The cheapest layout of an MoE model for a latency target (exercise 2.12, section",
+    "2.10): over R racks (1 to --max-racks, R divides the experts) of n GPUs (1 to the",
+    "domain, n divides experts / R), the largest whole batch whose step (moe's three",
+    "roofs) takes at most --target-step-s and whose weights and caches of --context",
+    "tokens fit the R n GPUs' HBM; the layout whose tokens cost least at",
+    "--usd-per-chip-hour (ties, within a part in 1e9: the fewest GPUs, then the fewest",
+    "racks). Null, with a reason, when no layout fits. --context or --target-step-s may",
+    "be a sweep.",
+    NULL};
+static const char *const EXAMPLES_LAYOUT[] = {
+    "chalk moe-layout --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --usd-per-chip-hour 2 "
+    "--context 1024 --target-step-s 0.05",
+    "chalk moe-layout --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --usd-per-chip-hour 2 "
+    "--context 1024:1e6 --target-step-s 0.05 --max-racks 4 --csv",
+    NULL};
 static const char *const ABOUT_MOE[] = {
     "An MoE model (--model, an MoE preset) decoding on --racks racks of the scale-up",
     "domain of --hw (--chips GPUs each). Each rack holds experts/racks experts on",
@@ -979,65 +563,41 @@ static const char *const EXAMPLES_EXPERT_BATCH[] = {
     "--throughput-tokens-per-s 266400 --user-tokens-per-s 21",
     NULL};
 
-static const char *const ABOUT_IMBALANCE[] = {
-    "Routes --trials batches of --batch tokens, each token to --top-k distinct experts of",
-    "--experts picked uniformly at random by a seeded SplitMix64 generator, and reports",
-    "the busiest expert's load over the mean (averaged over trials), the share of",
-    "token-expert assignments dropped when each expert accepts floor(capacity_factor x",
-    "mean) tokens, and the smallest capacity factor that drops under 1%. Beside each,",
-    "its closed form: one expert's load is Binomial(batch, top_k / experts); the",
-    "busiest expert's mean lies between max_load_over_mean_lower (independent loads)",
-    "and _upper (union bound). --batch may be a sweep.",
-    NULL};
-static const char *const EXAMPLES_IMBALANCE[] = {
-    "chalk moe-imbalance --experts 256 --top-k 8 --batch 4096 --seed 1 --trials 100",
-    "chalk moe-imbalance --model deepseek-v3 --batch 64:65536:11 --trials 20 --csv", NULL};
+static const chalk_command CMD_MOE = {
+    .name = "moe",
+    .summary = "experts on a rack and the three roofs of a decode step (2.1-2.5)",
+    .title = "chalk moe: experts on a rack, three roofs of a decode step (lecture 2.1-2.3)",
+    .inputs = MOE, .needs = CHALK_DEPLOY, .check = check_moe, .build = build_moe,
+    .about = ABOUT_MOE, .examples = EXAMPLES_MOE
+};
+static const chalk_command CMD_PLACE = {
+    .name = "place",
+    .summary = "experts on the GPUs of a scale-up domain (2.2)",
+    .title = "chalk place: experts on the GPUs of a scale-up domain (2.2)",
+    .inputs = PLACE, .needs = CHALK_DEPLOY, .check = check_place, .build = build_place,
+    .about = ABOUT_PLACE, .examples = EXAMPLES_PLACE
+};
+static const chalk_command CMD_EXPERT_BATCH = {
+    .name = "expert-batch",
+    .summary = "the batch that keeps every expert compute-bound (2.6)",
+    .title = "chalk expert-batch: the batch that keeps every expert compute-bound (2.6)",
+    .inputs = EXPERT_BATCH, .needs = CHALK_NEED_FLOPS | CHALK_NEED_BW,
+    .check = check_expert_batch, .build = build_expert_batch,
+    .about = ABOUT_EXPERT_BATCH, .examples = EXAMPLES_EXPERT_BATCH
+};
 
-static const char *const ABOUT_DOMAIN[] = {
-    "One scale-up domain (--hw, or --chips with --hbm-bytes): its chips, its HBM and the",
-    "most parameters its HBM holds at --dtype. With a model, whether the weights fit;",
-    "with --context too, the largest model that fits together with the KV caches of",
-    "the batch that amortises its weights (chapter 1's r x sparsity sequences), keeping",
-    "params_active:",
-    "  largest_params_total = domain_hbm / (bytes_per_param",
-    "                         + r x context x kv_bytes_per_token / params_active)",
-    "--context may be a sweep.",
-    NULL};
-static const char *const EXAMPLES_DOMAIN[] = {
-    "chalk domain --hw h100-sxm",
-    "chalk domain --hw gb200-nvl72 --dtype fp4 --params-total 5e12 --params-active 100e9 "
-    "--kv-bytes-per-token 2000 --context 32768",
-    NULL};
-
-static const char *const ABOUT_SCALING[] = {
-    "The routed scaling law as the lecture reads it (Clark et al. 2022): 64 experts at",
-    "370M active parameters match a dense 1.3B, \"64x for 4x\", so a model with E experts",
-    "is as good as a dense model of params_active x E^(1/3). Keeping quality while active",
-    "parameters shrink to --active-ratio takes (1 / active_ratio)^3 times the experts.",
-    "--experts may be a sweep.",
-    NULL};
-static const char *const EXAMPLES_SCALING[] = {
-    "chalk routed-scaling --params-active 370e6 --experts 64",
-    "chalk routed-scaling --params-active 37e9 --experts 1:1024:11 --csv", NULL};
-
-static const chalk_command COMMANDS[] = {
-    {"moe", "[flags]", "experts on a rack and the three roofs of a decode step (2.1-2.5)",
-     MOE_FLAGS, ABOUT_MOE, EXAMPLES_MOE, run_moe},
-    {"place", "[flags]", "experts on the GPUs of a scale-up domain (2.2)", PLACE_FLAGS, ABOUT_PLACE,
-     EXAMPLES_PLACE, run_place},
-    {"expert-batch", "[flags]", "the batch that keeps every expert compute-bound (2.6)",
-     EXPERT_BATCH_FLAGS, ABOUT_EXPERT_BATCH, EXAMPLES_EXPERT_BATCH, run_expert_batch},
-    {"moe-imbalance", "[flags]", "random routing: the busiest expert and dropped tokens (2.7)",
-     IMBALANCE_FLAGS, ABOUT_IMBALANCE, EXAMPLES_IMBALANCE, run_imbalance},
-    {"domain", "[flags]", "what a scale-up domain holds; the largest model (2.8)", DOMAIN_FLAGS,
-     ABOUT_DOMAIN, EXAMPLES_DOMAIN, run_domain},
-    {"routed-scaling", "[flags]", "what experts are worth: the routed scaling law (2.9)",
-     SCALING_FLAGS, ABOUT_SCALING, EXAMPLES_SCALING, run_scaling},
+static const chalk_command CMD_LAYOUT = {
+    .name = "moe-layout",
+    .summary = "the cheapest racks, GPUs and batch for a latency target (2.10)",
+    .title = "chalk moe-layout: the cheapest layout for a latency target (2.10)",
+    .inputs = LAYOUT, .needs = CHALK_DEPLOY, .check = check_layout, .build = build_layout,
+    .about = ABOUT_LAYOUT, .examples = EXAMPLES_LAYOUT
 };
 
 const chalk_chapter chalk_chapter_02_moe = {
     .number = 2,
     .title = "moe: how an MoE layer is laid out across a rack",
-    .commands = COMMANDS,
-    .count = sizeof COMMANDS / sizeof COMMANDS[0],
+    .commands = (const chalk_command *const[]){&CMD_MOE, &CMD_PLACE, &CMD_EXPERT_BATCH,
+                                               &moe_imbalance_cmd, &moe_domain_cmd,
+                                               &moe_routed_scaling_cmd, &CMD_LAYOUT, NULL},
 };

@@ -8,6 +8,8 @@
  *   chalk decode-pipelined   a decode step through P racks with hops (3.6, 4.3, 4.5)
  *   chalk pipeline-memory    weights and KV cache per GPU against the stages (4.2-4.4)
  *   chalk weight-read        the weight read of a scale-up domain; stages add none (4.6)
+ *   chalk pipeline-split     the fewest racks that serve a model in decode (3.7)
+ *   (pipeline-memory and pipeline-split are in 03-pipelining-split.c)
  *
  * Every chapter-3 quantity of lecture-notes §10, and the command that reproduces it:
  *   cut condition (1/8) x 2 x n_act x L >= 1      rack-hop --bandwidth-ratio 8 --top-k 8
@@ -40,275 +42,62 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batching.h"
-#include "chalk.h"
-#include "pipelining.h"
-
-#define G_PIPE "pipeline"
+#include "01-batching.h"
+#include "03-pipelining.h"
 
 /* ---- this chapter's flags ------------------------------------------------------------------ */
 
-static const chalk_flag F_STAGES = {
-    .name = "--stages",
-    .arg = "P",
-    .key = "stages",
-    .group = G_PIPE,
-    .help = "pipeline stages (racks); may be a sweep",
-    .min = 1,
-    .max = 1e6,
-    .rules = CHALK_WHOLE | CHALK_SWEEPS,
-};
-static const chalk_flag F_MICROBATCHES = {
-    .name = "--microbatches",
-    .arg = "M",
-    .key = "microbatches",
-    .group = G_PIPE,
-    .help = "micro-batches per training batch (or in flight); may be a sweep",
-    .min = 1,
-    .max = 1e9,
-    .rules = CHALK_WHOLE | CHALK_SWEEPS,
-};
-static const chalk_flag F_CHUNKS = {
-    .name = "--chunks",
-    .arg = "V",
-    .key = "chunks",
-    .group = G_PIPE,
-    .help = "model chunks per stage (interleaved schedule; default 1); may be a sweep",
-    .min = 1,
-    .max = 1e4,
-    .rules = CHALK_WHOLE | CHALK_SWEEPS,
-};
-/* The simulator's flags: small enough that a timeline stays printable. */
-static const chalk_flag F_SIM_STAGES = {
-    .name = "--stages",
-    .arg = "P",
-    .key = "stages",
-    .group = G_PIPE,
-    .help = "pipeline stages (1 to 64)",
-    .min = 1,
-    .max = 64,
-    .rules = CHALK_WHOLE,
-};
-static const chalk_flag F_SIM_MICROBATCHES = {
-    .name = "--microbatches",
-    .arg = "M",
-    .key = "microbatches",
-    .group = G_PIPE,
-    .help = "micro-batches per batch (1 to 256; interleaved: a multiple of --stages)",
-    .min = 1,
-    .max = 256,
-    .rules = CHALK_WHOLE,
-};
-static const chalk_flag F_SIM_CHUNKS = {
-    .name = "--chunks",
-    .arg = "V",
-    .key = "chunks",
-    .group = G_PIPE,
-    .help = "model chunks per stage: 1 for gpipe and 1f1b (the default), 2 to 8 for interleaved",
-    .min = 1,
-    .max = 8,
-    .rules = CHALK_WHOLE,
-};
-static const chalk_flag F_SCHEDULE = {
-    .name = "--schedule",
-    .arg = "S",
-    .key = "schedule",
-    .group = G_PIPE,
-    .help = "gpipe|1f1b|interleaved",
-};
-static const chalk_flag F_FORWARD = {
-    .name = "--forward-s",
-    .arg = "X",
-    .key = "forward_s",
-    .group = G_PIPE,
-    .help = "one micro-batch's forward pass through one stage, seconds (default 1)",
-    .min = 0,
-    .max = 1e6,
-    .rules = CHALK_ABOVE_MIN,
-};
-static const chalk_flag F_BACKWARD = {
-    .name = "--backward-s",
-    .arg = "X",
-    .key = "backward_s",
-    .group = G_PIPE,
-    .help = "its backward pass, seconds (default 2: twice the forward's work)",
-    .min = 0,
-    .max = 1e6,
-    .rules = CHALK_ABOVE_MIN,
-};
-static const chalk_flag F_RATIO = {
-    .name = "--bandwidth-ratio",
-    .arg = "R",
-    .key = "bandwidth_ratio",
-    .group = G_PIPE,
-    .help = "scale-up over scale-out bandwidth per GPU (the lecture's 8); or --hw NAME",
-    .min = 0,
-    .max = 1e6,
-    .rules = CHALK_ABOVE_MIN,
-};
-static const chalk_flag F_TOP_K = {
-    .name = "--top-k",
-    .arg = "K",
-    .key = "top_k",
-    .group = G_PIPE,
-    .help = "routed experts each token visits per layer (default: the --model's); may be a "
-            "sweep",
-    .min = 1,
-    .max = 4096,
-    .rules = CHALK_WHOLE | CHALK_SWEEPS,
-};
-static const chalk_flag F_LAYERS = {
-    .name = "--layers-per-stage",
-    .arg = "L",
-    .key = "layers_per_stage",
-    .group = G_PIPE,
-    .help = "MoE layers in one stage (rack); may be a sweep",
-    .min = 1,
-    .max = 1e4,
-    .rules = CHALK_WHOLE | CHALK_SWEEPS,
-};
-static const chalk_flag F_BISECTION = {
-    .name = "--bisection-bytes-per-s",
-    .arg = "X",
-    .key = "bisection_bytes_per_s",
-    .group = G_PIPE,
-    .help = "what crosses the --hw domain's narrowest cut into halves, one way (a torus); "
-            "0: switched",
-    .min = 0,
-    .max = 1e18,
-};
-static const chalk_flag F_TOKENS = {
-    .name = "--tokens",
-    .arg = "T",
-    .key = "tokens",
-    .group = G_PIPE,
-    .help = "tokens in one step through the stage, for the two times",
-    .min = 0,
-    .max = 1e9,
-    .rules = CHALK_ABOVE_MIN,
-};
-static const chalk_flag F_D_MODEL = {
-    .name = "--d-model",
-    .arg = "D",
-    .key = "d_model",
-    .group = G_PIPE,
-    .help = "width of the residual stream (default: the --model's)",
-    .min = 1,
-    .max = 1e6,
-    .rules = CHALK_WHOLE,
-};
-static const chalk_flag F_ACT_BYTES = {
-    .name = "--act-bytes",
-    .arg = "X",
-    .key = "activation_bytes",
-    .group = G_PIPE,
-    .help = "bytes per activation element (default 2, bf16)",
-    .min = 0,
-    .max = 64,
-    .rules = CHALK_ABOVE_MIN,
-};
-static const chalk_flag F_EXPERT_PARALLEL = {
-    .name = "--expert-parallel",
-    .arg = "E",
-    .key = "expert_parallel",
-    .group = G_PIPE,
-    .help = "GPUs per stage sharing the weights and KV cache (default: the --hw's scale-up "
-            "domain)",
-    .min = 1,
-    .max = 1e6,
-    .rules = CHALK_WHOLE,
-};
-static const chalk_flag F_MICROBATCH = {
-    .name = "--microbatch",
-    .arg = "B",
-    .key = "microbatch",
-    .group = G_PIPE,
-    .help = "sequences per micro-batch; may be a sweep",
-    .min = 0,
-    .max = 1e9,
-    .rules = CHALK_ABOVE_MIN | CHALK_SWEEPS,
-};
-static const chalk_flag F_MEM_MICROBATCHES = {
-    .name = "--microbatches",
-    .arg = "M",
-    .key = "microbatches",
-    .group = G_PIPE,
-    .help = "micro-batches in flight (default: --stages, a decode loop without hops)",
-    .min = 1,
-    .max = 1e6,
-    .rules = CHALK_WHOLE,
-};
-static const chalk_flag F_HOP = {
-    .name = "--hop-s",
-    .arg = "X",
-    .key = "hop_s",
-    .group = G_PIPE,
-    .help = "latency of one hop between racks, seconds (>= 0); may be a sweep",
-    .min = 0,
-    .max = 10,
-    .rules = CHALK_SWEEPS,
-};
-static const chalk_flag F_STEP = {
-    .name = "--step-s",
-    .arg = "X",
-    .key = "step_without_hops_s",
-    .group = G_PIPE,
-    .help = "the decode step on one rack, seconds, instead of a model and hardware",
-    .min = 0,
-    .max = 1e3,
-    .rules = CHALK_ABOVE_MIN,
-};
-static const chalk_flag F_VERSUS = {
-    .name = "--versus",
-    .arg = "NAME",
-    .key = "versus_hw",
-    .group = G_PIPE,
-    .help = "a second hardware preset to compare the domain with (chalk list hw)",
-};
+#define G_PIPE "pipeline"
+#define WHOLE CHALK_WHOLE
+#define ABOVE CHALK_ABOVE_MIN
+#define U(x) CHALK_U_##x
 
-/* ---- shared plumbing ------------------------------------------------------------------------- */
+static const char *const SCHEDULE_NAMES[] = {"gpipe", "1f1b", "interleaved", NULL};
 
-enum { TEXT_CHARS = 40 };
-
-static void human(char *buf, chalk_unit unit, double x)
-{
-    chalk_human(buf, TEXT_CHARS, unit, x);
-}
-
-/* Frees every sweep of a NULL-terminated list. */
-static void free_sweeps(chalk_sweep *const *sweeps)
-{
-    for (; *sweeps; sweeps++)
-        chalk_sweep_free(*sweeps);
-}
-
-/* Reads each flag's sweep into its place, then checks that at most one varies.
- * Frees them all on failure. The lists end with NULL. */
-static int read_sweeps(const chalk_args *a, const chalk_flag *const *flags,
-                       chalk_sweep *const *sweeps, const chalk_sweep **swept)
-{
-    int n = 0, status = CHALK_OK;
-    for (; flags[n] && !status; n++)
-        status = chalk_sweep_read(a, flags[n], sweeps[n]);
-    if (!status)
-        status = chalk_one_sweep(sweeps, n, swept);
-    if (status)
-        free_sweeps(sweeps);
-    return status;
-}
-
-static long rows_of(const chalk_sweep *swept)
-{
-    return swept ? swept->points : 1;
-}
-
-/* Prints the report, then frees the sweeps. */
-static int emit_and_free(const chalk_args *a, const chalk_report *rep, chalk_sweep *const *sweeps)
-{
-    int status = chalk_emit(a, rep);
-    free_sweeps(sweeps);
-    return status;
-}
+/* clang-format off */
+const chalk_flag pipelining_stages_flag = {"--stages", "P", "stages", U(COUNT), 1, 1e6, WHOLE, "pipeline stages", G_PIPE,
+    "pipeline stages (racks); may be a sweep"};
+const chalk_flag pipelining_microbatches_flag = {"--microbatches", "M", "microbatches", U(COUNT), 1, 1e9, WHOLE, "micro-batches", G_PIPE,
+    "micro-batches per training batch (or in flight); may be a sweep"};
+static const chalk_flag F_CHUNKS       = {"--chunks", "V", "chunks", U(COUNT), 1, 1e4, WHOLE, "model chunks per stage", G_PIPE,
+    "model chunks per stage (interleaved schedule; default 1); may be a sweep"};
+static const chalk_flag F_SCHEDULE     = {"--schedule", "S", "schedule", U(WORD), 0, 0, 0, "gpipe|1f1b|interleaved", G_PIPE,
+    "gpipe|1f1b|interleaved", .choices = SCHEDULE_NAMES};
+static const chalk_flag F_FORWARD      = {"--forward-s", "X", "forward_s", U(SECONDS), 0, 1e6, ABOVE, "a forward pass, seconds", G_PIPE,
+    "one micro-batch's forward pass through one stage, seconds (default 1)"};
+static const chalk_flag F_BACKWARD     = {"--backward-s", "X", "backward_s", U(SECONDS), 0, 1e6, ABOVE, "a backward pass, seconds", G_PIPE,
+    "its backward pass, seconds (default 2: twice the forward's work)"};
+static const chalk_flag F_RATIO        = {"--bandwidth-ratio", "R", "bandwidth_ratio", U(RATIO), 0, 1e6, ABOVE, "scale-up over scale-out bandwidth", G_PIPE,
+    "scale-up over scale-out bandwidth per GPU (the lecture's 8); or --hw NAME"};
+static const chalk_flag F_TOP_K        = {"--top-k", "K", "top_k", U(COUNT), 1, 4096, WHOLE, "routed experts per token", G_PIPE,
+    "routed experts each token visits per layer (default: the --model's); may be a sweep"};
+static const chalk_flag F_LAYERS       = {"--layers-per-stage", "L", "layers_per_stage", U(COUNT), 1, 1e4, WHOLE, "MoE layers per stage", G_PIPE,
+    "MoE layers in one stage (rack); may be a sweep"};
+static const chalk_flag F_TOKENS       = {"--tokens", "T", "tokens", U(TOKENS), 0, 1e9, ABOVE, "tokens", G_PIPE,
+    "tokens in one step through the stage, for the two times"};
+static const chalk_flag F_D_MODEL      = {"--d-model", "D", "d_model", U(COUNT), 1, 1e6, WHOLE, "width of the residual stream", G_PIPE,
+    "width of the residual stream (default: the --model's)"};
+static const chalk_flag F_ACT_BYTES    = {"--act-bytes", "X", "act_bytes", U(PLAIN), 0, 64, ABOVE, "bytes per activation element", G_PIPE,
+    "bytes per activation element (default 2, bf16)"};
+const chalk_flag pipelining_expert_parallel_flag = {"--expert-parallel", "E", "expert_parallel", U(COUNT), 1, 1e6, WHOLE, "GPUs per stage", G_PIPE,
+    "GPUs per stage sharing the weights and KV cache (default: the --hw's scale-up domain)"};
+const chalk_flag pipelining_microbatch_flag = {"--microbatch", "B", "microbatch", U(SEQUENCES), 0, 1e9, ABOVE, "sequences per micro-batch", G_PIPE,
+    "sequences per micro-batch; may be a sweep"};
+static const chalk_flag F_BISECTION    = {"--bisection-bytes-per-s", "X", "bisection_bytes_per_s", U(BYTES_PER_S), 0, 1e18, 0, "the narrowest cut, one way", G_PIPE,
+    "what crosses the --hw domain's narrowest cut into halves, one way (a torus); 0: switched"};
+const chalk_flag pipelining_hop_flag = {"--hop-s", "X", "hop_s", U(SECONDS), 0, 10, 0, "seconds per hop", G_PIPE,
+    "latency of one hop between racks, seconds (>= 0); may be a sweep"};
+const chalk_flag pipelining_step_flag = {"--step-s", "X", "step_without_hops_s", U(SECONDS), 0, 1e3, ABOVE, "the step on one rack, seconds", G_PIPE,
+    "the decode step on one rack, seconds, instead of a model and hardware"};
+static const chalk_flag F_VERSUS       = {"--versus", "NAME", "versus_hw", U(WORD), 0, 0, 0, "a hardware preset", G_PIPE,
+    "a second hardware preset to compare the domain with (chalk list hw)", .kind = &chalk_kind_hw};
+/* clang-format on */
+#define F_HOP pipelining_hop_flag
+#define F_STAGES pipelining_stages_flag
+#define F_MICROBATCHES pipelining_microbatches_flag
+#define F_STEP pipelining_step_flag
+#define F_EXPERT_PARALLEL pipelining_expert_parallel_flag
+#define F_MICROBATCH pipelining_microbatch_flag
 
 static int whole(double x)
 {
@@ -317,76 +106,126 @@ static int whole(double x)
 
 /* ---- rack-hop ------------------------------------------------------------------------------- */
 
-typedef struct hop_setup {
-    chalk_deploy d;
-    chalk_sweep top_k, layers;
-    const chalk_sweep *swept;
-    double ratio;   /* the all-to-all's rate over scale-out bandwidth */
-    bool has_bisection;
-    double bisection, alltoall; /* --bisection-bytes-per-s; the all-to-all's rate */
-    bool has_times; /* --tokens given: the two times can be computed */
-    double tokens, d_model, activation_bytes;
-} hop_setup;
-
-static void build_hop(const void *ctx, long row, chalk_record *r)
+/* The all-to-all's rate per chip: the preset's own scale-up, or its share of a
+ * torus's cut (--bisection-bytes-per-s). */
+static double alltoall_at(const chalk_point *p)
 {
-    const hop_setup *s = ctx;
-    int top_k = whole(chalk_sweep_at(&s->top_k, row));
+    const cost_hw *hw = p->d->hw;
+    return pipelining_alltoall_bytes_per_s(hw->scaleup_bytes_per_s, chalk_in(p, &F_BISECTION),
+                                           p->d->chips);
+}
+
+/* The gap: --bandwidth-ratio, or the all-to-all's rate over the preset's scale-out. */
+static double ratio_at(const chalk_point *p)
+{
+    const cost_hw *hw = p->d->hw;
+    return hw ? alltoall_at(p) / hw->scaleout_bytes_per_s : chalk_in(p, &F_RATIO);
+}
+
+/* Experts per token: --top-k, or the model's. */
+static int top_k_at(const chalk_point *p)
+{
+    return chalk_has(p, &F_TOP_K) ? whole(chalk_in(p, &F_TOP_K)) : p->d->model->experts_active;
+}
+
+/* The gap from --bandwidth-ratio or the preset; the experts per token from --top-k or
+ * the model; the width for the times from --d-model or the model. */
+static int check_hop(const chalk_point *p)
+{
+    const char *cmd = p->cmd->name;
+    const cost_hw *hw = p->d->hw;
+    const cost_model *m = p->d->model;
+    int status = chalk_not_both(p, &F_RATIO, &CHALK_F_HW);
+    if (status)
+        return status;
+    if (hw && (!(hw->scaleout_bytes_per_s > 0.0) || !(hw->scaleup_bytes_per_s > 0.0)))
+        return chalk_fail("%s has no sourced scale-up and scale-out bandwidth; pass "
+                          "--bandwidth-ratio R",
+                          hw->name);
+    if (!hw && !chalk_has(p, &F_RATIO))
+        return chalk_fail("%s needs --bandwidth-ratio R (or --hw NAME)", cmd);
+    if (!hw && chalk_has(p, &F_BISECTION))
+        return chalk_fail("%s: --bisection-bytes-per-s needs --hw NAME (its chips' own rate)", cmd);
+    if (!chalk_has(p, &F_TOP_K) && !m)
+        return chalk_fail("%s needs --top-k K (or an MoE --model NAME)", cmd);
+    if (!chalk_has(p, &F_TOP_K) && m->experts_routed == 0)
+        return chalk_fail("%s is dense: it has no experts to route to; pass --top-k K", m->name);
+    bool has_times = chalk_has(p, &F_TOKENS);
+    double d_model = chalk_has(p, &F_D_MODEL) ? chalk_in(p, &F_D_MODEL) : m ? m->d_model : 0.0;
+    if (has_times && !(d_model > 0.0))
+        return chalk_fail("%s needs --d-model D (or --model NAME) for the times of --tokens", cmd);
+    if (has_times && !hw)
+        return chalk_fail("%s needs --hw NAME for the times of --tokens (the bandwidths)", cmd);
+    return CHALK_OK;
+}
+
+static void build_hop(const chalk_point *p, chalk_record *r)
+{
+    const chalk_deploy *d = p->d;
+    const cost_hw *hw = d->hw;
+    int top_k = top_k_at(p);
+    double ratio = ratio_at(p);
     chalk_clear(r);
-    if (s->d.model)
-        chalk_put_string(r, "model", "model", CHALK_INPUT, s->d.model->name);
-    chalk_put_hw_name(r, s->d.hw);
-    if (s->d.hw) {
+    if (d->model)
+        chalk_put_string(r, "model", "model", CHALK_INPUT, d->model->name);
+    chalk_put_hw_name(r, hw);
+    if (hw) {
         chalk_put_number(r, "scaleup_bytes_per_s", "scale-up, one way", CHALK_U_BYTES_PER_S,
-                         CHALK_INPUT, s->d.hw->scaleup_bytes_per_s);
+                         CHALK_INPUT, hw->scaleup_bytes_per_s);
         chalk_put_number(r, "scaleout_bytes_per_s", "scale-out, one way", CHALK_U_BYTES_PER_S,
-                         CHALK_INPUT, s->d.hw->scaleout_bytes_per_s);
+                         CHALK_INPUT, hw->scaleout_bytes_per_s);
     }
-    if (s->has_bisection) {
+    bool bisection = chalk_has(p, &F_BISECTION);
+    if (bisection) {
         chalk_put_number(r, "bisection_bytes_per_s", "bisection, one way", CHALK_U_BYTES_PER_S,
-                         CHALK_INPUT, s->bisection);
+                         CHALK_INPUT, chalk_in(p, &F_BISECTION));
         chalk_put_number(r, "chips", "chips in the all-to-all", CHALK_U_COUNT, CHALK_INPUT,
-                         s->d.chips);
+                         d->chips);
         chalk_put_number(r, "alltoall_bytes_per_s", "all-to-all rate per chip",
-                         CHALK_U_BYTES_PER_S, 0, s->alltoall);
+                         CHALK_U_BYTES_PER_S, 0, alltoall_at(p));
     }
     chalk_put_number(r, "bandwidth_ratio", "bandwidth gap (up / out)", CHALK_U_PLAIN,
-                     s->has_bisection ? 0 : CHALK_INPUT, s->ratio);
+                     bisection ? 0 : CHALK_INPUT, ratio);
     chalk_put_number(r, "top_k", "experts per token", CHALK_U_COUNT, CHALK_INPUT, top_k);
+    bool has_layers = chalk_has(p, &F_LAYERS);
     chalk_put_maybe(r, "layers_per_stage", "layers per stage", CHALK_U_COUNT, CHALK_INPUT,
-                    s->layers.given, chalk_sweep_at(&s->layers, row));
+                    has_layers, chalk_in(p, &F_LAYERS));
 
-    bool has_layers = s->layers.given;
-    int layers = has_layers ? whole(chalk_sweep_at(&s->layers, row)) : 1;
-    double hop_ratio = pipelining_hop_ratio(s->ratio, top_k, layers);
+    int layers = has_layers ? whole(chalk_in(p, &F_LAYERS)) : 1;
+    double hop_ratio = pipelining_hop_ratio(ratio, top_k, layers);
     const char *no_layers = "no --layers-per-stage given: pass --layers-per-stage L";
     chalk_put_result(r, "scale_up_over_scale_out", "scale-up time / scale-out time", CHALK_U_RATIO,
                      0, has_layers, hop_ratio, no_layers);
     chalk_put_bool_result(r, "hop_hidden", "hop hidden (ratio >= 1)", 0, has_layers,
                           hop_ratio >= 1.0, no_layers);
     chalk_put_number(r, "min_layers_per_stage", "fewest layers per stage", CHALK_U_COUNT, 0,
-                     pipelining_min_layers_per_stage(s->ratio, top_k));
+                     pipelining_min_layers_per_stage(ratio, top_k));
 
+    bool has_times = chalk_has(p, &F_TOKENS);
+    double tokens = chalk_in(p, &F_TOKENS), act_bytes = chalk_in(p, &F_ACT_BYTES);
+    double d_model = chalk_has(p, &F_D_MODEL) ? chalk_in(p, &F_D_MODEL)
+                     : d->model               ? d->model->d_model
+                                              : 0.0;
     pipelining_hop h = {
-        .tokens = s->tokens,
-        .d_model = s->d_model,
-        .activation_bytes = s->activation_bytes,
+        .tokens = tokens,
+        .d_model = d_model,
+        .activation_bytes = act_bytes,
         .experts_per_token = top_k,
         .layers_per_stage = layers,
-        .chips = s->d.chips,
-        .scaleup_bytes_per_s = s->d.hw ? s->alltoall : 0.0,
-        .scaleout_bytes_per_s = s->d.hw ? s->d.hw->scaleout_bytes_per_s : 0.0,
+        .chips = d->chips,
+        .scaleup_bytes_per_s = hw ? alltoall_at(p) : 0.0,
+        .scaleout_bytes_per_s = hw ? hw->scaleout_bytes_per_s : 0.0,
     };
-    bool times = s->has_times && has_layers;
+    bool times = has_times && has_layers;
     const char *why =
-        !s->has_times ? "no --tokens given: pass --tokens T for the two times" : no_layers;
+        !has_times ? "no --tokens given: pass --tokens T for the two times" : no_layers;
     if (times) {
-        chalk_put_number(r, "tokens", "tokens", CHALK_U_TOKENS, CHALK_INPUT, s->tokens);
-        chalk_put_number(r, "d_model", "d_model", CHALK_U_COUNT, CHALK_INPUT, s->d_model);
-        chalk_put_number(r, "activation_bytes", "bytes per activation", CHALK_U_PLAIN, CHALK_INPUT,
-                         s->activation_bytes);
-        if (!s->has_bisection)
-            chalk_put_number(r, "chips", "GPUs per stage", CHALK_U_COUNT, CHALK_INPUT, s->d.chips);
+        chalk_put_number(r, "tokens", "tokens", CHALK_U_TOKENS, CHALK_INPUT, tokens);
+        chalk_put_number(r, "d_model", "d_model", CHALK_U_COUNT, CHALK_INPUT, d_model);
+        chalk_put_number(r, "act_bytes", "bytes per activation", CHALK_U_PLAIN, CHALK_INPUT,
+                         act_bytes);
+        if (!bisection)
+            chalk_put_number(r, "chips", "GPUs per stage", CHALK_U_COUNT, CHALK_INPUT, d->chips);
     }
     chalk_put_result(r, "scaleup_s", "all-to-all in the rack", CHALK_U_SECONDS, 0, times,
                      times ? pipelining_scaleup_s(&h) : 0.0, why);
@@ -394,131 +233,32 @@ static void build_hop(const void *ctx, long row, chalk_record *r)
                      times ? pipelining_scaleout_s(&h) : 0.0, why);
 }
 
-/* The gap from --bandwidth-ratio or the preset; the experts per token from --top-k or
- * the model; the width for the times from --d-model or the model. */
-static int hop_read(const chalk_args *a, hop_setup *s)
+/* ---- bubble ------------------------------------------------------------------------------------ */
+
+static int check_bubble(const chalk_point *p)
 {
-    const char *cmd = a->cmd->name;
-    bool has_ratio = chalk_given(a, &F_RATIO);
-    if (has_ratio && chalk_given(a, &CHALK_F_HW))
-        return chalk_fail("%s takes --bandwidth-ratio R or --hw NAME, not both", cmd);
-    int status = chalk_number(a, &F_RATIO, &s->ratio);
-    if (!status && s->d.hw) {
-        if (!(s->d.hw->scaleout_bytes_per_s > 0.0) || !(s->d.hw->scaleup_bytes_per_s > 0.0))
-            return chalk_fail("%s has no sourced scale-up and scale-out bandwidth; pass "
-                              "--bandwidth-ratio R",
-                              s->d.hw->name);
-        s->has_bisection = chalk_given(a, &F_BISECTION);
-        if ((status = chalk_number(a, &F_BISECTION, &s->bisection)))
-            return status;
-        /* the all-to-all's rate: the chip's own, or its share of a torus's cut */
-        s->alltoall = pipelining_alltoall_bytes_per_s(s->d.hw->scaleup_bytes_per_s,
-                                                      s->bisection, s->d.chips);
-        s->ratio = s->alltoall / s->d.hw->scaleout_bytes_per_s;
-    } else if (!status && !has_ratio) {
-        return chalk_fail("%s needs --bandwidth-ratio R (or --hw NAME)", cmd);
-    }
-    if (status)
-        return status;
-    if (!s->d.hw && chalk_given(a, &F_BISECTION))
-        return chalk_fail("%s: --bisection-bytes-per-s needs --hw NAME (its chips' own rate)", cmd);
-    const cost_model *m = s->d.model;
-    if (!s->top_k.given) {
-        if (!m)
-            return chalk_fail("%s needs --top-k K (or an MoE --model NAME)", cmd);
-        if (m->experts_routed == 0)
-            return chalk_fail("%s is dense: it has no experts to route to; pass --top-k K",
-                              m->name);
-        s->top_k.one = m->experts_active;
-    }
-    s->has_times = chalk_given(a, &F_TOKENS);
-    s->activation_bytes = 2.0;
-    s->d_model = m ? m->d_model : 0.0;
-    if ((status = chalk_number(a, &F_TOKENS, &s->tokens)) ||
-        (status = chalk_number(a, &F_D_MODEL, &s->d_model)) ||
-        (status = chalk_number(a, &F_ACT_BYTES, &s->activation_bytes)))
-        return status;
-    if (s->has_times && !(s->d_model > 0.0))
-        return chalk_fail("%s needs --d-model D (or --model NAME) for the times of --tokens", cmd);
-    if (s->has_times && !s->d.hw)
-        return chalk_fail("%s needs --hw NAME for the times of --tokens (the bandwidths)", cmd);
+    if (!chalk_has(p, &F_STAGES) || !chalk_has(p, &F_MICROBATCHES))
+        return chalk_fail("bubble needs --stages P and --microbatches M");
     return CHALK_OK;
 }
 
-static int run_hop(const chalk_args *a)
+static void build_bubble(const chalk_point *p, chalk_record *r)
 {
-    hop_setup s = {0};
-    int status = chalk_deploy_resolve(a, 0, &s.d);
-    if (status)
-        return status;
-    chalk_sweep *const sweeps[] = {&s.top_k, &s.layers, NULL};
-    const chalk_flag *const flags[] = {&F_TOP_K, &F_LAYERS, NULL};
-    if ((status = read_sweeps(a, flags, sweeps, &s.swept)))
-        return status;
-    if ((status = hop_read(a, &s))) {
-        free_sweeps(sweeps);
-        return status;
-    }
-    chalk_report rep = {.title =
-                            "chalk rack-hop: scale-up time over scale-out time at a stage boundary "
-                            "(lecture 3.2)",
-                        .rows = rows_of(s.swept),
-                        .swept = s.swept,
-                        .build = build_hop,
-                        .ctx = &s};
-    return emit_and_free(a, &rep, sweeps);
-}
-
-/* ---- bubble ------------------------------------------------------------------------------------
- */
-
-typedef struct bubble_setup {
-    chalk_sweep stages, microbatches, chunks;
-    const chalk_sweep *swept;
-} bubble_setup;
-
-static void build_bubble(const void *ctx, long row, chalk_record *r)
-{
-    const bubble_setup *s = ctx;
-    int p = whole(chalk_sweep_at(&s->stages, row));
-    int m = whole(chalk_sweep_at(&s->microbatches, row));
-    int v = s->chunks.given ? whole(chalk_sweep_at(&s->chunks, row)) : 1;
+    int stages = whole(chalk_in(p, &F_STAGES)), m = whole(chalk_in(p, &F_MICROBATCHES));
+    int v = whole(chalk_in(p, &F_CHUNKS));
     chalk_clear(r);
-    chalk_put_number(r, "stages", "stages", CHALK_U_COUNT, CHALK_INPUT, p);
+    chalk_put_number(r, "stages", "stages", CHALK_U_COUNT, CHALK_INPUT, stages);
     chalk_put_number(r, "microbatches", "micro-batches", CHALK_U_COUNT, CHALK_INPUT, m);
     chalk_put_number(r, "chunks", "chunks per stage", CHALK_U_COUNT, CHALK_INPUT, v);
-    double fraction = pipelining_bubble_fraction(p, m, v);
+    double fraction = pipelining_bubble_fraction(stages, m, v);
     chalk_put_number(r, "bubble_fraction", "idle / total", CHALK_U_FRACTION, 0, fraction);
     chalk_put_number(r, "bubble_over_ideal", "idle / ideal", CHALK_U_RATIO, 0,
-                     pipelining_bubble_over_ideal(p, m, v));
-    /* the P stages do the work of P(1 - f) stages that never idle */
-    chalk_put_number(r, "speedup", "speedup over one stage", CHALK_U_RATIO, 0, p * (1 - fraction));
+                     pipelining_bubble_over_ideal(stages, m, v));
+    chalk_put_number(r, "speedup", "speedup over one stage", CHALK_U_RATIO, 0,
+                     pipelining_speedup(stages, m, v));
 }
 
-static int run_bubble(const chalk_args *a)
-{
-    bubble_setup s = {0};
-    chalk_sweep *const sweeps[] = {&s.stages, &s.microbatches, &s.chunks, NULL};
-    const chalk_flag *const flags[] = {&F_STAGES, &F_MICROBATCHES, &F_CHUNKS, NULL};
-    int status = read_sweeps(a, flags, sweeps, &s.swept);
-    if (status)
-        return status;
-    if (!s.stages.given || !s.microbatches.given) {
-        free_sweeps(sweeps);
-        return chalk_fail("bubble needs --stages P and --microbatches M");
-    }
-    chalk_report rep = {.title = "chalk bubble: the pipeline bubble in closed form (lecture 3.5)",
-                        .rows = rows_of(s.swept),
-                        .swept = s.swept,
-                        .build = build_bubble,
-                        .ctx = &s};
-    return emit_and_free(a, &rep, sweeps);
-}
-
-/* ---- schedule ---------------------------------------------------------------------------------
- */
-
-static const char *const SCHEDULE_NAMES[] = {"gpipe", "1f1b", "interleaved"};
+/* ---- schedule ---------------------------------------------------------------------------------- */
 
 typedef struct schedule_setup {
     pipelining_plan plan;
@@ -549,7 +289,7 @@ static void build_schedule(const void *ctx, long row, chalk_record *r)
     chalk_put_number(r, "makespan_s", "batch time", CHALK_U_SECONDS, 0, s->t.makespan_s);
     chalk_put_number(r, "busy_s", "work per stage", CHALK_U_SECONDS, 0, s->t.busy_s);
     chalk_put_number(r, "idle_s", "idle per stage", CHALK_U_SECONDS, 0,
-                     s->t.makespan_s - s->t.busy_s);
+                     s->t.idle_s);
     chalk_put_number(r, "bubble_fraction", "idle / total (measured)", CHALK_U_FRACTION, 0,
                      s->t.bubble_fraction);
     chalk_put_number(r, "bubble_over_ideal", "idle / ideal (measured)", CHALK_U_RATIO, 0,
@@ -610,55 +350,40 @@ static void print_gantt(const schedule_setup *s)
     free(line);
 }
 
-static int schedule_read(const chalk_args *a, pipelining_plan *p)
+static pipelining_plan plan_of(const chalk_point *p)
 {
-    const char *name = chalk_value(a, &F_SCHEDULE);
-    if (!name)
+    return (pipelining_plan){.schedule = (pipelining_schedule)chalk_pick(p, &F_SCHEDULE),
+                             .stages = whole(chalk_in(p, &F_STAGES)),
+                             .microbatches = whole(chalk_in(p, &F_MICROBATCHES)),
+                             .chunks = whole(chalk_in(p, &F_CHUNKS)),
+                             .forward_s = chalk_in(p, &F_FORWARD),
+                             .backward_s = chalk_in(p, &F_BACKWARD)};
+}
+
+static int check_schedule(const chalk_point *p)
+{
+    if (!chalk_has(p, &F_SCHEDULE))
         return chalk_fail("schedule needs --schedule gpipe|1f1b|interleaved");
-    size_t n = sizeof SCHEDULE_NAMES / sizeof SCHEDULE_NAMES[0];
-    size_t i = 0;
-    while (i < n && !cost_name_equal(name, SCHEDULE_NAMES[i]))
-        i++;
-    if (i == n) {
-        char hint[256];
-        chalk_suggest(hint, sizeof hint, name, SCHEDULE_NAMES, n);
-        return chalk_fail("unknown schedule \"%s\"%s", name, hint);
-    }
-    double stages = 0, microbatches = 0, chunks = 1, forward = 1, backward = 2;
-    int status;
-    if ((status = chalk_number(a, &F_SIM_STAGES, &stages)) ||
-        (status = chalk_number(a, &F_SIM_MICROBATCHES, &microbatches)) ||
-        (status = chalk_number(a, &F_SIM_CHUNKS, &chunks)) ||
-        (status = chalk_number(a, &F_FORWARD, &forward)) ||
-        (status = chalk_number(a, &F_BACKWARD, &backward)))
-        return status;
-    if (!(stages >= 1) || !(microbatches >= 1))
+    if (!chalk_has(p, &F_STAGES) || !chalk_has(p, &F_MICROBATCHES))
         return chalk_fail("schedule needs --stages P and --microbatches M");
-    *p = (pipelining_plan){.schedule = (pipelining_schedule)i,
-                           .stages = whole(stages),
-                           .microbatches = whole(microbatches),
-                           .chunks = whole(chunks),
-                           .forward_s = forward,
-                           .backward_s = backward};
-    if (p->schedule == PIPELINING_INTERLEAVED && p->chunks < 2)
+    pipelining_plan plan = plan_of(p);
+    if (plan.schedule == PIPELINING_INTERLEAVED && plan.chunks < 2)
         return chalk_fail("the interleaved schedule needs --chunks V, 2 to 8 model chunks per "
                           "stage");
-    if (p->schedule != PIPELINING_INTERLEAVED && p->chunks != 1)
+    if (plan.schedule != PIPELINING_INTERLEAVED && plan.chunks != 1)
         return chalk_fail("%s runs one chunk per stage; --chunks V is for --schedule interleaved",
-                          SCHEDULE_NAMES[i]);
-    if (p->schedule == PIPELINING_INTERLEAVED && p->microbatches % p->stages != 0)
+                          SCHEDULE_NAMES[plan.schedule]);
+    if (plan.schedule == PIPELINING_INTERLEAVED && plan.microbatches % plan.stages != 0)
         return chalk_fail("the interleaved schedule runs micro-batches in groups of --stages: "
                           "--microbatches %d is not a multiple of %d",
-                          p->microbatches, p->stages);
+                          plan.microbatches, plan.stages);
     return CHALK_OK;
 }
 
-static int run_schedule(const chalk_args *a)
+static int run_schedule(const chalk_point *p)
 {
-    schedule_setup s = {0};
-    int status = schedule_read(a, &s.plan);
-    if (status)
-        return status;
+    const chalk_args *a = p->args;
+    schedule_setup s = {.plan = plan_of(p)};
     size_t n = (size_t)s.plan.stages * (size_t)pipelining_ops_per_stage(&s.plan);
     s.ops = calloc(n, sizeof *s.ops);
     if (!s.ops)
@@ -668,12 +393,11 @@ static int run_schedule(const chalk_args *a)
         return chalk_fail("schedule: the plan cannot be simulated"); /* checked above */
     }
     bool timeline = a->format == CHALK_CSV;
-    chalk_report rep = {
-        .title = "chalk schedule: a simulated training batch on a pipeline (lecture 3.5)",
-        .rows = timeline ? (long)n : 1,
-        .build = timeline ? build_timeline : build_schedule,
-        .ctx = &s};
-    status = chalk_emit(a, &rep);
+    chalk_report rep = {.title = p->cmd->title,
+                        .rows = timeline ? (long)n : 1,
+                        .build = timeline ? build_timeline : build_schedule,
+                        .ctx = &s};
+    int status = chalk_emit(a, &rep);
     if (!status && a->format == CHALK_TABLE)
         print_gantt(&s);
     free(s.ops);
@@ -682,250 +406,82 @@ static int run_schedule(const chalk_args *a)
 
 /* ---- decode-pipelined ------------------------------------------------------------------------ */
 
-typedef struct loop_setup {
-    chalk_deploy d;
-    batching_deploy bd;
-    bool from_model; /* the one-rack step comes from a model on hardware, not --step-s */
-    double step_s;   /* --step-s */
-    chalk_sweep stages, hop, batch, context;
-    const chalk_sweep *swept;
-} loop_setup;
-
-static void build_loop(const void *ctx, long row, chalk_record *r)
+static int check_loop(const chalk_point *p)
 {
-    const loop_setup *s = ctx;
-    int p = whole(chalk_sweep_at(&s->stages, row));
-    double hop = chalk_sweep_at(&s->hop, row);
-    double batch = chalk_sweep_at(&s->batch, row), context = chalk_sweep_at(&s->context, row);
-    chalk_clear(r);
-    double step_s = s->step_s;
-    batching_step st = {0};
-    if (s->from_model) {
-        chalk_deploy_echo_head(r, &s->d);
-        chalk_put_number(r, "batch", "micro-batch (sequences)", CHALK_U_SEQUENCES, CHALK_INPUT,
-                         batch);
-        chalk_put_number(r, "context", "context", CHALK_U_TOKENS, CHALK_INPUT, context);
-        chalk_deploy_echo_tail(r, &s->d, CHALK_ECHO_FLOPS);
-        st = batching_step_at(&s->bd, batch, context);
-        step_s = st.step_s;
-    }
-    chalk_put_number(r, "stages", "stages", CHALK_U_COUNT, CHALK_INPUT, p);
-    chalk_put_number(r, "hop_s", "one hop", CHALK_U_SECONDS, CHALK_INPUT, hop);
-
-    /* each stage holds 1/P of the layers: 1/P of every roofline term */
-    double stage_s = step_s / p;
-    double token_s = pipelining_decode_token_s(p, stage_s, hop);
-    int microbatches = pipelining_decode_microbatches(p, stage_s, hop);
-    chalk_put_number(r, "step_without_hops_s", "step on one rack", CHALK_U_SECONDS, 0, step_s);
-    chalk_put_number(r, "stage_s", "one stage", CHALK_U_SECONDS, 0, stage_s);
-    chalk_put_number(r, "hops_s", "hops per token", CHALK_U_SECONDS, 0, token_s - step_s);
-    chalk_put_number(r, "step_s", "step with hops", CHALK_U_SECONDS, 0, token_s);
-    chalk_put_number(r, "microbatches", "micro-batches to fill the loop", CHALK_U_COUNT, 0,
-                     microbatches);
-    if (s->from_model) {
-        chalk_put_string(r, "bound", "bound (each stage)", 0, cost_bound_name(st.bound));
-        chalk_put_number(r, "sequences_in_flight", "sequences in flight", CHALK_U_SEQUENCES, 0,
-                         microbatches * batch);
-        chalk_put_number(r, "tokens_per_s", "throughput, all racks", CHALK_U_TOKENS_PER_S, 0,
-                         microbatches * batch / token_s);
-    }
-}
-
-static int loop_read(const chalk_args *a, loop_setup *s, chalk_sweep *const *sweeps)
-{
-    const char *cmd = a->cmd->name;
-    s->from_model = !chalk_given(a, &F_STEP);
-    int status = chalk_number(a, &F_STEP, &s->step_s);
-    if (!status && !s->from_model) {
-        const chalk_flag *const model_side[] = {CHALK_MODEL_FLAGS, CHALK_RATE_FLAGS, &CHALK_F_BATCH,
-                                                &CHALK_F_CONTEXT};
-        for (size_t i = 0; i < sizeof model_side / sizeof model_side[0]; i++)
-            if (chalk_given(a, model_side[i]))
+    const char *cmd = p->cmd->name;
+    bool from_model = !chalk_has(p, &F_STEP);
+    if (!from_model) {
+        const chalk_flag *const model_side[] = {
+            &CHALK_F_MODEL, &CHALK_F_PARAMS_TOTAL, &CHALK_F_PARAMS_ACTIVE, &CHALK_F_WEIGHT_BYTES,
+            &CHALK_F_KV_BYTES, &CHALK_F_DTYPE, &CHALK_F_KV_DTYPE, &CHALK_F_HW, &CHALK_F_CHIPS,
+            &CHALK_F_FLOPS, &CHALK_F_HBM_BPS, &CHALK_F_BATCH, &CHALK_F_CONTEXT};
+        for (size_t i = 0; i < CHALK_COUNT(model_side); i++)
+            if (chalk_has(p, model_side[i]))
                 return chalk_fail("%s takes --step-s X or a model on hardware (%s), not both", cmd,
                                   model_side[i]->name);
     }
-    if (!status && s->from_model)
-        status =
-            chalk_deploy_resolve(a, CHALK_NEED_PARAMS | CHALK_NEED_FLOPS | CHALK_NEED_BW, &s->d);
-    const chalk_flag *const flags[] = {&F_STAGES, &F_HOP, &CHALK_F_BATCH, &CHALK_F_CONTEXT, NULL};
-    if (!status)
-        status = read_sweeps(a, flags, sweeps, &s->swept);
+    int status = from_model ? chalk_deploy_require(
+                                  p->d, CHALK_NEED_PARAMS | CHALK_NEED_FLOPS | CHALK_NEED_BW)
+                            : CHALK_OK;
     if (status)
         return status;
-    if (!s->stages.given || !s->hop.given)
-        status = chalk_fail("%s needs --stages P and --hop-s X", cmd);
-    else if (s->from_model && (!s->batch.given || !s->context.given))
-        status = chalk_fail("%s needs --batch B and --context T (or --step-s X alone)", cmd);
-    else if (s->from_model && !s->d.has_kv)
-        status = chalk_fail("%s needs --kv-bytes-per-token X (or --model NAME)", cmd);
-    if (status) {
-        free_sweeps(sweeps);
-        return status;
-    }
-    const chalk_deploy *d = &s->d;
-    s->bd = (batching_deploy){
-        .params_total = d->params_total,
-        .params_active = d->params_active,
-        .bytes_per_param = d->bytes_per_param,
-        .kv_bytes_per_token = d->kv_bytes_per_token,
-        .chips = d->chips,
-        .flops_per_s = d->flops_per_s,
-        .hbm_bytes_per_s = d->hbm_bytes_per_s,
-        .hbm_bytes = d->hbm_bytes,
-        .usd_per_chip_hour = d->usd_per_chip_hour,
-    };
+    if (!chalk_has(p, &F_STAGES) || !chalk_has(p, &F_HOP))
+        return chalk_fail("%s needs --stages P and --hop-s X", cmd);
+    if (from_model && (!chalk_has(p, &CHALK_F_BATCH) || !chalk_has(p, &CHALK_F_CONTEXT)))
+        return chalk_fail("%s needs --batch B and --context T (or --step-s X alone)", cmd);
+    if (from_model && !p->d->has_kv)
+        return chalk_fail("%s needs --kv-bytes-per-token X (or --model NAME)", cmd);
     return CHALK_OK;
 }
 
-static int run_loop(const chalk_args *a)
+static void build_loop(const chalk_point *p, chalk_record *r)
 {
-    loop_setup s = {0};
-    chalk_sweep *const sweeps[] = {&s.stages, &s.hop, &s.batch, &s.context, NULL};
-    int status = loop_read(a, &s, sweeps);
-    if (status)
-        return status;
-    chalk_report rep = {.title = "chalk decode-pipelined: a decode step through P racks and P hops "
-                                 "(lecture 3.6, 4.3, 4.5)",
-                        .rows = rows_of(s.swept),
-                        .swept = s.swept,
-                        .build = build_loop,
-                        .ctx = &s};
-    return emit_and_free(a, &rep, sweeps);
-}
-
-/* ---- pipeline-memory ------------------------------------------------------------------------- */
-
-typedef struct memory_setup {
-    chalk_deploy d;
-    double chips;        /* --expert-parallel, or the domain */
-    double microbatches; /* --microbatches; 0: as many as stages */
-    chalk_sweep stages, microbatch, context;
-    const chalk_sweep *swept;
-} memory_setup;
-
-static pipelining_memory memory_of(const memory_setup *s, long row)
-{
-    int p = whole(chalk_sweep_at(&s->stages, row));
-    pipelining_memory m = {
-        .weight_bytes = s->d.params_total * s->d.bytes_per_param,
-        .kv_bytes_per_token = s->d.kv_bytes_per_token,
-        .context_tokens = chalk_sweep_at(&s->context, row),
-        .microbatch_seqs = chalk_sweep_at(&s->microbatch, row),
-        .microbatches = s->microbatches > 0 ? whole(s->microbatches) : p,
-        .chips = whole(s->chips),
-        .stages = p,
-    };
-    return m;
-}
-
-static void build_memory(const void *ctx, long row, chalk_record *r)
-{
-    const memory_setup *s = ctx;
-    pipelining_memory m = memory_of(s, row);
-    const chalk_deploy *d = &s->d;
+    bool from_model = !chalk_has(p, &F_STEP);
+    int stages = whole(chalk_in(p, &F_STAGES));
+    double hop = chalk_in(p, &F_HOP);
+    double batch = chalk_in(p, &CHALK_F_BATCH), context = chalk_in(p, &CHALK_F_CONTEXT);
     chalk_clear(r);
-    chalk_field *f =
-        chalk_put_string(r, "model", "model", CHALK_INPUT, d->model ? d->model->name : NULL);
-    if (!d->model)
-        chalk_null_words(r, f, "(from flags)"); /* JSON: null */
-    chalk_put_hw_name(r, d->hw);
-    chalk_put_number(r, "expert_parallel", "GPUs per stage", CHALK_U_COUNT, CHALK_INPUT, m.chips);
-    chalk_put_number(r, "stages", "stages", CHALK_U_COUNT, CHALK_INPUT, m.stages);
-    chalk_put_number(r, "microbatch", "sequences per micro-batch", CHALK_U_SEQUENCES, CHALK_INPUT,
-                     m.microbatch_seqs);
-    chalk_put_number(r, "context", "context", CHALK_U_TOKENS, CHALK_INPUT, m.context_tokens);
-    chalk_put_number(r, "params_total", "params total", CHALK_U_PARAMS, CHALK_INPUT,
-                     d->params_total);
-    chalk_put_number(r, "bytes_per_param", "bytes per param", CHALK_U_BYTES_PER_PARAM, CHALK_INPUT,
-                     d->bytes_per_param);
-    chalk_put_number(r, "kv_bytes_per_token", "KV bytes per token", CHALK_U_BYTES_PER_TOKEN,
-                     CHALK_INPUT, d->kv_bytes_per_token);
-    chalk_put_maybe(r, "hbm_bytes", "HBM per GPU", CHALK_U_BYTES, CHALK_INPUT, d->has_hbm,
-                    d->hbm_bytes);
-    chalk_put_string(r, "overrides", "overrides", CHALK_INPUT | CHALK_DETAIL,
-                     d->overrides[0] ? d->overrides : NULL);
-
-    chalk_put_number(r, "microbatches", "micro-batches in flight", CHALK_U_COUNT, 0,
-                     m.microbatches);
-    chalk_put_number(r, "sequences", "sequences in flight", CHALK_U_SEQUENCES, 0,
-                     (double)m.microbatches * m.microbatch_seqs);
-    chalk_put_number(r, "weight_bytes", "weights, all GPUs", CHALK_U_BYTES, 0, m.weight_bytes);
-    double weights = pipelining_weight_bytes_per_gpu(&m), kv = pipelining_kv_bytes_per_gpu(&m);
-    chalk_put_number(r, "weight_bytes_per_gpu", "weights per GPU", CHALK_U_BYTES, 0, weights);
-    chalk_put_number(r, "kv_bytes_per_gpu", "KV cache per GPU", CHALK_U_BYTES, 0, kv);
-    chalk_put_number(r, "total_bytes_per_gpu", "total per GPU", CHALK_U_BYTES, 0, weights + kv);
-
-    bool has_hbm = s->d.has_hbm;
-    double hbm = s->d.hbm_bytes;
-    const char *no_hbm = "no HBM capacity: pass --hbm-bytes X (or --hw NAME)";
-    chalk_put_bool_result(r, "fits_hbm", "fits in HBM", 0, has_hbm, weights + kv <= hbm, no_hbm);
-    pipelining_fit fit = {.exists = false};
-    const char *why = no_hbm;
-    if (has_hbm) {
-        fit = pipelining_min_stages_to_fit(&m, hbm);
-        char need[TEXT_CHARS], have[TEXT_CHARS];
-        pipelining_memory loop = m;
-        loop.microbatches = loop.stages = 1; /* with M = P the KV per GPU is this, any P */
-        human(need, CHALK_U_BYTES, pipelining_kv_bytes_per_gpu(&loop));
-        human(have, CHALK_U_BYTES, hbm);
-        why = chalk_fmt(r,
-                        "the KV cache alone needs %s per GPU of its %s whatever the stages "
-                        "(M = P micro-batches in flight)",
-                        need, have);
+    double step_s = chalk_in(p, &F_STEP);
+    batching_step st = {0};
+    if (from_model) {
+        chalk_deploy_echo_head(r, p->d);
+        chalk_put_number(r, "batch", "micro-batch (sequences)", CHALK_U_SEQUENCES, CHALK_INPUT,
+                         batch);
+        chalk_put_number(r, "context", "context", CHALK_U_TOKENS, CHALK_INPUT, context);
+        chalk_deploy_echo_tail(r, p->d, CHALK_ECHO_FLOPS);
+        batching_deploy bd = chalk_batching_deploy(p->d);
+        bd.experts_routed = bd.experts_per_token = 0; /* the whole model's roofline */
+        st = batching_step_at(&bd, batch, context);
+        step_s = st.step_s;
     }
-    chalk_put_result(r, "min_stages_to_fit", "fewest stages that fit (M = P)", CHALK_U_COUNT, 0,
-                     fit.exists, fit.stages, why);
+    chalk_put_number(r, "stages", "stages", CHALK_U_COUNT, CHALK_INPUT, stages);
+    chalk_put_number(r, "hop_s", "one hop", CHALK_U_SECONDS, CHALK_INPUT, hop);
+
+    /* each stage holds 1/P of the layers: 1/P of every roofline term */
+    pipelining_decode_loop l = pipelining_decode_loop_at(stages, step_s, hop, batch);
+    chalk_put_number(r, "step_without_hops_s", "step on one rack", CHALK_U_SECONDS, 0, step_s);
+    chalk_put_number(r, "stage_s", "one stage", CHALK_U_SECONDS, 0, l.stage_s);
+    chalk_put_number(r, "hops_s", "hops per token", CHALK_U_SECONDS, 0, l.hops_s);
+    chalk_put_number(r, "step_s", "step with hops", CHALK_U_SECONDS, 0, l.token_s);
+    chalk_put_number(r, "microbatches", "micro-batches to fill the loop", CHALK_U_COUNT, 0,
+                     l.microbatches);
+    if (from_model) {
+        chalk_put_string(r, "bound", "bound (each stage)", 0, cost_bound_name(st.bound));
+        chalk_put_number(r, "sequences_in_flight", "sequences in flight", CHALK_U_SEQUENCES, 0,
+                         l.sequences_in_flight);
+        chalk_put_number(r, "tokens_per_s", "throughput, all racks", CHALK_U_TOKENS_PER_S, 0,
+                         l.tokens_per_s);
+    }
 }
 
-static int memory_read(const chalk_args *a, memory_setup *s, chalk_sweep *const *sweeps)
+/* ---- weight-read ------------------------------------------------------------------------------- */
+
+static int check_read(const chalk_point *p)
 {
-    const char *cmd = a->cmd->name;
-    int status = chalk_deploy_resolve(a, CHALK_NEED_PARAMS, &s->d);
-    const chalk_flag *const flags[] = {&F_STAGES, &F_MICROBATCH, &CHALK_F_CONTEXT, NULL};
-    if (!status)
-        status = read_sweeps(a, flags, sweeps, &s->swept);
-    if (status)
-        return status;
-    s->chips = s->d.hw ? s->d.hw->scaleup_domain_chips : 0;
-    if ((status = chalk_number(a, &F_EXPERT_PARALLEL, &s->chips)) ||
-        (status = chalk_number(a, &F_MEM_MICROBATCHES, &s->microbatches)))
-        ;
-    else if (!(s->chips >= 1))
-        status = chalk_fail("%s needs --expert-parallel E (or --hw NAME for its domain)", cmd);
-    else if (!s->stages.given || !s->microbatch.given || !s->context.given)
-        status = chalk_fail("%s needs --stages P, --microbatch B and --context T", cmd);
-    else if (!s->d.has_kv)
-        status = chalk_fail("%s needs --kv-bytes-per-token X (or --model NAME)", cmd);
-    if (status)
-        free_sweeps(sweeps);
-    return status;
+    if (chalk_has(p, &F_VERSUS) && !p->d->hw)
+        return chalk_fail("weight-read: --versus compares with --hw NAME; pass both");
+    return CHALK_OK;
 }
-
-static int run_memory(const chalk_args *a)
-{
-    memory_setup s = {0};
-    chalk_sweep *const sweeps[] = {&s.stages, &s.microbatch, &s.context, NULL};
-    int status = memory_read(a, &s, sweeps);
-    if (status)
-        return status;
-    chalk_report rep = {.title =
-                            "chalk pipeline-memory: weights and KV cache per GPU (lecture 4.2-4.4)",
-                        .rows = rows_of(s.swept),
-                        .swept = s.swept,
-                        .build = build_memory,
-                        .ctx = &s};
-    return emit_and_free(a, &rep, sweeps);
-}
-
-/* ---- weight-read -------------------------------------------------------------------------------
- */
-
-typedef struct read_setup {
-    chalk_deploy d;
-    const cost_hw *versus;
-    chalk_sweep stages;
-    const chalk_sweep *swept;
-} read_setup;
 
 /* The weight read of `chips` GPUs of `hw`: chapter 1's weight term. */
 static double weight_read_s(const chalk_deploy *d, int chips, double bytes_per_s)
@@ -937,23 +493,24 @@ static double weight_read_s(const chalk_deploy *d, int chips, double bytes_per_s
     return batching_weights_s(&bd);
 }
 
-static void build_read(const void *ctx, long row, chalk_record *r)
+static void build_read(const chalk_point *p, chalk_record *r)
 {
-    const read_setup *s = ctx;
-    const chalk_deploy *d = &s->d;
-    int p = whole(chalk_sweep_at(&s->stages, row));
+    const chalk_deploy *d = p->d;
+    int stages = whole(chalk_in(p, &F_STAGES));
     chalk_clear(r);
     chalk_deploy_echo_head(r, d);
-    chalk_put_number(r, "stages", "stages", CHALK_U_COUNT, CHALK_INPUT, p);
+    chalk_put_number(r, "stages", "stages", CHALK_U_COUNT, CHALK_INPUT, stages);
     chalk_deploy_echo_tail(r, d, CHALK_ECHO_HBM);
-    const cost_hw *v = s->versus;
+    size_t count;
+    long versus = chalk_pick(p, &F_VERSUS);
+    const cost_hw *v = versus >= 0 ? cost_hw_presets(&count)[versus] : NULL;
     if (v) {
         chalk_field *f = chalk_put_string(r, "versus_hw", "versus", CHALK_INPUT, v->name);
         chalk_note(r, f, "%s", v->title);
     }
     double weight_bytes = d->params_total * d->bytes_per_param;
     double read_s = weight_read_s(d, d->chips, d->hbm_bytes_per_s);
-    pipelining_memory m = {.weight_bytes = weight_bytes, .chips = d->chips, .stages = p};
+    pipelining_memory m = {.weight_bytes = weight_bytes, .chips = d->chips, .stages = stages};
     chalk_put_number(r, "weight_bytes", "weights", CHALK_U_BYTES, 0, weight_bytes);
     chalk_put_number(r, "domain_hbm_bytes_per_s", "HBM bandwidth of the domain",
                      CHALK_U_BYTES_PER_S, 0, d->chips * d->hbm_bytes_per_s);
@@ -961,7 +518,7 @@ static void build_read(const void *ctx, long row, chalk_record *r)
                     d->chips * d->hbm_bytes);
     chalk_put_number(r, "weight_read_s", "weight read per token", CHALK_U_SECONDS, 0, read_s);
     chalk_put_number(r, "stage_weight_read_s", "weight read per stage", CHALK_U_SECONDS, 0,
-                     read_s / p);
+                     read_s / stages);
     chalk_put_number(r, "weight_bytes_per_gpu", "weights per GPU", CHALK_U_BYTES, 0,
                      pipelining_weight_bytes_per_gpu(&m));
     if (!v)
@@ -977,51 +534,30 @@ static void build_read(const void *ctx, long row, chalk_record *r)
                      versus_s / read_s);
 }
 
-static int run_read(const chalk_args *a)
-{
-    read_setup s = {0};
-    int status = chalk_deploy_resolve(a, CHALK_NEED_PARAMS | CHALK_NEED_BW, &s.d);
-    if (status)
-        return status;
-    const char *versus = chalk_value(a, &F_VERSUS);
-    if (versus && !(s.versus = cost_hw_find(versus)))
-        return chalk_unknown_hw(versus);
-    if (versus && !s.d.hw)
-        return chalk_fail("weight-read: --versus compares with --hw NAME; pass both");
-    chalk_sweep *const sweeps[] = {&s.stages, NULL};
-    const chalk_flag *const flags[] = {&F_STAGES, NULL};
-    if ((status = read_sweeps(a, flags, sweeps, &s.swept)))
-        return status;
-    if (!s.stages.given)
-        s.stages.one = 1; /* no pipeline: one stage */
-    chalk_report rep = {
-        .title = "chalk weight-read: the weights read once per token by one scale-up domain "
-                 "(lecture 4.6)",
-        .rows = rows_of(s.swept),
-        .swept = s.swept,
-        .build = build_read,
-        .ctx = &s};
-    return emit_and_free(a, &rep, sweeps);
-}
-
 /* ---- the commands -------------------------------------------------------------------------- */
 
-static const chalk_flag *const HOP_FLAGS[] = {
-    &CHALK_F_MODEL, &CHALK_F_HW, &CHALK_F_CHIPS, &F_RATIO,   &F_BISECTION, &F_TOP_K,
-    &F_LAYERS,      &F_TOKENS,   &F_D_MODEL,     &F_ACT_BYTES, NULL};
-static const chalk_flag *const BUBBLE_FLAGS[] = {&F_STAGES, &F_MICROBATCHES, &F_CHUNKS, NULL};
-static const chalk_flag *const SCHEDULE_FLAGS[] = {
-    &F_SIM_STAGES, &F_SIM_MICROBATCHES, &F_SCHEDULE, &F_SIM_CHUNKS, &F_FORWARD, &F_BACKWARD, NULL};
-static const chalk_flag *const LOOP_FLAGS[] = {
-    CHALK_MODEL_FLAGS, CHALK_RATE_FLAGS, &CHALK_F_BATCH, &CHALK_F_CONTEXT,
-    &F_STAGES,         &F_HOP,           &F_STEP,        NULL};
-static const chalk_flag *const MEMORY_FLAGS[] = {
-    CHALK_MODEL_FLAGS,  &CHALK_F_HW,      &CHALK_F_HBM_BYTES,
-    &F_EXPERT_PARALLEL, &F_STAGES,        &F_MEM_MICROBATCHES,
-    &F_MICROBATCH,      &CHALK_F_CONTEXT, NULL};
-static const chalk_flag *const READ_FLAGS[] = {
-    CHALK_MODEL_FLAGS,  &CHALK_F_HW, &CHALK_F_CHIPS, &CHALK_F_HBM_BPS,
-    &CHALK_F_HBM_BYTES, &F_STAGES,   &F_VERSUS,      NULL};
+#define REQ CHALK_REQUIRED
+#define SWEEPS CHALK_SWEEPS
+
+static const chalk_input HOP[] = {{&CHALK_F_MODEL}, {&CHALK_F_HW}, {&CHALK_F_CHIPS}, {&F_RATIO},
+                                  {&F_BISECTION}, {&F_TOP_K, SWEEPS}, {&F_LAYERS, SWEEPS}, {&F_TOKENS},
+                                  {&F_D_MODEL}, {&F_ACT_BYTES, 0, 2}, {NULL}};
+static const chalk_input BUBBLE[] = {{&F_STAGES, SWEEPS}, {&F_MICROBATCHES, SWEEPS},
+                                     {&F_CHUNKS, SWEEPS, 1}, {NULL}};
+static const chalk_input SCHEDULE[] = {
+    {&F_STAGES, 0, 0, 64, "pipeline stages (1 to 64)"},
+    {&F_MICROBATCHES, 0, 0, 256,
+     "micro-batches per batch (1 to 256; interleaved: a multiple of --stages)"},
+    {&F_SCHEDULE},
+    {&F_CHUNKS, 0, 1, 8,
+     "model chunks per stage: 1 for gpipe and 1f1b (the default), 2 to 8 for interleaved"},
+    {&F_FORWARD, 0, 1}, {&F_BACKWARD, 0, 2}, {NULL}};
+static const chalk_input LOOP[] = {CHALK_MODEL_INPUTS, CHALK_RATE_INPUTS,
+                                   {&CHALK_F_BATCH, SWEEPS}, {&CHALK_F_CONTEXT, SWEEPS},
+                                   {&F_STAGES, SWEEPS}, {&F_HOP, SWEEPS}, {&F_STEP}, {NULL}};
+static const chalk_input READ[] = {CHALK_MODEL_INPUTS, {&CHALK_F_HW}, {&CHALK_F_CHIPS},
+                                   {&CHALK_F_HBM_BPS}, {&CHALK_F_HBM_BYTES}, {&F_STAGES, SWEEPS, 1},
+                                   {&F_VERSUS}, {NULL}};
 
 static const char *const ABOUT_HOP[] = {
     "Is the hop from one rack to the next a bottleneck? Per step of T tokens of width d,",
@@ -1085,22 +621,6 @@ static const char *const EXAMPLES_LOOP[] = {
     "--context 4096 --stages 4 --hop-s 0.002",
     NULL};
 
-static const char *const ABOUT_MEMORY[] = {
-    "Memory per GPU of a decode deployment: P stages of E GPUs, M micro-batches of B",
-    "sequences in flight (M = P unless --microbatches says otherwise):",
-    "  weight_bytes_per_gpu = params_total x bytes_per_param / (E P)",
-    "  kv_bytes_per_gpu     = M x B x context x kv_bytes_per_token / (E P)",
-    "With M = P the stages cancel from the KV term. With --hbm-bytes (or --hw):",
-    "fits_hbm, and min_stages_to_fit, null with a reason when the KV cache alone",
-    "overflows. --stages, --microbatch or --context may be a sweep.",
-    NULL};
-static const char *const EXAMPLES_MEMORY[] = {
-    "chalk pipeline-memory --params-total 1e12 --weight-bytes 1 --kv-bytes-per-token 2048 "
-    "--context 200000 --expert-parallel 64 --microbatch 2000 --stages 1:8:8:linear",
-    "chalk pipeline-memory --model deepseek-v3 --dtype fp8 --kv-dtype bf16 --hw gb200-nvl72 "
-    "--expert-parallel 64 --microbatch 2048 --context 32768 --stages 2",
-    NULL};
-
 static const char *const ABOUT_READ[] = {
     "Every decode step reads every weight once, and only GPUs reading at the same time",
     "add bandwidth:",
@@ -1113,32 +633,46 @@ static const char *const EXAMPLES_READ[] = {
     "chalk weight-read --params-total 1e12 --weight-bytes 1 --hw gb200-nvl72 --versus h100-sxm",
     "chalk weight-read --model deepseek-v3 --dtype fp8 --hw h100-sxm --stages 1:8:8:linear", NULL};
 
-/* pipeline-split lives in 03-pipelining-split.c. */
-int chalk_03_run_split(const chalk_args *a);
-extern const chalk_flag *const CHALK_03_SPLIT_FLAGS[];
-extern const char *const CHALK_03_SPLIT_ABOUT[];
-extern const char *const CHALK_03_SPLIT_EXAMPLES[];
-
-static const chalk_command COMMANDS[] = {
-    {"rack-hop", "[flags]", "scale-up time over scale-out time at a stage boundary (3.2)",
-     HOP_FLAGS, ABOUT_HOP, EXAMPLES_HOP, run_hop},
-    {"bubble", "[flags]", "the pipeline bubble in closed form, both conventions (3.5)",
-     BUBBLE_FLAGS, ABOUT_BUBBLE, EXAMPLES_BUBBLE, run_bubble},
-    {"schedule", "[flags]", "simulate GPipe, 1F1B or interleaved; the timeline (3.5)",
-     SCHEDULE_FLAGS, ABOUT_SCHEDULE, EXAMPLES_SCHEDULE, run_schedule},
-    {"decode-pipelined", "[flags]", "a decode step through P racks with hops (3.6, 4.3, 4.5)",
-     LOOP_FLAGS, ABOUT_LOOP, EXAMPLES_LOOP, run_loop},
-    {"pipeline-memory", "[flags]", "weights and KV cache per GPU against the stages (4.2-4.4)",
-     MEMORY_FLAGS, ABOUT_MEMORY, EXAMPLES_MEMORY, run_memory},
-    {"weight-read", "[flags]", "the weight read of a scale-up domain; stages add none (4.6)",
-     READ_FLAGS, ABOUT_READ, EXAMPLES_READ, run_read},
-    {"pipeline-split", "[flags]", "the fewest racks that serve a model in decode (3.7)",
-     CHALK_03_SPLIT_FLAGS, CHALK_03_SPLIT_ABOUT, CHALK_03_SPLIT_EXAMPLES, chalk_03_run_split},
+static const chalk_command CMD_RACK_HOP = {
+    .name = "rack-hop",
+    .summary = "scale-up time over scale-out time at a stage boundary (3.2)",
+    .title = "chalk rack-hop: scale-up time over scale-out time at a stage boundary (lecture 3.2)",
+    .inputs = HOP, .needs = CHALK_DEPLOY, .check = check_hop, .build = build_hop,
+    .about = ABOUT_HOP, .examples = EXAMPLES_HOP
+};
+static const chalk_command CMD_BUBBLE = {
+    .name = "bubble",
+    .summary = "the pipeline bubble in closed form, both conventions (3.5)",
+    .title = "chalk bubble: the pipeline bubble in closed form (lecture 3.5)",
+    .inputs = BUBBLE, .check = check_bubble, .build = build_bubble,
+    .about = ABOUT_BUBBLE, .examples = EXAMPLES_BUBBLE
+};
+static const chalk_command CMD_SCHEDULE = {
+    .name = "schedule",
+    .summary = "simulate GPipe, 1F1B or interleaved; the timeline (3.5)",
+    .title = "chalk schedule: a simulated training batch on a pipeline (lecture 3.5)",
+    .inputs = SCHEDULE, .check = check_schedule, .run = run_schedule,
+    .about = ABOUT_SCHEDULE, .examples = EXAMPLES_SCHEDULE
+};
+static const chalk_command CMD_DECODE_PIPELINED = {
+    .name = "decode-pipelined",
+    .summary = "a decode step through P racks with hops (3.6, 4.3, 4.5)",
+    .title = "chalk decode-pipelined: a decode step through P racks and P hops (lecture 3.6, "
+    "4.3, 4.5)",
+    .inputs = LOOP, .needs = CHALK_DEPLOY, .check = check_loop, .build = build_loop,
+    .about = ABOUT_LOOP, .examples = EXAMPLES_LOOP
+};
+static const chalk_command CMD_WEIGHT_READ = {
+    .name = "weight-read",
+    .summary = "the weight read of a scale-up domain; stages add none (4.6)",
+    .title = "chalk weight-read: the weights read once per token by one scale-up domain "
+    "(lecture 4.6)",
+    .inputs = READ, .needs = CHALK_NEED_PARAMS | CHALK_NEED_BW, .check = check_read,
+    .build = build_read, .about = ABOUT_READ, .examples = EXAMPLES_READ
 };
 
 const chalk_chapter chalk_chapter_03_pipelining = {
     .number = 3,
     .title = "pipelining: capacity, not speed",
-    .commands = COMMANDS,
-    .count = sizeof COMMANDS / sizeof COMMANDS[0],
+    .commands = (const chalk_command *const[]){&CMD_RACK_HOP, &CMD_BUBBLE, &CMD_SCHEDULE, &CMD_DECODE_PIPELINED, &pipelining_memory_cmd, &CMD_WEIGHT_READ, &pipelining_split_cmd, NULL},
 };

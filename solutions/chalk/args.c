@@ -1,10 +1,12 @@
 /*
- * args.c -- errors, the shared flags, numbers and their ranges, sweeps, and the
- * nearest names for a typo.
+ * args.c -- errors, numbers and their ranges, sweeps, and the nearest names for a
+ * typo.
  *
  * One rule for numbers everywhere: a plain decimal (2048, 0.5, 671e9), inside the
- * flag's range. The range is part of the flag, so that no input can make a result
- * overflow into "inf" and every refusal names what is allowed.
+ * range the flag (or the command's input) allows. The range is part of the flag, so
+ * that no input can make a result overflow into "inf" and every refusal names what
+ * is allowed; numbers too small to compute with (below 1e-300 in size) are refused,
+ * and -0 is 0.
  */
 #include <ctype.h>
 #include <math.h>
@@ -28,155 +30,6 @@ int chalk_fail(const char *fmt, ...)
     fprintf(stderr, "chalk: error: %s\n", msg);
     return CHALK_USAGE;
 }
-
-/* ---- the shared flags ---------------------------------------------------------------- */
-
-#define G_MODEL "model (a preset, flags alone, or a preset with flags overriding it)"
-#define G_HW "hardware (figures are per chip)"
-#define G_PRECISION "precision"
-#define G_WORKLOAD "workload"
-
-const chalk_flag CHALK_F_MODEL = {
-    .name = "--model",
-    .arg = "NAME",
-    .key = "model",
-    .group = G_MODEL,
-    .help = "model preset (chalk list models)",
-};
-const chalk_flag CHALK_F_PARAMS_TOTAL = {
-    .name = "--params-total",
-    .arg = "N",
-    .key = "params_total",
-    .group = G_MODEL,
-    .help = "all parameters, fetched every step",
-    .min = 0,
-    .max = 1e16,
-    .rules = CHALK_ABOVE_MIN,
-};
-const chalk_flag CHALK_F_PARAMS_ACTIVE = {
-    .name = "--params-active",
-    .arg = "N",
-    .key = "params_active",
-    .group = G_MODEL,
-    .help = "parameters one token multiplies through (flags alone: defaults to --params-total, a "
-            "dense model)",
-    .min = 0,
-    .max = 1e16,
-    .rules = CHALK_ABOVE_MIN,
-};
-const chalk_flag CHALK_F_WEIGHT_BYTES = {
-    .name = "--weight-bytes",
-    .arg = "X",
-    .key = "bytes_per_param",
-    .group = G_MODEL,
-    .help = "bytes per parameter (default: set by --dtype)",
-    .min = 0,
-    .max = 64,
-    .rules = CHALK_ABOVE_MIN,
-};
-const chalk_flag CHALK_F_KV_BYTES = {
-    .name = "--kv-bytes-per-token",
-    .arg = "X",
-    .key = "kv_bytes_per_token",
-    .group = G_MODEL,
-    .help = "KV cache bytes per token of context, all layers",
-    .min = 0,
-    .max = 1e12,
-    .rules = 0,
-};
-const chalk_flag CHALK_F_HW = {
-    .name = "--hw",
-    .arg = "NAME",
-    .key = "hw",
-    .group = G_HW,
-    .help = "hardware preset (chalk list hw)",
-};
-const chalk_flag CHALK_F_CHIPS = {
-    .name = "--chips",
-    .arg = "N",
-    .key = "chips",
-    .group = G_HW,
-    .help = "chips sharing the work (default: the preset's scale-up domain; 1 without --hw)",
-    .min = 1,
-    .max = 1e6,
-    .rules = CHALK_WHOLE,
-};
-const chalk_flag CHALK_F_FLOPS = {
-    .name = "--flops-per-s",
-    .arg = "X",
-    .key = "flops_per_s",
-    .group = G_HW,
-    .help = "peak FLOP/s per chip, 2 per MAC",
-    .min = 1e3,
-    .max = 1e30,
-    .rules = 0,
-};
-const chalk_flag CHALK_F_HBM_BPS = {
-    .name = "--hbm-bytes-per-s",
-    .arg = "X",
-    .key = "hbm_bytes_per_s",
-    .group = G_HW,
-    .help = "HBM bandwidth per chip",
-    .min = 1e3,
-    .max = 1e18,
-    .rules = 0,
-};
-const chalk_flag CHALK_F_HBM_BYTES = {
-    .name = "--hbm-bytes",
-    .arg = "X",
-    .key = "hbm_bytes",
-    .group = G_HW,
-    .help = "HBM capacity per chip",
-    .min = 1,
-    .max = 1e18,
-    .rules = 0,
-};
-const chalk_flag CHALK_F_USD = {
-    .name = "--usd-per-chip-hour",
-    .arg = "X",
-    .key = "usd_per_chip_hour",
-    .group = G_HW,
-    .help = "rental price per chip-hour",
-    .min = 0,
-    .max = 1e6,
-    .rules = CHALK_ABOVE_MIN,
-};
-const chalk_flag CHALK_F_DTYPE = {
-    .name = "--dtype",
-    .arg = "D",
-    .key = "dtype",
-    .group = G_PRECISION,
-    .help = "bf16|fp8|fp4|int8 (default bf16): picks the peak FLOP/s and, "
-            "unless overridden, the bytes per weight and per KV element",
-};
-const chalk_flag CHALK_F_KV_DTYPE = {
-    .name = "--kv-dtype",
-    .arg = "D",
-    .key = "kv_dtype",
-    .group = G_PRECISION,
-    .help = "precision of the KV cache elements (default: --dtype)",
-};
-const chalk_flag CHALK_F_BATCH = {
-    .name = "--batch",
-    .arg = "B",
-    .key = "batch",
-    .group = G_WORKLOAD,
-    .help = "sequences per decode step (> 0); may be a sweep",
-    .min = 0,
-    .max = 1e12,
-    .rules = CHALK_ABOVE_MIN | CHALK_SWEEPS,
-};
-const chalk_flag CHALK_F_CONTEXT = {
-    .name = "--context",
-    .arg = "T",
-    .key = "context",
-    .group = G_WORKLOAD,
-    .help = "tokens of context each sequence attends to (>= 0); may be "
-            "a sweep",
-    .min = 0,
-    .max = 1e12,
-    .rules = CHALK_SWEEPS,
-};
 
 /* ---- what was given ------------------------------------------------------------------ */
 
@@ -220,16 +73,21 @@ bool chalk_is_decimal(const char *s)
 }
 
 /* "from 1 to 1e+06", "> 0 and at most 1e+12", "whole numbers from 1 to 1e+06". */
-static void describe_range(char *buf, size_t size, const chalk_flag *f)
+static void describe_range(char *buf, size_t size, unsigned rules, double min, double max)
 {
-    const char *whole = (f->rules & CHALK_WHOLE) ? "a whole number " : "";
-    if (f->rules & CHALK_ABOVE_MIN)
-        snprintf(buf, size, "%s> %g and at most %g", whole, f->min, f->max);
+    const char *whole = (rules & CHALK_WHOLE) ? "a whole number " : "";
+    if (rules & CHALK_ABOVE_MIN)
+        snprintf(buf, size, "%s> %g and at most %g", whole, min, max);
     else
-        snprintf(buf, size, "%sfrom %g to %g", whole, f->min, f->max);
+        snprintf(buf, size, "%sfrom %g to %g", whole, min, max);
 }
 
-int chalk_parse_number(const chalk_flag *f, const char *text, double *out)
+/* Below this size a number is noise to every formula here (1e-320 is subnormal: a
+ * ratio with it overflows); 0 itself is allowed where the range allows it. */
+#define SMALLEST 1e-300
+
+int chalk_parse_number(const chalk_flag *f, double min, double max, unsigned rules,
+                       const char *text, double *out)
 {
     if (*text == '\0')
         return chalk_fail("%s needs a number, got an empty string", f->name);
@@ -237,13 +95,18 @@ int chalk_parse_number(const chalk_flag *f, const char *text, double *out)
         return chalk_fail("%s: \"%s\" is not a number (write e.g. 2048, 0.5 or 671e9)", f->name,
                           text);
     double x = strtod(text, NULL);
-    bool below = (f->rules & CHALK_ABOVE_MIN) ? !(x > f->min) : !(x >= f->min);
-    bool whole = !(f->rules & CHALK_WHOLE) || x == floor(x);
-    if (!isfinite(x) || below || x > f->max || !whole) {
+    if (x == 0.0)
+        x = 0.0; /* -0 is 0 */
+    bool below = (rules & CHALK_ABOVE_MIN) ? !(x > min) : !(x >= min);
+    bool whole = !(rules & CHALK_WHOLE) || x == floor(x);
+    if (!isfinite(x) || below || x > max || !whole) {
         char allowed[96];
-        describe_range(allowed, sizeof allowed, f);
+        describe_range(allowed, sizeof allowed, rules, min, max);
         return chalk_fail("%s must be %s (got %s)", f->name, allowed, text);
     }
+    if (x != 0.0 && fabs(x) < SMALLEST)
+        return chalk_fail("%s: %s is too small to compute with (0, or at least %g)", f->name, text,
+                          SMALLEST);
     *out = x;
     return CHALK_OK;
 }
@@ -251,7 +114,7 @@ int chalk_parse_number(const chalk_flag *f, const char *text, double *out)
 int chalk_number(const chalk_args *a, const chalk_flag *f, double *x)
 {
     const char *text = chalk_value(a, f);
-    return text ? chalk_parse_number(f, text, x) : CHALK_OK;
+    return text ? chalk_parse_number(f, f->min, f->max, f->rules, text, x) : CHALK_OK;
 }
 
 /* ---- sweeps --------------------------------------------------------------------------- */
@@ -318,7 +181,7 @@ static int sweep_item(const chalk_flag *f, const char *text, const char *begin, 
     if (parts == 1) {
         if (part[0][0] == '\0')
             return sweep_syntax_error(f, text);
-        if ((status = chalk_parse_number(f, part[0], &lo)))
+        if ((status = chalk_parse_number(f, s->min, s->max, s->rules, part[0], &lo)))
             return status;
         return sweep_push(f, s, cap, lo);
     }
@@ -335,8 +198,8 @@ static int sweep_item(const chalk_flag *f, const char *text, const char *begin, 
     if (n != floor(n) || n < 2 || n > CHALK_SWEEP_MAX_POINTS)
         return chalk_fail("%s \"%s\": N must be a whole number of points from 2 to %d", f->name,
                           text, CHALK_SWEEP_MAX_POINTS);
-    if ((status = chalk_parse_number(f, part[0], &lo)) ||
-        (status = chalk_parse_number(f, part[1], &hi)))
+    if ((status = chalk_parse_number(f, s->min, s->max, s->rules, part[0], &lo)) ||
+        (status = chalk_parse_number(f, s->min, s->max, s->rules, part[1], &hi)))
         return status;
     if (!(lo < hi))
         return chalk_fail("%s \"%s\": a sweep A:B needs A < B", f->name, text);
@@ -344,6 +207,9 @@ static int sweep_item(const chalk_flag *f, const char *text, const char *begin, 
         return chalk_fail("%s \"%s\": a geometric sweep A:B needs 0 < A (for 0, use "
                           "A:B:N:linear or list the points: 0,1024,4096)",
                           f->name, text);
+    if (!linear && !isfinite(hi / lo))
+        return chalk_fail("%s \"%s\": B / A overflows; start a geometric sweep nearer B", f->name,
+                          text);
     long points = (long)n;
     if (!s->values && !strchr(text, ',')) { /* one range alone: its points on demand */
         s->range = true;
@@ -367,19 +233,20 @@ static int compare_doubles(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int chalk_sweep_read(const chalk_args *a, const chalk_flag *f, chalk_sweep *s)
+int chalk_sweep_read(const chalk_args *a, const chalk_flag *f, double min, double max,
+                     unsigned rules, chalk_sweep *s)
 {
-    *s = (chalk_sweep){.flag = f, .points = 1};
+    *s = (chalk_sweep){.flag = f, .points = 1, .min = min, .max = max, .rules = rules};
     const char *text = chalk_value(a, f);
     if (!text)
         return CHALK_OK;
     s->given = true;
     if (!strpbrk(text, ":,")) {
-        int status = chalk_parse_number(f, text, &s->one);
+        int status = chalk_parse_number(f, min, max, rules, text, &s->one);
         s->values = NULL;
         return status;
     }
-    if (!(f->rules & CHALK_SWEEPS))
+    if (!(rules & CHALK_SWEEPS))
         return chalk_fail("%s takes one value here, not a sweep (\"%s\")", f->name, text);
     long cap = 0;
     bool ranges = false;
@@ -433,20 +300,6 @@ void chalk_sweep_free(chalk_sweep *s)
 {
     free(s->values);
     s->values = NULL;
-}
-
-int chalk_one_sweep(chalk_sweep *const *sweeps, int n, const chalk_sweep **swept)
-{
-    *swept = NULL;
-    for (int i = 0; i < n; i++) {
-        if (!chalk_sweeps(sweeps[i]))
-            continue;
-        if (*swept)
-            return chalk_fail("sweep one variable at a time (both %s and %s are sweeps)",
-                              (*swept)->flag->name, sweeps[i]->flag->name);
-        *swept = sweeps[i];
-    }
-    return CHALK_OK;
 }
 
 /* ---- nearest names -------------------------------------------------------------------- */
@@ -525,26 +378,17 @@ void chalk_suggest(char *buf, size_t size, const char *query, const char *const 
         snprintf(buf + used, size - used, npicks ? "?)" : ")");
 }
 
-int chalk_unknown_hw(const char *name)
+long chalk_find_preset(const chalk_preset_kind *kind, const char *name)
 {
-    size_t n;
-    const cost_hw *const *all = cost_hw_presets(&n);
+    size_t n = kind->count();
+    for (size_t i = 0; i < n; i++)
+        if (cost_name_equal(kind->name(i), name))
+            return (long)i;
     const char *names[MAX_NAMES];
     for (size_t i = 0; i < n && i < MAX_NAMES; i++)
-        names[i] = all[i]->name;
+        names[i] = kind->name(i);
     char hint[512];
     chalk_suggest(hint, sizeof hint, name, names, n);
-    return chalk_fail("unknown hw \"%s\"%s", name, hint);
-}
-
-int chalk_unknown_model(const char *name)
-{
-    size_t n;
-    const cost_model *const *all = cost_model_presets(&n);
-    const char *names[MAX_NAMES];
-    for (size_t i = 0; i < n && i < MAX_NAMES; i++)
-        names[i] = all[i]->name;
-    char hint[512];
-    chalk_suggest(hint, sizeof hint, name, names, n);
-    return chalk_fail("unknown model \"%s\"%s", name, hint);
+    chalk_fail("unknown %s \"%s\"%s", kind->singular ? kind->singular : kind->word, name, hint);
+    return -1;
 }

@@ -12,7 +12,10 @@
  * |got - expected| <= tolerance x |expected|; a word when it matches, ignoring case.
  *
  * JSON is read with cJSON (Debian's libcjson-dev); a repeated member anywhere is an
- * error rather than a silent choice between the two. Exit status: 0 all right, 1
+ * error rather than a silent choice between the two (found by sorting the names, so
+ * a huge object costs n log n, not n^2). A UTF-8 byte order mark is skipped. The
+ * grade is printed as lines for a reader, or with --json / --csv as one record per
+ * answer (id, status, expected, unit, tolerance, got). Exit status: 0 all right, 1
  * some off or missing, 2 a file that cannot be read or is malformed (one line).
  */
 #include <ctype.h>
@@ -74,6 +77,9 @@ static int read_file(const char *path, char **text)
         free(buf);
         return chalk_fail("%s holds a NUL byte: not a text file", path);
     }
+    static const char BOM[] = "\xEF\xBB\xBF"; /* a UTF-8 byte order mark: no text */
+    if (strncmp(buf, BOM, 3) == 0)
+        memmove(buf, buf + 3, n - 2);
     *text = buf;
     return CHALK_OK;
 }
@@ -123,14 +129,37 @@ static void parse_reply(const char *text, answer *a)
         a->number = strtod(clean, NULL);
 }
 
-/* The first member of `object` whose name repeats an earlier one, or NULL. */
-static const char *repeated_member(const cJSON *object)
+static int compare_names(const void *a, const void *b)
 {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A member of `object` whose name repeats another's, or NULL: the names sorted, then
+ * neighbours compared. *out_of_memory is set when it could not look. */
+static const char *repeated_member(const cJSON *object, bool *out_of_memory)
+{
+    size_t n = 0;
     for (const cJSON *a = object->child; a; a = a->next)
-        for (const cJSON *b = a->next; b; b = b->next)
-            if (a->string && b->string && strcmp(a->string, b->string) == 0)
-                return a->string;
-    return NULL;
+        n += a->string != NULL;
+    *out_of_memory = false;
+    if (n < 2)
+        return NULL;
+    const char **names = malloc(n * sizeof *names);
+    if (!names) {
+        *out_of_memory = true;
+        return NULL;
+    }
+    n = 0;
+    for (const cJSON *a = object->child; a; a = a->next)
+        if (a->string)
+            names[n++] = a->string;
+    qsort(names, n, sizeof *names, compare_names);
+    const char *twice = NULL;
+    for (size_t i = 1; i < n && !twice; i++)
+        if (strcmp(names[i - 1], names[i]) == 0)
+            twice = names[i];
+    free(names);
+    return twice;
 }
 
 static int parse_json(const char *file, const char *text, cJSON **out)
@@ -147,9 +176,11 @@ static int parse_json(const char *file, const char *text, cJSON **out)
         cJSON_Delete(json);
         return chalk_fail("%s: expected a JSON object { \"ID\": ... }", file);
     }
-    const char *twice = repeated_member(json);
-    if (twice) {
-        int status = chalk_fail("%s: \"%s\" appears twice", file, twice);
+    bool no_memory;
+    const char *twice = repeated_member(json, &no_memory);
+    if (twice || no_memory) {
+        int status = twice ? chalk_fail("%s: \"%s\" appears twice", file, twice)
+                           : chalk_fail("%s: out of memory", file);
         cJSON_Delete(json);
         return status;
     }
@@ -165,9 +196,10 @@ static int read_key_entry(answer_list *l, const cJSON *entry)
         return CHALK_USAGE;
     if (!cJSON_IsObject(entry))
         return chalk_fail("%s: \"%s\" is not an object with a \"value\"", l->file, a->id);
-    const char *twice = repeated_member(entry);
-    if (twice)
-        return chalk_fail("%s: \"%s\" has \"%s\" twice", l->file, a->id, twice);
+    bool no_memory;
+    const char *twice = repeated_member(entry, &no_memory);
+    if (twice || no_memory)
+        return chalk_fail("%s: \"%s\" has \"%s\" twice", l->file, a->id, twice ? twice : "?");
     const cJSON *value = cJSON_GetObjectItemCaseSensitive(entry, "value");
     const cJSON *unit = cJSON_GetObjectItemCaseSensitive(entry, "unit");
     const cJSON *tol = cJSON_GetObjectItemCaseSensitive(entry, "tolerance");
@@ -279,15 +311,98 @@ static void describe_expected(char *buf, size_t size, const answer *a)
     snprintf(buf, size, "%s%s%s", num, a->unit[0] ? " " : "", a->unit);
 }
 
-static int run_check_answers(const chalk_args *args)
+/* One line of the grade: an answer of the key, or a reply the key does not hold. */
+typedef struct verdict {
+    const answer *want; /* NULL: a reply not in the key */
+    const answer *got;  /* NULL: missing */
+    const char *status; /* right, off, missing, unknown */
+    char line[512];     /* as the lines for a reader print it */
+} verdict;
+
+/* Grades `got` against `want`; fills v->status and v->line. */
+static void grade(verdict *v)
 {
+    const answer *want = v->want, *got = v->got;
+    char expected[128], actual[128];
+    describe_expected(expected, sizeof expected, want);
+    if (!got) {
+        v->status = "missing";
+        snprintf(v->line, sizeof v->line, "%-24s missing   expected %s", want->id, expected);
+        return;
+    }
+    if (got->is_word)
+        snprintf(actual, sizeof actual, "%s", got->word);
+    else /* as given, to 6 digits */
+        snprintf(actual, sizeof actual, "%.6g%s%s", got->number, want->unit[0] ? " " : "",
+                 want->unit);
+    v->status = "off";
+    if (want->is_word) {
+        if (!got->is_word || !same_word(got->word, want->word)) {
+            snprintf(v->line, sizeof v->line, "%-24s off       expected %s, got %s", want->id,
+                     expected, actual);
+            return;
+        }
+    } else if (got->is_word) {
+        snprintf(v->line, sizeof v->line,
+                 "%-24s off       expected %s, got %s (not a number: write a decimal such as "
+                 "40, 0.5 or 671e9)",
+                 want->id, expected, actual);
+        return;
+    } else if (!(fabs(got->number - want->number) <= want->tolerance * fabs(want->number))) {
+        char off[64] = "";
+        if (want->number != 0)
+            snprintf(off, sizeof off, " (%+.1f%%, tolerance %g%%)",
+                     100 * (got->number - want->number) / fabs(want->number),
+                     100 * want->tolerance);
+        snprintf(v->line, sizeof v->line, "%-24s off       expected %s, got %s%s", want->id,
+                 expected, actual, off);
+        return;
+    }
+    v->status = "right";
+}
+
+typedef struct grade_sheet {
+    verdict *v;
+    long n;
+} grade_sheet;
+
+/* An answer's value as a field: its number or its word. */
+static void put_value(chalk_record *r, const char *key, const char *label, const answer *a,
+                      const char *why_none)
+{
+    if (a && a->is_word)
+        chalk_put_string(r, key, label, 0, a->word);
+    else
+        chalk_put_result(r, key, label, CHALK_U_PLAIN, 0, a != NULL, a ? a->number : 0.0,
+                         why_none);
+}
+
+static void build_verdict(const void *ctx, long row, chalk_record *r)
+{
+    const verdict *v = &((const grade_sheet *)ctx)->v[row];
+    const answer *id = v->want ? v->want : v->got;
+    chalk_clear(r);
+    chalk_put_string(r, "id", "id", 0, id->id);
+    chalk_put_string(r, "status", "status", 0, v->status);
+    put_value(r, "expected", "expected", v->want, "not in the key (a typo?)");
+    chalk_put_string(r, "unit", "unit", 0, v->want ? v->want->unit : NULL);
+    chalk_put_result(r, "tolerance", "tolerance", CHALK_U_FRACTION, 0, v->want != NULL,
+                     v->want ? v->want->tolerance : 0.0, "not in the key (a typo?)");
+    put_value(r, "got", "given", v->got, "no answer given");
+}
+
+static int run_check_answers(const chalk_point *p)
+{
+    const chalk_args *args = p->args;
     if (args->nwords != 2)
         return chalk_fail("usage: chalk check-answers KEY.json FILE (see chalk check-answers "
                           "--help)");
     answer *key = calloc(KEY_MAX, sizeof *key), *reply = calloc(KEY_MAX, sizeof *reply);
-    if (!key || !reply) {
+    verdict *v = calloc(2 * KEY_MAX, sizeof *v);
+    if (!key || !reply || !v) {
         free(key);
         free(reply);
+        free(v);
         return chalk_fail("out of memory");
     }
     answer_list keys = {key, 0, args->words[0]}, replies = {reply, 0, args->words[1]};
@@ -301,55 +416,34 @@ static int run_check_answers(const chalk_args *args)
         status = read_replies(reply_text, &replies);
     free(key_text);
     free(reply_text);
-    if (status) {
-        free(key);
-        free(reply);
-        return status;
-    }
-
     int right = 0;
-    for (int i = 0; i < replies.n; i++)
-        if (!find_answer(&keys, reply[i].id))
-            printf("%s: not in the key %s (a typo?)\n", reply[i].id, keys.file);
-    for (int i = 0; i < keys.n; i++) {
-        const answer *want = &key[i];
-        const answer *got = find_answer(&replies, want->id);
-        char expected[128], actual[128];
-        describe_expected(expected, sizeof expected, want);
-        if (!got) {
-            printf("%-24s missing   expected %s\n", want->id, expected);
-            continue;
+    long n = 0;
+    for (int i = 0; !status && i < replies.n; i++)
+        if (!find_answer(&keys, reply[i].id)) {
+            v[n] = (verdict){.got = &reply[i], .status = "unknown"};
+            snprintf(v[n++].line, sizeof v->line, "%s: not in the key %s (a typo?)", reply[i].id,
+                     keys.file);
         }
-        if (got->is_word)
-            snprintf(actual, sizeof actual, "%s", got->word);
-        else /* as given, to 6 digits */
-            snprintf(actual, sizeof actual, "%.6g%s%s", got->number, want->unit[0] ? " " : "",
-                     want->unit);
-        if (want->is_word) {
-            if (!got->is_word || !same_word(got->word, want->word)) {
-                printf("%-24s off       expected %s, got %s\n", want->id, expected, actual);
-                continue;
-            }
-        } else if (got->is_word) {
-            printf("%-24s off       expected %s, got %s (not a number: write a decimal such as "
-                   "40, 0.5 or 671e9)\n",
-                   want->id, expected, actual);
-            continue;
-        } else if (!(fabs(got->number - want->number) <= want->tolerance * fabs(want->number))) {
-            char off[64] = "";
-            if (want->number != 0)
-                snprintf(off, sizeof off, " (%+.1f%%, tolerance %g%%)",
-                         100 * (got->number - want->number) / fabs(want->number),
-                         100 * want->tolerance);
-            printf("%-24s off       expected %s, got %s%s\n", want->id, expected, actual, off);
-            continue;
-        }
-        right++;
+    for (int i = 0; !status && i < keys.n; i++) {
+        v[n] = (verdict){.want = &key[i], .got = find_answer(&replies, key[i].id)};
+        grade(&v[n]);
+        right += strcmp(v[n++].status, "right") == 0;
     }
-    printf("score: %d/%d (%.0f%%)\n", right, keys.n, 100.0 * right / keys.n);
+    if (!status && args->format == CHALK_TABLE) {
+        for (long i = 0; i < n; i++)
+            if (strcmp(v[i].status, "right") != 0)
+                printf("%s\n", v[i].line);
+        printf("score: %d/%d (%.0f%%)\n", right, keys.n, 100.0 * right / keys.n);
+    } else if (!status) {
+        grade_sheet sheet = {v, n};
+        chalk_report rep = {.title = "chalk check-answers", .rows = n, .is_list = true,
+                            .build = build_verdict, .ctx = &sheet};
+        status = chalk_emit(args, &rep);
+    }
     free(key);
     free(reply);
-    return right == keys.n ? CHALK_OK : 1;
+    free(v);
+    return status ? status : right == keys.n ? CHALK_OK : 1;
 }
 
 static const char *const ABOUT_CHECK[] = {
@@ -360,13 +454,17 @@ static const char *const ABOUT_CHECK[] = {
     "units). Numbers are plain decimals (40, 0.5, 671e9; 1,234 and $0.91 read as",
     "numbers; no hex). A number is right within the key's relative tolerance, a word",
     "when it matches ignoring case. Exit status: 0 all right, 1 some off or missing,",
-    "2 a file that cannot be read or is malformed (one line on stderr).",
+    "2 a file that cannot be read or is malformed (one line on stderr). With --json",
+    "or --csv, one record per answer: id, status (right, off, missing or unknown),",
+    "expected, unit, tolerance and got.",
     NULL};
 static const char *const EXAMPLES_CHECK[] = {
     "chalk check-answers build/answers-alice.json my-answers.txt", NULL};
-static const chalk_flag *const NO_FLAGS[] = {NULL};
-
 const chalk_command chalk_cmd_check_answers = {
-    "check-answers",  "KEY FILE",  "grade a practice-problem answers FILE (make problems)",
-    NO_FLAGS,         ABOUT_CHECK, EXAMPLES_CHECK,
-    run_check_answers};
+    .name = "check-answers",
+    .summary = "grade a practice-problem answers FILE (make problems)",
+    .run = run_check_answers,
+    .about = ABOUT_CHECK,
+    .examples = EXAMPLES_CHECK,
+    .synopsis = "KEY FILE",
+};

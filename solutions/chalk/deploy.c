@@ -46,7 +46,7 @@ static int resolve_model(const chalk_args *a, chalk_deploy *d)
 {
     const char *name = chalk_value(a, &CHALK_F_MODEL);
     if (name && !(d->model = cost_model_find(name)))
-        return chalk_unknown_model(name);
+        return chalk_find_preset(&chalk_kind_models, name) < 0 ? CHALK_USAGE : CHALK_OK;
     d->bytes_per_param = cost_dtype_bytes(d->dtype);
     if (d->model) {
         d->params_total = cost_model_params_total(d->model);
@@ -95,7 +95,7 @@ static int resolve_hw(const chalk_args *a, chalk_deploy *d)
 {
     const char *name = chalk_value(a, &CHALK_F_HW);
     if (name && !(d->hw = cost_hw_find(name)))
-        return chalk_unknown_hw(name);
+        return chalk_find_preset(&chalk_kind_hw, name) < 0 ? CHALK_USAGE : CHALK_OK;
     d->chips = 1;
     if (d->hw) {
         d->chips = d->hw->scaleup_domain_chips;
@@ -153,7 +153,7 @@ static void supported_dtypes(const cost_hw *hw, char *buf, size_t size)
 }
 
 /* A needed input that is missing is an error naming the flag, never a default. */
-static int check_needs(const chalk_deploy *d, unsigned needs)
+int chalk_deploy_require(const chalk_deploy *d, unsigned needs)
 {
     const char *cmd = d->cmd;
     if ((needs & CHALK_NEED_PARAMS) && !d->has_params)
@@ -185,7 +185,7 @@ int chalk_deploy_resolve(const chalk_args *a, unsigned needs, chalk_deploy *d)
     if ((status = chalk_dtypes_resolve(a, &d->dtype, &d->kv_dtype)) ||
         (status = resolve_model(a, d)) || (status = resolve_hw(a, d)))
         return status;
-    return check_needs(d, needs);
+    return chalk_deploy_require(d, needs);
 }
 
 /* ---- the echo ------------------------------------------------------------------------- */
@@ -199,16 +199,20 @@ void chalk_put_hw_name(chalk_record *r, const cost_hw *hw)
         chalk_null_words(r, f, "(from flags)"); /* JSON: null */
 }
 
-void chalk_deploy_echo_head(chalk_record *r, const chalk_deploy *d)
+void chalk_put_model_name(chalk_record *r, const cost_model *m)
 {
-    chalk_field *f =
-        chalk_put_string(r, "model", "model", CHALK_INPUT, d->model ? d->model->name : NULL);
-    if (d->model)
-        chalk_note(r, f, "%s", d->model->title);
+    chalk_field *f = chalk_put_string(r, "model", "model", CHALK_INPUT, m ? m->name : NULL);
+    if (m)
+        chalk_note(r, f, "%s", m->title);
     else
         chalk_null_words(r, f, "(from flags)"); /* JSON: null */
+}
+
+void chalk_deploy_echo_head(chalk_record *r, const chalk_deploy *d)
+{
+    chalk_put_model_name(r, d->model);
     chalk_put_hw_name(r, d->hw);
-    f = chalk_put_number(r, "chips", "chips", CHALK_U_PLAIN, CHALK_INPUT, d->chips);
+    chalk_field *f = chalk_put_number(r, "chips", "chips", CHALK_U_PLAIN, CHALK_INPUT, d->chips);
     if (!d->chips_given && d->hw)
         chalk_note(r, f, "default: the scale-up domain of %s", d->hw->name);
     else if (!d->chips_given)
@@ -246,4 +250,22 @@ void chalk_deploy_echo_tail(chalk_record *r, const chalk_deploy *d, unsigned ech
     }
     chalk_put_string(r, "overrides", "overrides", CHALK_INPUT | CHALK_DETAIL,
                      d->overrides[0] ? d->overrides : NULL);
+}
+
+const cost_model *chalk_model_at(const chalk_point *p)
+{
+    if (p->d->model)
+        return p->d->model;
+    long i = chalk_pick(p, &CHALK_F_MODEL);
+    size_t n;
+    return i >= 0 ? cost_model_presets(&n)[i] : NULL;
+}
+
+const cost_hw *chalk_hw_at(const chalk_point *p)
+{
+    if (p->d->hw)
+        return p->d->hw;
+    long i = chalk_pick(p, &CHALK_F_HW);
+    size_t n;
+    return i >= 0 ? cost_hw_presets(&n)[i] : NULL;
 }

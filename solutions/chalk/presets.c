@@ -65,13 +65,14 @@ static void hw_put(chalk_record *r, size_t i, const chalk_preset_options *o)
     chalk_put_number(r, "hbm_drain_s", "HBM drain", CHALK_U_SECONDS, 0, cost_hw_hbm_drain_s(hw));
 }
 
-static const chalk_preset_kind KIND_HW = {
+const chalk_preset_kind chalk_kind_hw = {
     .word = "hw",
     .alias = "hardware",
     .about = "accelerators: peak FLOP/s per precision, HBM, links, scale-up domain, price",
     .count = hw_count,
     .name = hw_name,
     .put = hw_put,
+    .singular = "hw",
 };
 
 /* ---- models ----------------------------------------------------------------------------- */
@@ -141,7 +142,7 @@ static void model_put(chalk_record *r, size_t i, const chalk_preset_options *o)
     chalk_put_string(r, "published_dtype", "published in", CHALK_DETAIL, cost_dtype_name(m->dtype));
 }
 
-static const chalk_preset_kind KIND_MODELS = {
+const chalk_preset_kind chalk_kind_models = {
     .word = "models",
     .alias = "model",
     .about = "models: shape, total and active parameters, KV bytes per token",
@@ -149,6 +150,7 @@ static const chalk_preset_kind KIND_MODELS = {
     .count = model_count,
     .name = model_name,
     .put = model_put,
+    .singular = "model",
 };
 
 /* ---- every kind ------------------------------------------------------------------------- */
@@ -159,8 +161,8 @@ enum { MAX_KINDS = 32 };
 static size_t all_kinds(const chalk_preset_kind **kinds)
 {
     size_t n = 0;
-    kinds[n++] = &KIND_HW;
-    kinds[n++] = &KIND_MODELS;
+    kinds[n++] = &chalk_kind_hw;
+    kinds[n++] = &chalk_kind_models;
     for (const chalk_chapter *const *c = chalk_chapters; *c; c++)
         for (const chalk_preset_kind *const *k = (*c)->presets; k && *k && n < MAX_KINDS; k++)
             kinds[n++] = *k;
@@ -221,19 +223,8 @@ static int print_presets(const chalk_args *a, const char *word, const char *name
         for (size_t i = 0; i < count && v.only < 0; i++)
             if (cost_name_equal(v.kind->name(i), name))
                 v.only = (long)i;
-        if (v.only < 0) {
-            if (v.kind == &KIND_HW)
-                return chalk_unknown_hw(name);
-            if (v.kind == &KIND_MODELS)
-                return chalk_unknown_model(name);
-            const char *names[128];
-            size_t n = count < 128 ? count : 128;
-            for (size_t i = 0; i < n; i++)
-                names[i] = v.kind->name(i);
-            char hint[512];
-            chalk_suggest(hint, sizeof hint, name, names, n);
-            return chalk_fail("unknown %s \"%s\"%s", v.kind->word, name, hint);
-        }
+        if (v.only < 0 && chalk_find_preset(v.kind, name) < 0)
+            return CHALK_USAGE;
     }
     char title[128] = "";
     if (name) { /* a single preset's table is headed by its title, when it has one */
@@ -252,16 +243,18 @@ static int print_presets(const chalk_args *a, const char *word, const char *name
     return chalk_emit(a, &rep);
 }
 
-static int run_list(const chalk_args *a)
+static int run_list(const chalk_point *p)
 {
+    const chalk_args *a = p->args;
     if (a->nwords != 1)
         return chalk_fail("%s", a->nwords ? "list takes one word: hw, models or another kind"
                                           : "list what? try chalk list hw or chalk list models");
     return print_presets(a, a->words[0], NULL);
 }
 
-static int run_show(const chalk_args *a)
+static int run_show(const chalk_point *p)
 {
+    const chalk_args *a = p->args;
     if (a->nwords == 0)
         return chalk_fail("show what? try chalk show hw NAME or chalk show model NAME");
     if (a->nwords == 1) {
@@ -274,7 +267,60 @@ static int run_show(const chalk_args *a)
     return print_presets(a, a->words[0], a->words[1]);
 }
 
-static const chalk_flag *const PRESET_FLAGS[] = {&CHALK_F_DTYPE, &CHALK_F_KV_DTYPE, NULL};
+/* ---- flags: every flag of every command ---------------------------------------------------- */
+
+enum { MAX_FLAGS = 256 };
+
+typedef struct flag_list {
+    const chalk_flag *flag[MAX_FLAGS];
+    size_t n;
+} flag_list;
+
+/* Every distinct flag of every command, in order of first appearance. */
+static void collect_flags(flag_list *l)
+{
+    l->n = 0;
+    const chalk_command *c;
+    for (size_t i = 0; (c = chalk_each_command(i)) != NULL; i++)
+        for (const chalk_input *in = c->inputs; in && in->flag; in++) {
+            bool seen = false;
+            for (size_t k = 0; k < l->n && !seen; k++)
+                seen = l->flag[k] == in->flag;
+            if (!seen && l->n < MAX_FLAGS)
+                l->flag[l->n++] = in->flag;
+        }
+}
+
+static void build_flag(const void *ctx, long row, chalk_record *r)
+{
+    const flag_list *l = ctx;
+    const chalk_flag *f = l->flag[row];
+    chalk_clear(r);
+    chalk_put_string(r, "flag", "flag", 0, f->name);
+    chalk_put_string(r, "key", "JSON key", 0, f->key);
+    chalk_put_string(r, "unit", "unit", 0, chalk_unit_name(f->unit));
+    char commands[1024] = "";
+    size_t used = 0;
+    const chalk_command *c;
+    for (size_t i = 0; (c = chalk_each_command(i)) != NULL && used < sizeof commands; i++)
+        for (const chalk_input *in = c->inputs; in && in->flag; in++)
+            if (in->flag == f)
+                used += (size_t)snprintf(commands + used, sizeof commands - used, "%s%s",
+                                         used ? " " : "", c->name);
+    chalk_put_string(r, "commands", "commands", 0, commands);
+    chalk_put_string(r, "help", "help", CHALK_DETAIL, f->help);
+}
+
+static int run_flags(const chalk_point *p)
+{
+    static flag_list l;
+    collect_flags(&l);
+    chalk_report rep = {.title = "chalk flags", .rows = (long)l.n, .is_list = true,
+                        .build = build_flag, .ctx = &l};
+    return chalk_emit(p->args, &rep);
+}
+
+static const chalk_input PRESET_INPUTS[] = {{&CHALK_F_DTYPE}, {&CHALK_F_KV_DTYPE}, {NULL}};
 
 static const char *const ABOUT_LIST[] = {
     "The presets of one kind, one line each: hw (per-chip peak FLOP/s, HBM, scale-up",
@@ -293,9 +339,34 @@ static const char *const ABOUT_SHOW[] = {
 static const char *const EXAMPLES_SHOW[] = {
     "chalk show hw h100-sxm", "chalk show model deepseek-v3 --dtype fp8 --json", NULL};
 
+static const char *const ABOUT_FLAGS[] = {
+    "Every flag of every command, once: its JSON key, the unit of what it measures and",
+    "the commands that take it. A flag name means one quantity in one unit and writes",
+    "one key wherever it appears.", NULL};
+static const char *const EXAMPLES_FLAGS[] = {"chalk flags", "chalk flags --json", NULL};
+
 const chalk_command chalk_cmd_list = {
-    "list",       "KIND",     "the presets of one kind (hw, models, ...), one line each",
-    PRESET_FLAGS, ABOUT_LIST, EXAMPLES_LIST,
-    run_list};
+    .name = "list",
+    .summary = "the presets of one kind (hw, models, ...), one line each",
+    .inputs = PRESET_INPUTS,
+    .run = run_list,
+    .about = ABOUT_LIST,
+    .examples = EXAMPLES_LIST,
+    .synopsis = "KIND",
+};
 const chalk_command chalk_cmd_show = {
-    "show", "KIND NAME", "one preset in full", PRESET_FLAGS, ABOUT_SHOW, EXAMPLES_SHOW, run_show};
+    .name = "show",
+    .summary = "one preset in full",
+    .inputs = PRESET_INPUTS,
+    .run = run_show,
+    .about = ABOUT_SHOW,
+    .examples = EXAMPLES_SHOW,
+    .synopsis = "KIND NAME",
+};
+const chalk_command chalk_cmd_flags = {
+    .name = "flags",
+    .summary = "every flag: its JSON key, its unit, the commands that take it",
+    .run = run_flags,
+    .about = ABOUT_FLAGS,
+    .examples = EXAMPLES_FLAGS,
+};

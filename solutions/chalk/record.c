@@ -1,14 +1,13 @@
 /*
  * record.c -- building a record: one point's named values (chalk.h, "records").
  *
- * Strings are copied into the record's arena; every put is a few stores, since a
- * sweep builds a record per row. What is not finite, and any null put without its
- * reason, is noted as it is put, for chalk_check_record.
+ * Strings are copied into the record's arena. What is not finite, any null put
+ * without its reason, and a record too small for what was put into it are noted as
+ * they are put, for chalk_check_record, which the writers call on every row before
+ * they print anything.
  */
-#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,13 +22,18 @@ void chalk_clear(chalk_record *r)
     r->not_finite = NULL;
     r->unexplained = 0;
     r->by_dtype = false;
+    r->overflow = false;
 }
 
-/* Copies s into the arena; a record too full to hold it is a bug (raise the arena). */
+/* Copies s into the arena; a record too full to hold it is noted (a bug of the
+ * command's: chalk_check_record reports it) and the text cut to "". */
 static const char *keep(chalk_record *r, const char *s)
 {
     size_t n = strlen(s) + 1;
-    assert(r->used + n <= sizeof r->arena && "raise CHALK_ARENA_CHARS");
+    if (r->used + n > sizeof r->arena) {
+        r->overflow = true;
+        return "";
+    }
     char *p = r->arena + r->used;
     memcpy(p, s, n);
     r->used += n;
@@ -49,8 +53,12 @@ const char *chalk_fmt(chalk_record *r, const char *fmt, ...)
 static chalk_field *put(chalk_record *r, const char *key, const char *label, chalk_kind kind,
                         chalk_unit unit, unsigned flags)
 {
-    assert(r->count < CHALK_MAX_FIELDS && "raise CHALK_MAX_FIELDS");
-    chalk_field *f = &r->fields[r->count++];
+    static chalk_field spare; /* where a field goes when the record is full */
+    chalk_field *f = &spare;
+    if (r->count < CHALK_MAX_FIELDS)
+        f = &r->fields[r->count++];
+    else
+        r->overflow = true;
     f->key = key;
     f->label = label;
     f->kind = kind;
@@ -93,44 +101,22 @@ chalk_field *chalk_put_string(chalk_record *r, const char *key, const char *labe
     return f;
 }
 
-/* KEY_reason for a key. A key that is a literal (not in the record's arena) keeps its
- * reason key for the run, so a sweep builds it once, not once a row: a small table
- * by the key's address, in a pool that is never freed (the program is short-lived). */
-enum { REASON_SLOTS = 256, REASON_POOL = 16384 };
-
-static const char *reason_key_of(chalk_record *r, const char *key)
-{
-    static struct {
-        const char *key, *reason;
-    } slot[REASON_SLOTS];
-    static char pool[REASON_POOL];
-    static size_t pool_used;
-    bool literal = !(key >= r->arena && key < r->arena + sizeof r->arena);
-    size_t h = ((uintptr_t)key >> 3) % REASON_SLOTS;
-    if (literal && slot[h].key == key)
-        return slot[h].reason;
-    size_t n = strlen(key), size = n + sizeof "_reason";
-    char *reason_key;
-    if (literal && pool_used + size <= sizeof pool) {
-        reason_key = pool + pool_used;
-        pool_used += size;
-        slot[h].key = key;
-        slot[h].reason = reason_key;
-    } else {
-        assert(r->used + size <= sizeof r->arena && "raise CHALK_ARENA_CHARS");
-        reason_key = r->arena + r->used;
-        r->used += size;
-    }
-    memcpy(reason_key, key, n);
-    memcpy(reason_key + n, "_reason", sizeof "_reason");
-    return reason_key;
-}
-
 /* KEY_reason after KEY: null when there is a value. */
 static void put_reason(chalk_record *r, const char *key, unsigned flags, const char *reason)
 {
-    chalk_put_string(r, reason_key_of(r, key), "  why none", CHALK_DETAIL | (flags & CHALK_INPUT),
-                     reason);
+    static const char TAIL[] = "_reason";
+    size_t n = strlen(key);
+    const char *reason_key = "";
+    if (r->used + n + sizeof TAIL <= sizeof r->arena) {
+        char *k = r->arena + r->used;
+        memcpy(k, key, n);
+        memcpy(k + n, TAIL, sizeof TAIL);
+        r->used += n + sizeof TAIL;
+        reason_key = k;
+    } else {
+        r->overflow = true;
+    }
+    chalk_put_string(r, reason_key, "  why none", CHALK_DETAIL | (flags & CHALK_INPUT), reason);
 }
 
 chalk_field *chalk_put_result(chalk_record *r, const char *key, const char *label, chalk_unit unit,
@@ -198,17 +184,6 @@ void chalk_null_words(chalk_record *r, chalk_field *f, const char *words)
     f->text = keep(r, words);
 }
 
-void chalk_append(chalk_record *r, const chalk_record *from)
-{
-    assert(r->count + from->count <= CHALK_MAX_FIELDS && "raise CHALK_MAX_FIELDS");
-    memcpy(&r->fields[r->count], from->fields, (size_t)from->count * sizeof from->fields[0]);
-    r->count += from->count;
-    if (!r->not_finite)
-        r->not_finite = from->not_finite;
-    r->unexplained += from->unexplained;
-    r->by_dtype = r->by_dtype || from->by_dtype;
-}
-
 const chalk_field *chalk_find(const chalk_record *r, const char *key)
 {
     for (int i = 0; i < r->count; i++)
@@ -219,10 +194,13 @@ const chalk_field *chalk_find(const chalk_record *r, const char *key)
 
 /* ---- checks on what a command computed ---------------------------------------------------- */
 
-/* A result that is not finite is refused (its inputs were outside what the flags'
- * ranges should allow); an absent result without a reason is a bug of the command. */
-int chalk_check_record(const chalk_record *r)
+const char *chalk_check_record(const chalk_record *r, bool *unexplained)
 {
+    *unexplained = false;
+    if (r->overflow) {
+        *unexplained = true;
+        return NULL;
+    }
     const char *bad = r->not_finite;
     for (int i = 0; r->by_dtype && i < r->count && !bad; i++) { /* set after their put */
         const chalk_field *f = &r->fields[i];
@@ -231,17 +209,16 @@ int chalk_check_record(const chalk_record *r)
                 bad = f->key;
     }
     if (bad)
-        return chalk_fail("%s is out of range for these inputs (try smaller or larger values)",
-                          bad);
+        return bad;
     for (int i = 0; i < r->count && r->unexplained > 0; i++) {
         const chalk_field *f = &r->fields[i];
         if (f->kind == CHALK_NULL && !(f->flags & (CHALK_INPUT | CHALK_TEXT))) {
             char reason_key[128];
             snprintf(reason_key, sizeof reason_key, "%s_reason", f->key);
             const chalk_field *why = chalk_find(r, reason_key);
-            assert(why && why->kind == CHALK_STRING && "an absent result needs its reason");
-            (void)why;
+            if (!why || why->kind != CHALK_STRING)
+                *unexplained = true;
         }
     }
-    return CHALK_OK;
+    return NULL;
 }

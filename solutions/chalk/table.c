@@ -1,8 +1,8 @@
 /*
  * table.c -- a report as a table for humans: one preset or point as "label  value"
- * lines, a list or a sweep as aligned columns in each field's fixed unit.
+ * lines, a list or a sweep as aligned columns in each field's fixed unit; and numbers
+ * for humans (about four significant digits, scaled to a unit).
  */
-#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -112,7 +112,7 @@ typedef struct column {
 
 static bool is_swept(const chalk_report *rep, const chalk_field *f)
 {
-    return rep->swept && rep->swept->flag->key && strcmp(rep->swept->flag->key, f->key) == 0;
+    return rep->swept_key && strcmp(rep->swept_key, f->key) == 0;
 }
 
 /* True for KEY_reason when KEY is a null detail, which tables leave out. */
@@ -181,7 +181,8 @@ static int plan_columns(const chalk_report *rep, const chalk_record *first, colu
                 continue;
             const char *unit = column_unit(f->unit);
             for (int d = 0; d < (f->kind == CHALK_BY_DTYPE ? COST_DTYPE_COUNT : 1); d++) {
-                assert(n < MAX_COLUMNS);
+                if (n == MAX_COLUMNS)
+                    return n;
                 column *c = &cols[n++];
                 c->field = i;
                 c->dtype = d;
@@ -199,32 +200,26 @@ static int plan_columns(const chalk_report *rep, const chalk_record *first, colu
 }
 
 /* A by-precision column is dropped when no row has that precision. */
-static bool column_used(const chalk_report *rep, const column *c, chalk_record *scratch)
+static bool column_used(const chalk_report *rep, const column *c, chalk_rows *rows)
 {
-    if (scratch->fields[c->field].kind != CHALK_BY_DTYPE)
+    if (chalk_row(rows, 0)->fields[c->field].kind != CHALK_BY_DTYPE)
         return true;
-    for (long row = 0; row < rep->rows; row++) {
-        rep->build(rep->ctx, row, scratch);
-        if (scratch->fields[c->field].by_dtype[c->dtype] > 0.0)
+    for (long row = 0; row < rep->rows; row++)
+        if (chalk_row(rows, row)->fields[c->field].by_dtype[c->dtype] > 0.0)
             return true;
-    }
     return false;
 }
 
-static int print_columns(const chalk_report *rep, chalk_record *r)
+static void print_columns(const chalk_report *rep, chalk_rows *rows)
 {
     column cols[MAX_COLUMNS];
-    rep->build(rep->ctx, 0, r);
-    int planned = plan_columns(rep, r, cols), n = 0;
+    int planned = plan_columns(rep, chalk_row(rows, 0), cols), n = 0;
     for (int c = 0; c < planned; c++)
-        if (column_used(rep, &cols[c], r))
+        if (column_used(rep, &cols[c], rows))
             cols[n++] = cols[c];
     char cell[CELL_CHARS];
-    for (long row = 0; row < rep->rows; row++) { /* pass 1: widths, and the checks */
-        rep->build(rep->ctx, row, r);
-        int status = chalk_check_record(r);
-        if (status)
-            return status;
+    for (long row = 0; row < rep->rows; row++) { /* pass 1: widths */
+        const chalk_record *r = chalk_row(rows, row);
         for (int c = 0; c < n; c++) {
             format_cell(cell, sizeof cell, &r->fields[cols[c].field], cols[c].dtype);
             if ((int)strlen(cell) > cols[c].width)
@@ -237,7 +232,7 @@ static int print_columns(const chalk_report *rep, chalk_record *r)
     }
     putchar('\n');
     for (long row = 0; row < rep->rows; row++) { /* pass 2: the rows */
-        rep->build(rep->ctx, row, r);
+        const chalk_record *r = chalk_row(rows, row);
         for (int c = 0; c < n; c++) {
             format_cell(cell, sizeof cell, &r->fields[cols[c].field], cols[c].dtype);
             bool last = c + 1 == n;
@@ -246,22 +241,154 @@ static int print_columns(const chalk_report *rep, chalk_record *r)
         }
         putchar('\n');
     }
-    return CHALK_OK;
 }
 
-int chalk_emit_table(const chalk_report *rep, chalk_record *r)
+void chalk_emit_table(const chalk_report *rep, chalk_rows *rows)
 {
-    bool many = rep->is_list || rep->swept;
-    if (!many || rep->swept) {
-        rep->build(rep->ctx, 0, r);
-        int status = chalk_check_record(r);
-        if (status)
-            return status;
+    bool many = rep->is_list || rep->swept_key;
+    if (!many || rep->swept_key) {
         printf("%s\n\n", rep->title);
-        print_fields(r, rep, many);
+        print_fields(chalk_row(rows, 0), rep, many);
         if (!many)
-            return CHALK_OK;
+            return;
         printf("\n");
     }
-    return print_columns(rep, r);
+    print_columns(rep, rows);
+}
+
+/* ---- numbers for humans ------------------------------------------------------------------------ */
+
+void chalk_sig(char *buf, size_t size, double x)
+{
+    double ax = fabs(x);
+    if (x == 0.0) {
+        snprintf(buf, size, "0");
+    } else if (ax >= 1e3 && ax < 1e9) {
+        char digits[32];
+        snprintf(digits, sizeof digits, "%.0f", ax);
+        size_t len = strlen(digits), used = 0;
+        if (x < 0 && used + 1 < size)
+            buf[used++] = '-';
+        for (size_t i = 0; i < len && used + 2 < size; i++) {
+            if (i > 0 && (len - i) % 3 == 0)
+                buf[used++] = ',';
+            buf[used++] = digits[i];
+        }
+        buf[used] = '\0';
+    } else if (ax >= 1e-3 && ax < 1e3) {
+        int decimals = 3 - (int)floor(log10(ax));
+        snprintf(buf, size, "%.*f", decimals < 0 ? 0 : decimals, x);
+        if (strchr(buf, '.')) { /* 14.40 -> 14.4, 2.000 -> 2 */
+            char *end = buf + strlen(buf) - 1;
+            while (*end == '0')
+                *end-- = '\0';
+            if (*end == '.')
+                *end = '\0';
+        }
+    } else { /* 5.76e14, not 5.76e+14 or 576,000,000,000,000 */
+        char text[32];
+        snprintf(text, sizeof text, "%.4g", x);
+        char *e = strchr(text, 'e');
+        if (e) {
+            char *from = e + 1 + (e[1] == '+');
+            bool minus = *from == '-';
+            from += minus;
+            while (from[0] == '0' && from[1])
+                from++;
+            snprintf(buf, size, "%.*se%s%s", (int)(e - text), text, minus ? "-" : "", from);
+        } else {
+            snprintf(buf, size, "%s", text);
+        }
+    }
+}
+
+typedef struct scale_step {
+    double scale;
+    const char *name;
+} scale_step;
+
+static const scale_step TIME_STEPS[] = {{1.0, "s"}, {1e-3, "ms"}, {1e-6, "us"}, {1e-9, "ns"}};
+static const scale_step FLOP_STEPS[] = {{1e21, "ZFLOP"}, {1e18, "EFLOP"}, {1e15, "PFLOP"},
+                                        {1e12, "TFLOP"}, {1e9, "GFLOP"},  {1e6, "MFLOP"},
+                                        {1.0, "FLOP"}};
+static const scale_step COUNT_STEPS[] = {
+    {1e12, "trillion"}, {1e9, "billion"}, {1e6, "million"}, {1.0, ""}};
+static const scale_step BYTE_STEPS[] = {
+    {1e12, "TB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "kB"}, {1.0, "bytes"}};
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* x in the largest step it reaches, e.g. 0.0144 s -> "14.4 ms". */
+static void scaled_text(char *buf, size_t size, double x, const scale_step *steps, size_t n,
+                        const char *suffix)
+{
+    size_t i = 0;
+    while (i + 1 < n && fabs(x) < steps[i].scale)
+        i++;
+    if (x == 0.0)
+        i = n - 1;
+    char number[CHALK_NUM_CHARS];
+    chalk_sig(number, sizeof number, x / steps[i].scale);
+    snprintf(buf, size, "%s%s%s%s", number, *steps[i].name ? " " : "", steps[i].name, suffix);
+}
+
+void chalk_human(char *buf, size_t size, chalk_unit unit, double x)
+{
+    char number[CHALK_NUM_CHARS];
+    switch (unit) {
+    case CHALK_U_SECONDS:
+        scaled_text(buf, size, x, TIME_STEPS, COUNT_OF(TIME_STEPS), "");
+        return;
+    case CHALK_U_BYTES:
+        scaled_text(buf, size, x, BYTE_STEPS, COUNT_OF(BYTE_STEPS), "");
+        return;
+    case CHALK_U_BYTES_PER_TOKEN:
+        scaled_text(buf, size, x, BYTE_STEPS, COUNT_OF(BYTE_STEPS), "/token");
+        return;
+    case CHALK_U_BYTES_PER_S:
+        scaled_text(buf, size, x, BYTE_STEPS, COUNT_OF(BYTE_STEPS), "/s");
+        return;
+    case CHALK_U_FLOPS:
+        scaled_text(buf, size, x, FLOP_STEPS, COUNT_OF(FLOP_STEPS), "");
+        return;
+    case CHALK_U_PARAMS:
+        scaled_text(buf, size, x, COUNT_STEPS, COUNT_OF(COUNT_STEPS), " params");
+        return;
+    case CHALK_U_TOKENS:
+        scaled_text(buf, size, x, COUNT_STEPS, COUNT_OF(COUNT_STEPS), " tokens");
+        return;
+    case CHALK_U_FRACTION:
+        chalk_sig(number, sizeof number, 100.0 * x);
+        snprintf(buf, size, "%s%%", number);
+        return;
+    case CHALK_U_RATIO:
+        chalk_sig(number, sizeof number, x);
+        snprintf(buf, size, "%sx", number);
+        return;
+    case CHALK_U_USD:
+        chalk_sig(number, sizeof number, x);
+        snprintf(buf, size, "$%s", number);
+        return;
+    default: {
+        static const struct {
+            double scale;
+            const char *word;
+        } WORDS[CHALK_U_COUNT_OF_UNITS] = {
+            [CHALK_U_PARAMS] = {1e9, "billion"},
+            [CHALK_U_SEQUENCES] = {1, "sequences"},
+            [CHALK_U_TOKENS] = {1, "tokens"},
+            [CHALK_U_BYTES_PER_PARAM] = {1, "bytes/param"},
+            [CHALK_U_FLOPS] = {1e9, "GFLOP"},
+            [CHALK_U_FLOPS_PER_S] = {1e12, "TFLOP/s"},
+            [CHALK_U_TOKENS_PER_S] = {1, "tokens/s"},
+            [CHALK_U_USD_PER_MTOK] = {1, "USD/Mtok"},
+            [CHALK_U_USD_PER_HOUR] = {1, "USD/chip-hour"},
+            [CHALK_U_BITS] = {1, "bits"},
+        };
+        double scale = WORDS[unit].scale > 0 ? WORDS[unit].scale : 1.0;
+        const char *word = WORDS[unit].word ? WORDS[unit].word : "";
+        chalk_sig(number, sizeof number, x / scale);
+        snprintf(buf, size, "%s%s%s", number, *word ? " " : "", word);
+    }
+    }
 }

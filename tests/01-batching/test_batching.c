@@ -173,7 +173,19 @@ static void step_time_is_the_max_of_compute_and_memory_not_their_sum(void **stat
         double c = b * compute_slope(&d), m = weights_term(&d) + b * kv_slope(&d, 2048);
         assert_close(s.compute_s, c, TIGHT, "s");
         assert_close(s.step_s, fmax(c, m), TIGHT, "s");
+        assert_close(s.mfu, c / fmax(c, m), TIGHT, ""); /* MFU: compute's share of the step */
     }
+}
+
+/* A step reads every weight and every cache once, so the memory term at the chips'
+ * bandwidth is what HBM holds: 70.6e9 x 2 bytes of weights and 64 caches of 2,048
+ * tokens at 327,680 bytes each (Llama 3 70B's GQA: 2 x 80 x 8 x 128 x 2). */
+static void a_step_reads_what_hbm_holds(void **state)
+{
+    (void)state;
+    batching_deploy d = llama70b_on_h100x8();
+    batching_step s = batching_step_at(&d, 64, 2048);
+    assert_close(s.hbm_bytes, 70.6e9 * 2 + 64.0 * 2048 * 327680, TIGHT, "bytes");
 }
 
 /* Lecture 1.3: the floor is streaming all weights once; for Llama 3 70B in bf16 on
@@ -922,6 +934,7 @@ int main(void)
         CHALK_TEST(step_time, decode_at_batch_1_is_memory_bound),
         CHALK_TEST(step_time, decode_at_large_batch_and_short_context_is_compute_bound),
         CHALK_TEST(step_time, step_time_is_the_max_of_compute_and_memory_not_their_sum),
+        CHALK_TEST(step_time, a_step_reads_what_hbm_holds),
         CHALK_TEST(step_time, latency_floor_is_one_read_of_all_weights),
         CHALK_TEST(step_time, latency_floor_of_an_moe_reads_every_expert),
         CHALK_TEST(step_time, decode_is_memory_bound_when_kv_outweighs_compute_beyond_the_weights),

@@ -92,6 +92,7 @@ static void a_layer_holds_every_expert_and_a_token_uses_k_plus_shared(void **sta
     double expert = 3.0 * 7168 * 2048, router = 7168.0 * 256;
     assert_close(c.total, 257 * expert + router, TIGHT, "params");
     assert_close(c.active, 9 * expert + router, TIGHT, "params");
+    assert_close(c.router, router, TIGHT, "params");
 }
 
 /* Published totals: the experts a token skips are the whole gap between total and
@@ -149,6 +150,17 @@ static void using_all_72_gpus_does_not_lighten_the_busiest(void **state)
     assert_int_equal(p.busiest_if_all, 4);
     assert_int_equal(p.busiest_if_all, p.experts_per_gpu);
     assert_int_equal(moe_place_experts(160, 72).busiest_if_all, 3);
+}
+
+/* DeepSeek-V3 on a GB200 NVL72, fp4: 4 experts on each of 64 GPUs, in 58 MoE layers of
+ * 3 x 7,168 x 2,048 parameters at half a byte: 4 x 58 x 44,040,192 x 0.5 bytes. */
+static void a_gpu_holds_its_experts_in_every_layer(void **state)
+{
+    (void)state;
+    moe_placement p = moe_place_experts(256, 72);
+    double bytes = moe_expert_bytes_per_gpu(&p, 58, 7168, 2048, 0.5);
+    assert_close(bytes, 4.0 * 58 * 3.0 * 7168 * 2048 * 0.5, TIGHT, "bytes");
+    assert_close(bytes, 5.108662272e9, TIGHT, "bytes");
 }
 
 /* Fewer experts than GPUs: one expert a GPU, the rest idle; as many as GPUs: all
@@ -220,6 +232,19 @@ static void network_roof_counts_every_moe_layer_both_ways(void **state)
     d.act_bytes = 2.0; /* bf16 on the wire: four times the bytes */
     assert_close(moe_step_at(&d, 2048, 0).a2a_s, 4 * 2048 * per_token / (64 * 900e9), TIGHT,
                  "s");
+    /* one layer, one way: the dispatch alone, B x k d act_bytes over the GPUs' NVLink */
+    assert_close(moe_step_at(&d, 2048, 0).a2a_dispatch_s_per_layer,
+                 4 * 2048 * 8.0 * 7168 * 0.5 / (64 * 900e9), TIGHT, "s");
+}
+
+/* A step reads every weight and every cache once, so it reads what HBM holds: the
+ * weights, N_total x bytes, and B sequences' caches of L tokens each. */
+static void a_step_reads_what_the_gpus_hbm_holds(void **state)
+{
+    (void)state;
+    moe_deploy d = deepseek_on_nvl72();
+    moe_step s = moe_step_at(&d, 2048, 4096);
+    assert_close(s.hbm_bytes, 671e9 * 0.5 + 2048.0 * 4096 * 35136.0, TIGHT, "bytes");
 }
 
 /* The step is the max of the three roofs, each reached: memory at a small batch,
@@ -411,6 +436,7 @@ static void two_racks_with_an_8x_slower_link_slow_the_all_to_all_4x(void **state
 {
     (void)state;
     moe_racks r = moe_span_racks(2, 800e9, 100e9);
+    assert_close(r.scaleup_over_scaleout, 8.0, TIGHT, "x");
     assert_close(r.cross_fraction, 0.5, TIGHT, "");
     assert_close(r.slowdown_overlap, 4.0, TIGHT, "x");
     assert_close(r.slowdown_serial, 4.5, TIGHT, "x");
@@ -589,6 +615,11 @@ static void busiest_expert_bounds_bracket_an_enumerated_case(void **state)
     moe_max_bounds m = moe_expected_max_load(2, 2, 1);
     assert_close(m.lower, 1.375, TIGHT, "tokens");
     assert_close(m.upper, 1.5, TIGHT, "tokens");
+    /* one expert's load is Binomial(2, 1/2): variance 2 x 1/2 x 1/2 */
+    assert_close(m.sd, sqrt(0.5), TIGHT, "tokens");
+    /* DeepSeek's routing at 8,192 tokens: Binomial(8192, 8/256), sd sqrt(8192 p (1 - p)) */
+    assert_close(moe_expected_max_load(8192, 256, 8).sd, sqrt(8192 * (8.0 / 256) * (248.0 / 256)),
+                 TIGHT, "tokens");
 }
 
 /* The tail's edges: P(X > n - 1) = p^n, P(X > n) = 0, P(X > -1) = 1; p = 0 puts X at
@@ -1187,11 +1218,13 @@ int main(void)
         CHALK_TEST(expert_placement, deepseek_on_nvl72_uses_64_gpus_with_4_experts_each),
         CHALK_TEST(expert_placement, gpus_used_is_the_largest_divisor_not_a_power_of_two),
         CHALK_TEST(expert_placement, using_all_72_gpus_does_not_lighten_the_busiest),
+        CHALK_TEST(expert_placement, a_gpu_holds_its_experts_in_every_layer),
         CHALK_TEST(expert_placement, fewer_experts_than_gpus_put_one_on_each),
         CHALK_TEST(a2a_bytes, a_token_sends_k_copies_out_and_gets_k_back),
         CHALK_TEST(a2a_bytes, the_share_leaving_the_gpu_is_one_minus_one_over_n),
         CHALK_TEST(three_roofs, compute_and_memory_roofs_are_chapter_1s_over_the_gpus_used),
         CHALK_TEST(three_roofs, network_roof_counts_every_moe_layer_both_ways),
+        CHALK_TEST(three_roofs, a_step_reads_what_the_gpus_hbm_holds),
         CHALK_TEST(three_roofs, step_is_the_largest_of_three_roofs),
         CHALK_TEST(three_roofs, kv_fetch_counts_against_the_memory_roof),
         CHALK_TEST(three_roofs, network_over_compute_does_not_depend_on_the_batch),

@@ -259,6 +259,17 @@ static void one_microbatch_on_four_racks_idles_three_quarters(void **state)
     (void)state;
     assert_close(pipelining_bubble_fraction(4, 1, 1), 0.75, TIGHT, "");
     assert_close(pipelining_bubble_over_ideal(4, 1, 1), 3.0, TIGHT, "");
+    /* four racks idling 3/4 of the time do the work of one */
+    assert_close(pipelining_speedup(4, 1, 1), 1.0, TIGHT, "x");
+}
+
+/* The speedup over one stage is P (1 - f): 8 stages, 32 micro-batches in 4 chunks
+ * idle 7 / (128 + 7) of the time and do 8 x 128 / 135 stages' work. */
+static void the_speedup_is_the_stages_less_their_idle_share(void **state)
+{
+    (void)state;
+    assert_close(pipelining_speedup(8, 32, 4), 8.0 * 128 / 135, TIGHT, "x");
+    assert_close(pipelining_speedup(1, 5, 1), 1.0, TIGHT, "x");
 }
 
 /* GPipe: the bubble is (p - 1) / (m + p - 1) of the total time. */
@@ -445,6 +456,7 @@ static void simulated_gpipe_takes_m_plus_p_minus_1_slots(void **state)
     assert_int_equal(t.ops, 4 * 2 * 8);
     assert_close(t.makespan_s, (8 + 4 - 1) * 3.0, TIGHT, "s");
     assert_close(t.busy_s, 8 * 3.0, TIGHT, "s");
+    assert_close(t.idle_s, (4 - 1) * 3.0, TIGHT, "s"); /* fill and drain: (p - 1)(f + b) */
     assert_close(t.bubble_fraction, 3.0 / 11.0, TIGHT, "");
     assert_close(t.bubble_over_ideal, 3.0 / 8.0, TIGHT, "");
 }
@@ -598,6 +610,21 @@ static void four_hops_of_2_ms_add_8_ms_to_a_20_ms_step(void **state)
 {
     (void)state;
     assert_close(pipelining_decode_token_s(4, 20e-3 / 4, 2e-3), 20e-3 + 4 * 2e-3, TIGHT, "s");
+}
+
+/* The same loop whole: stages of 5 ms, a 28 ms trip of which 8 ms are hops, and
+ * ceil(4 x 7 / 5) = 6 micro-batches of 2,048 sequences in flight, 12,288 tokens
+ * every 28 ms. */
+static void the_loop_carries_its_microbatches_round_every_token(void **state)
+{
+    (void)state;
+    pipelining_decode_loop l = pipelining_decode_loop_at(4, 20e-3, 2e-3, 2048);
+    assert_close(l.stage_s, 5e-3, TIGHT, "s");
+    assert_close(l.token_s, 28e-3, TIGHT, "s");
+    assert_close(l.hops_s, 8e-3, TIGHT, "s");
+    assert_int_equal(l.microbatches, 6);
+    assert_close(l.sequences_in_flight, 6 * 2048.0, TIGHT, "sequences");
+    assert_close(l.tokens_per_s, 6 * 2048.0 / 28e-3, TIGHT, "tokens/s");
 }
 
 /* [lecture, 60:58]: without hops pipelining is latency-neutral: P stages of
@@ -962,6 +989,7 @@ int main(void)
         CHALK_TEST(hop_condition, one_layer_suffices_when_the_gap_is_small),
         CHALK_TEST(hop_condition, gap_of_30_as_a_quotient_of_tb_per_s_needs_exactly_3_layers),
         CHALK_TEST(bubble, one_microbatch_on_four_racks_idles_three_quarters),
+        CHALK_TEST(bubble, the_speedup_is_the_stages_less_their_idle_share),
         CHALK_TEST(bubble, gpipe_bubble_is_p_minus_1_over_m_plus_p_minus_1),
         CHALK_TEST(bubble, bubble_over_ideal_is_p_minus_1_over_m),
         CHALK_TEST(bubble, interleaving_divides_the_bubble_by_the_chunks),
@@ -987,6 +1015,7 @@ int main(void)
         CHALK_TEST(simulate, one_stage_simulates_without_a_bubble),
         CHALK_TEST(simulate, simulator_writes_exactly_the_passes_and_nothing_past_them),
         CHALK_TEST(decode_loop, four_hops_of_2_ms_add_8_ms_to_a_20_ms_step),
+        CHALK_TEST(decode_loop, the_loop_carries_its_microbatches_round_every_token),
         CHALK_TEST(decode_loop, without_hops_pipelining_is_latency_neutral),
         CHALK_TEST(decode_loop, decode_needs_as_many_microbatches_as_stages),
         CHALK_TEST(decode_loop, hop_latency_needs_more_microbatches_than_stages),

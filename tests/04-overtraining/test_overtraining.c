@@ -203,6 +203,28 @@ static void the_optimum_spends_exactly_the_budget(void **state)
     assert_close(o.loss, law(f, o.params, o.tokens), TIGHT, "nats");
 }
 
+/* Hoffmann's printed fit: the parameter term of a 70B model is 406.4 / 70e9^0.34 and
+ * the data term of 1.4T tokens 410.7 / 1.4e12^0.28, what the law adds to E for each. */
+static void the_terms_are_what_each_resource_leaves(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("hoffmann");
+    overtraining_terms t = overtraining_loss_terms(f, 70e9, 1.4e12);
+    assert_close(t.params_term, 406.4 / pow(70e9, 0.34), 1e-9, "nats");
+    assert_close(t.tokens_term, 410.7 / pow(1.4e12, 0.28), 1e-9, "nats");
+    assert_close(1.69 + t.params_term + t.tokens_term, law(f, 70e9, 1.4e12), 1e-12, "nats");
+}
+
+/* Hoffmann's printed exponents: the optimal model grows as C^(0.28 / 0.62) and its
+ * data as C^(0.34 / 0.62) (their Table 2 reads a = 0.46, b = 0.54 from them). */
+static void the_frontier_exponents_are_each_alpha_over_their_sum(void **state)
+{
+    (void)state;
+    overtraining_exponents e = overtraining_frontier_exponents(fit("hoffmann"));
+    assert_close(e.params, 0.28 / 0.62, TIGHT, "");
+    assert_close(e.tokens, 0.34 / 0.62, TIGHT, "");
+}
+
 /* Setting dL/dN = 0 along 6 N D = C gives alpha A N^-alpha = beta B D^-beta: at the
  * optimum the parameter term over the data term is beta / alpha. */
 static void loss_terms_at_the_optimum_are_in_the_ratio_beta_over_alpha(void **state)
@@ -871,6 +893,39 @@ static void a_lifetime_needs_a_demand_of_zero_or_more_that_fits_a_double(void **
     assert_no_answer(overtraining_lifetime_at(f, 0.0, 1.95, 1e13));
 }
 
+/* The saving against a reference is the difference of the two lifetimes' totals
+ * (overtraining.h): 3e21 - 2e21 = 1e21 FLOPs. */
+static void the_saving_is_the_difference_of_the_totals(void **state)
+{
+    (void)state;
+    overtraining_lifetime reference = {.exists = true, .total_flops = 3e21};
+    overtraining_lifetime best = {.exists = true, .total_flops = 2e21};
+    assert_close(overtraining_saved_flops(&reference, &best), 1e21, TIGHT, "FLOPs saved");
+}
+
+/* Issue 21: the optimum against itself "saved -8.389 MFLOP" out of 2e22, rounding
+ * shown as a saving. A difference under 1e-9 of the total, or a negative one, is no
+ * saving: 0, not -0. */
+static void rounding_is_no_saving(void **state)
+{
+    (void)state;
+    overtraining_lifetime reference = {.exists = true, .total_flops = 2e22};
+    overtraining_lifetime below = {.exists = true, .total_flops = 2e22 + 8388608.0};
+    overtraining_lifetime above = {.exists = true, .total_flops = 2e22 - 8388608.0};
+    double s1 = overtraining_saved_flops(&reference, &below);
+    double s2 = overtraining_saved_flops(&reference, &above);
+    assert_true(s1 == 0.0 && !signbit(s1));
+    assert_true(s2 == 0.0 && !signbit(s2));
+    /* the same model as the reference saves exactly nothing */
+    const cost_scaling_fit *f = fit("besiroglu");
+    overtraining_optimum c = overtraining_chinchilla_for_params(f, 13e9);
+    double loss = overtraining_loss(f, 13e9, c.tokens);
+    overtraining_lifetime ref = overtraining_lifetime_at(f, 13e9, loss, 0.0);
+    overtraining_lifetime best = overtraining_inference_optimal(f, loss, 0.0);
+    double s3 = overtraining_saved_flops(&ref, &best);
+    assert_true(s3 == 0.0 && !signbit(s3));
+}
+
 /* Sardana et al.: with no inference the optimum is the compute-optimal model. */
 static void without_inference_the_optimum_is_the_chinchilla_model(void **state)
 {
@@ -1108,10 +1163,12 @@ int main(void)
         CHALK_TEST(loss, an_infinite_model_on_infinite_data_keeps_the_irreducible_loss),
         CHALK_TEST(loss, a_model_without_parameters_or_data_has_no_loss),
         CHALK_TEST(loss, doubling_data_shrinks_the_data_term_by_2_to_the_minus_beta),
+        CHALK_TEST(loss, the_terms_are_what_each_resource_leaves),
         CHALK_TEST(frontier, unrounded_fit_puts_40b_at_gophers_budget),
         CHALK_TEST(frontier, printed_fit_follows_the_closed_form_at_gophers_budget),
         CHALK_TEST(frontier, the_optimum_spends_exactly_the_budget),
         CHALK_TEST(frontier, loss_terms_at_the_optimum_are_in_the_ratio_beta_over_alpha),
+        CHALK_TEST(frontier, the_frontier_exponents_are_each_alpha_over_their_sum),
         CHALK_TEST(frontier, doubling_compute_grows_the_besiroglu_model_by_2_to_the_0_5126),
         CHALK_TEST(frontier, besiroglu_refit_gives_about_20_tokens_per_parameter),
         CHALK_TEST(frontier, a_models_compute_optimal_tokens_lead_back_to_its_budget),
@@ -1178,6 +1235,8 @@ int main(void)
         CHALK_TEST(budget_optimal, more_demand_on_the_same_budget_buys_a_smaller_model_and_a_higher_loss),
         CHALK_TEST(budget_optimal, a_demand_that_could_spend_the_whole_budget_still_leaves_a_model),
         CHALK_TEST(budget_optimal, a_budget_needs_flops_in_0_to_1e40_and_a_demand_in_0_to_1e30),
+        CHALK_TEST(inference_optimal, the_saving_is_the_difference_of_the_totals),
+        CHALK_TEST(inference_optimal, rounding_is_no_saving),
     };
     return cmocka_run_group_tests_name("04-overtraining", tests, NULL, NULL);
 }

@@ -156,6 +156,27 @@ static void without_attention_compute_per_token_is_flat(void **state)
     assert_close(context_time_per_token(&d, 16384, 1e6).compute_s, c, TIGHT, "s");
 }
 
+/* What HBM holds: DeepSeek-V3's 671e9 weights at half a byte, and 16,384 caches of
+ * 8,192 tokens at 35,136 bytes a token (61 layers x (512 + 64) fp8 numbers). */
+static void hbm_holds_the_weights_and_every_cache(void **state)
+{
+    (void)state;
+    context_deploy d = deepseek_on_nvl72();
+    assert_close(context_hbm_bytes(&d, 16384, 8192), 671e9 * 0.5 + 16384.0 * 8192 * 35136,
+                 TIGHT, "B");
+    assert_close(context_hbm_bytes(&d, 16384, 0), 335.5e9, TIGHT, "B");
+}
+
+/* A token that takes 10 ms of 72 chips at $2 an hour: 72 x 2 x 0.01 / 3600 USD, or
+ * $4 per million tokens. */
+static void cost_per_million_tokens_is_the_rent_of_a_tokens_time(void **state)
+{
+    (void)state;
+    assert_close(context_usd_per_mtok(72, 2.0, 0.01), 72 * 2.0 * 0.01 / 3600 * 1e6, TIGHT,
+                 "USD/Mtok");
+    assert_close(context_usd_per_mtok(72, 2.0, 0.01), 400.0, TIGHT, "USD/Mtok");
+}
+
 /* Attention adds f_attn FLOPs per token of context: at 32,768 tokens DeepSeek-V3's
  * token costs (2 x 37e9 + 32,768 x 2 x 61 x 128 x 1,088) / (72 x 10e15) seconds,
  * 8.5 times its weight arithmetic alone. */
@@ -665,6 +686,25 @@ static void sparse_attention_reads_the_selection_plus_the_index(void **state)
                  1000 * (35136.0 + 61 * 128), TIGHT, "B");
 }
 
+/* DeepSeek-V3.2's lightning indexer: 128 numbers per token in each of 61 layers, in
+ * fp8: 7,808 bytes a token (DeepSeek-V3.2 report). */
+static void the_index_is_index_dim_numbers_per_layer(void **state)
+{
+    (void)state;
+    assert_close(context_index_bytes_per_token(61, 128, 1.0), 7808.0, TIGHT, "B");
+    assert_close(context_index_bytes_per_token(61, 128, 2.0), 2 * 7808.0, TIGHT, "B");
+}
+
+/* The square-root what-if: at 4 times the kink a step reads 2 kinks' worth; at or
+ * below the kink, the whole context. */
+static void past_the_kink_reads_grow_as_the_square_root(void **state)
+{
+    (void)state;
+    assert_close(context_sqrt_read_tokens(400e3, 100e3), 200e3, TIGHT, "tokens");
+    assert_close(context_sqrt_read_tokens(1e8, 1e6), 1e7, TIGHT, "tokens");
+    assert_close(context_sqrt_read_tokens(50e3, 100e3), 50e3, TIGHT, "tokens");
+}
+
 /* The contract allows a context of zero: nothing is held, nothing read. At exactly
  * the window a local layer holds the whole context, as a global one does. */
 static void an_empty_context_holds_and_reads_nothing(void **state)
@@ -927,6 +967,8 @@ int main(void)
         CHALK_TEST(context_kink, no_kink_below_the_balance_batch),
         CHALK_TEST(context_kink, weights_exactly_balancing_compute_give_no_kink),
         CHALK_TEST(context_kink, attention_outgrowing_the_cache_fetch_gives_no_kink),
+        CHALK_TEST(context_roofline, hbm_holds_the_weights_and_every_cache),
+        CHALK_TEST(context_roofline, cost_per_million_tokens_is_the_rent_of_a_tokens_time),
         CHALK_TEST(kv_from_price, lecture_inputs_give_833_bytes_in_consistent_units),
         CHALK_TEST(kv_from_price, lecture_1667_bytes_is_the_answer_for_a_ratio_per_byte),
         CHALK_TEST(kv_from_price, gb200_fp4_puts_a_200k_step_at_800_bytes),
@@ -976,6 +1018,8 @@ int main(void)
         CHALK_TEST(cache_schedule, one_long_entry_beats_two_short_ones),
         CHALK_TEST(cache_schedule, ties_go_to_the_earlier_action),
         CHALK_TEST(cache_schedule, a_list_without_writes_sends_everything_uncached),
+        CHALK_TEST(windows_sparse, the_index_is_index_dim_numbers_per_layer),
+        CHALK_TEST(windows_sparse, past_the_kink_reads_grow_as_the_square_root),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

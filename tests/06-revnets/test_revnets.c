@@ -846,6 +846,9 @@ static void reversible_training_costs_one_forward_pass_more(void **state)
     assert_close(revnets_train_flops(10, 32, true), 16.0 * 32 * 32 * 10, TIGHT, "FLOP");
     assert_close(revnets_train_flops(7, 5, true) / revnets_train_flops(7, 5, false), 4.0 / 3, TIGHT,
                  "x");
+    /* one forward more of three: a third extra, at any depth and width */
+    assert_close(revnets_extra_flops_fraction(10, 32), 1.0 / 3, TIGHT, "");
+    assert_close(revnets_extra_flops_fraction(96, 1), 1.0 / 3, TIGHT, "");
 }
 
 /* ---- 6.10 stored_backprop ----------------------------------------------------- */
@@ -1100,6 +1103,16 @@ static void recomputation_costs_a_third_in_full_and_under_one_percent_selectivel
     assert_true(revnets_recompute_flops_fraction(&none) == 0.0);
 }
 
+/* Korthikanti et al. eq. 1: an undivided layer stores sbh (34 + 5as/h); the s^2
+ * attention core is the 5as/h, 5 x 96 x 2048 / 12288 = 80 for GPT-3, so 80 / 114 of
+ * the bytes, whatever the parallelism asked for. */
+static void the_attention_core_is_5as_over_h_of_34_plus_5as_over_h(void **state)
+{
+    (void)state;
+    revnets_layer l = gpt3(8, true, REVNETS_RECOMPUTE_SELECTIVE);
+    assert_close(revnets_attention_core_share(&l), 80.0 / 114.0, TIGHT, "");
+}
+
 /* Section 6.1: sequence parallelism and selective recomputation together bring the
  * tensor-parallel baseline down about 5x (for GPT-3: 23 sbh to 34/8 sbh). */
 static void sequence_parallelism_and_selective_recompute_together_save_about_5x(void **state)
@@ -1221,6 +1234,37 @@ static void checkpoint_plan_for_gpt3_checkpoints_every_layer_but_one(void **stat
                 95.0 / 288);
 }
 
+/* The budget is the HBM the model state leaves, §6.8 (Checkpoints under a memory
+ * budget): an 80 GB A100 holding 43.75 GB of state (GPT-3's 175e9 parameters x 16
+ * bytes over 8 x 8 GPUs) leaves 36.25 GB; a state larger than the HBM leaves nothing,
+ * not a negative budget. */
+static void checkpoint_plan_budget_is_what_the_model_state_leaves(void **state)
+{
+    (void)state;
+    assert_close(revnets_activation_budget_bytes(80e9, 175e9 * 16 / 64), 36.25e9, TIGHT, "B");
+    assert_close(revnets_activation_budget_bytes(80e9, 80e9), 0.0, TIGHT, "B");
+    assert_close(revnets_activation_budget_bytes(80e9, 100e9), 0.0, TIGHT, "B");
+}
+
+/* A plan of 8 layers storing 6 recomputes 2 of 24 forward-layers; stored layers under
+ * selective recomputation add their attention products, 4 s^2 h of a layer's 3 (24 s
+ * h^2 + 4 s^2 h) FLOPs: s / (3 (6h + s)) = 2048 / 227,328 at s = 2048, h = 12,288,
+ * for 6 of the 8 layers (Korthikanti et al. 2022). No plan, no FLOPs. */
+static void checkpoint_plan_flops_add_the_stored_layers_recomputation(void **state)
+{
+    (void)state;
+    revnets_checkpoint_plan plan = {.exists = true, .stored = 6, .segment = 1, .segments = 2,
+                                    .extra_flops_fraction = 2.0 / 24};
+    revnets_layer l = {.seq_tokens = 2048, .microbatch = 1, .hidden = 12288, .heads = 96,
+                       .tensor_parallel = 1, .recompute = REVNETS_RECOMPUTE_NONE};
+    assert_close(revnets_plan_flops_fraction(&plan, 8, &l), 2.0 / 24, TIGHT, "");
+    l.recompute = REVNETS_RECOMPUTE_SELECTIVE;
+    assert_close(revnets_plan_flops_fraction(&plan, 8, &l),
+                 2.0 / 24 + 6.0 / 8 * 2048.0 / 227328.0, TIGHT, "");
+    revnets_checkpoint_plan none = {0};
+    assert_close(revnets_plan_flops_fraction(&none, 8, &l), 0.0, TIGHT, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1281,6 +1325,7 @@ int main(void)
         CHALK_TEST(activation_memory, model_activation_memory_is_linear_in_layers_and_batch),
         CHALK_TEST(activation_memory,
                    recomputation_costs_a_third_in_full_and_under_one_percent_selectively),
+        CHALK_TEST(activation_memory, the_attention_core_is_5as_over_h_of_34_plus_5as_over_h),
         CHALK_TEST(activation_memory,
                    sequence_parallelism_and_selective_recompute_together_save_about_5x),
         CHALK_TEST(activation_memory, adam_model_state_is_16_bytes_a_parameter_shared_by_t_times_p),
@@ -1293,6 +1338,8 @@ int main(void)
         CHALK_TEST(checkpoint_plan, checkpoint_plan_frees_the_stored_layers_before_any_segment),
         CHALK_TEST(checkpoint_plan, checkpoint_plan_does_not_exist_below_the_least_peak),
         CHALK_TEST(checkpoint_plan, checkpoint_plan_for_gpt3_checkpoints_every_layer_but_one),
+        CHALK_TEST(checkpoint_plan, checkpoint_plan_budget_is_what_the_model_state_leaves),
+        CHALK_TEST(checkpoint_plan, checkpoint_plan_flops_add_the_stored_layers_recomputation),
     };
     return cmocka_run_group_tests_name("06-revnets", tests, NULL, NULL);
 }

@@ -234,7 +234,7 @@ static void expert_batch_from_rates_uses_littles_law(void **state)
 static void imbalance_closed_forms_match_a_hand_computed_case(void **state)
 {
     (void)state;
-    run *r = chalk("moe-imbalance --experts 4 --top-k 2 --batch 4 --capacity-factor 1 --json");
+    run *r = chalk("moe-imbalance --experts 4 --top-k 2 --tokens 4 --capacity-factor 1 --json");
     expect_status(r, 0, "moe-imbalance");
     assert_close(json_number(r->out, "mean_load"), 2.0, TIGHT, "tokens");
     assert_close(json_number(r->out, "capacity_tokens"), 2.0, TIGHT, "tokens");
@@ -250,7 +250,7 @@ static void imbalance_closed_forms_match_a_hand_computed_case(void **state)
 static void imbalance_simulation_is_seeded_and_within_its_bounds(void **state)
 {
     (void)state;
-    const char *cmd = "moe-imbalance --model deepseek-v3 --batch 4096 --trials 100 --json";
+    const char *cmd = "moe-imbalance --model deepseek-v3 --tokens 4096 --trials 100 --json";
     run *a = chalk("%s --seed 3", cmd), *b = chalk("%s --seed 3", cmd), *c = chalk("%s --seed 4", cmd);
     expect_status(a, 0, "seed 3");
     expect_status(c, 0, "seed 4");
@@ -337,9 +337,9 @@ static void chapter_2_bad_inputs_get_one_line_and_exit_2(void **state)
         "expert-batch --hw gb200-nvl72 --model deepseek-v3 --throughput-tokens-per-s 5",
         "expert-batch --model deepseek-v3",
         "moe-imbalance --experts 256 --top-k 8",
-        "moe-imbalance --experts 256 --top-k 80 --batch 100",
-        "moe-imbalance --experts 256 --top-k 8 --batch 1e6 --trials 1000",
-        "moe-imbalance --experts 256 --top-k 8 --batch 4096 --seed 1.5",
+        "moe-imbalance --experts 256 --top-k 80 --tokens 100",
+        "moe-imbalance --experts 256 --top-k 8 --tokens 1e6 --trials 1000",
+        "moe-imbalance --experts 256 --top-k 8 --tokens 4096 --seed 1.5",
         "domain",
         "domain --hbm-bytes 80e9",
         "routed-scaling --experts 64",
@@ -350,6 +350,32 @@ static void chapter_2_bad_inputs_get_one_line_and_exit_2(void **state)
         expect_one_error_line(r, bad[i]);
         run_free(r);
     }
+}
+
+/* Section 2.10: at short context every layout that reaches a compute-bound batch costs
+ * the floor, p x 2 N_active / (3600 F) per token, whatever its size: at $2 a GPU-hour
+ * and the B200's 10 PFLOP/s dense fp4 (NVIDIA GB200 NVL72 spec sheet), 2 x 2 x
+ * N_active / (3600 x 10e15) USD, and the fewest GPUs win the tie. A target below the
+ * time to read the weights once on a whole rack (335.5 GB over 72 x 8 TB/s, 0.58 ms)
+ * has no layout: null, with its reason. */
+static void moe_layout_at_short_context_costs_the_compute_floor(void **state)
+{
+    (void)state;
+    run *r = chalk("moe-layout " DSV3_NVL72 " --usd-per-chip-hour 2 --context 1024 "
+                   "--target-step-s 0.05 --json");
+    expect_status(r, 0, "moe-layout");
+    double active = json_number(r->out, "params_active");
+    assert_close(json_number(r->out, "usd_per_mtok"), 2.0 * 2 * active / (3600 * 10e15) * 1e6,
+                 1e-9, "USD/Mtok");
+    assert_true(json_string_is(r->out, "bound", "compute"));
+    assert_close(json_number(r->out, "racks"), 1, TIGHT, "racks");
+    run_free(r);
+    r = chalk("moe-layout " DSV3_NVL72 " --usd-per-chip-hour 2 --context 1024 "
+              "--target-step-s 1e-4 --json");
+    expect_status(r, 0, "moe-layout");
+    assert_true(json_is_null(r->out, "racks"));
+    assert_non_null(strstr(r->out, "\"racks_reason\""));
+    run_free(r);
 }
 
 const struct CMUnitTest chalk_tests_02_moe[] = {
@@ -371,5 +397,6 @@ const struct CMUnitTest chalk_tests_02_moe[] = {
     CHALK_TEST(chalk, domain_largest_model_is_its_closed_form),
     CHALK_TEST(chalk, routed_scaling_is_the_cube_root_law),
     CHALK_TEST(chalk, chapter_2_bad_inputs_get_one_line_and_exit_2),
+    CHALK_TEST(chalk, moe_layout_at_short_context_costs_the_compute_floor),
 };
 const size_t chalk_tests_02_moe_count = sizeof chalk_tests_02_moe / sizeof chalk_tests_02_moe[0];

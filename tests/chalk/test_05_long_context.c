@@ -318,11 +318,11 @@ static void price_bills_a_long_prompt_wholly_at_the_long_tier(void **state)
                    "--json");
     expect_status(r, 0, "price");
     assert_close(json_number(r->out, "usd"), 1.38, TIGHT, "USD");
-    assert_true(json_string_is(r->out, "tier", "long"));
+    assert_true(json_string_is(r->out, "price_tier", "long"));
     run_free(r);
     r = chalk("price --api gemini-3.1-pro --input-tokens 200000 --output-tokens 0 --json");
     assert_close(json_number(r->out, "usd"), 0.4, TIGHT, "USD");
-    assert_true(json_string_is(r->out, "tier", "base"));
+    assert_true(json_string_is(r->out, "price_tier", "base"));
     run_free(r);
 }
 

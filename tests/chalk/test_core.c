@@ -12,6 +12,9 @@
 
 #include "harness.h"
 
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -453,8 +456,215 @@ static void expected_values_are_printed_as_the_key_shows_them(void **state)
     run_free(r);
 }
 
+
+/* ---- one name, one meaning; files of a size a reader can hold ---------------------------- */
+
+/* Every flag of every command (chalk flags --json), parsed; free with cJSON_Delete. */
+static cJSON *all_flags(void)
+{
+    run *r = chalk("flags --json");
+    expect_status(r, 0, "flags --json");
+    cJSON *flags = cJSON_Parse(r->out);
+    run_free(r);
+    if (!cJSON_IsArray(flags))
+        fail_msg("chalk flags --json is not a JSON array");
+    return flags;
+}
+
+static const char *member(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static bool same_text(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* DESIGN.md "The calculator": a flag name means one quantity, in one unit, and is
+ * echoed under one JSON key in every command that takes it; a key belongs to one
+ * flag. (Issue 21: --batch was sequences in one command and tokens in another;
+ * --act-bytes wrote act_bytes in one chapter and activation_bytes in another.) */
+static void a_flag_name_means_one_quantity_and_one_key_everywhere(void **state)
+{
+    (void)state;
+    cJSON *flags = all_flags();
+    const cJSON *a, *b;
+    cJSON_ArrayForEach(a, flags)
+    {
+        cJSON_ArrayForEach(b, flags)
+        {
+            if (a == b)
+                continue;
+            const char *na = member(a, "flag"), *nb = member(b, "flag");
+            const char *ka = member(a, "key"), *kb = member(b, "key");
+            if (strcmp(na, nb) == 0 && !same_text(ka, kb))
+                fail_msg("%s writes \"%s\" in %s but \"%s\" in %s", na, ka ? ka : "(none)",
+                         member(a, "commands"), kb ? kb : "(none)", member(b, "commands"));
+            if (strcmp(na, nb) == 0 && !same_text(member(a, "unit"), member(b, "unit")))
+                fail_msg("%s is %s in %s but %s in %s", na, member(a, "unit"),
+                         member(a, "commands"), member(b, "unit"), member(b, "commands"));
+            if (ka && kb && strcmp(ka, kb) == 0 && strcmp(na, nb) != 0)
+                fail_msg("the key \"%s\" is written by both %s and %s", ka, na, nb);
+        }
+    }
+    cJSON_Delete(flags);
+}
+
+/* The JSON key `flag` is declared with in chalk flags, or NULL. */
+static const char *key_of(const cJSON *flags, const char *flag)
+{
+    const cJSON *f;
+    cJSON_ArrayForEach(f, flags)
+    {
+        if (strcmp(member(f, "flag"), flag) == 0)
+            return member(f, "key");
+    }
+    return NULL;
+}
+
+static cJSON *example_flags; /* for example_echoes_its_flags */
+static int unechoed;         /* flags given but not echoed, over every example */
+
+/* Inputs a command computes from but does not echo under their own key (a shape, a
+ * model it reads one number of; or folded into another input it echoes: cheapest's
+ * offers, pipeline-split's weight_bytes; cheapest's price is main's interface as it
+ * came): they write no key at all, so none can drift. Any other flag an
+ * example gives must be echoed under its key. */
+static bool not_echoed(const char *args, const char *flag)
+{
+    static const char *const NOT_ECHOED[][2] = {
+        {"place ", "--model"},           {"place ", "--chips"},
+        {"domain ", "--params-total"},   {"domain ", "--params-active"},
+        {"domain ", "--kv-bytes-per-token"},
+        {"pipeline-memory ", "--dtype"}, {"pipeline-memory ", "--kv-dtype"},
+        {"kv ", "--kv-contexts"},        {"kv ", "--kv-heads"},
+        {"kv ", "--head-dim"},           {"kv ", "--selected-tokens"},
+        {"kv ", "--index-dim"},          {"context-crossover ", "--attn-layers"},
+        {"context-crossover ", "--q-heads"}, {"context-crossover ", "--qk-dim"},
+        {"context-crossover ", "--v-dim"},   {"activation-memory ", "--hw"},
+        {"checkpoint-plan ", "--hw"},        {"pipeline-split ", "--dtype"},
+        {"pipeline-split ", "--kv-dtype"},   {"cache-schedule ", "--times-s"},
+        {"pipeline-split ", "--params-total"}, {"pipeline-split ", "--weight-bytes"},
+        {"cheapest ", "--hw"},               {"cheapest ", "--usd-per-chip-hour"},
+    };
+    for (size_t i = 0; i < sizeof NOT_ECHOED / sizeof NOT_ECHOED[0]; i++)
+        if (strncmp(args, NOT_ECHOED[i][0], strlen(NOT_ECHOED[i][0])) == 0 &&
+            strcmp(flag, NOT_ECHOED[i][1]) == 0)
+            return true;
+    return false;
+}
+
+/* Every flag an example gives, with a key, is echoed under that key. */
+static void example_echoes_its_flags(const char *args)
+{
+    if (strstr(args, "--csv"))
+        return;
+    run *r = chalk("%s%s", args, strstr(args, "--json") ? "" : " --json");
+    expect_status(r, 0, args);
+    char copy[ARGS_CHARS];
+    snprintf(copy, sizeof copy, "%s", args);
+    for (char *word = strtok(copy, " "); word; word = strtok(NULL, " ")) {
+        if (strncmp(word, "--", 2) != 0)
+            continue;
+        const char *key = key_of(example_flags, word);
+        char quoted[128];
+        snprintf(quoted, sizeof quoted, "\"%s\":", key ? key : "");
+        if (key && !strstr(r->out, quoted) && !not_echoed(args, word)) {
+            print_error("chalk %s: %s is given but \"%s\" is not in its JSON\n", args, word, key);
+            unechoed++;
+        }
+    }
+    run_free(r);
+}
+
+static void every_example_echoes_its_flags_under_their_keys(void **state)
+{
+    (void)state;
+    example_flags = all_flags();
+    unechoed = 0;
+    char names[MAX_COMMANDS][NAME_CHARS];
+    int n = command_names(names);
+    for (int i = 0; i < n; i++)
+        if (!needs_files(names[i]) && strcmp(names[i], "flags") != 0 &&
+            strcmp(names[i], "list") != 0 && strcmp(names[i], "show") != 0)
+            each_example(names[i], example_echoes_its_flags);
+    cJSON_Delete(example_flags);
+    assert_int_equal(unechoed, 0);
+}
+
+/* A whole file as a string (free it), or NULL. */
+static char *chalk_slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    size_t cap = 1 << 16, len = 0;
+    char *text = malloc(cap);
+    for (size_t got; text != NULL && (got = fread(text + len, 1, cap - len - 1, f)) > 0;) {
+        len += got;
+        if (len + 1 == cap)
+            text = realloc(text, cap *= 2);
+    }
+    fclose(f);
+    if (text != NULL)
+        text[len] = '\0';
+    return text;
+}
+
+/* Issue 21: a chapter's calculator file holds its flags, command tables and row
+ * builders in at most ~600 lines; past 800 it is too long to read (make test fails).
+ * And the file maps (README.md, chalk.h) name every file there is. */
+static void no_calculator_file_is_over_800_lines(void **state)
+{
+    (void)state;
+    char *readme = chalk_slurp("solutions/chalk/README.md");
+    char *header = chalk_slurp("solutions/chalk/chalk.h");
+    assert_non_null(readme);
+    assert_non_null(header);
+    DIR *dir = opendir("solutions/chalk");
+    assert_non_null(dir);
+    int files = 0;
+    for (struct dirent *e; (e = readdir(dir)) != NULL;) {
+        size_t len = strlen(e->d_name);
+        if (len < 3 || e->d_name[0] == '.' ||
+            (strcmp(e->d_name + len - 2, ".c") != 0 && strcmp(e->d_name + len - 2, ".h") != 0))
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "solutions/chalk/%s", e->d_name);
+        FILE *f = fopen(path, "r");
+        assert_non_null(f);
+        int lines = 0;
+        for (int c; (c = getc(f)) != EOF;)
+            lines += c == '\n';
+        fclose(f);
+        files++;
+        if (lines > 800)
+            fail_msg("%s has %d lines; a calculator file holds at most 800 (aim for 600)", path,
+                     lines);
+        /* The file maps name every file: a chapter's main file NN-topic.c (its name is
+         * a chapter's directory) as the pattern NN-topic.c, any other by its name. */
+        char chapter_dir[512];
+        snprintf(chapter_dir, sizeof chapter_dir, "solutions/%.*s", (int)(len - 2), e->d_name);
+        DIR *is_chapter = strcmp(e->d_name + len - 2, ".c") == 0 ? opendir(chapter_dir) : NULL;
+        const char *name = is_chapter ? "NN-topic.c" : e->d_name;
+        if (is_chapter)
+            closedir(is_chapter);
+        if (strstr(readme, name) == NULL || strstr(header, name) == NULL)
+            fail_msg("%s is not in the file maps of solutions/chalk/README.md and chalk.h", path);
+    }
+    closedir(dir);
+    free(readme);
+    free(header);
+    assert_true(files >= 8);
+}
+
 const struct CMUnitTest chalk_tests_core[] = {
     CHALK_TEST(chalk, every_command_has_help_whose_examples_run),
+    CHALK_TEST(chalk, a_flag_name_means_one_quantity_and_one_key_everywhere),
+    CHALK_TEST(chalk, every_example_echoes_its_flags_under_their_keys),
+    CHALK_TEST(chalk, no_calculator_file_is_over_800_lines),
     CHALK_TEST(chalk, every_example_prints_valid_json),
     CHALK_TEST(chalk, help_exits_0_on_stdout_and_lists_the_flags),
     CHALK_TEST(chalk, deepseek_v3_preset_has_671b_total_37b_active_within_2_percent),

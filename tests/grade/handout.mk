@@ -16,13 +16,18 @@ CMOCKA_LIBS := $(or $(shell pkg-config --libs cmocka 2>/dev/null),-lcmocka)
 CFLAGS += $(CMOCKA_CFLAGS)
 LDLIBS = $(CMOCKA_LIBS) -lm
 
+# What a student types reaches the scripts through the environment (make puts a
+# variable given on its command line there), never through a command line this
+# Makefile writes: a quote or a newline in CH= or EX= runs nothing.
+NO_CHAPTER = printf 'no chapter matches CH=%s; chapters: %s\n' "$$CH" '$(CHAPTERS)' >&2; exit 2
+
 .PHONY: check progress watch hint solution reset book deps help clean tools submission
 .PHONY: test chalk problems flashcards check-answers
 .SECONDARY:
 
 # Your exercises against the tests: make check CH=01 (one chapter) or make check.
 check: tools
-	@$(if $(PICK),,echo "no chapter matches CH=$(CH); chapters: $(CHAPTERS)" >&2; exit 2)
+	@$(if $(PICK),,$(NO_CHAPTER))
 	@tests/check.sh $(PICK)
 # The handout's tests are make check's.
 test: check
@@ -33,7 +38,7 @@ progress: tools
 # Without inotifywait (make deps installs it) it polls once a second; it never
 # installs anything itself.
 watch: tools
-	@$(if $(PICK),,echo "no chapter matches CH=$(CH); chapters: $(CHAPTERS)" >&2; exit 2)
+	@$(if $(PICK),,$(NO_CHAPTER))
 	@$(if $(shell command -v inotifywait),,echo "watch: no inotifywait: polling (make deps installs inotify-tools)"; CHALK_WATCH_POLL=1) \
 		tests/loop/watch.sh $(PICK)
 
@@ -54,14 +59,14 @@ submission:
 	@CH='$(CH)' tests/loop/submission.sh
 # One more hint for the first failing exercise: make hint CH=01, or EX=step_time.
 hint: deps
-	@CH='$(CH)' EX='$(EX)' tests/loop/hint.sh
+	@tests/loop/hint.sh
 # The reference solutions are not in a handout: this says so.
 solution:
-	@CH='$(CH)' EX='$(EX)' FORCE='$(FORCE)' tests/loop/solution.sh
+	@tests/loop/solution.sh
 # Put the stub back (your version is backed up in exercises/NN-topic/.backup/):
 # make reset EX=step_time (its functions only) or make reset CH=01 (whole chapter).
 reset:
-	@CH='$(CH)' EX='$(EX)' tests/loop/reset.sh
+	@tests/loop/reset.sh
 # What the full course has and a handout does not, and what you have instead.
 chalk:
 	@echo "The calculator (build/chalk) runs the reference solutions, which a handout leaves out;"

@@ -21,16 +21,28 @@ loop_chapters() {
     done
 }
 
-# The chapters named by a CH value (01, 01-batching, or empty for all).
+# The chapters named by a CH value: 01, 01-batching, several ("01 02"), or empty for
+# all. Fails (printing nothing) when a word of it names no chapter. The value is
+# only compared, never run.
 loop_pick() {
-    local ch=${1:-} c found=0
-    for c in $(loop_chapters); do
-        if [ -z "$ch" ] || [ "${c#"$ch"}" != "$c" ]; then
-            echo "$c"
-            found=1
-        fi
+    local ch=${1:-} c word found picked=""
+    if [ -z "$ch" ]; then
+        loop_chapters
+        return 0
+    fi
+    local IFS=$' \t\n'
+    for word in $ch; do
+        found=0
+        for c in $(loop_chapters); do
+            if [ "${c#"$word"}" != "$c" ]; then
+                found=1
+                case " $picked " in *" $c "*) ;; *) picked="$picked $c" ;; esac
+            fi
+        done
+        [ $found = 1 ] || return 1
     done
-    [ $found = 1 ]
+    [ -n "$picked" ] || return 1
+    printf '%s\n' $picked
 }
 
 # exercises.txt as TSV: id, stars, title, section, functions (space-separated).
@@ -431,6 +443,23 @@ loop_c_extract() {
 # The stub as handed out, of exercises/$1/$2, written to stdout: the pristine copy
 # a handout carries (tests/stubs/), else git's copy in the upstream branch (a
 # reader's clone: their own commits do not count), else in HEAD.
+# The stub files of chapter $1 as the pristine copy has them (tests/stubs/, else
+# git's upstream or HEAD), one name a line: what make reset restores, deleted or not.
+loop_pristine_files() {
+    local ch=$1 ref f
+    if [ -d "tests/stubs/$ch" ]; then
+        for f in "tests/stubs/$ch"/*.c; do [ -f "$f" ] && basename "$f"; done
+        return 0
+    fi
+    git rev-parse --is-inside-work-tree >/dev/null 2>&1 || return 1
+    for ref in '@{upstream}' HEAD; do
+        git rev-parse -q --verify "$ref" >/dev/null 2>&1 || continue
+        git ls-tree --name-only "$ref" "exercises/$ch/" 2>/dev/null | sed -n 's|.*/||; /\.c$/p'
+        return 0
+    done
+    return 1
+}
+
 loop_pristine() {
     local ch=$1 file=$2 ref
     if [ -f "tests/stubs/$ch/$file" ]; then

@@ -52,9 +52,12 @@ FLAGS_checksan = $(FLAGS_check) $(SANITIZE)
 CHAPTERS := $(sort $(notdir $(wildcard tests/[0-9][0-9]-*)))
 LIB_SRC := $(wildcard lib/*.c)
 LIB_H := $(wildcard lib/*.h)
-# The chapter named by CH=01 (or every chapter when CH is empty).
+# The chapters named by CH=01 (CH='01 02': both; every chapter when CH is empty),
+# or nothing when a word of CH names no chapter (the goals then say so). The value
+# is only matched here, never run: the scripts read CH from the environment.
 CH ?=
-PICK := $(if $(CH),$(filter $(CH)%,$(CHAPTERS)),$(CHAPTERS))
+PICK := $(if $(CH),$(if $(strip $(foreach c,$(CH),$(if $(filter $(c)%,$(CHAPTERS)),,x))),,\
+	$(sort $(foreach c,$(CH),$(filter $(c)%,$(CHAPTERS))))),$(CHAPTERS))
 
 # objs_of(flags, chapter, subdir, source files): their objects
 objs_of = $(patsubst %.c,build/obj/$(1)/$(2)/$(3)/%.o,$(notdir $(4)))

@@ -4,7 +4,8 @@
 #   make reset EX=step_time   only that exercise's functions (listed in
 #                             exercises.txt) go back to the stub; the rest of the
 #                             file, your other exercises included, stays as it is
-#   make reset CH=01          every file of the chapter goes back to the stub
+#   make reset CH=01          every file of the chapter goes back to the stub, a
+#                             deleted one included
 #
 # Before any file changes, your whole file is copied to
 # exercises/NN-topic/.backup/FILE.YYYYmmdd-HHMMSS (beside your work, not in build/,
@@ -40,12 +41,15 @@ for ch in $chapters; do
     funcs=""
     [ -z "$EX" ] || funcs=$(loop_exercises "$ch" | awk -F'\t' -v ex="$EX" '$1 == ex { print $5 }')
     found=""
-    for path in "exercises/$ch"/*.c; do
-        file=$(basename "$path")
+    # the stub's files, and any other .c the reader has there
+    files=$({ loop_pristine_files "$ch"; for f in "exercises/$ch"/*.c; do [ -f "$f" ] && basename "$f"; done; } | sort -u)
+    for file in $files; do
+        path=exercises/$ch/$file
         loop_pristine "$ch" "$file" >"$tmp/stub.c" ||
             die "cannot find the original stub of $path (no tests/stubs/ and no git history); nothing changed"
-        if [ -z "$EX" ]; then
+        if [ -z "$EX" ] || [ ! -e "$path" ]; then # a deleted file comes back whole
             cp "$tmp/stub.c" "$tmp/new.c"
+            found="$found $funcs"
         else
             # splice: each function of the exercise, header to closing brace, from the stub
             if ! loop_splice "$path" "$tmp/stub.c" "$funcs" >"$tmp/new.c" 2>"$tmp/err"; then
@@ -54,6 +58,12 @@ for ch in $chapters; do
             for fn in $funcs; do
                 loop_c_functions "$tmp/stub.c" | cut -f1 | grep -xF "$fn" >/dev/null && found="$found $fn"
             done
+        fi
+        if [ ! -e "$path" ]; then # deleted: the stub comes back, nothing to back up
+            cat "$tmp/new.c" >"$path"
+            echo "reset: $path was missing; it is the stub again"
+            changed=1
+            continue
         fi
         if cmp -s "$path" "$tmp/new.c"; then
             continue

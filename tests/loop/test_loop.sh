@@ -6,6 +6,10 @@
 #               change; progressive and test-specific hints; solution only after
 #               success; reset (one exercise, then the chapter) with backups that
 #               survive make clean; a hung exercise in check; watch (poll, inotify)
+#   hostile:    the calculator review's rows 12-15 (../shared/reviews/calculator-2026-11.md):
+#               CH=, EX= and FORCE= reach the scripts as text, never as shell; CH='01 02'
+#               runs both; CH with a newline matches nothing; reset restores a
+#               deleted stub
 #   (the handout and the grader have their own: tests/grade/test_grade.sh)
 #
 # Prints "ok - ..." or "FAIL - ..." per fact, then "loop: N passed, N failed",
@@ -380,6 +384,42 @@ C
     make -s check CH=01 >/dev/null 2>&1
     out=$(make -s submission CH=01 2>&1)
     expect "  and it warns when make check found the grader would refuse a file" has "$out" "WARNING: the grader would score it zero"
+    git show HEAD:"$stub" >"$stub"
+
+    echo "-- hostile values (the calculator review, rows 12-15)"
+    pwned=$scratch/pwned
+    for goal in hint reset solution check watch; do
+        for var in CH EX; do
+            [ "$goal $var" != "watch EX" ] || continue # watch takes no EX: it would watch
+            rm -f "$pwned"
+            timeout 20 make -s $goal "$var=x'; touch $pwned; echo '" >/dev/null 2>&1
+            timeout 20 make -s $goal "$var=\"; touch $pwned; echo \"" >/dev/null 2>&1
+            timeout 20 make -s $goal "$var=\`touch $pwned\`" >/dev/null 2>&1
+            timeout 20 make -s $goal "$var=\$(touch $pwned)" >/dev/null 2>&1
+            expect "row 12: make $goal $var=<a quote, backquotes, \$()> runs no command" test ! -e "$pwned"
+        done
+    done
+    rm -f "$pwned"
+    timeout 20 make -s solution EX=step_time "FORCE=x'; touch $pwned; echo '" >/dev/null 2>&1
+    expect "row 12: make solution FORCE=<a quote> runs no command" test ! -e "$pwned"
+    out=$(make -s check CH=$'a\nb' 2>&1)
+    rc=$?
+    expect "row 13: make check CH=<a newline> says no chapter matches (exit $rc)" \
+        test $rc -ne 0 -a "$(printf '%s\n' "$out" | grep -c 'no chapter matches')" = 1
+    out=$(make -s hint CH=$'a\nb' 2>&1)
+    expect "row 13: make hint CH=<a newline> says no chapter matches" has "$out" "no chapter matches"
+    out=$(make -s check CH='01 02' 2>&1)
+    expect "row 15: make check CH='01 02' checks chapter 1" has "$out" "01-batching"
+    expect "row 15:   and chapter 2" has "$out" "02-moe"
+    out=$(make -s check CH='01 zz' 2>&1)
+    expect "row 15: make check CH='01 zz' (zz matches nothing) says so" has "$out" "no chapter matches"
+    rm -f "$stub"
+    out=$(make -s reset CH=01 2>&1)
+    expect "row 14: make reset CH=01 restores a deleted stub" cmp -s "$stub" "$here/$stub"
+    expect "row 14:   and says so" has "$out" "was missing"
+    rm -f "$stub"
+    make -s reset EX=hardware_ratio >/dev/null 2>&1
+    expect "row 14: make reset EX=hardware_ratio restores a deleted stub too" cmp -s "$stub" "$here/$stub"
     git show HEAD:"$stub" >"$stub"
 
     echo "-- the mistake catalogue names a reader's mistake"
