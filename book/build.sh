@@ -42,9 +42,23 @@
 # Intermediate files go to OUT's directory + /book-EDITION/ (chalk.tex, body.tex,
 # plots/, diagrams/, the LaTeX log, times.txt: where the time went). On any error
 # the cause is printed, naming the file, and the script exits 1 without writing OUT.
+#
+#   book/build.sh --web EDITION SITE-DIR FILE.md...
+#
+# The web edition (book/web/README.md): the same steps 1-3 with the same filters for
+# HTML (pandoc --to html5, and book/filters/web.lua last), each fragment's equations
+# typeset by KaTeX (book/web/katex.js) and cached with it in OUT's directory +
+# /cache/web/KEY/ (the figures' SVGs and JSON specs beside it); then, instead of
+# steps 4-5, book/web/assemble.js writes the pages into SITE-DIR (one per chapter,
+# appendix, preface and bibliography, the contents and the index), with the
+# references across pages filled in. Intermediate files go to OUT's directory +
+# /web-build-EDITION/. KaTeX and the browser test's driver come from the npm
+# registry (book/web/package-lock.json, `npm ci` into OUT's directory + /web-tools/).
 set -euo pipefail
 
-[ $# -ge 3 ] || { echo "usage: book/build.sh student|instructor OUT.pdf FILE.md..." >&2; exit 2; }
+web=0
+if [ "${1:-}" = --web ]; then web=1; shift; fi
+[ $# -ge 3 ] || { echo "usage: book/build.sh [--web] student|instructor OUT.pdf|SITE-DIR FILE.md..." >&2; exit 2; }
 edition=$1 out=$2
 shift 2
 files=("$@")
@@ -56,10 +70,12 @@ esac
 for f in "${files[@]}"; do [ -f "$f" ] || { echo "book: $f: no such file" >&2; exit 2; }; done
 
 work="$(dirname "$out")/book-$edition"
+[ "$web" = 0 ] || work="$(dirname "$out")/web-build-$edition"
 # Both editions share one cache: chalk's answers (book/filters/util.lua), plots and
 # diagrams by content (plot.lua, diagram.lua), the fragments by key (below).
 cache="$(dirname "$out")/cache"
 store=$cache/book
+[ "$web" = 0 ] || store=$cache/web
 export CHALK_CACHE=${CHALK_CACHE-$cache/chalk}
 mkdir -p "$work" "$store"
 rm -f "$work/chalk.tex"
@@ -80,6 +96,18 @@ filters=(include chalk plot gantt diagram presets notation index boxes cards pro
 args=(--from markdown --to latex --top-level-division=chapter --highlight-style=tango
     --metadata-file book/metadata.yaml --bibliography book/references.bib --csl book/chalk.csl
     -M edition="$edition" -M build-dir="$work" -M cache-dir="$cache")
+frag=frag.tex
+if [ "$web" = 1 ]; then
+    # (web.lua last: it lays out what the others made for HTML; citations link to
+    # the bibliography's entries)
+    filters+=(web)
+    args=(--from markdown --to html5 --katex --wrap=none --highlight-style=tango
+        --metadata-file book/metadata.yaml --bibliography book/references.bib --csl book/chalk.csl
+        -M edition="$edition" -M build-dir="$work" -M cache-dir="$cache" -M link-citations=true)
+    frag=frag.html
+    tools="$(dirname "$out")/web-tools"
+    book/web/tools.sh "$tools" || die "the web edition's tools (npm ci) are missing"
+fi
 for f in "${filters[@]}"; do
     case $f in --*) args+=("$f") ;; *) args+=(--lua-filter "book/filters/$f.lua") ;; esac
 done
@@ -149,6 +177,7 @@ global=$({
     pandoc --version | head -1
     echo "$edition"
     ls -d exercises/[0-9][0-9]-*/*.c exercises/[0-9][0-9]-*/exercises.txt book/notation/*.tsv 2>/dev/null || true
+    [ "$web" = 0 ] || cat book/web/katex.js book/web/package-lock.json
 } | sha1sum | cut -c1-40)
 
 # ---- 2. the fragments ----------------------------------------------------------------
@@ -164,7 +193,7 @@ done <"$work/scan.tsv"
 # and every section of another file it refers to has the kind it had.
 valid() {
     local dir=$store/$1 id kind
-    [ -f "$dir/frag.tex" ] || return 1
+    [ -f "$dir/$frag" ] || return 1
     if [ -s "$dir/deps.sha1" ]; then sha1sum --check --status "$dir/deps.sha1" 2>/dev/null || return 1; fi
     [ -s "$dir/xref-sec" ] || return 0
     while IFS=$'\t' read -r id kind; do
@@ -184,11 +213,18 @@ convert() {
     local t0
     t0=$(now)
     if ! CHALK_BOOK_SIDE=$tmp pandoc "${args[@]}" -M chapters-before="${c[0]}" -M in-appendix="${c[1]}" \
-        -M in-mainmatter="${c[2]}" "${refs[@]}" -o "$tmp/frag.tex" "$f" 2>"$tmp/err"; then
+        -M in-mainmatter="${c[2]}" "${refs[@]}" -o "$tmp/$frag" "$f" 2>"$tmp/err"; then
         filter_error "$tmp/err" >"$work/failed-$(basename "$f").err"
         rm -rf "$tmp"
         return 1
     fi
+    # the web edition's equations, typeset once here (a KaTeX error names the equation)
+    if [ "$web" = 1 ] && ! NODE_PATH=$tools/node_modules node book/web/katex.js "$f" \
+        <"$tmp/$frag" >"$tmp/$frag.new" 2>"$work/failed-$(basename "$f").err"; then
+        rm -rf "$tmp"
+        return 1
+    fi
+    [ "$web" = 0 ] || mv "$tmp/$frag.new" "$tmp/$frag"
     # what the filters read, by content (a product of the build itself, like a
     # drawing in the cache, is a file like any other: deleted, it is made again)
     if [ -s "$tmp/deps" ]; then sort -u "$tmp/deps" | tr '\n' '\0' | xargs -0 sha1sum >"$tmp/deps.sha1"; fi
@@ -225,7 +261,7 @@ wait || true
 failed=0
 for f in "${todo[@]}"; do
     dir=$store/${key_of[$f]}
-    if [ -f "$dir/frag.tex" ]; then
+    if [ -f "$dir/$frag" ]; then
         say "$f: converted in $(cat "$dir/seconds") s"
     else
         echo "book: $f: $(cat "$work/failed-$(basename "$f").err" 2>/dev/null || echo 'pandoc failed')" >&2
@@ -276,6 +312,36 @@ if grep -q 'nocite' "${files[@]}" 2>/dev/null && [ -n "$uncited" ]; then
 fi
 [ -z "$problems" ] || die "$(printf '%s' "$problems")"
 t_pandoc=$(seconds "$t_pandoc")
+
+# ---- 4 (web). the pages, from the fragments -----------------------------------------
+if [ "$web" = 1 ]; then
+    t_site=$(now)
+    for f in "${files[@]}"; do printf '%s\t%s\n' "$f" "$store/${key_of[$f]}"; done >"$work/fragments.tsv"
+    commit="not a git checkout" built=""
+    if git rev-parse --git-dir >/dev/null 2>&1; then
+        commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo "no commit yet")
+        built=$(git log -1 --format=%cs 2>/dev/null || true)
+        [ -z "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || commit="$commit + local changes"
+    fi
+    # pandoc's own highlighting styles for the listings (what its standalone HTML holds)
+    printf '%s\n' '$highlighting-css$' >"$work/highlight.template"
+    printf '```c\nint x;\n```\n' | pandoc --standalone --highlight-style=tango --metadata title=x \
+        --template "$work/highlight.template" --to html5 -o "$work/highlight.css"
+    NODE_PATH=$tools/node_modules node book/web/assemble.js --fragments "$work/fragments.tsv" --out "$out" \
+        --edition "$edition" --commit "$commit" --date "$built" --metadata book/metadata.yaml \
+        --highlight "$work/highlight.css" --tools "$tools" >"$work/assemble.out" 2>&1 ||
+        die "$(cat "$work/assemble.out")"
+    cat "$work/assemble.out"
+    converted=""
+    for f in "${todo[@]}"; do converted+=" $(basename "$f" .md) $(cat "$store/${key_of[$f]}/seconds") s,"; done
+    echo "pandoc $t_pandoc s (${#todo[@]} of ${#files[@]} files converted${converted:+:}${converted%,}), pages $(seconds "$t_site") s" >"$work/times.txt"
+    printf '%s\n' "${key_of[@]}" >"$work/keys"
+    keep=$(cat "$(dirname "$out")"/web-build-*/keys 2>/dev/null | sort -u)
+    find "$store" -mindepth 1 -maxdepth 1 -type d -mmin +60 | while read -r d; do
+        grep -qxF "$(basename "$d")" <<<"$keep" || rm -rf "$d"
+    done
+    exit 0
+fi
 
 # ---- 4. chalk.tex around the fragments --------------------------------------------
 # The title page says which sources this PDF was built from: the book's version

@@ -70,15 +70,6 @@ local HEADER = {
   '#if matches:update current',
 }
 
--- "01-batching" -> "01 Batching"; "05-long-context" -> "05 Long Context".
-local function deck_of(chapter)
-  local words = {}
-  for w in chapter:gmatch('[^-_]+') do
-    words[#words + 1] = w:sub(1, 1):upper() .. w:sub(2)
-  end
-  return 'Chalk::' .. table.concat(words, ' ')
-end
-
 -- The chapter names (file names without directory and .md), in input order.
 local function chapters()
   local out = {}
@@ -146,7 +137,7 @@ return {
             html(front, 'card ' .. id .. ' (front)'),
             html(back, 'card ' .. id .. ' (back)'),
             table.concat(tags, ' '),
-            deck_of(chapter),
+            util.deck_of(chapter),
           }, '\t')
           count = count + 1
         elseif b.t == 'Div' then
