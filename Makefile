@@ -30,7 +30,7 @@ CHALK_LIBS = -lcjson -lm
 
 .PHONY: all chalk test check hint bench format help clean deps book
 .PHONY: progress watch solution reset handout grade grade-all gradescope
-.PHONY: flashcards problems
+.PHONY: flashcards problems web
 .SECONDARY:
 
 # Build everything: the calculator and the book.
@@ -84,6 +84,20 @@ book:
 		echo "book: $(BOOK_PDF) is already up to date (nothing it is built from changed)"; fi
 build/chalk.pdf build/chalk-instructor.pdf: $(BOOK_INPUTS)
 	@book/build.sh $(if $(findstring instructor,$@),instructor,student) $@ $(BOOK_MD)
+
+# The web edition: build/web/, a static site of the book (EDITION=instructor:
+# build/web-instructor/), from the same sources and filters as the PDF (book/build.sh
+# --web; book/web/README.md): one page per chapter, equations typeset by KaTeX at
+# build time, figures as SVG, no request outside the site. Open build/web/index.html
+# or publish the directory on any static host. Installs what it needs (Debian's
+# dvisvgm and nodejs, KaTeX from the npm registry) and converts only what changed.
+WEB_DIR = build/web$(if $(filter instructor,$(EDITION)),-instructor)
+web:
+	@case '$(EDITION)' in student|instructor) ;; \
+	*) echo "make web: EDITION must be student or instructor, not '$(EDITION)'" >&2; exit 2;; esac
+	@tests/deps.sh book web
+	@$(MAKE) -s --no-print-directory build/chalk
+	@book/build.sh --web $(EDITION) $(WEB_DIR) $(BOOK_MD)
 
 # Flashcards for Anki: every ::: card of the chapters, live numbers resolved, one
 # note per line in build/flashcards.tsv (import it as is; one deck per chapter;
@@ -261,6 +275,7 @@ help:
 	@echo "make gradescope-check  every chapter's zip run as Gradescope runs it, in a fresh Debian 12 root (root)"
 	@echo "make chalk      build the calculator: build/chalk --help"
 	@echo "make book       build the book: build/chalk.pdf (EDITION=instructor: build/chalk-instructor.pdf, with solutions)"
+	@echo "make web        the book as a static site: build/web/index.html (EDITION=instructor: build/web-instructor/)"
 	@echo "make flashcards the chapters' flashcards for Anki: build/flashcards.tsv (import as is)"
 	@echo "make problems   your practice problems: make problems SEED=alice (PDFs + key; grade with build/chalk check-answers)"
 	@echo "make bench      the speed figures with their goals: reader's loop, make test, book, calculator sweep"

@@ -59,8 +59,9 @@ local COLOURS = { '#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E0
 -- The marks' colours: none of them is a curve's (purple, brown, dark grey).
 local MARK_COLOURS = { '#7B3294', '#8C510A', '#4D4D4D' }
 local WIDTH_CM, HEIGHT_CM = 14, 8.2
--- The web edition's figure (scaled to the column; 13-pixel type at full size).
-local WEB_WIDTH_PX, WEB_HEIGHT_PX = 720, 422
+-- The web edition's figure: the PDF's proportions (type 1/44 of the width), in
+-- pixels; the page scales it to its column.
+local WEB_WIDTH_PX, WEB_HEIGHT_PX = 580, 340
 local WEB_FONTS = 'Palatino Linotype,Palatino,Book Antiqua,P052,serif'
 
 local builddir = 'build/book'

@@ -272,6 +272,10 @@ function pageToc(p) {
   return `<nav class="page-toc" aria-label="Sections of this page"><p class="page-toc-title">On this page</p><ol>${items.join('')}</ol></nav>`;
 }
 function layout({ name, title, body, prev, next, toc }) {
+  // the page's title first, then its own contents, then the text (a grid on wide screens)
+  const h1 = body.match(/^\s*(<h1[ >][\s\S]*?<\/h1>)/);
+  const head = h1 ? `${h1[1]}\n` : '';
+  const rest = h1 ? body.slice(h1[0].length) : body;
   const link = (p, rel, label) => p
     ? `<a href="${p.name}" rel="${rel}"><span class="nav-dir">${label}</span> ${esc(p.secnum ? `${p.secnum}: ${p.title}` : p.title)}</a>`
     : '<span></span>';
@@ -294,12 +298,12 @@ function layout({ name, title, body, prev, next, toc }) {
 <body class="page-${esc(name.replace(/\.html$/, ''))} edition-${esc(edition)}">
 <a class="skip" href="#main">Skip to the text</a>
 <header class="site-header">${navTop}</header>
-<div class="page">
-${toc || ''}
-<main id="main">
-${body}
-</main>
+<main id="main" class="page${toc ? ' with-toc' : ''}">
+${head}${toc || ''}
+<div class="text">
+${rest}
 </div>
+</main>
 <footer class="site-footer"><nav class="prev-next" aria-label="Previous and next">${link(prev, 'prev', '←')}${link(next, 'next', '→')}</nav>
 <p>${esc(meta.title || 'Chalk')} ${esc(meta.version || '')}, ${esc(editionTitle.toLowerCase())}: every number on this page was computed by the <code>chalk</code> calculator when the book was built (${esc(opt.commit || '')}).</p></footer>
 </body>

@@ -1,0 +1,213 @@
+// test.js -- the web edition in a real browser: Debian's chromium, headless, driven
+// by playwright-core (book/web/package-lock.json; it never downloads a browser).
+//
+//   NODE_PATH=build/web-tools/node_modules node book/web/test.js SITE-DIR SHOTS-DIR [--bench]
+//
+// Loads every page of SITE-DIR from file:// at 375 and 1,400 pixels wide, with every
+// request watched: one outside SITE-DIR (another scheme, host or directory) is
+// refused and is a failure. Checks, per page and width: no console error and no
+// uncaught exception; no failed request (a missing font, figure or script); no
+// KaTeX error (.katex-error); every image loaded; nothing wider than the window
+// (wide tables, listings and equations scroll inside their own box); every link
+// to a page of the site reaches an existing page and, with #ID, an element of
+// that page; every plot names a JSON spec that exists and parses, and holds the
+// table of its numbers; every live number (.chalk-live) has its command
+// (data-chalk) and a shown value. Saves what a person would look at in SHOTS-DIR:
+// the top of each page (NAME-WIDTH.png) and, per page, the first figure, table,
+// display equation, box and listing (NAME-WIDTH-WHAT.png).
+// Before the pages, a self-test: a page that asks for an outside resource must be
+// caught, or the watch proves nothing.
+// Prints "web-test: PAGE@WIDTH: problem" lines, then "web-test: N pages x 2 widths:
+// N passed, N failed"; exits 1 when any check failed.
+// --bench: instead, prints each chapter page's first render (first contentful
+// paint, and the load event) at 1,400 pixels and its weight (the bytes of the page
+// and of every file it loaded), for `make bench` (book/web/bench.sh).
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const os = require('os');
+const { chromium } = require('playwright-core');
+
+const [siteArg, shotsArg, mode] = process.argv.slice(2);
+if (!siteArg || !shotsArg) {
+  process.stderr.write('usage: node book/web/test.js SITE-DIR SHOTS-DIR [--bench]\n');
+  process.exit(2);
+}
+const site = path.resolve(siteArg);
+const shots = path.resolve(shotsArg);
+const bench = mode === '--bench';
+const WIDTHS = [375, 1400];
+const EXE = process.env.CHROMIUM || '/usr/bin/chromium';
+// (the flags that keep Debian's chromium from reaching out on its own)
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-default-apps', '--disable-extensions'];
+
+// (PAGES="a.html b.html" checks only those: for a quick look while working)
+const only = (process.env.PAGES || '').split(/\s+/).filter(Boolean);
+const pages = fs.readdirSync(site).filter((f) => f.endsWith('.html') && (only.length === 0 || only.includes(f))).sort();
+const failures = [];
+let passed = 0;
+let failed = 0; // checks (the self-test, each page at each width) with a problem
+const fail = (where, msg) => failures.push(`${where}: ${msg}`);
+
+// ids of every page, for the link check
+const idsOf = new Map();
+for (const p of fs.readdirSync(site).filter((f) => f.endsWith('.html'))) {
+  const html = fs.readFileSync(path.join(site, p), 'utf8');
+  idsOf.set(p, new Set([...html.matchAll(/\sid="([^"]*)"/g)].map((m) => m[1].replace(/&amp;/g, '&'))));
+}
+
+// Opens `file` at `width`; returns what happened and the page (caller closes).
+async function visit(browser, file, width, inside) {
+  const context = await browser.newContext({ viewport: { width, height: width < 600 ? 780 : 900 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const seen = { outside: [], errors: [], failed: [], files: new Set() };
+  const allowed = (url) => url.startsWith('file://') && decodeURIComponent(new URL(url).pathname).startsWith(`${inside}/`);
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (allowed(url) || url.startsWith('data:')) return route.continue();
+    seen.outside.push(url);
+    return route.abort('blockedbyclient');
+  });
+  page.on('request', (r) => {
+    const url = r.url();
+    if (url.startsWith('data:')) return;
+    if (allowed(url)) seen.files.add(decodeURIComponent(new URL(url).pathname));
+    else if (!seen.outside.includes(url)) seen.outside.push(url);
+  });
+  page.on('requestfailed', (r) => {
+    if (allowed(r.url())) seen.failed.push(`${r.url()} (${r.failure() && r.failure().errorText})`);
+  });
+  page.on('console', (m) => { if (m.type() === 'error') seen.errors.push(m.text()); });
+  page.on('pageerror', (e) => seen.errors.push(String(e)));
+  const t0 = Date.now();
+  await page.goto(`file://${file}`, { waitUntil: 'load' });
+  seen.loadMs = Date.now() - t0;
+  return { page, context, seen };
+}
+
+async function selfTest(browser) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'web-test-'));
+  fs.writeFileSync(path.join(dir, 'leak.html'),
+    '<!DOCTYPE html><title>x</title><img src="https://example.invalid/x.png"><link rel="stylesheet" href="/etc/hostname">');
+  const { context, seen } = await visit(browser, path.join(dir, 'leak.html'), 375, dir);
+  await context.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+  const caught = seen.outside.some((u) => u.startsWith('https://example.invalid')) && seen.outside.some((u) => u.includes('/etc/hostname'));
+  if (caught) passed++;
+  else failed++, fail('self-test', `a page asking for https://example.invalid/x.png and /etc/hostname was not caught (saw: ${seen.outside.join(' ') || 'nothing'})`);
+}
+
+async function checkPage(browser, name, width) {
+  const where = `${name}@${width}`;
+  const { page, context, seen } = await visit(browser, path.join(site, name), width, site);
+  const before = failures.length;
+  for (const u of seen.outside) fail(where, `a request outside the site: ${u}`);
+  for (const e of seen.errors) fail(where, `console error: ${e}`);
+  // every image, below the fold too (loading=lazy), before they are checked
+  await page.evaluate(async () => {
+    for (const i of document.images) i.loading = 'eager';
+    await Promise.all([...document.images].map((i) => (i.complete ? null : new Promise((ok) => { i.onload = ok; i.onerror = ok; }))));
+  });
+  for (const f of seen.failed) fail(where, `a request failed: ${f}`);
+  const r = await page.evaluate(() => {
+    const out = {};
+    out.katexErrors = [...document.querySelectorAll('.katex-error')].map((e) => e.getAttribute('title') || e.textContent).slice(0, 3);
+    out.images = [...document.images].filter((i) => !(i.complete && i.naturalWidth > 0)).map((i) => i.getAttribute('src'));
+    out.scrollWidth = document.documentElement.scrollWidth;
+    out.innerWidth = window.innerWidth;
+    // the outermost things that stick out of the window, for the message
+    const out_ = (e) => e.getBoundingClientRect().right > window.innerWidth + 1;
+    out.wide = [...document.querySelectorAll('body *')].filter((e) => out_(e) && !(e.parentElement && out_(e.parentElement)))
+      .slice(0, 3).map((e) => `${e.tagName.toLowerCase()}.${e.className}: "${e.textContent.trim().slice(0, 50)}"`);
+    out.links = [...document.querySelectorAll('a[href], link[href], script[src], img[src]')]
+      .map((a) => [a.tagName.toLowerCase(), a.getAttribute('href') || a.getAttribute('src')]);
+    out.plots = [...document.querySelectorAll('figure.chalk-plot')].map((f) => ({
+      id: f.id, spec: f.dataset.plot, table: !!f.querySelector('details table'), img: !!f.querySelector('img[alt]') }));
+    out.diagrams = [...document.querySelectorAll('figure.chalk-diagram')].map((f) => ({ id: f.id, img: !!f.querySelector('img[alt]') }));
+    out.live = [...document.querySelectorAll('.chalk-live')].filter((s) => !s.dataset.chalk || !s.textContent.trim()).length;
+    out.main = document.querySelector('main') ? document.querySelector('main').textContent.trim().length : 0;
+    return out;
+  });
+  if (r.katexErrors.length) fail(where, `KaTeX errors: ${r.katexErrors.join(' | ')}`);
+  if (r.images.length) fail(where, `images that did not load: ${r.images.join(' ')}`);
+  if (r.scrollWidth > r.innerWidth + 1) fail(where, `the page is ${r.scrollWidth} px wide in a ${r.innerWidth} px window (${r.wide.join(', ')})`);
+  if (r.main < 100) fail(where, 'the page has almost no text');
+  if (r.live) fail(where, `${r.live} live number(s) without data-chalk or a value`);
+  for (const p of r.plots) {
+    if (!p.spec) { fail(where, `plot ${p.id} has no data-plot`); continue; }
+    try { JSON.parse(fs.readFileSync(path.join(site, p.spec), 'utf8')); } catch (e) { fail(where, `plot ${p.id}: ${p.spec}: ${e.message}`); }
+    if (!p.table) fail(where, `plot ${p.id} has no table of its numbers`);
+    if (!p.img) fail(where, `plot ${p.id} has no image with alt text`);
+  }
+  for (const d of r.diagrams) if (!d.img) fail(where, `diagram ${d.id} has no image with alt text`);
+  if (width === WIDTHS[0]) { // the links once per page
+    for (const [tag, href] of r.links) {
+      if (/^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith('//')) {
+        // a link to a paper's page is not loaded by the page; a stylesheet, script or image is
+        if (tag !== 'a') fail(where, `<${tag}> from outside the site: ${href}`);
+        continue;
+      }
+      const [file, anchor] = href.split('#');
+      const target = file === '' ? name : path.posix.normalize(path.posix.join(path.posix.dirname(name), file));
+      if (file !== '' && !fs.existsSync(path.join(site, target))) { fail(where, `a link to ${href}: no such file`); continue; }
+      if (anchor !== undefined && anchor !== '') {
+        if (!idsOf.has(target)) fail(where, `a link to ${href}: ${target} is not a page`);
+        else if (!idsOf.get(target).has(decodeURIComponent(anchor))) fail(where, `a link to ${href}: no id "${anchor}" there`);
+      }
+    }
+  }
+  // what a person looks at: the top of the page, and the first of each kind of thing
+  const base = `${name.replace(/\.html$/, '')}-${width}`;
+  await page.screenshot({ path: path.join(shots, `${base}.png`) });
+  for (const [what, sel] of [['figure', 'figure'], ['table', 'main table:not(.figure-numbers)'], ['equation', '.katex-display'],
+    ['box', '.exercise, .slip, .reality, .example'], ['listing', '.listing'], ['card', '.card'], ['problem', '.problem']]) {
+    const el = await page.$(sel);
+    const box = el && await el.boundingBox();
+    if (!box || box.height < 2) continue;
+    await el.screenshot({ path: path.join(shots, `${base}-${what}.png`) });
+  }
+  await context.close();
+  if (failures.length === before) passed++;
+  else failed++;
+}
+
+async function benchPages(browser) {
+  for (const name of pages.filter((p) => /^\d\d-/.test(p))) {
+    const { page, context, seen } = await visit(browser, path.join(site, name), 1400, site);
+    const paint = await page.evaluate(() => {
+      const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+      const nav = performance.getEntriesByType('navigation')[0];
+      return { fcp: fcp ? fcp.startTime : NaN, load: nav ? nav.loadEventEnd : NaN };
+    });
+    // every file the page asked for, figures below the fold too (loading=lazy)
+    await page.evaluate(async () => {
+      for (const i of document.images) { i.loading = 'eager'; }
+      await Promise.all([...document.images].map((i) => (i.complete ? null : new Promise((ok) => { i.onload = ok; i.onerror = ok; }))));
+      await document.fonts.ready;
+    });
+    let bytes = 0;
+    for (const f of seen.files) bytes += fs.statSync(f).size;
+    await context.close();
+    console.log(`web-bench: ${name}: first render ${paint.fcp.toFixed(0)} ms (load ${paint.load.toFixed(0)} ms), ` +
+      `weight ${(bytes / 1e6).toFixed(2)} MB in ${seen.files.size} files`);
+  }
+}
+
+(async () => {
+  fs.mkdirSync(shots, { recursive: true });
+  const browser = await chromium.launch({ executablePath: EXE, headless: true, args: FLAGS });
+  try {
+    if (bench) { await benchPages(browser); return; }
+    await selfTest(browser);
+    for (const name of pages) for (const w of WIDTHS) await checkPage(browser, name, w);
+  } finally {
+    await browser.close();
+  }
+  for (const f of failures) console.log(`web-test: ${f}`);
+  console.log(`web-test: ${pages.length} pages x ${WIDTHS.length} widths (${site}): ${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+})().catch((e) => {
+  console.log(`web-test: ${e.stack || e}`);
+  process.exit(1);
+});
