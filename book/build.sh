@@ -53,7 +53,7 @@
 # appendix, preface and bibliography, the contents and the index), with the
 # references across pages filled in. Intermediate files go to OUT's directory +
 # /web-build-EDITION/. KaTeX and the browser test's driver come from the npm
-# registry (book/web/package-lock.json, `npm ci` into OUT's directory + /web-tools/).
+# registry (book/web/package-lock.json, `npm ci` into build/web-tools/, or WEB_TOOLS).
 set -euo pipefail
 
 web=0
@@ -105,7 +105,7 @@ if [ "$web" = 1 ]; then
         --metadata-file book/metadata.yaml --bibliography book/references.bib --csl book/chalk.csl
         -M edition="$edition" -M build-dir="$work" -M cache-dir="$cache" -M link-citations=true)
     frag=frag.html
-    tools="$(dirname "$out")/web-tools"
+    tools=${WEB_TOOLS:-build/web-tools}
     book/web/tools.sh "$tools" || die "the web edition's tools (npm ci) are missing"
 fi
 for f in "${filters[@]}"; do
@@ -268,7 +268,7 @@ for f in "${todo[@]}"; do
         failed=1
     fi
 done
-[ "$failed" -eq 0 ] || die "pandoc failed"
+[ "$failed" -eq 0 ] || die "pandoc failed$([ "$web" = 0 ] || echo " (or KaTeX)")"
 # the filters' notes (a diagram scaled down, ...), of every file, as one run would say them
 for f in "${files[@]}"; do
     notes=$store/${key_of[$f]}/notes

@@ -24,7 +24,8 @@
 -- diagram is not compiled again, in either edition. The source and the LaTeX log
 -- of the last compile are in BUILD/diagrams/ID.{tex,log} (BUILD: build-dir).
 -- HTML (the web edition): the same document with TikZ's dvisvgm driver, compiled by
--- latex to DVI and turned into SVG by dvisvgm (glyphs as paths: no font to load),
+-- latex to DVI and turned into SVG by dvisvgm (glyphs as paths: no font to load;
+-- 1.2 times the printed size, so that its type matches the page's),
 -- cached as CACHE/diagrams/SHA1.svg; the image's text alternative is its caption.
 -- Stops the build on: a missing id or caption, an id not starting with fig:, any
 -- attribute, a block without \begin{tikzpicture} ... \end{tikzpicture}, \tiny
@@ -146,7 +147,7 @@ local function draw(cb)
         tex_error(log, offset))
     end
     if html then
-      util.run(WHO .. ': ' .. id, 'dvisvgm --no-fonts --exact-bbox --zoom=1.333 --optimize --verbosity=1 -o ' ..
+      util.run(WHO .. ': ' .. id, 'dvisvgm --no-fonts --exact-bbox --zoom=1.2 --optimize --verbosity=1 -o ' ..
         util.shell_quote(dir .. '/' .. name .. '.svg') .. ' ' .. util.shell_quote(product), dir .. '/' .. name .. '.svg')
       product = dir .. '/' .. name .. '.svg'
     end

@@ -31,18 +31,20 @@ local function attr_escape(s)
   return (s:gsub('&', '&amp;'):gsub('"', '&quot;'):gsub('<', '&lt;'):gsub('>', '&gt;'))
 end
 
--- The intrinsic size of an SVG the site holds: width, height in pixels, or nil.
+-- The intrinsic size of an SVG the site holds, in CSS pixels (gnuplot writes
+-- width="580", dvisvgm width='468.5pt'): width, height, or nil.
+local PX = { [''] = 1, px = 1, pt = 4 / 3 }
 local function svg_size(src)
   local dir = os.getenv('CHALK_BOOK_SIDE')
   local text = dir and dir ~= '' and util.read_file(dir .. '/site/' .. src)
   if not text then return nil end
   local head = text:match('<svg.->') or ''
-  local w, h = head:match('%swidth="([%d.]+)[a-z]*"'), head:match('%sheight="([%d.]+)[a-z]*"')
-  if not (w and h) then
-    local vw, vh = head:match('viewBox="[%d.%-]+ [%d.%-]+ ([%d.]+) ([%d.]+)"')
-    w, h = vw, vh
+  local function dim(name)
+    local v, u = head:match('%s' .. name .. '=["\']([%d.]+)(%a*)["\']')
+    return v and PX[u] and tonumber(v) * PX[u]
   end
-  if w and h then return math.floor(tonumber(w) + 0.5), math.floor(tonumber(h) + 0.5) end
+  local w, h = dim('width'), dim('height')
+  if w and h then return math.floor(w + 0.5), math.floor(h + 0.5) end
 end
 
 -- The alt text of a plot: what is drawn against what (plot.lua's Div.figure-data
