@@ -313,16 +313,37 @@ fi
 [ -z "$problems" ] || die "$(printf '%s' "$problems")"
 t_pandoc=$(seconds "$t_pandoc")
 
+# The title page (the contents page) says which sources the book was built from: the
+# book's version (book/metadata.yaml), the commit and its date, "+ local changes" when
+# the working tree differs from it; outside a git checkout (a handout), "not a git checkout".
+commit="not a git checkout" built=""
+if git rev-parse --git-dir >/dev/null 2>&1; then
+    commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo "no commit yet")
+    built=$(git log -1 --format=%cs 2>/dev/null || true)
+    [ -z "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || commit="$commit + local changes"
+fi
+# where the time went, for the benches: pandoc's total, then each file converted
+converted() {
+    local f list=""
+    for f in "${todo[@]}"; do list+=" $(basename "$f" .md) $(cat "$store/${key_of[$f]}/seconds") s,"; done
+    echo "pandoc $t_pandoc s (${#todo[@]} of ${#files[@]} files converted${list:+:}${list%,})"
+}
+# The store keeps what either edition's last build used (the keys of each WORK-* of
+# OUT's directory); the rest goes once it is an hour old (a build running beside this
+# one may be using what it just made).
+prune() {
+    local keep d
+    printf '%s\n' "${key_of[@]}" >"$work/keys"
+    keep=$(cat "$(dirname "$out")"/"$1"-*/keys 2>/dev/null | sort -u)
+    find "$store" -mindepth 1 -maxdepth 1 -type d -mmin +60 | while read -r d; do
+        grep -qxF "$(basename "$d")" <<<"$keep" || rm -rf "$d"
+    done
+}
+
 # ---- 4 (web). the pages, from the fragments -----------------------------------------
 if [ "$web" = 1 ]; then
     t_site=$(now)
     for f in "${files[@]}"; do printf '%s\t%s\n' "$f" "$store/${key_of[$f]}"; done >"$work/fragments.tsv"
-    commit="not a git checkout" built=""
-    if git rev-parse --git-dir >/dev/null 2>&1; then
-        commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo "no commit yet")
-        built=$(git log -1 --format=%cs 2>/dev/null || true)
-        [ -z "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || commit="$commit + local changes"
-    fi
     # pandoc's own highlighting styles for the listings (what its standalone HTML holds)
     printf '%s\n' '$highlighting-css$' >"$work/highlight.template"
     printf '```c\nint x;\n```\n' | pandoc --standalone --highlight-style=tango --metadata title=x \
@@ -332,27 +353,12 @@ if [ "$web" = 1 ]; then
         --highlight "$work/highlight.css" --tools "$tools" >"$work/assemble.out" 2>&1 ||
         die "$(cat "$work/assemble.out")"
     cat "$work/assemble.out"
-    converted=""
-    for f in "${todo[@]}"; do converted+=" $(basename "$f" .md) $(cat "$store/${key_of[$f]}/seconds") s,"; done
-    echo "pandoc $t_pandoc s (${#todo[@]} of ${#files[@]} files converted${converted:+:}${converted%,}), pages $(seconds "$t_site") s" >"$work/times.txt"
-    printf '%s\n' "${key_of[@]}" >"$work/keys"
-    keep=$(cat "$(dirname "$out")"/web-build-*/keys 2>/dev/null | sort -u)
-    find "$store" -mindepth 1 -maxdepth 1 -type d -mmin +60 | while read -r d; do
-        grep -qxF "$(basename "$d")" <<<"$keep" || rm -rf "$d"
-    done
+    echo "$(converted), pages $(seconds "$t_site") s" >"$work/times.txt"
+    prune web-build
     exit 0
 fi
 
 # ---- 4. chalk.tex around the fragments --------------------------------------------
-# The title page says which sources this PDF was built from: the book's version
-# (book/metadata.yaml), the commit and its date, "+ local changes" when the working
-# tree differs from it; outside a git checkout (a handout), "not a git checkout".
-commit="not a git checkout" built=""
-if git rev-parse --git-dir >/dev/null 2>&1; then
-    commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo "no commit yet")
-    built=$(git log -1 --format=%cs 2>/dev/null || true)
-    [ -z "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || commit="$commit + local changes"
-fi
 for f in "${files[@]}"; do cat "$store/${key_of[$f]}/frag.tex"; done >"$work/body.tex.new"
 cmp -s "$work/body.tex.new" "$work/body.tex" 2>/dev/null && rm "$work/body.tex.new" || mv "$work/body.tex.new" "$work/body.tex"
 # (the one code block makes pandoc write its highlighting macros, which the
@@ -438,15 +444,5 @@ cp "$work/chalk.pdf" "$out"
 pages=$(pdfinfo "$out" 2>/dev/null | sed -n 's/^Pages: *//p')
 say "wrote $out (${pages:-?} pages, $edition edition)"
 
-# where the time went, for book/bench.sh: pandoc's total, then each file converted
-converted=""
-for f in "${todo[@]}"; do converted+=" $(basename "$f" .md) $(cat "$store/${key_of[$f]}/seconds") s,"; done
-echo "pandoc $t_pandoc s (${#todo[@]} of ${#files[@]} files converted${converted:+:}${converted%,}), pdflatex $t_latex s ($runs runs: $(printf '%s s, ' "${each[@]}" | sed 's/, $//'))" >"$work/times.txt"
-
-# The store keeps what either edition's last build used; the rest goes once it is an
-# hour old (a build running beside this one may be using what it just made).
-printf '%s\n' "${key_of[@]}" >"$work/keys"
-keep=$(cat "$(dirname "$out")"/book-*/keys 2>/dev/null | sort -u)
-find "$store" -mindepth 1 -maxdepth 1 -type d -mmin +60 | while read -r d; do
-    grep -qxF "$(basename "$d")" <<<"$keep" || rm -rf "$d"
-done
+echo "$(converted), pdflatex $t_latex s ($runs runs: $(printf '%s s, ' "${each[@]}" | sed 's/, $//'))" >"$work/times.txt"
+prune book

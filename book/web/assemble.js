@@ -34,6 +34,9 @@ for (const k of ['fragments', 'out', 'edition', 'metadata', 'tools']) if (!opt[k
 const here = __dirname;
 const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const unesc = (s) => s.replace(/&(lt|gt|quot|#39|amp);/g, (_, e) => ({ lt: '<', gt: '>', quot: '"', '#39': "'", amp: '&' })[e]);
+// A header's HTML for a list of contents: without its number, ids and links.
+const entry = (html) => html.replace(/<span class="secnum">[^<]*<\/span>\s*/, '').replace(/\sid="[^"]*"/g, '')
+  .replace(/<\/?a\b[^>]*>/g, '').trim();
 const text = (html) => unesc(html.replace(/<span class="katex-mathml">[\s\S]*?<\/math><\/span>/g, '')
   .replace(/<[^>]*>/g, '')).replace(/\s+/g, ' ').trim();
 
@@ -100,7 +103,7 @@ for (const line of list) {
     const title = text(h1[2].replace(/<span class="secnum">[^<]*<\/span>/, ''));
     let slug = chapterFile && parts.length === 1 ? path.basename(file, '.md') : id.replace(/^sec:/, '');
     if (!slug) slug = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-    pages.push({ file, slug, name: `${slug}.html`, id, secnum, title, html: part });
+    pages.push({ file, slug, name: `${slug}.html`, id, secnum, title, titleHtml: entry(h1[2]), html: part });
   }
 }
 const seen = new Set();
@@ -154,7 +157,7 @@ for (const p of pages) {
   p.sections = [];
   for (const m of p.html.matchAll(/<h([23]) id="([^"]*)"[^>]*>([\s\S]*?)<\/h\1>/g)) {
     const num = (m[3].match(/<span class="secnum">([^<]*)<\/span>/) || [])[1] || '';
-    p.sections.push({ level: +m[1], id: m[2], num, title: text(m[3].replace(/<span class="secnum">[^<]*<\/span>/, '')) });
+    p.sections.push({ level: +m[1], id: m[2], num, title: entry(m[3]) });
   }
 }
 
@@ -245,8 +248,8 @@ function indexHtml() {
 function contentsHtml() {
   const item = (p) => {
     const subs = p.sections.filter((s) => s.level === 2)
-      .map((s) => `<li><a href="${p.name}#${esc(s.id)}">${s.num ? `<span class="secnum">${esc(s.num)}</span> ` : ''}${esc(s.title)}</a></li>`);
-    return `<li><a href="${p.name}">${p.secnum ? `<span class="secnum">${esc(p.secnum)}</span> ` : ''}${esc(p.title)}</a>` +
+      .map((s) => `<li><a href="${p.name}#${esc(s.id)}">${s.num ? `<span class="secnum">${esc(s.num)}</span> ` : ''}${s.title}</a></li>`);
+    return `<li><a href="${p.name}">${p.secnum ? `<span class="secnum">${esc(p.secnum)}</span> ` : ''}${p.titleHtml}</a>` +
       (subs.length ? `\n<ol class="contents-sections">${subs.join('')}</ol>` : '') + '</li>';
   };
   return [
@@ -268,7 +271,7 @@ function contentsHtml() {
 function pageToc(p) {
   if (p.sections.length < 2) return '';
   const items = p.sections.map((s) => `<li class="toc-${s.level}"><a href="#${esc(s.id)}">` +
-    `${s.num ? `<span class="secnum">${esc(s.num)}</span> ` : ''}${esc(s.title)}</a></li>`);
+    `${s.num ? `<span class="secnum">${esc(s.num)}</span> ` : ''}${s.title}</a></li>`);
   return `<nav class="page-toc" aria-label="Sections of this page"><p class="page-toc-title">On this page</p><ol>${items.join('')}</ol></nav>`;
 }
 function layout({ name, title, body, prev, next, toc }) {
@@ -330,9 +333,11 @@ for (const [from, to] of siteFiles) {
   fs.mkdirSync(path.dirname(path.join(tmp, to)), { recursive: true });
   fs.copyFileSync(from, path.join(tmp, to));
 }
-// KaTeX's stylesheet with its fonts as woff2 only (every browser KaTeX supports reads it)
+// KaTeX's stylesheet with its fonts as woff2 only (every browser KaTeX supports reads
+// it), in the variant whose fonts swap in when they arrive (font-display: swap): the
+// text shows at once, the mathematics in a fallback font for the first moment
 const katexDist = path.join(opt.tools, 'node_modules', 'katex', 'dist');
-const css = fs.readFileSync(path.join(katexDist, 'katex.min.css'), 'utf8')
+const css = fs.readFileSync(path.join(katexDist, 'katex-swap.min.css'), 'utf8')
   .replace(/src:url\((fonts\/[^)]+\.woff2)\) format\("woff2"\)(,url\([^)]+\) format\("[^"]+"\))*/g, 'src:url($1) format("woff2")');
 if (/\.woff\)|\.ttf\)/.test(css)) die('KaTeX\'s stylesheet still names woff or ttf fonts after trimming');
 fs.writeFileSync(path.join(tmp, 'assets', 'katex', 'katex.min.css'), css);

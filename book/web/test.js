@@ -12,7 +12,11 @@
 // to a page of the site reaches an existing page and, with #ID, an element of
 // that page; every plot names a JSON spec that exists and parses, and holds the
 // table of its numbers; every live number (.chalk-live) has its command
-// (data-chalk) and a shown value. Saves what a person would look at in SHOTS-DIR:
+// (data-chalk) and a shown value; text is readable (contrast at least 4.5:1 against
+// its background, WCAG AA). Per page at 1,400 pixels: the keyboard works (Tab
+// first reaches the skip link, which takes the focus to the text; a figure's
+// table opens with Enter on its summary), and with scripts off the page still
+// shows its numbers and typeset equations. Saves what a person would look at in SHOTS-DIR:
 // the top of each page (NAME-WIDTH.png) and, per page, the first figure, table,
 // display equation, box and listing (NAME-WIDTH-WHAT.png).
 // Before the pages, a self-test: a page that asks for an outside resource must be
@@ -127,8 +131,28 @@ async function checkPage(browser, name, width) {
     out.diagrams = [...document.querySelectorAll('figure.chalk-diagram')].map((f) => ({ id: f.id, img: !!f.querySelector('img[alt]') }));
     out.live = [...document.querySelectorAll('.chalk-live')].filter((s) => !s.dataset.chalk || !s.textContent.trim()).length;
     out.main = document.querySelector('main') ? document.querySelector('main').textContent.trim().length : 0;
+    // contrast (WCAG 2): each text element's colour against the first opaque background behind it
+    const rgb = (c) => (c.match(/[\d.]+/g) || []).map(Number);
+    const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+      .reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
+    const bg = (e) => {
+      for (let x = e; x; x = x.parentElement) {
+        const c = rgb(getComputedStyle(x).backgroundColor);
+        if (c.length === 3 || (c.length === 4 && c[3] > 0.9)) return c.slice(0, 3);
+      }
+      return [255, 255, 255];
+    };
+    out.contrast = [];
+    const texts = [...document.querySelectorAll('p, li, td, th, a, summary, figcaption, caption, h1, h2, h3, .secnum, code, pre')]
+      .filter((e) => e.offsetParent !== null && e.textContent.trim() !== '');
+    for (const e of texts.slice(0, 600)) {
+      const [a, b] = [lum(rgb(getComputedStyle(e).color)), lum(bg(e))];
+      const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+      if (ratio < 4.5) out.contrast.push(`${e.tagName.toLowerCase()}.${e.className} ${ratio.toFixed(2)}:1 "${e.textContent.trim().slice(0, 30)}"`);
+    }
     return out;
   });
+  if (r.contrast.length) fail(where, `text below 4.5:1 contrast: ${r.contrast.slice(0, 3).join('; ')}`);
   if (r.katexErrors.length) fail(where, `KaTeX errors: ${r.katexErrors.join(' | ')}`);
   if (r.images.length) fail(where, `images that did not load: ${r.images.join(' ')}`);
   if (r.scrollWidth > r.innerWidth + 1) fail(where, `the page is ${r.scrollWidth} px wide in a ${r.innerWidth} px window (${r.wide.join(', ')})`);
@@ -157,9 +181,41 @@ async function checkPage(browser, name, width) {
       }
     }
   }
-  // what a person looks at: the top of the page, and the first of each kind of thing
   const base = `${name.replace(/\.html$/, '')}-${width}`;
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(shots, `${base}.png`) });
+  if (width === WIDTHS[1]) {
+    // the keyboard: Tab reaches the skip link first, Enter on it moves the focus to the text
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.keyboard.press('Tab');
+    const first = await page.evaluate(() => document.activeElement && document.activeElement.className);
+    if (first !== 'skip') fail(where, `the first Tab reaches "${first}", not the skip link`);
+    await page.keyboard.press('Enter');
+    const after = await page.evaluate(() => location.hash);
+    if (after !== '#main') fail(where, `Enter on the skip link goes to "${after}", not #main`);
+    // a figure's numbers open from the keyboard
+    const summary = await page.$('details.figure-data > summary');
+    if (summary) {
+      await summary.focus();
+      await page.keyboard.press('Enter');
+      if (!await page.evaluate(() => document.querySelector('details.figure-data').open)) fail(where, 'Enter on a figure\'s summary does not open its table');
+    }
+    // scripts off: the numbers and the equations are in the page
+    const off = await browser.newContext({ javaScriptEnabled: false, viewport: { width, height: 900 } });
+    await off.route('**/*', (route) => (route.request().url().startsWith('file://') ? route.continue() : route.abort()));
+    const quiet = await off.newPage();
+    await quiet.goto(`file://${path.join(site, name)}`, { waitUntil: 'load' });
+    const shown = await quiet.evaluate(() => ({
+      live: [...document.querySelectorAll('.chalk-live')].filter((s) => s.textContent.trim() !== '').length,
+      all: document.querySelectorAll('.chalk-live').length,
+      katex: document.querySelectorAll('.katex').length,
+      tex: document.querySelectorAll('span.math').length,
+    }));
+    await off.close();
+    if (shown.live !== shown.all) fail(where, `with scripts off, ${shown.all - shown.live} live numbers are empty`);
+    if (shown.tex > 0) fail(where, `with scripts off, ${shown.tex} equations are untypeset TeX`);
+  }
+  // what a person looks at: the first of each kind of thing (the top of the page: above)
   for (const [what, sel] of [['figure', 'figure'], ['table', 'main table:not(.figure-numbers)'], ['equation', '.katex-display'],
     ['box', '.exercise, .slip, .reality, .example'], ['listing', '.listing'], ['card', '.card'], ['problem', '.problem']]) {
     const el = await page.$(sel);
