@@ -284,9 +284,10 @@ if selected web/site; then
         student=$(tests/grade/handout-check.sh build/web 2>&1) || why+="the student site leaks: $student"$'\n'
         tests/grade/handout-check.sh build/web-instructor >/dev/null 2>&1 &&
             why+="handout-check.sh finds no reference code in the instructor site: it checks nothing"$'\n'
-        for pat in 'class="solution"' 'Solution to Exercise' 'data-answer-json' '<code>solutions/'; do
-            if grep -qF -- "$pat" build/web/*.html; then why+="the student site holds $pat: $(grep -lF -- "$pat" build/web/*.html | head -3 | tr '\n' ' ')"$'\n'; fi
-            grep -qF -- "$pat" build/web-instructor/*.html || why+="the instructor site lacks $pat"$'\n'
+        # (a solution box, its title, a problem's key, a listing of reference code)
+        for pat in 'class="solution"' 'Solution to Exercise' 'data-answer-json' '<p><code>solutions/[^<]*</code>, region '; do
+            if grep -qE -- "$pat" build/web/*.html; then why+="the student site holds $pat: $(grep -lE -- "$pat" build/web/*.html | head -3 | tr '\n' ' ')"$'\n'; fi
+            grep -qE -- "$pat" build/web-instructor/*.html || why+="the instructor site lacks $pat"$'\n'
         done
         # the hooks the calculator in the page relies on (book/web/README.md)
         for pat in 'class="chalk-live" data-chalk=' '<figure class="chalk-plot" id="fig:' 'data-plot="figures/' \
@@ -315,7 +316,7 @@ if selected web/numbers; then
         [ "$n" -gt 100 ] || why+="$ed: only $n numbered items in the web edition"$'\n'
         differ=$(join -t $'\t' "$OUT/web-numbers-$ed" "$OUT/pdf-numbers-$ed" | awk -F'\t' '$2 != $3 { print "  " $1 ": web " $2 ", PDF " $3 }')
         [ -z "$differ" ] || why+="$ed: numbered differently:"$'\n'"$differ"$'\n'
-        missing=$(grep -E '^(fig|tbl|eq|sec):' "$OUT/pdf-numbers-$ed" | awk -F'\t' '$2 ~ /[0-9A-Z]/' | cut -f1 |
+        missing=$(grep -E '^(fig|tbl|eq):' "$OUT/pdf-numbers-$ed" | awk -F'\t' '$2 ~ /[0-9A-Z]/' | cut -f1 |
             comm -23 - <(cut -f1 "$OUT/web-numbers-$ed"))
         [ -z "$missing" ] || why+="$ed: numbered in the PDF, not in the web edition: $(echo $missing)"$'\n'
     done

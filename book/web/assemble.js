@@ -319,9 +319,12 @@ const out = path.resolve(opt.out);
 const tmp = `${out}.new`;
 fs.rmSync(tmp, { recursive: true, force: true });
 fs.mkdirSync(path.join(tmp, 'assets', 'katex', 'fonts'), { recursive: true });
+const indexPage = { name: 'book-index.html', title: 'Index', secnum: '' };
 pages.forEach((p, i) => {
   const title = `${p.secnum ? `${p.secnum}: ` : ''}${p.title} – ${meta.title || 'Chalk'}`;
-  fs.writeFileSync(path.join(tmp, p.name), layout({ name: p.name, title, body: p.html, prev: pages[i - 1], next: pages[i + 1], toc: pageToc(p) }));
+  fs.writeFileSync(path.join(tmp, p.name), layout({
+    name: p.name, title, body: p.html, prev: pages[i - 1], next: pages[i + 1] || indexPage, toc: pageToc(p),
+  }));
 });
 fs.writeFileSync(path.join(tmp, 'index.html'), layout({
   name: 'index.html', title: `${meta.title || 'Chalk'}: ${meta.subtitle || ''}`, body: contentsHtml(), prev: null, next: pages[0],
