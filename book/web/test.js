@@ -18,7 +18,8 @@
 // table opens with Enter on its summary), and with scripts off the page still
 // shows its numbers and typeset equations. Saves what a person would look at in SHOTS-DIR:
 // the top of each page (NAME-WIDTH.png) and, per page, the first figure, table,
-// display equation, box and listing (NAME-WIDTH-WHAT.png).
+// display equation, box and listing (NAME-WIDTH-WHAT.png; with SHOTS=top, only the
+// top of each page).
 // Before the pages, a self-test: a page that asks for an outside resource must be
 // caught, or the watch proves nothing.
 // Prints "web-test: PAGE@WIDTH: problem" lines, then "web-test: N pages x 2 widths:
@@ -216,7 +217,7 @@ async function checkPage(browser, name, width) {
     if (shown.tex > 0) fail(where, `with scripts off, ${shown.tex} equations are untypeset TeX`);
   }
   // what a person looks at: the first of each kind of thing (the top of the page: above)
-  for (const [what, sel] of [['figure', 'figure'], ['table', 'main table:not(.figure-numbers)'], ['equation', '.katex-display'],
+  for (const [what, sel] of process.env.SHOTS === 'top' ? [] : [['figure', 'figure'], ['table', 'main table:not(.figure-numbers)'], ['equation', '.katex-display'],
     ['box', '.exercise, .slip, .reality, .example'], ['listing', '.listing'], ['card', '.card'], ['problem', '.problem']]) {
     const el = await page.$(sel);
     const box = el && await el.boundingBox();
