@@ -359,7 +359,12 @@ if [ "$web" = 1 ]; then
 fi
 
 # ---- 4. chalk.tex around the fragments --------------------------------------------
-for f in "${files[@]}"; do cat "$store/${key_of[$f]}/frag.tex"; done >"$work/body.tex.new"
+# (each fragment announced in the log, "chalk-file: FILE", so that a check of the log
+# -- tests/checks/layout.sh -- names the file an overfull line comes from)
+for f in "${files[@]}"; do
+    printf '\\typeout{chalk-file: %s}\n' "$f"
+    cat "$store/${key_of[$f]}/frag.tex"
+done >"$work/body.tex.new"
 cmp -s "$work/body.tex.new" "$work/body.tex" 2>/dev/null && rm "$work/body.tex.new" || mv "$work/body.tex.new" "$work/body.tex"
 # (the one code block makes pandoc write its highlighting macros, which the
 # fragments use; the template puts \input{body.tex} where the body would go)

@@ -40,11 +40,11 @@ local function chapter_name()
   return ((f:match('([^/]+)$') or f):gsub('%.md$', ''))
 end
 
-local function render(id, front, back)
+local function render(id, front, back, header)
   if util.is_html() then
     return { pandoc.Div({ pandoc.Div(front, pandoc.Attr('', { 'card-q' })),
       pandoc.Div(back, pandoc.Attr('', { 'card-a' })) },
-      pandoc.Attr('card-' .. id, { 'card' }, { { 'deck', util.deck_of(chapter_name()) } })) }
+      pandoc.Attr('card-' .. id, { 'card' }, { { 'deck', util.deck_of(chapter_name(), header) } })) }
   end
   if util.is_latex() then
     local out = pandoc.List({ pandoc.RawBlock('latex', '\\begin{chalkcard}') })
@@ -81,13 +81,15 @@ return {
         if #cards > 0 then out:extend(review_section(cards)) end
         cards = pandoc.List()
       end
+      local header -- the chapter's level-1 header, for its deck's name
       for _, b in ipairs(doc.blocks) do
+        if b.t == 'Header' and b.level == 1 then header = b end
         if b.t == 'Div' and b.classes:includes('card') then
           local id, _, front, back = util.card(WHO, b)
           if ids[id] then util.fail(WHO, 'card id "' .. id .. '" is used twice') end
           ids[id] = true
           util.record('ids', 'card ' .. id)
-          cards:insert(render(id, front, back))
+          cards:insert(render(id, front, back, header))
         else
           if b.t == 'Header' and (b.level == 1 or
               (b.level == 2 and pandoc.utils.stringify(b.content) == 'Practice problems')) then

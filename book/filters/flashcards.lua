@@ -36,7 +36,12 @@
 --          a tab becomes &#9;, a newline a space (<br> inside <pre>), so each
 --          note is one line.
 --   tags   the card's tags plus chalk::NN-topic (the chapter).
---   deck   "Chalk::01 Batching": one deck per chapter, from the chapter's file name.
+--   deck   "Chalk::02 MoE": one deck per chapter, named as the book names it: NN is
+--          the chapter's number (its file's), then the chapter's short title, the
+--          attribute short= of its level-1 header (`# Mixture of experts on a rack:
+--          ... {#sec:moe short="MoE"}`), or else its title up to the first colon
+--          ("Batching: how batch size sets ..." -> "Chalk::01 Batching"). Renaming a
+--          deck moves no card: Anki matches notes by GUID.
 -- Why a deck column and not `#deck:NAME`: that header only presets one deck
 -- for the whole file (and only if it already exists); the deck column puts each
 -- note in its own deck and creates the deck when missing (same page, "Deck Column").
@@ -69,6 +74,8 @@ local HEADER = {
   '#deck column:5',
   '#if matches:update current',
 }
+
+-- The deck of a chapter: util.deck_of (the one rule, shared with cards.lua's HTML cards).
 
 -- The chapter names (file names without directory and .md), in input order.
 local function chapters()
@@ -119,9 +126,11 @@ return {
       for _, h in ipairs(HEADER) do lines[#lines + 1] = h end
       local h1 = 0
       local count = 0
+      local header
       for _, b in ipairs(doc.blocks) do
         if b.t == 'Header' and b.level == 1 then
           h1 = h1 + 1
+          header = b
         elseif b.t == 'Div' and b.classes:includes('card') then
           if h1 == 0 then util.fail(WHO, 'a card comes before the first chapter title (# ...)') end
           local chapter = names[h1] or ('chapter ' .. h1)
@@ -137,7 +146,7 @@ return {
             html(front, 'card ' .. id .. ' (front)'),
             html(back, 'card ' .. id .. ' (back)'),
             table.concat(tags, ' '),
-            util.deck_of(chapter),
+            util.deck_of(chapter, header),
           }, '\t')
           count = count + 1
         elseif b.t == 'Div' then

@@ -110,7 +110,10 @@ local TABLES = {
   models = {
     data = 'models',
     head = { 'preset', 'params (B)', 'active (B)', 'sparsity', 'layers', 'width', 'attention', 'KV KB per token', 'weights GB' },
-    widths = { 0.16, 0.09, 0.09, 0.09, 0.07, 0.09, 0.20, 0.09, 0.09 },
+    -- widths (of the text width less the column gaps) that hold each column's longest
+    -- word and value on one line at \\footnotesize: chinchilla-70b 54 pt, "GQA, 8 KV heads"
+    -- 70 pt, "sparsity" 31 pt, of 334 pt
+    widths = { 0.18, 0.09, 0.07, 0.095, 0.07, 0.08, 0.23, 0.075, 0.095 },
     row = function(m)
       return { indexed(m.name, 'models'), plain(num(m.params_total, 1e9)), plain(num(m.params_active, 1e9)),
         plain(num(m.sparsity, 1, 3)), plain(num(m.layers, 1, 6)), plain(num(m.d_model, 1, 6)),

@@ -473,13 +473,22 @@ end
 
 -- ---- flashcards -----------------------------------------------------------------
 
--- A chapter's deck: "01-batching" -> "Chalk::01 Batching" (flashcards.lua's deck
--- column, and the web edition's cards).
-function M.deck_of(chapter)
-  local words = {}
-  for w in chapter:gmatch('[^-_]+') do
-    words[#words + 1] = w:sub(1, 1):upper() .. w:sub(2)
+-- A chapter's deck: "Chalk::" .. NN .. " " .. its short title, the attribute short= of
+-- its level-1 HEADER, else the title up to its first colon ("01-batching" with
+-- "# Batching: how ..." -> "Chalk::01 Batching"); flashcards.lua's deck column and the
+-- web edition's cards. A '::' in the title would nest decks in Anki, and a tab would
+-- split the row.
+function M.deck_of(chapter, header)
+  local nn = chapter:match('^(%d+)') or chapter
+  local short = header and header.attributes.short
+  if not short or short == '' then
+    short = header and pandoc.utils.stringify(header.content) or chapter
+    short = short:gsub(':.*$', '')
   end
+  short = short:gsub('::', ':'):gsub('%s+', ' '):gsub('^ ', ''):gsub(' $', '')
+  if short == '' then M.fail('deck', chapter .. ': the chapter title gives an empty deck name') end
+  return 'Chalk::' .. nn .. ' ' .. short
+end
   return 'Chalk::' .. table.concat(words, ' ')
 end
 

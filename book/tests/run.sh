@@ -16,6 +16,10 @@
 #   build/per-file perfile/: a book of two files, each converted alone; references
 #                  across them, the index and a citation are in the PDF; an edit of
 #                  one file converts that file alone and costs one pdflatex run
+#   build/layout   the built book's layout, both editions: no overfull line or page, no
+#                  unresolved reference, no equation number alone on its line
+#                  (tests/checks/layout.sh; tests/checks/outstanding/layout.txt lists
+#                  what the chapters must still clear)
 #   build/stops-*  book/build.sh stops, naming the cause: a missing region, a failing
 #                  chalk, a bad diagram, a notation clash, an unknown citation key,
 #                  an id defined in two files, a reference to a table no file has
@@ -219,7 +223,10 @@ if selected build/per-file; then
         book/build.sh student "$OUT/perfile.pdf" "$T/perfile/one.md" "$OUT/two.md" >/dev/null 2>&1 ||
             why+="the build after the edit failed"$'\n'
         book/build.sh student "$OUT/perfile.pdf" "$T/perfile/one.md" "$OUT/two.md" >"$OUT/perfile.log" 2>&1
-        sed -i 's/One more sentence./Two more sentences./' "$OUT/two.md"
+        # (a sentence no earlier run wrote: the fragment store keeps an hour's fragments,
+        # so a fixed edit would be found cached by the next make test within the hour)
+        nonce="$$x$RANDOM"
+        sed -i "s/One more sentence./Two more sentences, run $nonce./" "$OUT/two.md"
         book/build.sh student "$OUT/perfile.pdf" "$T/perfile/one.md" "$OUT/two.md" >"$OUT/perfile.log" 2>&1
         grep -q '(1 of 2 files converted: two ' "$OUT/book-student/times.txt" ||
             why+="an edit of one file converted: $(cat "$OUT/book-student/times.txt")"$'\n'
@@ -227,7 +234,7 @@ if selected build/per-file; then
             why+="the unchanged file was not taken from the cache: $(cat "$OUT/perfile.log")"$'\n'
         grep -q '(1 runs' "$OUT/book-student/times.txt" ||
             why+="an edit that moves no page took more than one pdflatex run: $(cat "$OUT/book-student/times.txt")"$'\n'
-        pdftotext "$OUT/perfile.pdf" - | grep -q 'Two more sentences.' || why+="the edit is not in the PDF"$'\n'
+        pdftotext "$OUT/perfile.pdf" - | tr '\n' ' ' | grep -q "Two more sentences, run $nonce." || why+="the edit is not in the PDF"$'\n'
     else
         why+="$log"$'\n'
     fi
@@ -246,6 +253,9 @@ if selected build/book; then
         grep -q 'Contents' <<<"$s" || why+="no table of contents"$'\n'
         grep -q 'Hardware and model presets' <<<"$s" || why+="no presets appendix"$'\n'
         grep -q 'The book’s symbols' <<<"$s" || why+="no notation appendix"$'\n'
+        grep -q 'Answers to the practice problems' <<<"$s" || why+="the student edition has no answers to the practice problems"$'\n'
+        if grep -q '^Answer:' <<<"$s"; then why+="the student edition shows a worked answer (Answer: ...)"$'\n'; fi
+        grep -q '^Answer:' <<<"$i" || why+="the instructor edition shows no worked answer to a practice problem"$'\n'
         again=$(make -s --no-print-directory book 2>&1)
         grep -q 'already up to date' <<<"$again" || why+="make book on an unchanged book does not say it is up to date: $again"$'\n'
         if grep -q 'Solution to Exercise' <<<"$s"; then why+="the student edition shows a solution"$'\n'; fi
@@ -256,6 +266,27 @@ if selected build/book; then
     else
         bad build/book "$log"
     fi
+fi
+
+# ---- the layout of the whole book, both editions (tests/checks/layout.sh) ------------
+# Overfull lines and pages, unresolved references, equation numbers alone on their
+# line, against what tests/checks/outstanding/layout.txt still lists.
+if selected build/layout; then
+    echo "[ RUN      ] build/layout"
+    why="" found=$OUT/layout.found
+    : >"$found"
+    for e in student instructor; do
+        pdf=build/chalk$([ $e = instructor ] && echo -instructor).pdf
+        if [ -f "build/book-$e/chalk.log" ] && [ -f "$pdf" ]; then
+            tests/checks/layout.sh "build/book-$e/chalk.log" "$pdf" "$e edition" >>"$found" ||
+                why+="tests/checks/layout.sh failed on the $e edition"$'\n'
+        else
+            why+="no build/book-$e/chalk.log or $pdf: build/book did not build it"$'\n'
+        fi
+    done
+    result=$(tests/checks/outstanding.sh layout "$found")
+    why+=$(grep -E '^(new|fixed):' <<<"$result" | sed 's/^fixed: /fixed, delete its line from tests\/checks\/outstanding\/layout.txt: /')
+    if [ -z "$why" ]; then ok "build/layout ($(sed -n 's/^outstanding: //p' <<<"$result") outstanding)"; else bad build/layout "$why"; fi
 fi
 
 # ---- the web edition ---------------------------------------------------------------------

@@ -239,7 +239,7 @@ static void feistel_decryption_takes_the_keys_in_reverse(void **state)
 }
 
 /* Contract: zero rounds read no round key (NULL is passed here) and leave the block
- * as it was, both ways. */
+ * as it was, both ways; one round does not. */
 static void feistel_with_zero_rounds_is_the_identity(void **state)
 {
     (void)state;
@@ -248,6 +248,12 @@ static void feistel_with_zero_rounds_is_the_identity(void **state)
     assert_block(b, 0x01234567, 0x89ABCDEF);
     revnets_feistel_decrypt(b, NULL, 0, key_only);
     assert_block(b, 0x01234567, 0x89ABCDEF);
+    /* ... and the same block under one round is not left as it was (the round of
+     * revnets.h: (L, R) -> (R, L ^ f(R, k)), with f(R, k) = k here), so a function
+     * that does nothing cannot pass this test. */
+    const uint32_t key[1] = {0xA5A5A5A5};
+    revnets_feistel_encrypt(b, key, 1, key_only);
+    assert_block(b, 0x89ABCDEF, 0x01234567 ^ 0xA5A5A5A5);
 }
 
 /* ---- 6.2 toy_cipher ---------------------------------------------------------- */

@@ -24,10 +24,11 @@
  *                goes to one, in one of two ways:
  *                - the test's call server, forked at the test's first call, when
  *                  every pointer argument's data has a size in buffers.txt and holds
- *                  no pointer ("portable", decided by wrap.sh) and no two buffers
- *                  overlap: the test sends the argument block and a copy of each
- *                  buffer, the server runs the function on its copies and replies
- *                  with the result and the bytes of each buffer the function
+ *                  no pointer but strings ("portable", decided by wrap.sh), each of
+ *                  those strings is NULL or a string constant (below), and no two
+ *                  buffers overlap: the test sends the argument block and a copy of
+ *                  each buffer, the server runs the function on its copies and
+ *                  replies with the result and the bytes of each buffer the function
  *                  writes. About 8 us a call (a pipe's round trip), so a test may
  *                  make 100,000 calls;
  *                - else a fresh child forked for the one call (a function pointer,
@@ -37,12 +38,30 @@
  *                buffers, by the sizes it computed itself before the call: a call
  *                chooses the bytes of its answer, never where they go or how many.
  *                A string result is copied (capped) and the test returns its own
- *                copy. In a call, before the student's code runs, a seccomp filter
- *                (built once per binary by the harness, attached in each call
- *                process): compute, allocate without PROT_EXEC, write to what the
- *                call prints and to its reply, read the server's requests, abort
- *                itself, exit. Any other system call traps: on_sigsys() reports its
- *                number and the call ends, a failed call that names the system call.
+ *                copy.
+ *
+ * Strings inside data (a const char * field, such as chapter 4's `reason`, "a
+ * string constant of your choice, never NULL"; a cost_scaling_fit's `name`) are
+ * not copied: they must be string constants of the test binary (string_constant():
+ * NULL, or a pointer into one of the program's read-only segments, which the
+ * harness finds once with dl_iterate_phdr, with a NUL within STRING_CAP bytes and
+ * within the segment). Every call process is a fork of the test, so such a pointer
+ * means the same bytes in the call and in the test, and no process can change
+ * them. In a struct result or an OUT buffer the test accepts the pointer a call
+ * handed back only when it is one (or, in a buffer, the pointer the test itself
+ * left there); a string the call built (a static buffer, the heap, the stack)
+ * exists only in the call's process, and the call fails: "reason must be a string
+ * constant". Checking is a range test and no change to the protocol, and it is
+ * what the contracts ask; copying strings back by field offset would accept
+ * strings they do not. An argument's buffer whose strings are all constants can
+ * go to the call server, which holds them at the same address; else the call
+ * takes a fresh process, which sees them in place.
+ *
+ * In a call, before the student's code runs, a seccomp filter (built once per
+ * binary by the harness, attached in each call process): compute, allocate without
+ * PROT_EXEC, write to what the call prints and to its reply, read the server's
+ * requests, abort itself, exit. Any other system call traps: on_sigsys() reports
+ * its number and the call ends, a failed call that names the system call.
  *
  * Why the verdict cannot be forged by the student's code: a call holds no
  * descriptor to the verdicts (closed in the test before any call), cannot reopen
@@ -73,6 +92,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <link.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <seccomp.h>
@@ -105,6 +125,7 @@ enum {
 
 static int printed_fd = -1; /* in a test: where calls send what they print */
 static void build_filter(void);
+static int find_readonly(struct dl_phdr_info *info, size_t size, void *data);
 static int in_call = 0;     /* in a call */
 
 /* What carrying calls to another process costs, which a test's time limit does not
@@ -377,6 +398,7 @@ int chalk_grade_run_group(const char *group, const struct CMUnitTest *tests,
         return 0;
     }
     build_filter();
+    dl_iterate_phdr(find_readonly, NULL); /* where string constants are, for every test */
     counts = mmap(NULL, sizeof *counts, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (counts == MAP_FAILED)
         counts = NULL; /* no allowance: the limit alone */
@@ -387,6 +409,49 @@ int chalk_grade_run_group(const char *group, const struct CMUnitTest *tests,
     int out_fd = fcntl(VERDICT_FD, F_GETFD) >= 0 ? VERDICT_FD : 1;
     for (size_t i = 0; i < count; i++)
         run_one(group, &tests[i], setup, teardown, limit, out_fd);
+    return 0;
+}
+
+/* ---- strings a call hands back: string constants of this binary ---------------- */
+
+enum { STRING_CAP = 4096 }; /* bytes a string constant may hold, its NUL included */
+
+static struct {
+    uintptr_t lo, hi;
+} readonly[16];          /* the program's read-only segments (PT_LOAD without PF_W) */
+static int nreadonly = -1; /* -1: not looked up */
+
+static int find_readonly(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size, (void)data;
+    nreadonly = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_W) == 0 &&
+            nreadonly < (int)(sizeof readonly / sizeof *readonly)) {
+            readonly[nreadonly].lo = info->dlpi_addr + ph->p_vaddr;
+            readonly[nreadonly].hi = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+            nreadonly++;
+        }
+    }
+    return 1; /* the first object is the program itself: stop there */
+}
+
+/* s is NULL or a string constant of the test binary: it points into one of the
+ * program's read-only segments, and a NUL follows within STRING_CAP bytes without
+ * leaving the segment. Reads nothing outside those segments. */
+static int string_constant(const char *s)
+{
+    if (s == NULL)
+        return 1;
+    if (nreadonly < 0)
+        dl_iterate_phdr(find_readonly, NULL);
+    uintptr_t a = (uintptr_t)s;
+    for (int i = 0; i < nreadonly; i++)
+        if (a >= readonly[i].lo && a < readonly[i].hi) {
+            size_t room = readonly[i].hi - a;
+            return memchr(s, '\0', room < STRING_CAP ? room : STRING_CAP) != NULL;
+        }
     return 0;
 }
 
@@ -522,11 +587,12 @@ typedef struct {
     uint32_t kind, null;
 } carry;
 
-/* The request of a portable call to the call server; then the argument block, the
- * carries, and the bytes of every IN and OUT buffer. */
+/* The request of a portable call to the call server; then its body, body_size bytes:
+ * the argument block, the carries, and the bytes of every IN and OUT buffer (read
+ * at once: a call costs the server two reads and one write). */
 typedef struct {
     void (*thunk)(void *ret, void *args);
-    uint64_t args_size, ret_size, string_cap, ncarry;
+    uint64_t args_size, ret_size, string_cap, ncarry, body_size;
 } request;
 
 enum { CARRY_MAX = 1 << 30 }; /* bytes a call's buffers may hold together */
@@ -632,28 +698,47 @@ static void send_reply(const void *ret, uint64_t ret_size, uint64_t string_cap, 
  * runs portable calls on copies of their buffers until the test ends. */
 static void serve(void)
 {
+    unsigned char *body = NULL;
+    size_t body_cap = 0;
     for (;;) {
         request h;
         size_t got = read_all(REQUEST_FD, &h, sizeof h);
         if (got != sizeof h)
             _exit(got == 0 ? 0 : CALL_PROTOCOL);
+        if (h.body_size > (uint64_t)CARRY_MAX * 2 || h.args_size > h.body_size ||
+            h.ncarry > (h.body_size - h.args_size) / sizeof(carry))
+            _exit(CALL_PROTOCOL);
+        if (h.body_size > body_cap) {
+            free(body);
+            body_cap = h.body_size;
+            if ((body = malloc(body_cap)) == NULL)
+                _exit(CALL_PROTOCOL);
+        }
+        if (read_all(REQUEST_FD, body, h.body_size) != h.body_size)
+            _exit(CALL_PROTOCOL);
+        const unsigned char *b = body, *end = body + h.body_size;
         void *args = malloc(h.args_size + 1);
         carry *c = malloc(h.ncarry * sizeof *c + 1);
         void **mem = calloc(h.ncarry + 1, sizeof *mem);
         void *ret = calloc(1, h.ret_size + sizeof(void *));
-        if (args == NULL || c == NULL || mem == NULL || ret == NULL ||
-            read_all(REQUEST_FD, args, h.args_size) != h.args_size ||
-            read_all(REQUEST_FD, c, h.ncarry * sizeof *c) != h.ncarry * sizeof *c)
+        if (args == NULL || c == NULL || mem == NULL || ret == NULL)
             _exit(CALL_PROTOCOL);
+        memcpy(args, b, h.args_size), b += h.args_size;
+        memcpy(c, b, h.ncarry * sizeof *c), b += h.ncarry * sizeof *c;
         for (size_t i = 0; i < h.ncarry; i++) {
             if (c[i].null)
                 continue;
-            if ((mem[i] = calloc(1, c[i].bytes + 1)) == NULL ||
-                (c[i].kind != CHALK_GRADE_SCRATCH &&
-                 read_all(REQUEST_FD, mem[i], c[i].bytes) != c[i].bytes))
+            if (c[i].bytes > CARRY_MAX || (mem[i] = calloc(1, c[i].bytes + 1)) == NULL)
                 _exit(CALL_PROTOCOL);
+            if (c[i].kind != CHALK_GRADE_SCRATCH) {
+                if (c[i].bytes > (size_t)(end - b))
+                    _exit(CALL_PROTOCOL);
+                memcpy(mem[i], b, c[i].bytes), b += c[i].bytes;
+            }
             *(void **)((char *)args + c[i].slot) = mem[i];
         }
+        if (b != end)
+            _exit(CALL_PROTOCOL);
         h.thunk(ret, args);
         send_reply(ret, h.ret_size, h.string_cap, args, c, h.ncarry);
         for (size_t i = 0; i < h.ncarry; i++)
@@ -691,22 +776,31 @@ static const char *intern(const char *s, size_t n)
     return k->s;
 }
 
-/* The test's side of a reply: the tag, then the result and the OUT buffers into data
- * (need bytes), then the string. REPLY_OK when whole; REPLY_FORBIDDEN or
- * REPLY_NOFILTER with *num set; 0 when the reply ended short. */
-static int read_reply(int fd, unsigned char *data, size_t need, uint64_t string_cap,
+/* The test's side of a reply, read into rep (1 + need + 4 bytes): the tag, then the
+ * result and the OUT buffers (need bytes, at rep + 1), then the string, at one read
+ * when the reply is whole. REPLY_OK when whole; REPLY_FORBIDDEN or REPLY_NOFILTER
+ * with *num set; 0 when the reply ended short. */
+static int read_reply(int fd, unsigned char *rep, size_t need, uint64_t string_cap,
                       const char **str, int32_t *num)
 {
-    unsigned char tag = 0;
-    if (read_all(fd, &tag, 1) != 1)
+    size_t want = 1 + need + (string_cap > 0 ? sizeof(uint32_t) : 0);
+    size_t got = read_all(fd, rep, want);
+    if (got < 1)
         return 0;
-    if (tag == REPLY_FORBIDDEN || tag == REPLY_NOFILTER)
-        return read_all(fd, num, sizeof *num) == sizeof *num ? tag : 0;
-    if (tag != REPLY_OK || read_all(fd, data, need) != need)
+    if (rep[0] == REPLY_FORBIDDEN || rep[0] == REPLY_NOFILTER) { /* 4 bytes follow */
+        unsigned char n[1 + sizeof *num];
+        memcpy(n, rep, got < sizeof n ? got : sizeof n);
+        if (got < sizeof n && read_all(fd, n + got, sizeof n - got) != sizeof n - got)
+            return 0;
+        memcpy(num, n + 1, sizeof *num);
+        return rep[0];
+    }
+    if (rep[0] != REPLY_OK || got != want)
         return 0;
     if (string_cap > 0) {
         uint32_t k;
-        if (read_all(fd, &k, sizeof k) != sizeof k || (k != UINT32_MAX && k > string_cap))
+        memcpy(&k, rep + 1 + need, sizeof k);
+        if (k != UINT32_MAX && k > string_cap)
             return 0;
         *str = NULL;
         if (k != UINT32_MAX) {
@@ -795,9 +889,9 @@ static int server_start(void)
     return 1;
 }
 
-/* A portable call, in the call server: the request, then the reply into data. */
+/* A portable call, in the call server: the request, then the reply into rep (read_reply). */
 static void call_server(const chalk_grade_fn *fn, void *args, const carry *c, size_t n,
-                        unsigned char *data, size_t need, const char **str)
+                        unsigned char *rep, size_t need, const char **str)
 {
     size_t len = sizeof(request) + fn->args_size + n * sizeof *c;
     for (size_t i = 0; i < n; i++)
@@ -808,7 +902,7 @@ static void call_server(const chalk_grade_fn *fn, void *args, const carry *c, si
         print_error("grading: no memory for a call to %s\n", fn->name);
         _fail(fn->name, 0);
     }
-    request h = {fn->thunk, fn->args_size, fn->ret_size, fn->string_cap, n};
+    request h = {fn->thunk, fn->args_size, fn->ret_size, fn->string_cap, n, len - sizeof h};
     memcpy(m, &h, sizeof h), m += sizeof h;
     memcpy(m, args, fn->args_size), m += fn->args_size;
     memcpy(m, c, n * sizeof *c), m += n * sizeof *c;
@@ -825,7 +919,7 @@ static void call_server(const chalk_grade_fn *fn, void *args, const carry *c, si
     int32_t num = 0;
     int reply = 0;
     if (write_all(server_requests, msg, len) == len)
-        reply = read_reply(server_replies, data, need, fn->string_cap, str, &num);
+        reply = read_reply(server_replies, rep, need, fn->string_cap, str, &num);
     free(msg);
     if (reply != REPLY_OK) {
         pid_t pid = server_pid;
@@ -842,7 +936,7 @@ static void call_server(const chalk_grade_fn *fn, void *args, const carry *c, si
 
 /* A call in a fresh process, forked now: it sees the test's memory as it is. */
 static void call_fork(const chalk_grade_fn *fn, void *ret, void *args, const carry *c, size_t n,
-                      unsigned char *data, size_t need, const char **str)
+                      unsigned char *rep, size_t need, const char **str)
 {
     int p[2];
     if (pipe(p) != 0) {
@@ -865,11 +959,58 @@ static void call_fork(const chalk_grade_fn *fn, void *ret, void *args, const car
     }
     close(p[1]);
     int32_t num = 0;
-    int reply = read_reply(p[0], data, need, fn->string_cap, str, &num);
+    int reply = read_reply(p[0], rep, need, fn->string_cap, str, &num);
     close(p[0]); /* a call still writing gets EPIPE, and ends */
     int st = wait_for(pid);
     if (reply != REPLY_OK || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
         call_failed(fn->name, reply == REPLY_OK ? 0 : reply, num, st);
+}
+
+/* The strings of a reply (data: the result, then each OUT buffer's bytes): 1 when
+ * each is NULL or a string constant (or, in a buffer, the pointer the test left
+ * there); else 0, the first other one named in the test's output. */
+static int strings_ok(const chalk_grade_fn *fn, const unsigned char *data, void *args,
+                      const chalk_grade_buf *bufs, const carry *c, size_t nbufs)
+{
+    const char *s;
+    for (size_t k = 0; k < fn->nstrings; k++) {
+        memcpy(&s, data + fn->strings[k].offset, sizeof s);
+        if (!string_constant(s)) {
+            print_error("%s: %s must be a string constant (a \"...\" in your code) or NULL; "
+                        "it points elsewhere\n",
+                        fn->name, fn->strings[k].name);
+            return 0;
+        }
+    }
+    const unsigned char *d = data + fn->ret_size;
+    for (size_t i = 0; i < nbufs; i++) {
+        if (bufs[i].kind != CHALK_GRADE_OUT || c[i].bytes == 0)
+            continue;
+        for (size_t e = 0; bufs[i].nstrings > 0 && e < c[i].bytes / bufs[i].elem; e++)
+            for (size_t k = 0; k < bufs[i].nstrings; k++) {
+                const chalk_grade_str *f = &bufs[i].strings[k];
+                const char *was;
+                memcpy(&s, d + e * bufs[i].elem + f->offset, sizeof s);
+                memcpy(&was, (char *)slot_ptr(args, c[i].slot) + e * bufs[i].elem + f->offset,
+                       sizeof was);
+                if (s == was || string_constant(s)) /* the test's own pointer, or a constant */
+                    continue;
+                char what[256];
+                const char *n = bufs[i].name, *m = f->name;
+                if (c[i].bytes / bufs[i].elem > 1)
+                    snprintf(what, sizeof what, "%s[%zu]%s%s", n, e, m[0] ? "." : "", m);
+                else if (m[0])
+                    snprintf(what, sizeof what, "%s->%s", n, m);
+                else
+                    snprintf(what, sizeof what, "*%s", n);
+                print_error("%s: %s must be a string constant (a \"...\" in your code) or NULL; "
+                            "it points elsewhere\n",
+                            fn->name, what);
+                return 0;
+            }
+        d += c[i].bytes;
+    }
+    return 1;
 }
 
 void chalk_grade_call(const chalk_grade_fn *fn, int defined, void *ret, void *args,
@@ -917,6 +1058,17 @@ void chalk_grade_call(const chalk_grade_fn *fn, int defined, void *ret, void *ar
         if (b->kind == CHALK_GRADE_OUT)
             need += c[i].bytes;
     }
+    /* strings in the buffers: the server sees the test's memory as it was when it
+     * started, where string constants are what they are here, and nothing else is */
+    for (size_t i = 0; portable && i < nbufs; i++)
+        for (size_t e = 0; bufs[i].nstrings > 0 && e < c[i].bytes / bufs[i].elem; e++)
+            for (size_t k = 0; k < bufs[i].nstrings; k++) {
+                const char *s;
+                memcpy(&s, (char *)slot_ptr(args, c[i].slot) + e * bufs[i].elem +
+                               bufs[i].strings[k].offset, sizeof s);
+                if (!string_constant(s))
+                    portable = 0; /* a fresh process sees it in place */
+            }
     /* buffers that overlap stay overlapped only in the test's own memory */
     for (size_t i = 0; portable && i < nbufs; i++)
         for (size_t j = i + 1; j < nbufs; j++) {
@@ -925,18 +1077,23 @@ void chalk_grade_call(const chalk_grade_fn *fn, int defined, void *ret, void *ar
             if (c[i].bytes > 0 && c[j].bytes > 0 && a < b + c[j].bytes && b < a + c[i].bytes)
                 portable = 0;
         }
-    unsigned char *data = malloc(need + 1);
+    /* the reply: its tag, the result and the OUT buffers (data), a string's length */
+    unsigned char *rep = malloc(1 + need + sizeof(uint32_t) + 1), *data = rep + 1;
     const char *str = NULL;
-    if (data == NULL) {
+    if (rep == NULL) {
         print_error("grading: no memory for a call to %s\n", fn->name);
         _fail(fn->name, 0);
     }
     if (portable)
-        call_server(fn, args, c, nbufs, data, need, &str);
+        call_server(fn, args, c, nbufs, rep, need, &str);
     else
-        call_fork(fn, ret, args, c, nbufs, data, need, &str);
+        call_fork(fn, ret, args, c, nbufs, rep, need, &str);
     if (counts != NULL)
         __atomic_fetch_add(portable ? &counts->server : &counts->fork, 1, __ATOMIC_RELAXED);
+    if (!strings_ok(fn, data, args, bufs, c, nbufs)) {
+        free(rep);
+        _fail(fn->name, 0);
+    }
     /* the call returned: its result, and what it wrote into the caller's buffers */
     memcpy(ret, data, fn->ret_size);
     unsigned char *d = data + fn->ret_size;
@@ -947,5 +1104,5 @@ void chalk_grade_call(const chalk_grade_fn *fn, int defined, void *ret, void *ar
         }
     if (fn->string_cap > 0)
         *(const char **)ret = str;
-    free(data);
+    free(rep);
 }

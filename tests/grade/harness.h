@@ -20,6 +20,15 @@ int chalk_grade_run_group(const char *group, const struct CMUnitTest *tests,
                           size_t count, CMFixtureFunction setup,
                           CMFixtureFunction teardown);
 
+/* A string (a pointer to const char) inside a result or a buffer's element: its
+ * offset there and its designator ("reason", "a[1].name"; "" for the element
+ * itself). The call hands back its value; the harness accepts it only when it is
+ * NULL or a string constant of the test binary (harness.c, string_constant). */
+typedef struct chalk_grade_str {
+    size_t offset;
+    const char *name;
+} chalk_grade_str;
+
 /* One pointer argument of a call, as the generated wrapper describes it from
  * tests/grade/buffers.txt (wrap.sh): where the pointer is in the argument block and
  * how many bytes it points to. */
@@ -30,6 +39,8 @@ typedef struct chalk_grade_buf {
     uintmax_t count;  /* elements */
     int kind;         /* CHALK_GRADE_IN, _OUT or _SCRATCH */
     const char *name; /* the parameter, for messages */
+    const chalk_grade_str *strings; /* an OUT buffer: the strings in each element */
+    size_t nstrings;
 } chalk_grade_buf;
 
 enum {
@@ -46,6 +57,8 @@ typedef struct chalk_grade_fn {
     size_t ret_size;                      /* bytes of the result (0: void or a string) */
     size_t string_cap;                    /* a string result: bytes copied back at most */
     int portable; /* every pointer argument's data is in the bufs: the call server may run it */
+    const chalk_grade_str *strings; /* the strings in a struct result */
+    size_t nstrings;
 } chalk_grade_fn;
 
 /* Called by the generated wrappers (tests/grade/wrap.sh): runs fn with the argument

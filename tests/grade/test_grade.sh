@@ -191,6 +191,14 @@ expect "the bare .c file (a Gradescope upload) is graded: full marks" test "$(sc
 
 section "grading: every chapter: the reference full marks, the stubs zero"
 chapters=$(loop_chapters)
+# every contract on the tree can be carried to a call process (else make grade stops)
+unwrapped=""
+for c in $chapters; do
+    tests/grade/wrap.sh "$c" "$scratch/wrap-$c.c" >/dev/null 2>"$scratch/wrap-$c.log" ||
+        unwrapped="$unwrapped $c: $(grep -v 'no wrappers written' "$scratch/wrap-$c.log" | head -2 | tr '\n' ' ')"
+done
+expect "wrap.sh builds the wrappers of every chapter ($(echo $chapters | wc -w))${unwrapped:+; not:$unwrapped}" \
+    test -z "$unwrapped"
 # one at a time: the first run compiles each chapter's tests into the shared cache
 SCORES=$scratch/out/ref-all.scores grade ref-all solutions $chapters
 SCORES=$scratch/out/stub-all.scores grade stub-all exercises $chapters
@@ -225,6 +233,8 @@ attacks=(
     "movabs|did not return (its process ended with exit status 0)"
     "execve|calls to execl" "kill-parent|calls to getppid, kill" "socket|socket"
     "open-file|calls to open" "mprotect-exec|mprotect"
+    # a string in a result that only the call's process could read
+    "reason-not-constant|reason must be a string constant"
 )
 for a in "${attacks[@]}"; do
     name=${a%%|*}
@@ -389,6 +399,176 @@ expect "  with every size, the wrappers: wc_fill, wc_set, wc_out portable; wc_su
           grep -q "wc_map: a fresh process per call (f a function pointer)" "$scratch/wc.c"'
 rm -rf "$wc" "$scratch/wc.c"
 
+section "grading: strings in results and buffers: string constants only"
+# A made-up chapter whose structs hold strings (const char *, as chapter 4's reason)
+# and other pointers. wrap.sh carries the first and refuses the second, for every
+# function that returns such a type (each its own probe, not one per type); then
+# a test binary built as grade.sh builds one: a string constant comes back, a
+# string the call built is refused by name, a pointer the test left is kept.
+ws=exercises/98-wrapstrings
+mkdir -p "$ws"
+cat >"$ws/wrapstrings.h" <<'C'
+#include <stdbool.h>
+typedef struct ws_result { bool exists; const char *reason; double x; } ws_result;
+typedef struct ws_named {
+    const char *name; struct { const char *unit; } inner; const char *tags[2]; double v;
+} ws_named;
+typedef struct ws_ptr { bool exists; const double *data; } ws_ptr; /* not a string */
+typedef struct ws_wstr { char *reason; } ws_wstr;                 /* a writable string */
+typedef struct ws_hold { union { const char *s; double d; } u; } ws_hold; /* in a union */
+ws_result ws_a(double x);              /* a result with a string */
+ws_result ws_b(int k);                 /* the same type, another function */
+void ws_fill(ws_named *out, int k);    /* one struct out, four strings */
+void ws_many(ws_result *out, int n);   /* n structs out */
+double ws_read(const ws_named *in);    /* a struct in with strings */
+ws_ptr ws_p1(int k);
+ws_ptr ws_p2(double x);
+ws_wstr ws_w(int k);
+ws_hold ws_u(int k);
+void ws_outp(ws_ptr *out);
+C
+printf '98-wrapstrings ws_many out out n\n' >"$scratch/ws-sizes"
+out=$(CHALK_BUFFERS=$scratch/ws-sizes tests/grade/wrap.sh 98-wrapstrings "$scratch/ws.c" 2>&1)
+rc=$?
+for want in "ws_p1 returns ws_ptr, which holds pointers other than strings" \
+    "ws_p2 returns ws_ptr, which holds pointers other than strings" \
+    "ws_w returns ws_wstr, which holds pointers to writable data" \
+    "ws_u returns ws_hold, which holds pointers other than strings" \
+    "ws_outp: out (ws_ptr *) points to writable data that holds pointers"; do
+    expect "wrap.sh refuses (exit $rc): $want" eval '[ $rc = 2 ] && has "$out" "$want" && [ ! -e "$scratch/ws.c" ]'
+done
+expect "  and names no function whose only pointers are strings" \
+    eval '! printf "%s\n" "$out" | grep -E "ws_(a|b|fill|many|read)\b" >/dev/null'
+sed -i '/ws_p1\|ws_p2\|ws_w(\|ws_u(\|ws_outp/d' "$ws/wrapstrings.h"
+out=$(CHALK_BUFFERS=$scratch/ws-sizes tests/grade/wrap.sh 98-wrapstrings "$scratch/ws.c" 2>&1 >/dev/null)
+ws_wrappers_ok() {
+    local d
+    [ -s "$scratch/ws.c" ] && [ "$(grep -c "offsetof(__typeof__(ws_result), reason)" "$scratch/ws.c")" = 2 ] &&
+        grep -qF "offsetof(__typeof__(*(ws_result *)0), reason)" "$scratch/ws.c" &&
+        [ "$(grep -c ": portable" "$scratch/ws.c")" = 5 ] || return 1
+    for d in name inner.unit "tags[0]" "tags[1]"; do
+        grep -qF "offsetof(__typeof__(*(ws_named *)0), $d)" "$scratch/ws.c" &&
+            grep -qF "offsetof(__typeof__(*(const ws_named *)0), $d)" "$scratch/ws.c" || return 1
+    done
+}
+expect "  with those gone, the wrappers: each string named where it is, every function portable${out:+ ($out)}" \
+    ws_wrappers_ok
+cat >"$scratch/ws-student.c" <<'C'
+#include "wrapstrings.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+static char built[16];
+ws_result ws_a(double x) { ws_result r = {false, "a constant", x}; return r; }
+ws_result ws_b(int k)
+{
+    ws_result r = {false, built, k};
+    snprintf(built, sizeof built, "built %d", k); /* not a constant */
+    return r;
+}
+void ws_fill(ws_named *out, int k)
+{
+    out->name = "a name", out->inner.unit = "s", out->tags[0] = "x", out->tags[1] = NULL;
+    if (k == 1)
+        out->tags[1] = built;
+}
+void ws_many(ws_result *out, int n)
+{
+    for (int i = 0; i < n; i++)
+        out[i].x = i;
+    if (n == 3) {
+        char *s = malloc(8);
+        strcpy(s, "heap");
+        out[1].reason = s;
+    }
+}
+double ws_read(const ws_named *in) { return (double)strlen(in->name) + in->v; }
+C
+cat >"$scratch/ws-test.c" <<'C'
+#include "wrapstrings.h"
+#include <stdlib.h>
+#include <string.h>
+static void constant_result(void **state)
+{
+    (void)state;
+    ws_result r = ws_a(2.0);
+    assert_string_equal(r.reason, "a constant");
+}
+static void built_result(void **state) { (void)state; (void)ws_b(7); }
+static void constants_out(void **state)
+{
+    (void)state;
+    ws_named n = {0};
+    ws_fill(&n, 0);
+    assert_string_equal(n.inner.unit, "s");
+    assert_null(n.tags[1]);
+}
+static void built_out(void **state)
+{
+    (void)state;
+    ws_named n = {0};
+    ws_fill(&n, 1);
+}
+static void heap_in_array(void **state)
+{
+    (void)state;
+    ws_result r[3] = {{0}};
+    ws_many(r, 3);
+}
+static void the_tests_own_pointer_kept(void **state)
+{
+    (void)state;
+    char *mine = strdup("mine");
+    ws_result r[2] = {{false, mine, 0}, {false, NULL, 0}};
+    ws_many(r, 2);
+    assert_ptr_equal(r[0].reason, mine);
+    assert_true(r[1].x == 1.0);
+}
+static void strings_in(void **state)
+{
+    (void)state;
+    ws_named in = {"four", {NULL}, {NULL, NULL}, 0.5};
+    assert_true(ws_read(&in) == 4.5);
+    char *heap = strdup("three"); /* not a constant: a fresh process reads it in place */
+    ws_named h = {heap, {NULL}, {NULL, NULL}, 0.0};
+    assert_true(ws_read(&h) == 5.0);
+}
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(constant_result), cmocka_unit_test(built_result),
+        cmocka_unit_test(constants_out), cmocka_unit_test(built_out),
+        cmocka_unit_test(heap_in_array), cmocka_unit_test(the_tests_own_pointer_kept),
+        cmocka_unit_test(strings_in),
+    };
+    return chalk_run_group("ws", tests, sizeof tests / sizeof tests[0], NULL, NULL);
+}
+C
+wsb=$scratch/ws-build
+mkdir -p "$wsb"
+if cc -std=c11 -O1 -w -Itests/grade -c tests/grade/harness.c -o "$wsb/harness.o" &&
+    cc -std=c11 -O1 -w -Itests/grade -I"$ws" -c "$scratch/ws.c" -o "$wsb/wrap.o" &&
+    cc -std=c11 -O1 -w -I"$ws" -c "$scratch/ws-student.c" -o "$wsb/student.o" &&
+    printf '%s chalk_student_%s\n' ws_a ws_a ws_b ws_b ws_fill ws_fill ws_many ws_many ws_read ws_read \
+        >"$wsb/rename" && objcopy --redefine-syms="$wsb/rename" "$wsb/student.o" &&
+    cc -std=c11 -O1 -w -D_GNU_SOURCE -include tests/grade/harness.h -I"$ws" -c "$scratch/ws-test.c" -o "$wsb/test.o" &&
+    cc -o "$wsb/test" "$wsb"/test.o "$wsb"/harness.o "$wsb"/wrap.o "$wsb"/student.o -lcmocka -lseccomp -lm; then
+    "$wsb/test" 3>"$wsb/verdicts" >/dev/null 2>&1
+    v() { jq -r --arg n "$1" 'select(.name == $n) | .status + " " + .detail' "$wsb/verdicts" | tr '\n' ' '; }
+    for t in constant_result constants_out the_tests_own_pointer_kept strings_in; do
+        expect "  $t: passed" eval '[ "$(v $t | cut -d" " -f1)" = passed ]'
+    done
+    for tw in "built_result|ws_b: reason must be a string constant" \
+        "built_out|ws_fill: out->tags[1] must be a string constant" \
+        "heap_in_array|ws_many: out[1].reason must be a string constant"; do
+        t=${tw%%|*} w=${tw#*|}
+        expect "  $t: failed, \"$w\"" eval '[ "$(v $t | cut -d" " -f1)" = failed ] && has "$(v $t)" "$w"'
+    done
+else
+    fail "the string test binary does not build"
+fi
+rm -rf "$ws" "$scratch/ws.c" "$wsb"
+
 section "grading: tarballs and links, refused before unpacking"
 # refused NAME WHY-TEXT: exit 2, one line on stderr, a results.json with score 0 and why
 refused() {
@@ -539,6 +719,11 @@ n_ex=$(grep -c '^exercise:' exercises/$CH/exercises.txt)
 expect "  with the per-exercise report ($n_ex ✗)" test "$(printf '%s\n' "$out" | grep -c '^  ✗ ')" = "$n_ex"
 out=$(cd "$hd/chalk" && make -s progress 2>&1)
 expect "the handout's make progress works" has "$out" "0/$n_ex"
+expect "the handout's exercise lists show no hint (cat exercises/*/exercises.txt)" \
+    eval '! cat "$hd"/chalk/exercises/*/exercises.txt | grep -i "^hint" >/dev/null'
+out=$(cd "$hd/chalk" && make -s hint CH=01 2>&1)
+expect "the handout's make hint shows a hint (from tests/$CH/hints.txt)" \
+    eval 'test -s "$hd/chalk/tests/$CH/hints.txt" && has "$out" "Hint 1 of"'
 for cat in tests/[0-9][0-9]-*/mistakes.txt; do
     ch=$(basename "$(dirname "$cat")")
     expect "the handout carries $ch's mistake values (tests/$ch/mistakes.tsv), not its catalogue" \

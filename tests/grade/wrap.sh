@@ -20,14 +20,24 @@
 # and parameter; a pointer to one struct needs no line). wrap.sh exits 2, naming
 # the function and the parameter, when
 #   - a writable pointer argument has no size there, or points to data that holds
-#     pointers (a copy back would hand the test pointers the student chose);
+#     pointers other than strings (a copy back would hand the test pointers the
+#     student chose);
 #   - a pointer argument reaches writable memory through pointers inside it, or a
 #     value argument holds a writable pointer (its writes could not come back);
 #   - the result is a pointer (only a string, "string CAP", is copied back) or a
-#     value holding pointers; the function is variadic;
+#     value holding pointers other than strings; the function is variadic;
 #   - a line of buffers.txt names no such parameter, or its size calls a contract
 #     function (a size must never be the student's answer), or does not compile.
 # So no contract function can fall back to running in the test's process.
+#
+# A string here is a pointer to const char inside a struct (chapter 4's `reason`),
+# an array, or a buffer's element: wrap.sh finds each one (the DWARF, through
+# nested structs and arrays; none in a union) and the wrapper hands the harness its
+# offset and designator, each checked by the compiler (offsetof, and a static
+# assertion that it is a const char *). The harness accepts such a string in a
+# result or a written buffer only when it is NULL or a string constant of the test
+# binary, and carries a buffer of strings to the call server only when they all are
+# (harness.c says why that is sound).
 #
 # A function whose every pointer argument has a size and holds no pointers is
 # "portable": its calls may go to the test's call server (one process per test,
@@ -146,11 +156,17 @@ done <"$tmp/protos"
 #   value-wptr    a value holding a pointer to writable memory
 #   fn            a function pointer
 #   in KIND       a pointer to const data holding no pointer (KIND: record, char, scalar)
-#   in-deep       a pointer to const data holding read-only pointers, or const void
+#   in-str KIND   a pointer to const data whose only pointers are strings
+#   in-deep       a pointer to const data holding other read-only pointers, or const void
 #   in-wptr       a pointer to const data through which writable memory is reached
 #   out KIND      a pointer to writable data holding no pointer (KIND also void)
-#   out-ptr       a pointer to writable data that holds pointers
+#   out-str KIND  a pointer to writable data whose only pointers are strings
+#   out-ptr       a pointer to writable data that holds other pointers
 #   incomplete    a pointer to a type of unknown size
+# where a string is a pointer to const char: a "value-ptr", an "in-str" and an
+# "out-str" come with the designators of their strings (a third column: "reason
+# a[1].name", "@" for a pointee that is itself one), which the wrappers hand to the
+# harness.
 {
     cat "$tmp/all.c"
     while IFS=$'\t' read -r file line ret name rest; do
@@ -177,6 +193,8 @@ readelf --debug-dump=info "$tmp/probe.o" 2>/dev/null | awk '
     cur != "" && /DW_AT_name/ { v = $0; sub(/^[^:]*: /, "", v); sub(/^\(indirect[^)]*\): /, "", v); name[cur] = v }
     cur != "" && /DW_AT_type/ { v = $0; sub(/^.*<0x/, "", v); sub(/>.*$/, "", v); type[cur] = hex(v) }
     cur != "" && /DW_AT_declaration/ { decl[cur] = 1 }
+    cur != "" && /DW_AT_upper_bound/ { v = $0; sub(/^[^:]*: /, "", v); upper[cur] = v + 0 }
+    cur != "" && /DW_AT_count/ { v = $0; sub(/^[^:]*: /, "", v); count[cur] = v + 0 }
     function qual(t) { return tag[t] ~ /^(typedef|const_type|volatile_type|restrict_type|atomic_type)$/ }
     function strip(t) { while (t != "" && qual(t)) t = type[t]; return t }
     function isconst(t) {
@@ -214,35 +232,94 @@ readelf --debug-dump=info "$tmp/probe.o" 2>/dev/null | awk '
         }
         return 0
     }
+    # The strings (pointers to const char) the value of type t holds, as the
+    # designators that reach them from it, each after a space ("@" for t itself);
+    # "!" when it holds any other pointer, a pointer in a union, or more than 64
+    # strings or an array of unknown length.
+    function strs(t, path,   b, p, pb, m, n, k, r, x) {
+        b = strip(t)
+        if (b == "") return ""
+        if (tag[b] == "pointer_type") {
+            p = type[b]; pb = strip(p)
+            if (p != "" && isconst(p) && tag[pb] == "base_type" && name[pb] == "char")
+                return " " (path == "" ? "@" : path)
+            return "!"
+        }
+        if (!hasptr(b)) return ""
+        if (tag[b] == "array_type") return elems(b, 1, path)
+        if (tag[b] != "structure_type") return "!"
+        n = split(kids[b], m, " "); r = ""
+        for (k = 1; k <= n; k++) {
+            if (tag[m[k]] != "member") continue
+            # an anonymous struct: its members are reached by their own names
+            x = strs(type[m[k]], name[m[k]] == "" ? path : (path == "" ? "" : path ".") name[m[k]])
+            if (x == "!") return "!"
+            r = r x
+        }
+        return split(r, m, " ") > 64 ? "!" : r
+    }
+    # the strings in the elements of array b, from its dimension d on
+    function elems(b, d, path,   n, m, k, dims, s, cnt, i, r, x) {
+        n = split(kids[b], m, " "); dims = 0
+        for (k = 1; k <= n; k++) if (tag[m[k]] == "subrange_type" && ++dims == d) s = m[k]
+        if (d > dims) return strs(type[b], path)
+        cnt = (s in count) ? count[s] : (s in upper) ? upper[s] + 1 : -1
+        if (cnt < 0 || cnt > 64) return "!"
+        r = ""
+        for (i = 0; i < cnt; i++) {
+            x = elems(b, d + 1, path "[" i "]")
+            if (x == "!") return "!"
+            r = r x
+        }
+        return r
+    }
     function kind(b) {
         if (b == "") return "void"
         if (tag[b] ~ /^(structure|union)_type$/) return "record"
         if (tag[b] == "base_type" && name[b] ~ /^((un)?signed )?char$/) return "char"
         return "scalar"
     }
-    function classify(t,   b, p, pb) {
+    # the class of type t; sets paths to the designators of its strings, if any
+    function classify(t,   b, p, pb, s) {
         b = strip(t)
         split("", seen)
-        if (tag[b] != "pointer_type") return wreach(t) ? "value-wptr" : hasptr(t) ? "value-ptr" : "value"
+        paths = ""
+        if (tag[b] != "pointer_type") {
+            if (wreach(t)) return "value-wptr"
+            if (!hasptr(t)) return "value"
+            s = strs(t, "")
+            if (s != "!") paths = substr(s, 2)
+            return "value-ptr"
+        }
         p = type[b]; pb = strip(p)
         if (pb != "" && tag[pb] == "subroutine_type") return "fn"
         if (pb != "" && decl[pb]) return "incomplete"
         if (p != "" && isconst(p)) {
             if (pb == "") return "in-deep"
             if (wreach(p)) return "in-wptr"
-            return hasptr(p) ? "in-deep" : "in " kind(pb)
+            if (!hasptr(p)) return "in " kind(pb)
+            s = strs(p, "")
+            if (s == "!") return "in-deep"
+            paths = substr(s, 2)
+            return "in-str " kind(pb)
         }
-        return hasptr(p) ? "out-ptr" : "out " kind(pb)
+        if (!hasptr(p)) return "out " kind(pb)
+        s = strs(p, "")
+        if (s == "!") return "out-ptr"
+        paths = substr(s, 2)
+        return "out-str " kind(pb)
     }
     END {
         for (v in tag)
             if (tag[v] == "variable" && name[v] ~ /^chalk_probe_/) {
                 n = name[v]; sub(/^chalk_probe_/, "", n)
-                print n "\t" classify(type[v])
+                c = classify(type[v])
+                print n "\t" c "\t" paths
             }
     }
 ' >"$tmp/classes"
 class_of() { awk -F'\t' -v k="$1" '$1 == k { print $2 }' "$tmp/classes"; }
+strings_of() { awk -F'\t' -v k="$1" '$1 == k { print $3 }' "$tmp/classes"; }
 [ -s "$tmp/classes" ] || die "$ch: no DWARF read from the probe (is readelf from binutils installed?)"
 
 # buffers.txt lines of this chapter: CHAPTER FUNCTION PARAMETER KIND SIZE...
@@ -263,6 +340,27 @@ used=$tmp/used
 # entry F P: "KIND SIZE" from the table, "" when none
 entry() { awk -v f="$1" -v p="$2" '$2 == f && $3 == p { s = $4; for (i = 5; i <= NF; i++) s = s " " $i; print s; exit }' "$tmp/table"; }
 
+# string_table VAR TYPE PATHS: the C of a table of the strings (pointers to const
+# char) in a value of TYPE, at the designators PATHS ("@": the value itself), each
+# checked by the compiler to be one; "" when a designator cannot be written so.
+string_table() {
+    local var=$1 type=$2 d
+    echo "    static const chalk_grade_str $var[] = {"
+    for d in $3; do
+        case $d in
+        @) echo "        {0, \"\"}, /* the element itself */" ;;
+        \[*) return 1 ;; # an array of strings, with no name to reach it
+        *) echo "        {offsetof(__typeof__($type), $d), \"$d\"}," ;;
+        esac
+    done
+    echo "    };"
+    for d in $3; do
+        [ "$d" = @ ] && d="" || d=".$d"
+        echo "    _Static_assert(__builtin_types_compatible_p(__typeof__((*(__typeof__($type) *)0)$d), const char *),"
+        echo "                   \"wrap.sh: a string\");"
+    done
+}
+
 errors=()
 {
     echo "/* Generated by tests/grade/wrap.sh from the headers of exercises/$ch and $table: do not edit. */"
@@ -276,6 +374,7 @@ errors=()
         [ -n "$rest" ] || types=()
         read -r -a pnames <<<"$(awk -F'\t' -v f="$name" '$1 == f { print $2 }' "$tmp/names")"
         members="" params="" args="" inits="" bufs="" nbufs=0 portable=1 why="" cap=0
+        tables="" rstrings="NULL, 0"
         for i in "${!types[@]}"; do
             p=${pnames[$i]:--}
             [ "$p" != "-" ] || p=chalk_p$i
@@ -284,6 +383,10 @@ errors=()
             args="${args:+$args, }a->a$i"
             inits="${inits:+$inits, }$p"
             cls=$(class_of "${name}_$i")
+            strs=""
+            case $cls in # data whose only pointers are strings: a buffer like any other
+            in-str\ * | out-str\ *) strs=$(strings_of "${name}_$i") cls="${cls%%-*} ${cls#* }" ;;
+            esac
             e=$(entry "$name" "$p")
             [ -z "$e" ] || echo "$name $p" >>"$used"
             kind=${e%% *} size=${e#* }
@@ -321,7 +424,16 @@ errors=()
                     continue
                     ;;
                 esac
-                bufs="$bufs        {offsetof(struct chalk_args_$name, a$i), sizeof *$p, ($size) < 0, (uintmax_t)($size), CHALK_GRADE_${kind^^}, \"$p\"},"$'\n'
+                bstrings="NULL, 0"
+                if [ -n "$strs" ]; then
+                    if ! t=$(string_table "chalk_s_$p" "*(${types[$i]})0" "$strs"); then
+                        errors+=("$name: $p (${types[$i]}) points to an array of strings: pass a struct holding them")
+                        continue
+                    fi
+                    tables="$tables$t"$'\n'
+                    bstrings="chalk_s_$p, $(wc -w <<<"$strs")"
+                fi
+                bufs="$bufs        {offsetof(struct chalk_args_$name, a$i), sizeof *$p, ($size) < 0, (uintmax_t)($size), CHALK_GRADE_${kind^^}, \"$p\", $bstrings},"$'\n'
                 nbufs=$((nbufs + 1))
                 ;;
             *) errors+=("$name: $p (${types[$i]}): unknown class '$cls'") ;;
@@ -332,7 +444,21 @@ errors=()
         e=$(entry "$name" return)
         [ -z "$e" ] || echo "$name return" >>"$used"
         case $rcls in
-        "" | value) [ -z "$e" ] || errors+=("$name: its result is not a pointer: its line in $table is wrong") ;;
+        "")
+            [ "$ret" = void ] || errors+=("$name: the compiler's debugging information says nothing of its result ($ret): is readelf from binutils current?")
+            [ -z "$e" ] || errors+=("$name: its result is not a pointer: its line in $table is wrong")
+            ;;
+        value) [ -z "$e" ] || errors+=("$name: its result is not a pointer: its line in $table is wrong") ;;
+        value-ptr)
+            strs=$(strings_of "${name}_r")
+            [ -z "$e" ] || errors+=("$name: its result is not a pointer: its line in $table is wrong")
+            if [ -z "$strs" ]; then
+                errors+=("$name returns $ret, which holds pointers other than strings (const char *): they would point into the call's process")
+            elif t=$(string_table chalk_rs "$ret" "$strs"); then
+                tables="$tables$t"$'\n'
+                rstrings="chalk_rs, $(wc -w <<<"$strs")"
+            fi
+            ;;
         "in char" | "out char")
             if [ "${e%% *}" = string ] && [[ ${e#* } =~ ^[0-9]+$ ]] && [ "${e#* }" -gt 0 ]; then
                 cap=${e#* }
@@ -343,7 +469,7 @@ errors=()
         in\ * | out\ * | in-* | out-* | fn | incomplete)
             errors+=("$name returns a pointer ($ret): only a string result (a char pointer, \"$ch $name return string CAP\" in $table) can be copied back")
             ;;
-        *) errors+=("$name returns $ret, which holds pointers: they would point into the call's process") ;;
+        *) errors+=("$name returns $ret, which holds pointers to writable data: they would point into the call's process") ;;
         esac
         echo
         echo "extern __typeof__($name) chalk_student_$name __attribute__((weak));"
@@ -373,12 +499,13 @@ errors=()
             echo "    __typeof__($ret) chalk_r;"
             echo "    memset(&chalk_r, 0, sizeof chalk_r);"
         fi
+        printf '%s' "$tables"
         echo "    chalk_grade_buf chalk_b[] = {"
         printf '%s' "$bufs"
-        echo "        {0, 0, 0, 0, 0, 0},"
+        echo "        {0, 0, 0, 0, 0, 0, NULL, 0},"
         echo "    };"
         echo "    static const chalk_grade_fn chalk_f = {\"$name\", chalk_thunk_$name, sizeof chalk_a,"
-        echo "        $([ "$ret" = void ] || [ "$cap" != 0 ] && echo 0 || echo 'sizeof chalk_r'), $cap, $portable};"
+        echo "        $([ "$ret" = void ] || [ "$cap" != 0 ] && echo 0 || echo 'sizeof chalk_r'), $cap, $portable, $rstrings};"
         echo "    chalk_grade_call(&chalk_f, chalk_student_$name != 0, &chalk_r, &chalk_a, chalk_b, $nbufs);"
         [ "$ret" = void ] && echo "    (void)chalk_r;" || echo "    return chalk_r;"
         echo "}"
