@@ -96,8 +96,14 @@ web:
 	@case '$(EDITION)' in student|instructor) ;; \
 	*) echo "make web: EDITION must be student or instructor, not '$(EDITION)'" >&2; exit 2;; esac
 	@tests/deps.sh book web
-	@$(MAKE) -s --no-print-directory build/chalk
+	@$(MAKE) -s --no-print-directory build/chalk build/web-wasm/chalk.js
 	@book/build.sh --web $(EDITION) $(WEB_DIR) $(BOOK_MD)
+	@cp build/web-wasm/chalk.js $(WEB_DIR)/assets/chalk-wasm.js
+# The calculator in the page: the same sources as build/chalk, as WebAssembly
+# (book/web/wasm.sh; assets/chalk-web.js loads it).
+build/web-wasm/chalk.js: $(CHALK_SRC) $(CHALK_H) $(LIB_SRC) $(LIB_H) book/web/wasm.sh book/web/cjson/cJSON.c
+	@echo "web: the calculator as WebAssembly (emcc, about a minute)"
+	@book/web/wasm.sh $@ $(CHALK_INC) -- $(CHALK_SRC) $(LIB_SRC)
 
 # Flashcards for Anki: every ::: card of the chapters, live numbers resolved, one
 # note per line in build/flashcards.tsv (import it as is; one deck per chapter;

@@ -6,8 +6,9 @@
 #                         call filter)
 #   tests/deps.sh book    c + pandoc, TeX Live, gnuplot, poppler (make book: the book
 #                         runs build/chalk, so it needs the compiler too)
-#   tests/deps.sh web     dvisvgm, node, npm, chromium (make web: diagrams as SVG, KaTeX
-#                         at build time; the browser test drives chromium headless)
+#   tests/deps.sh web     dvisvgm, node, npm, chromium, emscripten, node-acorn (make web:
+#                         diagrams as SVG, KaTeX at build time, the calculator as
+#                         WebAssembly; the browser test drives chromium headless)
 #   tests/deps.sh grade   bubblewrap, jq, binutils (make grade: the sandbox, results.json)
 #   tests/deps.sh watch   inotify-tools (make watch polls without them)
 #   tests/deps.sh fresh   debootstrap (tests/fresh-check.sh)
@@ -44,6 +45,8 @@ need_web=(
     "cmd:node nodejs"
     "cmd:npm npm"
     "cmd:chromium chromium"
+    "cmd:emcc emscripten"
+    "file:/usr/share/nodejs/acorn/package.json node-acorn"
 )
 need_watch=(
     "cmd:inotifywait inotify-tools"

@@ -489,8 +489,6 @@ function M.deck_of(chapter, header)
   if short == '' then M.fail('deck', chapter .. ': the chapter title gives an empty deck name') end
   return 'Chalk::' .. nn .. ' ' .. short
 end
-  return 'Chalk::' .. table.concat(words, ' ')
-end
 
 -- One ::: {.card id=ID tags="..."} (book/README.md, "Flashcards"), checked the same
 -- way for the book (cards.lua) and for Anki (flashcards.lua): an id of letters,
