@@ -1,10 +1,301 @@
 // chalk-web.js -- the web edition's script: loaded by every page with `defer`
-// (book/web/assemble.js copies it to assets/chalk-web.js).
+// (book/web/assemble.js copies it to assets/chalk-web.js). The page is whole without
+// it: every number, table and figure is in the HTML; this script only adds.
 //
-// An empty stub for now. The page is whole without it: every number, table and
-// figure is in the HTML. It is where the calculator in the page goes (issue 22:
-// chalk compiled to WebAssembly, the panels on .chalk-live and .chalk-cmd, the
-// figures that move from figure.chalk-plot's data-plot spec, the review of
-// .card elements, the checker of .problem elements); book/web/README.md lists
-// the hooks the pages leave for it.
+// 1. The calculator in the page. assets/chalk-wasm.js is build/chalk compiled to
+//    WebAssembly (book/web/wasm.sh), one file with the module inlined, so it loads
+//    from file:// too. It is loaded on first use, once per page, by a <script> of the
+//    same address on every page, so the browser's cache serves it to the next page.
+//    Chalk.run(ARGS) -> Promise of {status, stdout, stderr} (stdout and stderr as
+//    the bytes chalk wrote, decoded as UTF-8; stdout also as `bytes`): main is called
+//    on one instance per page (chalk keeps no state between commands that changes an
+//    answer), a fresh instance after a crash.
+// 2. Panels. Every live number (span.chalk-live) and every chalk command shown in the
+//    text (code.chalk-cmd, pre.chalk-cmd) is a button (click, Enter or Space) that
+//    opens a panel under its paragraph: the command's words, each --flag as a field,
+//    a field for more flags, "Run" (or Enter in a field), the table chalk prints and
+//    its --json output, and the presets (`chalk list models`, `chalk list hw`). For a
+//    live number, the panel also shows its key's value in the new output.
+// 3. Review cards. Each div.card hides its answer behind "Show answer", then offers
+//    "Again" (due again in 10 minutes) and "Good" (the interval grows: 1 day, then
+//    x2.5). The schedule is kept in localStorage under "chalk-cards" (id -> {due_ms,
+//    interval_days, reps}); each chapter's "Review cards" heading says how many are due.
 'use strict';
+
+(function () {
+  const SCRIPT = document.currentScript;
+  const ASSETS = SCRIPT ? SCRIPT.src.replace(/[^/]*$/, '') : 'assets/';
+
+  // ---- the calculator ------------------------------------------------------------------
+
+  // Splits a command line on blanks; "double quotes" group words (util.split_args).
+  function splitArgs(s) {
+    const args = [];
+    let cur = '', quoted = false, any = false;
+    for (const ch of s) {
+      if (ch === '"') { quoted = !quoted; any = true; }
+      else if (/\s/.test(ch) && !quoted) { if (any) { args.push(cur); cur = ''; any = false; } }
+      else { cur += ch; any = true; }
+    }
+    if (quoted) throw new Error('unbalanced " in: ' + s);
+    if (any) args.push(cur);
+    return args;
+  }
+
+  let loading = null; // Promise of the factory ChalkWasm
+  function factory() {
+    if (!loading) {
+      loading = new Promise((resolve, reject) => {
+        if (window.ChalkWasm) return resolve(window.ChalkWasm);
+        const s = document.createElement('script');
+        s.src = ASSETS + 'chalk-wasm.js';
+        s.onload = () => window.ChalkWasm ? resolve(window.ChalkWasm) : reject(new Error('chalk-wasm.js defined no ChalkWasm'));
+        s.onerror = () => { loading = null; reject(new Error('could not load ' + s.src)); };
+        document.head.appendChild(s);
+      });
+    }
+    return loading;
+  }
+
+  let instance = null; // Promise of {module, out, err}
+  function getInstance() {
+    if (!instance) {
+      instance = factory().then(async (make) => {
+        const io = { out: [], err: [] };
+        const module = await make({
+          stdin: () => null,
+          stdout: (c) => { if (c !== null) io.out.push(c & 255); },
+          stderr: (c) => { if (c !== null) io.err.push(c & 255); },
+          print: () => {}, printErr: () => {},
+        });
+        io.module = module;
+        return io;
+      });
+      instance.catch(() => { instance = null; });
+    }
+    return instance;
+  }
+
+  const decoder = new TextDecoder('utf-8');
+  let queue = Promise.resolve(); // one command at a time: they share stdout
+  function run(args) {
+    const job = queue.then(async () => {
+      const io = await getInstance();
+      io.out.length = 0; io.err.length = 0;
+      let status;
+      try {
+        status = io.module.callMain(args.slice());
+        io.module._fflush(0);
+      } catch (e) {
+        instance = null; // a crashed instance is not reused
+        status = e && typeof e.status === 'number' ? e.status : 134;
+        io.err.push(...new TextEncoder().encode('chalk (in the page): ' + (e && e.message || e) + '\n'));
+      }
+      const bytes = Uint8Array.from(io.out);
+      return { status, bytes, stdout: decoder.decode(bytes), stderr: decoder.decode(Uint8Array.from(io.err)) };
+    });
+    queue = job.catch(() => {});
+    return job;
+  }
+
+  // ---- panels ------------------------------------------------------------------------
+
+  function el(tag, attrs, ...kids) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === 'class') e.className = v; else if (k === 'text') e.textContent = v; else e.setAttribute(k, v);
+    }
+    for (const k of kids) if (k) e.append(k);
+    return e;
+  }
+
+  // "decode --model m --batch 4 --json" -> {words: ["decode"], flags: [["--model","m"], ["--batch","4"], ["--json", null]]}
+  function parse(args) {
+    const words = [], flags = [];
+    let i = 0;
+    while (i < args.length && !args[i].startsWith('--')) words.push(args[i++]);
+    while (i < args.length) {
+      const f = args[i++];
+      if (i < args.length && !args[i].startsWith('--')) flags.push([f, args[i++]]); else flags.push([f, null]);
+    }
+    return { words, flags };
+  }
+
+  function jsonValue(text, key) {
+    try {
+      let v = JSON.parse(text);
+      if (Array.isArray(v)) v = v[0];
+      return v && key in v ? v[key] : undefined;
+    } catch (e) { return undefined; }
+  }
+
+  let panelCount = 0;
+  function openPanel(hook) {
+    if (hook._panel) { // a second press closes it
+      hook._panel.remove(); hook._panel = null; hook.setAttribute('aria-expanded', 'false'); return;
+    }
+    const args = splitArgs(hook.dataset.chalk);
+    const { words, flags } = parse(args);
+    const id = 'chalk-panel-' + (++panelCount);
+    const fields = el('div', { class: 'chalk-flags' });
+    const inputs = [];
+    for (const [flag, value] of flags) {
+      const input = el('input', { type: 'text', value: value === null ? '' : value, 'aria-label': flag, size: Math.max(6, (value || '').length + 2) });
+      if (value === null) { input.disabled = true; input.placeholder = '(no value)'; }
+      inputs.push([flag, input, value === null]);
+      fields.append(el('label', { class: 'chalk-flag' }, el('code', { text: flag }), input));
+    }
+    const more = el('input', { type: 'text', value: '', 'aria-label': 'more flags', placeholder: 'more flags, e.g. --digits 6', size: 24 });
+    fields.append(el('label', { class: 'chalk-flag' }, el('span', { text: 'more: ' }), more));
+    const line = el('code', { class: 'chalk-line' });
+    const runButton = el('button', { type: 'button', class: 'chalk-run', text: 'Run' });
+    const answer = el('p', { class: 'chalk-answer', 'aria-live': 'polite' });
+    const table = el('pre', { class: 'chalk-table' });
+    const json = el('pre', { class: 'chalk-json' });
+    const presets = el('pre', { class: 'chalk-presets' });
+    const presetsBox = el('details', { class: 'chalk-presets-box' }, el('summary', { text: 'Presets (chalk list models, chalk list hw)' }), presets);
+    presetsBox.addEventListener('toggle', async () => {
+      if (!presetsBox.open || presets.textContent) return;
+      const m = await run(['list', 'models']), h = await run(['list', 'hw']);
+      presets.textContent = m.stdout + '\n' + h.stdout + m.stderr + h.stderr;
+    }, { once: false });
+    const close = el('button', { type: 'button', class: 'chalk-close', text: 'Close' });
+    const panel = el('div', { class: 'chalk-panel', id, role: 'region', 'aria-label': 'chalk ' + hook.dataset.chalk },
+      el('p', { class: 'chalk-cmdline' }, el('code', { text: 'chalk ' + words.join(' ') })),
+      fields, el('p', {}, runButton, ' ', close, ' ', line), answer,
+      el('details', { class: 'chalk-table-box', open: '' }, el('summary', { text: 'Table' }), table),
+      el('details', { class: 'chalk-json-box' }, el('summary', { text: 'JSON (--json)' }), json),
+      presetsBox);
+
+    function current() {
+      const out = words.slice();
+      for (const [flag, input, bare] of inputs) {
+        if (bare) out.push(flag);
+        else if (input.value.trim() !== '') out.push(flag, ...splitArgs(input.value.trim()));
+      }
+      if (more.value.trim()) out.push(...splitArgs(more.value.trim()));
+      return out;
+    }
+    async function rerun() {
+      let a;
+      try { a = current(); } catch (e) { answer.textContent = e.message; return; }
+      line.textContent = 'chalk ' + a.join(' ');
+      panel.setAttribute('aria-busy', 'true');
+      answer.textContent = 'running ...';
+      // the table as written; the JSON without the command's own output mode
+      const plain = a.filter((x) => x !== '--json' && x !== '--csv');
+      const t = await run(a), j = await run(plain.concat('--json'));
+      table.textContent = t.stdout + t.stderr;
+      json.textContent = j.stdout + j.stderr;
+      const key = hook.dataset.key;
+      if (key) {
+        const v = jsonValue(j.stdout, key);
+        answer.textContent = v === undefined ? key + ': not in the output' + (j.status ? ' (chalk exited with ' + j.status + ')' : '')
+          : key + ' = ' + (typeof v === 'number' ? v.toPrecision(Math.min(17, Math.max(1, +(hook.dataset.digits || 6)))) : JSON.stringify(v))
+            + (hook.dataset.unit ? ' (the page shows it in ' + hook.dataset.unit + (hook.dataset.scale ? ', x ' + hook.dataset.scale : '') + ')'
+              : hook.dataset.scale ? ' (the page shows it x ' + hook.dataset.scale + ')' : '');
+      } else {
+        answer.textContent = t.status === 0 ? 'exit status 0' : 'exit status ' + t.status;
+      }
+      panel.removeAttribute('aria-busy');
+      panel.dataset.ran = String((+panel.dataset.ran || 0) + 1);
+    }
+    runButton.addEventListener('click', rerun);
+    for (const i of [...inputs.map((x) => x[1]), more]) i.addEventListener('keydown', (e) => { if (e.key === 'Enter') rerun(); });
+    close.addEventListener('click', () => { openPanel(hook); hook.focus(); });
+    const block = hook.closest('p, li, pre, td, th, dd, figure, div.chalk-box') || hook;
+    (block.tagName === 'TD' || block.tagName === 'TH' ? block.closest('table') : block).after(panel);
+    hook._panel = panel;
+    hook.setAttribute('aria-expanded', 'true');
+    hook.setAttribute('aria-controls', id);
+    rerun();
+    return panel;
+  }
+
+  function attachPanels() {
+    for (const hook of document.querySelectorAll('.chalk-live[data-chalk], .chalk-cmd[data-chalk]')) {
+      hook.setAttribute('role', 'button');
+      hook.setAttribute('tabindex', '0');
+      hook.setAttribute('aria-expanded', 'false');
+      hook.title = 'chalk ' + hook.dataset.chalk + ' (open to rerun it)';
+      hook.classList.add('chalk-hook');
+      hook.addEventListener('click', (e) => { if (!window.getSelection().toString()) { e.preventDefault(); openPanel(hook); } });
+      hook.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); openPanel(hook); }
+      });
+    }
+  }
+
+  // ---- review cards ------------------------------------------------------------------
+
+  const STORE = 'chalk-cards';
+  const MINUTE_MS = 60 * 1000, DAY_MS = 24 * 60 * MINUTE_MS;
+  function loadSchedule() {
+    try { return JSON.parse(localStorage.getItem(STORE) || '{}') || {}; } catch (e) { return {}; }
+  }
+  function saveSchedule(s) {
+    try { localStorage.setItem(STORE, JSON.stringify(s)); } catch (e) { /* private mode: no schedule kept */ }
+  }
+  // the next state of a card after a grade (pure: now_ms given)
+  function review(state, grade, nowMs) {
+    const s = state || { interval_days: 0, reps: 0 };
+    if (grade === 'again') return { interval_days: 0, reps: 0, due_ms: nowMs + 10 * MINUTE_MS };
+    const interval = s.interval_days >= 1 ? s.interval_days * 2.5 : 1;
+    return { interval_days: interval, reps: s.reps + 1, due_ms: nowMs + interval * DAY_MS };
+  }
+  function describe(state, nowMs) {
+    if (!state) return 'new';
+    if (state.due_ms <= nowMs) return 'due now';
+    const min = Math.round((state.due_ms - nowMs) / MINUTE_MS);
+    return min < 60 * 24 ? 'next review in ' + Math.max(1, min) + ' min'
+      : 'next review in ' + Math.round((state.due_ms - nowMs) / DAY_MS) + ' days';
+  }
+
+  function attachCards() {
+    const cards = [...document.querySelectorAll('div.card[id]')];
+    if (!cards.length) return;
+    const counters = [];
+    function recount() {
+      const s = loadSchedule(), now = Date.now();
+      for (const { heading, list } of counters) {
+        const due = list.filter((c) => !s[c.id] || s[c.id].due_ms <= now).length;
+        heading.textContent = due + ' of ' + list.length + ' cards due for review on this page';
+      }
+    }
+    const head = document.querySelector('h2.review-cards');
+    if (head) {
+      const note = el('p', { class: 'card-due', 'aria-live': 'polite' });
+      head.after(note);
+      counters.push({ heading: note, list: cards });
+    }
+    for (const card of cards) {
+      const a = card.querySelector('.card-a');
+      if (!a) continue;
+      a.hidden = true;
+      const status = el('span', { class: 'card-status' });
+      const show = el('button', { type: 'button', class: 'card-show', text: 'Show answer' });
+      const again = el('button', { type: 'button', class: 'card-again', text: 'Again' });
+      const good = el('button', { type: 'button', class: 'card-good', text: 'Good' });
+      again.hidden = good.hidden = true;
+      const bar = el('p', { class: 'card-bar' }, show, ' ', again, ' ', good, ' ', status);
+      card.append(bar);
+      const paint = () => { status.textContent = describe(loadSchedule()[card.id], Date.now()); };
+      show.addEventListener('click', () => { a.hidden = false; show.hidden = true; again.hidden = good.hidden = false; again.focus(); });
+      for (const [b, grade] of [[again, 'again'], [good, 'good']]) {
+        b.addEventListener('click', () => {
+          const s = loadSchedule();
+          s[card.id] = review(s[card.id], grade, Date.now());
+          saveSchedule(s);
+          a.hidden = true; show.hidden = false; again.hidden = good.hidden = true;
+          paint(); recount(); show.focus();
+        });
+      }
+      paint();
+    }
+    recount();
+  }
+
+  window.Chalk = { run, splitArgs, openPanel, review };
+  function start() { attachPanels(); attachCards(); }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start); else start();
+})();

@@ -10,7 +10,7 @@
 # file, OUT.js: the WebAssembly inlined as base64 (SINGLE_FILE), so the pages load it
 # from file:// too, where a browser refuses to fetch a separate .wasm. The module is a
 # factory, ChalkWasm(options) (MODULARIZE): main is not run at load (INVOKE_RUN=0) and
-# the runtime stays up (EXIT_RUNTIME=0), so assets/chalk-web.js calls main once per
+# the runtime stays up (EXIT_RUNTIME=0), so assets/chalk-web.js calls main (and fflush) once per
 # command on one instance (callMain), with its stdout and stderr captured byte by byte.
 # cJSON (for check-answers) is compiled in from book/web/cjson/: cJSON 1.7.15, Debian
 # 12's libcjson version, from github.com/DaveGamble/cJSON tag v1.7.15 (commit
@@ -33,6 +33,6 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 emcc -std=c11 -O2 -fno-math-errno "${flags[@]}" -I"$here/cjson" -I"$here/cjson/cjson" \
     "$@" "$here/cjson/cJSON.c" \
     -sMODULARIZE=1 -sEXPORT_NAME=ChalkWasm -sINVOKE_RUN=0 -sEXIT_RUNTIME=0 -sSINGLE_FILE=1 \
-    -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web,node -sEXPORTED_RUNTIME_METHODS=callMain,FS \
+    -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web,node -sEXPORTED_RUNTIME_METHODS=callMain -sEXPORTED_FUNCTIONS=_main,_fflush \
     -o "$out.tmp.js"
 mv "$out.tmp.js" "$out"
