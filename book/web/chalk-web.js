@@ -247,8 +247,9 @@
     if (!state) return 'new';
     if (state.due_ms <= nowMs) return 'due now';
     const min = Math.round((state.due_ms - nowMs) / MINUTE_MS);
-    return min < 60 * 24 ? 'next review in ' + Math.max(1, min) + ' min'
-      : 'next review in ' + Math.round((state.due_ms - nowMs) / DAY_MS) + ' days';
+    if (min < 60 * 24) return 'next review in ' + Math.max(1, min) + ' min';
+    const days = Math.round((state.due_ms - nowMs) / DAY_MS);
+    return 'next review in ' + days + (days === 1 ? ' day' : ' days');
   }
 
   function attachCards() {

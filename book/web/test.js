@@ -21,7 +21,15 @@
 // display equation, box and listing (NAME-WIDTH-WHAT.png; with SHOTS=top, only the
 // top of each page).
 // Before the pages, a self-test: a page that asks for an outside resource must be
-// caught, or the watch proves nothing.
+// caught, or the watch proves nothing. Then the calculator in the page (chalk-web.js,
+// on the first chapter page): every command the book runs (each data-chalk as written
+// and with --json and --csv, each plot's sweep and marks, the presets' lists) gives
+// the same exit status and the same bytes on stdout and stderr as the native
+// build/chalk (or $CHALK), except the commands book/web/wasm-differs.txt lists with
+// their reason (libm: musl's in the page, glibc's natively); a live number's panel opens with Enter, shows its key and the
+// native --json output, and reruns when a flag is edited, showing the native output of
+// the edited command; a card graded "good" is due in one day after a reload
+// (calculator-panel*.png in SHOTS-DIR).
 // Prints "web-test: PAGE@WIDTH: problem" lines, then "web-test: N pages x 2 widths:
 // N passed, N failed"; exits 1 when any check failed.
 // --bench: instead, prints each chapter page's first render (first contentful
@@ -229,6 +237,156 @@ async function checkPage(browser, name, width) {
   else failed++;
 }
 
+// ---- the calculator in the page, the panels, the cards (chalk-web.js) ----------------
+
+const CHALK = path.resolve(process.env.CHALK || 'build/chalk');
+const unescape = (s) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+// util.split_args: blanks split, "double quotes" group
+function splitArgs(s) {
+  const args = [];
+  let cur = '', quoted = false, any = false;
+  for (const ch of s) {
+    if (ch === '"') { quoted = !quoted; any = true; } else if (/\s/.test(ch) && !quoted) { if (any) { args.push(cur); cur = ''; any = false; } } else { cur += ch; any = true; }
+  }
+  if (any) args.push(cur);
+  return args;
+}
+// Every command the book runs: each live number's and each shown command's data-chalk
+// (as written, and with --json: what the build and the panel run), each plot's sweep
+// and marks (with --csv and --json), and the presets' lists the panel shows.
+function bookCommands() {
+  const lines = new Set();
+  for (const p of pages) {
+    for (const m of fs.readFileSync(path.join(site, p), 'utf8').matchAll(/\sdata-chalk="([^"]*)"/g)) lines.add(unescape(m[1]));
+  }
+  const figures = path.join(site, 'figures');
+  for (const f of fs.existsSync(figures) ? fs.readdirSync(figures).filter((x) => x.endsWith('.json')) : []) {
+    const spec = JSON.parse(fs.readFileSync(path.join(figures, f), 'utf8'));
+    if (spec.command) lines.add(spec.command);
+    for (const m of spec.marks || []) if (m.command) lines.add(m.command);
+  }
+  const out = new Map([['list models', ['list', 'models']], ['list hw', ['list', 'hw']]]);
+  for (const line of lines) {
+    const args = splitArgs(line);
+    const plain = args.filter((a) => a !== '--json' && a !== '--csv');
+    for (const a of [args, plain.concat('--json'), plain.concat('--csv')]) out.set(a.join('\u0000'), a);
+  }
+  return [...out.values()];
+}
+
+async function checkCalculator(browser) {
+  const where = 'calculator';
+  const before = failures.length;
+  const page0 = pages.find((p) => /^\d\d-/.test(p)) || pages[0];
+  const { page, context, seen } = await visit(browser, path.join(site, page0), 1400, site);
+  const commands = bookCommands();
+  // the page's calculator, every command, in one go
+  const t0 = Date.now();
+  const got = await page.evaluate(async (list) => {
+    const out = [];
+    for (const args of list) {
+      const r = await window.Chalk.run(args);
+      let bin = '';
+      for (const b of r.bytes) bin += String.fromCharCode(b);
+      out.push({ status: r.status, stdout: btoa(bin), stderr: r.stderr });
+    }
+    return out;
+  }, commands);
+  const pageMs = Date.now() - t0;
+  let same = 0;
+  const differs = [];
+  const { spawnSync } = require('child_process');
+  const known = new Map(fs.readFileSync(path.join(__dirname, 'wasm-differs.txt'), 'utf8').split('\n')
+    .filter((l) => l && !l.startsWith('#')).map((l) => l.split('\t')));
+  commands.forEach((args, i) => {
+    const n = spawnSync(CHALK, args, { maxBuffer: 64 << 20 });
+    const w = got[i], wout = Buffer.from(w.stdout, 'base64');
+    const problems = [];
+    if (n.status !== w.status) problems.push(`exit ${w.status} in the page, ${n.status} native`);
+    if (!wout.equals(n.stdout)) {
+      let k = 0;
+      while (k < wout.length && wout[k] === n.stdout[k]) k++;
+      problems.push(`stdout differs at byte ${k} (page ${wout.length} bytes, native ${n.stdout.length}): ` +
+        `page "${wout.slice(k, k + 40)}", native "${n.stdout.slice(k, k + 40)}"`);
+    }
+    if (w.stderr !== n.stderr.toString('utf8')) problems.push(`stderr differs: page "${w.stderr.slice(0, 80)}", native "${n.stderr.toString().slice(0, 80)}"`);
+    const line = args.join(' ');
+    if (problems.length && known.has(line)) { differs.push(`${line} (${known.get(line)})`); known.delete(line); }
+    else if (problems.length) fail(where, `chalk ${line}: ${problems.join('; ')} (not in book/web/wasm-differs.txt)`);
+    else { same++; if (known.has(line)) console.log(`web-test: calculator: identical now, delete its line from book/web/wasm-differs.txt: ${line}`); }
+  });
+  if (commands.length < 100) fail(where, `only ${commands.length} commands found in the site`);
+  // a live number's panel, from the keyboard: it opens, runs, shows the key; an edited flag reruns
+  const panel = await page.evaluate(async () => {
+    const hook = [...document.querySelectorAll('.chalk-live[data-chalk][data-key]')].find((h) => / --\S+ \S+/.test(h.dataset.chalk));
+    if (!hook) return { error: 'no live number with a flag' };
+    hook.focus();
+    return { chalk: hook.dataset.chalk, key: hook.dataset.key, focused: document.activeElement === hook };
+  });
+  if (panel.error) fail(where, panel.error);
+  else {
+    if (!panel.focused) fail(where, 'a live number does not take the keyboard focus');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.chalk-panel[data-ran="1"]', { timeout: 10000 }).catch(() => fail(where, `Enter on the live number "${panel.chalk}" opened no panel that ran`));
+    const first = await page.evaluate(() => {
+      const p = document.querySelector('.chalk-panel');
+      return p && { answer: p.querySelector('.chalk-answer').textContent, table: p.querySelector('.chalk-table').textContent, json: p.querySelector('.chalk-json').textContent };
+    });
+    if (first) {
+      const args = splitArgs(panel.chalk);
+      const plain = args.filter((a) => a !== '--json' && a !== '--csv');
+      const native = spawnSync(CHALK, plain.concat('--json')).stdout.toString();
+      if (first.json !== native) fail(where, `the panel's JSON for "${panel.chalk}" is not the native --json output`);
+      if (!first.answer.startsWith(panel.key + ' = ')) fail(where, `the panel's answer is "${first.answer}", not "${panel.key} = ..."`);
+      // edit the last flag's value: a number doubled, else the word kept and --digits 3 added
+      const edit = await page.evaluate(() => {
+        const p = document.querySelector('.chalk-panel');
+        const inputs = [...p.querySelectorAll('.chalk-flag input')];
+        const numeric = inputs.find((i) => !i.disabled && /^[0-9.e+]+$/.test(i.value) && Number(i.value) > 0);
+        if (numeric) { numeric.value = String(Number(numeric.value) * 2); numeric.focus(); return numeric.getAttribute('aria-label') + ' ' + numeric.value; }
+        const more = inputs[inputs.length - 1];
+        more.value = '--digits 3'; more.focus();
+        return '--digits 3';
+      });
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('.chalk-panel[data-ran="2"]', { timeout: 10000 }).catch(() => fail(where, 'Enter in an edited flag did not rerun'));
+      const second = await page.evaluate(() => ({ line: document.querySelector('.chalk-panel .chalk-line').textContent,
+        table: document.querySelector('.chalk-panel .chalk-table').textContent }));
+      const edited = splitArgs(second.line.replace(/^chalk /, ''));
+      const n = spawnSync(CHALK, edited);
+      if (second.table !== n.stdout.toString() + n.stderr.toString()) fail(where, `after editing ${edit}, the panel's table is not the native output of "${second.line}"`);
+      if (second.table === first.table) fail(where, `editing ${edit} changed nothing in the table`);
+    }
+  }
+  // a card review survives a reload
+  const card = await page.$('div.card[id] .card-show');
+  if (!card) fail(where, `${page0} has no card with a Show answer button`);
+  else {
+    await card.click();
+    await page.click('div.card[id] .card-good');
+    const id = await page.evaluate(() => document.querySelector('div.card[id]').id);
+    await page.reload({ waitUntil: 'load' });
+    const after = await page.evaluate((cid) => ({
+      stored: JSON.parse(localStorage.getItem('chalk-cards') || '{}')[cid],
+      status: document.querySelector(`#${CSS.escape(cid)} .card-status`).textContent,
+      hidden: document.querySelector(`#${CSS.escape(cid)} .card-a`).hidden,
+    }), id);
+    if (!after.stored || !(after.stored.interval_days === 1 && after.stored.due_ms > Date.now())) fail(where, `card ${id}: "good" stored ${JSON.stringify(after.stored)}, not a one-day interval`);
+    if (after.status !== 'next review in 1 day') fail(where, `card ${id} after a reload says "${after.status}"`);
+    if (!after.hidden) fail(where, `card ${id}: the answer shows before "Show answer"`);
+  }
+  for (const e of seen.errors) fail(where, `console error: ${e}`);
+  for (const u of seen.outside) fail(where, `a request outside the site: ${u}`);
+  await page.screenshot({ path: path.join(shots, 'calculator-panel-1400.png') });
+  const p = await page.$('.chalk-panel');
+  if (p) await p.screenshot({ path: path.join(shots, 'calculator-panel.png') });
+  await context.close();
+  console.log(`web-test: calculator: ${same} of ${commands.length} commands byte-identical to ${CHALK}, ` +
+    `${differs.length} listed in book/web/wasm-differs.txt (${pageMs} ms in the page)`);
+  for (const d of differs) console.log(`web-test: calculator: differs as listed: ${d}`);
+  if (failures.length === before) passed++; else failed++;
+}
+
 async function benchPages(browser) {
   for (const name of pages.filter((p) => /^\d\d-/.test(p))) {
     const { page, context, seen } = await visit(browser, path.join(site, name), 1400, site);
@@ -257,6 +415,7 @@ async function benchPages(browser) {
   try {
     if (bench) { await benchPages(browser); return; }
     await selfTest(browser);
+    await checkCalculator(browser);
     for (const name of pages) for (const w of WIDTHS) await checkPage(browser, name, w);
   } finally {
     await browser.close();
