@@ -306,7 +306,7 @@ if selected web/site; then
         why="make web failed: $log"
     else
         for ed in web web-instructor; do
-            for f in index.html book-index.html preface.html presets.html notation.html bibliography.html \
+            for f in index.html book-index.html preface.html presets.html notation.html answers.html bibliography.html \
                 $(cd chapters && ls [0-9][0-9]-*.md | sed 's/\.md$/.html/'); do
                 [ -s "build/$ed/$f" ] || why+="build/$ed/$f is missing"$'\n'
             done

@@ -20,6 +20,9 @@
 //    "Again" (due again in 10 minutes) and "Good" (the interval grows: 1 day, then
 //    x2.5). The schedule is kept in localStorage under "chalk-cards" (id -> {due_ms,
 //    interval_days, reps}); each chapter's "Review cards" heading says how many are due.
+// 4. Practice problems. A problem whose key is in the page (div.problem with
+//    data-answer-json: the instructor edition, seed "book") gets an answer field and
+//    "Check", graded by the page's `chalk check-answers` itself; the key on request.
 'use strict';
 
 (function () {
@@ -296,7 +299,47 @@
     recount();
   }
 
-  window.Chalk = { run, splitArgs, openPanel, review };
-  function start() { attachPanels(); attachCards(); }
+  // ---- practice problems: the drawn instance's answer checked by check-answers -----------
+
+  // Grades ANSWER for problem ID against KEY (its key entry, {"value", "unit",
+  // "tolerance", "shown"}) with the calculator's own `chalk check-answers` (the same
+  // rules and tolerance as `make problems`' key): files in the page's memory only.
+  async function check(id, key, answer) {
+    const io = await getInstance();
+    const line = String(answer).replace(/[\r\n]+/g, ' ').trim();
+    io.module.FS.writeFile('/key.json', JSON.stringify({ [id]: key }));
+    io.module.FS.writeFile('/answers.txt', line === '' ? '' : id + ' ' + line + '\n');
+    const r = await run(['check-answers', '/key.json', '/answers.txt']);
+    return { right: r.status === 0, status: r.status, output: r.stdout + r.stderr };
+  }
+
+  // Each problem with its key in the page (data-answer-json: the instructor edition)
+  // gets an answer field, "Check" (or Enter) and the key behind "Show the key".
+  function attachProblems() {
+    for (const p of document.querySelectorAll('div.problem[id][data-answer-json]')) {
+      let key;
+      try { key = JSON.parse(p.dataset.answerJson); } catch (e) { continue; }
+      const id = p.id.replace(/^prob-/, '');
+      const input = el('input', { type: 'text', class: 'problem-input', 'aria-label': 'your answer to ' + id,
+        placeholder: key.unit ? 'in ' + key.unit : 'your answer', size: 14 });
+      const button = el('button', { type: 'button', class: 'problem-check', text: 'Check' });
+      const verdict = el('pre', { class: 'problem-verdict', 'aria-live': 'polite' });
+      const shown = el('details', { class: 'problem-key' }, el('summary', { text: 'Show the key' }),
+        el('p', { text: (key.shown || String(key.value)) + (key.unit ? ' ' + key.unit : '') +
+          (key.tolerance ? ' (within ' + key.tolerance * 100 + '%)' : ' (exactly)') }));
+      const go = async () => {
+        verdict.textContent = 'checking ...';
+        const r = await check(id, key, input.value);
+        verdict.textContent = (r.right ? 'Right. ' : r.status === 1 ? 'Not yet. ' : '') + r.output;
+        p.dataset.checked = r.right ? 'right' : 'wrong';
+      };
+      button.addEventListener('click', go);
+      input.addEventListener('keydown', (e) => { if (e.key === 'Enter') go(); });
+      p.append(el('p', { class: 'problem-answer' }, el('label', { text: 'Your answer: ' }, input), ' ', button), verdict, shown);
+    }
+  }
+
+  window.Chalk = { run, splitArgs, openPanel, review, check };
+  function start() { attachPanels(); attachCards(); attachProblems(); }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start); else start();
 })();

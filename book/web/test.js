@@ -28,8 +28,10 @@
 // build/chalk (or $CHALK), except the commands book/web/wasm-differs.txt lists with
 // their reason (libm: musl's in the page, glibc's natively); a live number's panel opens with Enter, shows its key and the
 // native --json output, and reruns when a flag is edited, showing the native output of
-// the edited command; a card graded "good" is due in one day after a reload
-// (calculator-panel*.png in SHOTS-DIR).
+// the edited command; a card graded "good" is due in one day after a reload; where the
+// page has a problem's key (the instructor edition), the checker accepts the key's value
+// and its shown form and refuses a value off by three tolerances
+// (calculator-panel*.png, calculator-problem.png in SHOTS-DIR).
 // Prints "web-test: PAGE@WIDTH: problem" lines, then "web-test: N pages x 2 widths:
 // N passed, N failed"; exits 1 when any check failed.
 // --bench: instead, prints each chapter page's first render (first contentful
@@ -375,6 +377,25 @@ async function checkCalculator(browser) {
     if (after.status !== 'next review in 1 day') fail(where, `card ${id} after a reload says "${after.status}"`);
     if (!after.hidden) fail(where, `card ${id}: the answer shows before "Show answer"`);
   }
+  // the checker (where the page has keys: the instructor edition): the key is right, a wrong answer is not
+  const problem = await page.evaluate(() => {
+    const p = document.querySelector('div.problem[data-answer-json]');
+    return p && { id: p.id, key: JSON.parse(p.dataset.answerJson), input: !!p.querySelector('.problem-input') };
+  });
+  if (problem) {
+    if (!problem.input) fail(where, `problem ${problem.id} has a key but no answer field`);
+    const wrong = typeof problem.key.value === 'number' ? String(problem.key.value * (1 + 3 * (problem.key.tolerance || 0.01)) + 1) : 'not-' + problem.key.value;
+    for (const [answer, want] of [[String(problem.key.value), 'right'], [wrong, 'wrong'], [problem.key.shown || String(problem.key.value), 'right']]) {
+      await page.fill(`#${problem.id} .problem-input`, answer);
+      await page.evaluate((pid) => { delete document.getElementById(pid).dataset.checked; }, problem.id);
+      await page.press(`#${problem.id} .problem-input`, 'Enter');
+      await page.waitForSelector(`#${problem.id}[data-checked]`, { timeout: 10000 }).catch(() => {});
+      const got = await page.evaluate((pid) => document.getElementById(pid).dataset.checked, problem.id);
+      if (got !== want) fail(where, `problem ${problem.id}: the answer "${answer}" is ${got || 'not checked'}, not ${want} (key ${JSON.stringify(problem.key)})`);
+    }
+    const verdict = await page.$(`#${problem.id}`);
+    if (verdict) await verdict.screenshot({ path: path.join(shots, 'calculator-problem.png') });
+  } else if (/instructor/.test(site)) fail(where, `${page0} has no problem with its key`);
   for (const e of seen.errors) fail(where, `console error: ${e}`);
   for (const u of seen.outside) fail(where, `a request outside the site: ${u}`);
   await page.screenshot({ path: path.join(shots, 'calculator-panel-1400.png') });

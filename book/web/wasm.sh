@@ -33,6 +33,6 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 emcc -std=c11 -O2 -fno-math-errno "${flags[@]}" -I"$here/cjson" -I"$here/cjson/cjson" \
     "$@" "$here/cjson/cJSON.c" \
     -sMODULARIZE=1 -sEXPORT_NAME=ChalkWasm -sINVOKE_RUN=0 -sEXIT_RUNTIME=0 -sSINGLE_FILE=1 \
-    -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web,node -sEXPORTED_RUNTIME_METHODS=callMain -sEXPORTED_FUNCTIONS=_main,_fflush \
+    -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web,node -sEXPORTED_RUNTIME_METHODS=callMain,FS -sEXPORTED_FUNCTIONS=_main,_fflush \
     -o "$out.tmp.js"
 mv "$out.tmp.js" "$out"
