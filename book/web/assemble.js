@@ -320,10 +320,19 @@ const tmp = `${out}.new`;
 fs.rmSync(tmp, { recursive: true, force: true });
 fs.mkdirSync(path.join(tmp, 'assets', 'katex', 'fonts'), { recursive: true });
 const indexPage = { name: 'book-index.html', title: 'Index', secnum: '' };
+// Each plot's JSON spec also inside its figure (<script type="application/json">), for
+// chalk-web.js's moving figures: a page opened from file:// may not fetch a file.
+const specFrom = new Map(siteFiles.map(([from, to]) => [to.split(path.sep).join('/'), from]));
+const withSpecs = (html) => html.replace(/(<figure class="chalk-plot"[^>]*\sdata-plot="([^"]+)"[^>]*>)/g, (all, open, spec) => {
+  const from = specFrom.get(spec);
+  if (!from) die(`a plot names ${spec}, which no fragment wrote`);
+  const json = JSON.stringify(JSON.parse(fs.readFileSync(from, 'utf8'))).replace(/</g, '\\u003c');
+  return `${open}<script type="application/json" class="chalk-plot-spec">${json}</script>`;
+});
 pages.forEach((p, i) => {
   const title = `${p.secnum ? `${p.secnum}: ` : ''}${p.title} – ${meta.title || 'Chalk'}`;
   fs.writeFileSync(path.join(tmp, p.name), layout({
-    name: p.name, title, body: p.html, prev: pages[i - 1], next: pages[i + 1] || indexPage, toc: pageToc(p),
+    name: p.name, title, body: withSpecs(p.html), prev: pages[i - 1], next: pages[i + 1] || indexPage, toc: pageToc(p),
   }));
 });
 fs.writeFileSync(path.join(tmp, 'index.html'), layout({

@@ -23,6 +23,12 @@
 // 4. Practice problems. A problem whose key is in the page (div.problem with
 //    data-answer-json: the instructor edition, seed "book") gets an answer field and
 //    "Check", graded by the page's `chalk check-answers` itself; the key on request.
+// 5. Figures that move. Each plot (figure.chalk-plot with its spec inlined by
+//    assemble.js) gets a slider per control: the spec's (the chapter's move=), else its
+//    command's scalar numeric flags (at most two; not --seed or --trials), over a
+//    factor 8 each way. Moving one reruns the sweep with --csv in the page and draws
+//    it as an SVG in place of the printed one (data-redraw-ms: the time it took);
+//    "Reset" shows the printed figure again. The data table keeps the printed numbers.
 'use strict';
 
 (function () {
@@ -339,7 +345,161 @@
     }
   }
 
-  window.Chalk = { run, splitArgs, openPanel, review, check };
-  function start() { attachPanels(); attachCards(); attachProblems(); }
+  // ---- figures that move ----------------------------------------------------------------
+
+  const SVGNS = 'http://www.w3.org/2000/svg';
+  const NUMBER = /^-?[0-9]*\.?[0-9]+(e[+-]?[0-9]+)?$/i;
+  // flags a reader may not usefully slide: a seed, a sample count, output settings
+  const FIXED = new Set(['--seed', '--trials', '--digits', '--columns']);
+
+  // The controls of a plot: its spec's (the chapter's move= attribute), else each
+  // scalar numeric flag of its command (not the swept one), at most two, over
+  // [value / 8, value x 8] on a log scale, whole numbers kept whole.
+  function controlsOf(spec) {
+    if (spec.controls && spec.controls.length) return spec.controls.map((c) => ({ ...c, int: Number.isInteger(c.value) }));
+    const args = splitArgs(spec.command), out = [];
+    for (let i = 0; i + 1 < args.length && out.length < 2; i++) {
+      if (!args[i].startsWith('--') || FIXED.has(args[i]) || !NUMBER.test(args[i + 1])) continue;
+      const v = Number(args[i + 1]);
+      if (!(v > 0)) continue;
+      out.push({ flag: args[i], value: v, min: v / 8, max: v * 8, log: true, int: Number.isInteger(v) });
+    }
+    return out;
+  }
+
+  function parseCsv(text) {
+    const lines = text.trim().split('\n');
+    const head = lines.shift().split(',');
+    return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [head[i], v === '' ? NaN : Number(v)])));
+  }
+
+  const plain = (label) => String(label || '').replace(/\\(text|mathrm|mathit)\b/g, '').replace(/[${}\\]/g, '');
+
+  // Draws ROWS as an SVG line plot: x and each series of SPEC, its own axes.
+  function drawPlot(spec, rows) {
+    const W = 640, H = 380, L = 70, R = 16, T = 14, B = 64;
+    const xd = (spec.x && spec.x.divide_by) || 1, yd = (spec.y && spec.y.divide_by) || 1;
+    const xs = rows.map((r) => r[spec.x.key] / xd);
+    const series = spec.series.map((s) => ({ ...s, ys: rows.map((r) => r[s.key] / yd) }));
+    const ok = (v, log) => Number.isFinite(v) && (!log || v > 0);
+    const range = (vals, log) => {
+      const v = vals.filter((x) => ok(x, log));
+      let lo = Math.min(...v), hi = Math.max(...v);
+      if (!(lo < hi)) { lo = log ? lo / 2 : lo - 1; hi = log ? hi * 2 : hi + 1; }
+      return [lo, hi];
+    };
+    const xl = !!spec.x.log, yl = !!(spec.y && spec.y.log);
+    const [x0, x1] = range(xs, xl), [y0, y1] = range(series.flatMap((s) => s.ys), yl);
+    const f = (v, lo, hi, log) => (log ? Math.log(v / lo) / Math.log(hi / lo) : (v - lo) / (hi - lo));
+    const px = (v) => L + f(v, x0, x1, xl) * (W - L - R), py = (v) => H - B - f(v, y0, y1, yl) * (H - T - B);
+    const svg = document.createElementNS(SVGNS, 'svg');
+    svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+    svg.setAttribute('class', 'chalk-moved');
+    svg.setAttribute('role', 'img');
+    const add = (tag, attrs, text) => {
+      const e = document.createElementNS(SVGNS, tag);
+      for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+      if (text !== undefined) e.textContent = text;
+      svg.appendChild(e);
+      return e;
+    };
+    const ticks = (lo, hi, log) => {
+      if (log) {
+        const out = [];
+        for (let e = Math.ceil(Math.log10(lo) - 1e-9); e <= Math.floor(Math.log10(hi) + 1e-9); e++) out.push(10 ** e);
+        return out.length >= 2 ? out : [lo, hi];
+      }
+      const step = 10 ** Math.floor(Math.log10((hi - lo) / 4)), n = [1, 2, 5, 10].find((m) => (hi - lo) / (m * step) <= 6) * step;
+      const out = [];
+      for (let v = Math.ceil(lo / n) * n; v <= hi + 1e-9 * n; v += n) out.push(v);
+      return out;
+    };
+    const fmt = (v) => (Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-2 && v !== 0) ? v.toExponential(0) : String(+v.toPrecision(3)));
+    add('rect', { x: L, y: T, width: W - L - R, height: H - T - B, fill: '#fff', stroke: '#555' });
+    for (const t of ticks(x0, x1, xl)) {
+      add('line', { x1: px(t), x2: px(t), y1: T, y2: H - B, stroke: '#ddd' });
+      add('text', { x: px(t), y: H - B + 16, 'text-anchor': 'middle', 'font-size': 12, fill: '#222' }, fmt(t));
+    }
+    for (const t of ticks(y0, y1, yl)) {
+      add('line', { x1: L, x2: W - R, y1: py(t), y2: py(t), stroke: '#ddd' });
+      add('text', { x: L - 6, y: py(t) + 4, 'text-anchor': 'end', 'font-size': 12, fill: '#222' }, fmt(t));
+    }
+    add('text', { x: (L + W - R) / 2, y: H - B + 36, 'text-anchor': 'middle', 'font-size': 13, fill: '#222' }, plain(spec.x.label));
+    add('text', { x: 14, y: (T + H - B) / 2, 'text-anchor': 'middle', 'font-size': 13, fill: '#222',
+      transform: `rotate(-90 14 ${(T + H - B) / 2})` }, plain(spec.y && spec.y.label));
+    series.forEach((s, k) => {
+      const pts = xs.map((x, i) => [x, s.ys[i]]).filter(([x, y]) => ok(x, xl) && ok(y, yl)).map(([x, y]) => `${px(x).toFixed(1)},${py(y).toFixed(1)}`);
+      add('polyline', { points: pts.join(' '), fill: 'none', stroke: s.colour || '#000', 'stroke-width': s.role === 'result' ? 2.5 : 1.5 });
+      add('text', { x: L + 8 + (k % 2) * 280, y: H - 8 - Math.floor(k / 2) * 0 - (k >= 2 ? 0 : 0), 'font-size': 11, fill: s.colour || '#000' },
+        '\u2014 ' + plain(s.label).slice(0, 44));
+    });
+    // (legend rows: two per line under the axis label)
+    [...svg.querySelectorAll('text')].filter((t) => t.textContent.startsWith('\u2014')).forEach((t, k) => {
+      t.setAttribute('x', L + (k % 2) * 290); t.setAttribute('y', H - 20 + Math.floor(k / 2) * 14 - (series.length > 2 ? 8 : 0));
+    });
+    svg.setAttribute('aria-label', plain(spec.y && spec.y.label) + ' against ' + plain(spec.x.label) + ', redrawn in the page');
+    return svg;
+  }
+
+  function attachFigures() {
+    for (const fig of document.querySelectorAll('figure.chalk-plot')) {
+      const tag = fig.querySelector('script.chalk-plot-spec');
+      if (!tag) continue;
+      let spec;
+      try { spec = JSON.parse(tag.textContent); } catch (e) { continue; }
+      const controls = controlsOf(spec);
+      if (!controls.length || !spec.command || !spec.x || !spec.series) continue;
+      const img = fig.querySelector('img, svg');
+      const box = el('div', { class: 'chalk-move' });
+      const status = el('span', { class: 'chalk-move-status', 'aria-live': 'polite' });
+      const values = controls.map((c) => c.value);
+      let busy = false, again = false;
+      const sliders = controls.map((c, k) => {
+        const pos = (v) => Math.round(1000 * (c.log ? Math.log(v / c.min) / Math.log(c.max / c.min) : (v - c.min) / (c.max - c.min)));
+        const val = (p) => { const v = c.log ? c.min * (c.max / c.min) ** (p / 1000) : c.min + (c.max - c.min) * p / 1000; return c.int ? Math.max(1, Math.round(v)) : +v.toPrecision(3); };
+        const out = el('output', { text: String(c.value) });
+        const input = el('input', { type: 'range', min: 0, max: 1000, step: 1, value: pos(c.value), 'aria-label': c.flag + ' for this figure' });
+        input.addEventListener('input', () => { values[k] = val(+input.value); out.textContent = String(values[k]); redraw(); });
+        box.append(el('label', { class: 'chalk-flag' }, el('code', { text: c.flag }), ' ', input, ' ', out));
+        return input;
+      });
+      const reset = el('button', { type: 'button', text: 'Reset' });
+      box.append(reset, ' ', status);
+      let drawn = null;
+      reset.addEventListener('click', () => {
+        controls.forEach((c, k) => { values[k] = c.value; });
+        sliders.forEach((s, k) => { s.value = String(Math.round(1000 * (controls[k].log ? Math.log(controls[k].value / controls[k].min) / Math.log(controls[k].max / controls[k].min) : 0.5))); s.nextSibling.nextSibling.textContent = String(controls[k].value); });
+        if (drawn) { drawn.remove(); drawn = null; }
+        if (img) img.hidden = false;
+        status.textContent = 'as printed';
+      });
+      async function redraw() {
+        if (busy) { again = true; return; }
+        busy = true;
+        const t0 = performance.now();
+        const args = splitArgs(spec.command);
+        controls.forEach((c, k) => { const i = args.indexOf(c.flag); if (i >= 0) args[i + 1] = String(values[k]); });
+        const r = await run(args.concat('--csv'));
+        if (r.status === 0) {
+          const svg = drawPlot(spec, parseCsv(r.stdout));
+          if (drawn) drawn.replaceWith(svg); else (img || box).after(svg);
+          drawn = svg;
+          if (img) img.hidden = true;
+          const ms = performance.now() - t0;
+          fig.dataset.redrawMs = ms.toFixed(1);
+          fig.dataset.redraws = String((+fig.dataset.redraws || 0) + 1);
+          status.textContent = controls.map((c, k) => c.flag + ' ' + values[k]).join(', ') + ` (redrawn in ${ms.toFixed(0)} ms)`;
+        } else {
+          status.textContent = r.stderr.trim();
+        }
+        busy = false;
+        if (again) { again = false; redraw(); }
+      }
+      fig.insertBefore(box, fig.querySelector('figcaption'));
+    }
+  }
+
+  window.Chalk = { run, splitArgs, openPanel, review, check, controlsOf };
+  function start() { attachPanels(); attachCards(); attachProblems(); attachFigures(); }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start); else start();
 })();
