@@ -12,7 +12,8 @@
 #   - each chapter page's first render from file:// in headless chromium at 1,400
 #     pixels (first contentful paint, and the load event) and its weight: the bytes
 #     of the page and of every file it loads (stylesheets, KaTeX's fonts, figures).
-#     The weight counts the files as they are on disk; a static host that
+#     With the calculator loaded (its first command timed) and each moving figure
+#     redrawn once (its time printed). The weight counts the files as they are on disk; a static host that
 #     compresses (gzip) sends less, printed too for the heaviest page.
 # `make bench` calls it (tests/bench.sh, BENCH=web). Needs what `make web` needs
 # and chromium (tests/deps.sh web).

@@ -15,7 +15,9 @@
 // (data-chalk) and a shown value; text is readable (contrast at least 4.5:1 against
 // its background, WCAG AA). Per page at 1,400 pixels: the keyboard works (Tab
 // first reaches the skip link, which takes the focus to the text; a figure's
-// table opens with Enter on its summary), and with scripts off the page still
+// table opens with Enter on its summary; on a chapter page, at least two figures move
+// and each one's control, moved twice, redraws it differently: the redraw times are
+// printed, not tested), and with scripts off the page still
 // shows its numbers and typeset equations. Saves what a person would look at in SHOTS-DIR:
 // the top of each page (NAME-WIDTH.png) and, per page, the first figure, table,
 // display equation, box and listing (NAME-WIDTH-WHAT.png; with SHOTS=top, only the
@@ -64,6 +66,7 @@ const failures = [];
 let passed = 0;
 let failed = 0; // checks (the self-test, each page at each width) with a problem
 const fail = (where, msg) => failures.push(`${where}: ${msg}`);
+const redraws = []; // [figure, ms] of the moving figures' second redraw (printed, not a test)
 
 // ids of every page, for the link check
 const idsOf = new Map();
@@ -210,6 +213,32 @@ async function checkPage(browser, name, width) {
       await summary.focus();
       await page.keyboard.press('Enter');
       if (!await page.evaluate(() => document.querySelector('details.figure-data').open)) fail(where, 'Enter on a figure\'s summary does not open its table');
+    }
+    // figures that move: each slider moved twice redraws its figure, and the drawing changes
+    if (/^\d\d-/.test(name)) {
+      const figs = await page.$$eval('figure.chalk-plot', (fs) => fs.map((f) => ({ id: f.id, move: !!f.querySelector('.chalk-move input[type=range]') })));
+      const moving = figs.filter((f) => f.move);
+      if (moving.length < 2) fail(where, `${moving.length} figure(s) that move (of ${figs.length} plots); the issue asks for two per chapter`);
+      for (const f of moving) {
+        const draws = [];
+        for (const [k, pos] of [[1, 800], [2, 200]]) {
+          await page.evaluate(([id, p]) => {
+            const s = document.getElementById(id).querySelector('.chalk-move input[type=range]');
+            s.value = String(p);
+            s.dispatchEvent(new Event('input'));
+          }, [f.id, pos]);
+          await page.waitForFunction(([id, n]) => +(document.getElementById(id).dataset.redraws || 0) >= n, [f.id, k], { timeout: 60000 })
+            .catch(() => fail(where, `figure ${f.id}: moving its control did not redraw it`));
+          draws.push(await page.evaluate((id) => {
+            const fig = document.getElementById(id);
+            const svg = fig.querySelector('svg.chalk-moved');
+            return { ms: +fig.dataset.redrawMs, points: svg ? [...svg.querySelectorAll('polyline')].map((p) => p.getAttribute('points')).join('|') : '',
+              status: fig.querySelector('.chalk-move-status').textContent };
+          }, f.id));
+        }
+        if (!draws[0].points || draws[0].points === draws[1].points) fail(where, `figure ${f.id}: two positions of its control drew the same figure (${draws[1].status})`);
+        redraws.push([`${name.replace(/\.html$/, '')} ${f.id}`, draws[1].ms]);
+      }
     }
     // scripts off: the numbers and the equations are in the page
     const off = await browser.newContext({ javaScriptEnabled: false, viewport: { width, height: 900 } });
@@ -422,11 +451,34 @@ async function benchPages(browser) {
       await Promise.all([...document.images].map((i) => (i.complete ? null : new Promise((ok) => { i.onload = ok; i.onerror = ok; }))));
       await document.fonts.ready;
     });
+    // the calculator, as a reader's first panel loads it (counted in the weight)
+    const calc = await page.evaluate(async () => {
+      const t0 = performance.now();
+      const r = await window.Chalk.run(['list', 'hw']);
+      const t1 = performance.now();
+      await window.Chalk.run(['list', 'hw']);
+      return { first: t1 - t0, again: performance.now() - t1, ok: r.status === 0 };
+    });
+    // each moving figure, its control moved once: the redraw's time
+    const moved = await page.evaluate(async () => {
+      const out = [];
+      for (const f of document.querySelectorAll('figure.chalk-plot')) {
+        const s = f.querySelector('.chalk-move input[type=range]');
+        if (!s) continue;
+        s.value = '700';
+        s.dispatchEvent(new Event('input'));
+        for (let i = 0; i < 600 && !f.dataset.redraws; i++) await new Promise((ok) => setTimeout(ok, 50));
+        out.push(`${f.id.replace(/^fig:/, '')} ${f.dataset.redrawMs || '?'} ms`);
+      }
+      return out;
+    });
     let bytes = 0;
     for (const f of seen.files) bytes += fs.statSync(f).size;
     await context.close();
     console.log(`web-bench: ${name}: first render ${paint.fcp.toFixed(0)} ms (load ${paint.load.toFixed(0)} ms), ` +
-      `weight ${(bytes / 1e6).toFixed(2)} MB in ${seen.files.size} files`);
+      `weight ${(bytes / 1e6).toFixed(2)} MB in ${seen.files.size} files with the calculator ` +
+      `(its first command ${calc.first.toFixed(0)} ms after the page, then ${calc.again.toFixed(0)} ms${calc.ok ? '' : ', FAILED'}); ` +
+      `figures redrawn: ${moved.join(', ') || 'none'}`);
   }
 }
 
@@ -440,6 +492,11 @@ async function benchPages(browser) {
     for (const name of pages) for (const w of WIDTHS) await checkPage(browser, name, w);
   } finally {
     await browser.close();
+  }
+  if (redraws.length) {
+    const ms = redraws.map((r) => r[1]).sort((a, b) => a - b);
+    console.log(`web-test: figures that move: ${redraws.length}, redraw median ${ms[ms.length >> 1].toFixed(0)} ms, ` +
+      `${ms.filter((m) => m < 100).length} under 100 ms; slowest: ${redraws.sort((a, b) => b[1] - a[1]).slice(0, 3).map((r) => `${r[0]} ${r[1].toFixed(0)} ms`).join(', ')}`);
   }
   for (const f of failures) console.log(`web-test: ${f}`);
   console.log(`web-test: ${pages.length} pages x ${WIDTHS.length} widths (${site}): ${passed} passed, ${failed} failed`);
