@@ -27,7 +27,8 @@
 //    assemble.js) gets a slider per control: the spec's (the chapter's move=), else its
 //    command's scalar numeric flags (at most two; not --seed or --trials), over a
 //    factor 8 each way. Moving one reruns the sweep with --csv in the page and draws
-//    it as an SVG in place of the printed one (data-redraw-ms: the time it took);
+//    it as an SVG in place of the printed one, on axes that span the printed numbers
+//    too, so a change shows as a move (data-redraw-ms: the time it took);
 //    "Reset" shows the printed figure again. The data table keeps the printed numbers.
 'use strict';
 
@@ -376,7 +377,7 @@
   const plain = (label) => String(label || '').replace(/\\(text|mathrm|mathit)\b/g, '').replace(/[${}\\]/g, '');
 
   // Draws ROWS as an SVG line plot: x and each series of SPEC, its own axes.
-  function drawPlot(spec, rows) {
+  function drawPlot(spec, rows, base) {
     const W = 640, H = 380, L = 70, R = 16, T = 14, B = 64;
     const xd = (spec.x && spec.x.divide_by) || 1, yd = (spec.y && spec.y.divide_by) || 1;
     const xs = rows.map((r) => r[spec.x.key] / xd);
@@ -389,7 +390,9 @@
       return [lo, hi];
     };
     const xl = !!spec.x.log, yl = !!(spec.y && spec.y.log);
-    const [x0, x1] = range(xs, xl), [y0, y1] = range(series.flatMap((s) => s.ys), yl);
+    // (the axes span the printed figure's numbers, BASE, and the new ones: a change shows as a move)
+    const bx = (base || []).map((r) => r[spec.x.key] / xd), by = (base || []).flatMap((r) => spec.series.map((s) => r[s.key] / yd));
+    const [x0, x1] = range(xs.concat(bx), xl), [y0, y1] = range(series.flatMap((s) => s.ys).concat(by), yl);
     const f = (v, lo, hi, log) => (log ? Math.log(v / lo) / Math.log(hi / lo) : (v - lo) / (hi - lo));
     const px = (v) => L + f(v, x0, x1, xl) * (W - L - R), py = (v) => H - B - f(v, y0, y1, yl) * (H - T - B);
     const svg = document.createElementNS(SVGNS, 'svg');
@@ -465,7 +468,7 @@
       });
       const reset = el('button', { type: 'button', text: 'Reset' });
       box.append(reset, ' ', status);
-      let drawn = null;
+      let drawn = null, base = null;
       reset.addEventListener('click', () => {
         controls.forEach((c, k) => { values[k] = c.value; });
         sliders.forEach((s, k) => { s.value = String(Math.round(1000 * (controls[k].log ? Math.log(controls[k].value / controls[k].min) / Math.log(controls[k].max / controls[k].min) : 0.5))); s.nextSibling.nextSibling.textContent = String(controls[k].value); });
@@ -479,9 +482,13 @@
         const t0 = performance.now();
         const args = splitArgs(spec.command);
         controls.forEach((c, k) => { const i = args.indexOf(c.flag); if (i >= 0) args[i + 1] = String(values[k]); });
+        if (!base) {
+          const b = await run(splitArgs(spec.command).concat('--csv'));
+          base = b.status === 0 ? parseCsv(b.stdout) : [];
+        }
         const r = await run(args.concat('--csv'));
         if (r.status === 0) {
-          const svg = drawPlot(spec, parseCsv(r.stdout));
+          const svg = drawPlot(spec, parseCsv(r.stdout), base);
           if (drawn) drawn.replaceWith(svg); else (img || box).after(svg);
           drawn = svg;
           if (img) img.hidden = true;
