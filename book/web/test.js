@@ -33,7 +33,7 @@
 // the edited command; a card graded "good" is due in one day after a reload; where the
 // page has a problem's key (the instructor edition), the checker accepts the key's value
 // and its shown form and refuses a value off by three tolerances
-// (calculator-panel*.png, calculator-problem.png in SHOTS-DIR).
+// (calculator-panel.png, calculator-card.png, calculator-problem.png in SHOTS-DIR).
 // Prints "web-test: PAGE@WIDTH: problem" lines, then "web-test: N pages x 2 widths:
 // N passed, N failed"; exits 1 when any check failed.
 // --bench: instead, prints each chapter page's first render (first contentful
@@ -238,6 +238,10 @@ async function checkPage(browser, name, width) {
         }
         if (!draws[0].points || draws[0].points === draws[1].points) fail(where, `figure ${f.id}: two positions of its control drew the same figure (${draws[1].status})`);
         redraws.push([`${name.replace(/\.html$/, '')} ${f.id}`, draws[1].ms]);
+        if (f === moving[0]) {
+          const shot = await page.$(`[id="${f.id}"]`);
+          if (shot) await shot.screenshot({ path: path.join(shots, `${name.replace(/\.html$/, '')}-${width}-moved.png`) });
+        }
       }
     }
     // scripts off: the numbers and the equations are in the page
@@ -387,6 +391,8 @@ async function checkCalculator(browser) {
       const n = spawnSync(CHALK, edited);
       if (second.table !== n.stdout.toString() + n.stderr.toString()) fail(where, `after editing ${edit}, the panel's table is not the native output of "${second.line}"`);
       if (second.table === first.table) fail(where, `editing ${edit} changed nothing in the table`);
+      const shot = await page.$('.chalk-panel');
+      if (shot) await shot.screenshot({ path: path.join(shots, 'calculator-panel.png') });
     }
   }
   // a card review survives a reload
@@ -427,9 +433,8 @@ async function checkCalculator(browser) {
   } else if (/instructor/.test(site)) fail(where, `${page0} has no problem with its key`);
   for (const e of seen.errors) fail(where, `console error: ${e}`);
   for (const u of seen.outside) fail(where, `a request outside the site: ${u}`);
-  await page.screenshot({ path: path.join(shots, 'calculator-panel-1400.png') });
-  const p = await page.$('.chalk-panel');
-  if (p) await p.screenshot({ path: path.join(shots, 'calculator-panel.png') });
+  const card1 = await page.$('div.card[id]');
+  if (card1) await card1.screenshot({ path: path.join(shots, 'calculator-card.png') });
   await context.close();
   console.log(`web-test: calculator: ${same} of ${commands.length} commands byte-identical to ${CHALK}, ` +
     `${differs.length} listed in book/web/wasm-differs.txt (${pageMs} ms in the page)`);
