@@ -378,7 +378,7 @@
 
   // Draws ROWS as an SVG line plot: x and each series of SPEC, its own axes.
   function drawPlot(spec, rows, base) {
-    const W = 640, H = 380, L = 70, R = 16, T = 14, B = 64;
+    const W = 640, H = 360, L = 70, R = 16, T = 14, B = 44;
     const xd = (spec.x && spec.x.divide_by) || 1, yd = (spec.y && spec.y.divide_by) || 1;
     const xs = rows.map((r) => r[spec.x.key] / xd);
     const series = spec.series.map((s) => ({ ...s, ys: rows.map((r) => r[s.key] / yd) }));
@@ -417,7 +417,8 @@
       for (let v = Math.ceil(lo / n) * n; v <= hi + 1e-9 * n; v += n) out.push(v);
       return out;
     };
-    const fmt = (v) => (Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-2 && v !== 0) ? v.toExponential(0) : String(+v.toPrecision(3)));
+    const fmt = (v) => (v !== 0 && (Math.abs(v) >= 1e6 || Math.abs(v) < 1e-2) ? v.toExponential(Math.abs(v / 10 ** Math.floor(Math.log10(Math.abs(v))) - 1) < 1e-9 ? 0 : 1)
+      : v.toLocaleString('en-US', { maximumSignificantDigits: 3 }));
     add('rect', { x: L, y: T, width: W - L - R, height: H - T - B, fill: '#fff', stroke: '#555' });
     for (const t of ticks(x0, x1, xl)) {
       add('line', { x1: px(t), x2: px(t), y1: T, y2: H - B, stroke: '#ddd' });
@@ -433,15 +434,16 @@
     series.forEach((s, k) => {
       const pts = xs.map((x, i) => [x, s.ys[i]]).filter(([x, y]) => ok(x, xl) && ok(y, yl)).map(([x, y]) => `${px(x).toFixed(1)},${py(y).toFixed(1)}`);
       add('polyline', { points: pts.join(' '), fill: 'none', stroke: s.colour || '#000', 'stroke-width': s.role === 'result' ? 2.5 : 1.5 });
-      add('text', { x: L + 8 + (k % 2) * 280, y: H - 8 - Math.floor(k / 2) * 0 - (k >= 2 ? 0 : 0), 'font-size': 11, fill: s.colour || '#000' },
-        '\u2014 ' + plain(s.label).slice(0, 44));
-    });
-    // (legend rows: two per line under the axis label)
-    [...svg.querySelectorAll('text')].filter((t) => t.textContent.startsWith('\u2014')).forEach((t, k) => {
-      t.setAttribute('x', L + (k % 2) * 290); t.setAttribute('y', H - 20 + Math.floor(k / 2) * 14 - (series.length > 2 ? 8 : 0));
     });
     svg.setAttribute('aria-label', plain(spec.y && spec.y.label) + ' against ' + plain(spec.x.label) + ', redrawn in the page');
-    return svg;
+    // the key under the plot: a stroke of each series' colour, its label in the text colour
+    const key = el('p', { class: 'chalk-legend' });
+    for (const s of series) {
+      key.append(el('span', { class: 'chalk-key' }, el('span', { class: 'chalk-swatch', style: `border-top-color: ${s.colour || '#000'}` }), plain(s.label)));
+    }
+    const wrap = el('div', { class: 'chalk-moved-plot' });
+    wrap.append(svg, key);
+    return wrap;
   }
 
   function attachFigures() {
@@ -473,7 +475,7 @@
         controls.forEach((c, k) => { values[k] = c.value; });
         sliders.forEach((s, k) => { s.value = String(Math.round(1000 * (controls[k].log ? Math.log(controls[k].value / controls[k].min) / Math.log(controls[k].max / controls[k].min) : 0.5))); s.nextSibling.nextSibling.textContent = String(controls[k].value); });
         if (drawn) { drawn.remove(); drawn = null; }
-        if (img) img.hidden = false;
+        if (img) img.style.display = '';
         status.textContent = 'as printed';
       });
       async function redraw() {
@@ -491,7 +493,7 @@
           const svg = drawPlot(spec, parseCsv(r.stdout), base);
           if (drawn) drawn.replaceWith(svg); else (img || box).after(svg);
           drawn = svg;
-          if (img) img.hidden = true;
+          if (img) img.style.display = 'none';
           const ms = performance.now() - t0;
           fig.dataset.redrawMs = ms.toFixed(1);
           fig.dataset.redraws = String((+fig.dataset.redraws || 0) + 1);

@@ -232,10 +232,13 @@ async function checkPage(browser, name, width) {
           draws.push(await page.evaluate((id) => {
             const fig = document.getElementById(id);
             const svg = fig.querySelector('svg.chalk-moved');
+            const printed = fig.querySelector('img, svg:not(.chalk-moved)');
             return { ms: +fig.dataset.redrawMs, points: svg ? [...svg.querySelectorAll('polyline')].map((p) => p.getAttribute('points')).join('|') : '',
-              status: fig.querySelector('.chalk-move-status').textContent };
+              status: fig.querySelector('.chalk-move-status').textContent,
+              both: !!(svg && printed && printed.getBoundingClientRect().height > 0) };
           }, f.id));
         }
+        if (draws[1].both) fail(where, `figure ${f.id}: the printed figure still shows beside the redrawn one`);
         if (!draws[0].points || draws[0].points === draws[1].points) fail(where, `figure ${f.id}: two positions of its control drew the same figure (${draws[1].status})`);
         redraws.push([`${name.replace(/\.html$/, '')} ${f.id}`, draws[1].ms]);
         if (f === moving[0]) {
