@@ -461,10 +461,10 @@
       let busy = false, again = false;
       const sliders = controls.map((c, k) => {
         const pos = (v) => Math.round(1000 * (c.log ? Math.log(v / c.min) / Math.log(c.max / c.min) : (v - c.min) / (c.max - c.min)));
-        const val = (p) => { const v = c.log ? c.min * (c.max / c.min) ** (p / 1000) : c.min + (c.max - c.min) * p / 1000; return c.int ? Math.max(1, Math.round(v)) : +v.toPrecision(3); };
+        const val = (p) => { const v = c.log ? c.min * (c.max / c.min) ** (p / 1000) : c.min + (c.max - c.min) * p / 1000; return c.int ? Math.max(1, Math.round(+v.toPrecision(3))) : +v.toPrecision(3); };
         const out = el('output', { text: String(c.value) });
         const input = el('input', { type: 'range', min: 0, max: 1000, step: 1, value: pos(c.value), 'aria-label': c.flag + ' for this figure' });
-        input.addEventListener('input', () => { values[k] = val(+input.value); out.textContent = String(values[k]); redraw(); });
+        input.addEventListener('input', () => { values[k] = val(+input.value); out.textContent = values[k].toLocaleString('en-US'); redraw(); });
         box.append(el('label', { class: 'chalk-flag' }, el('code', { text: c.flag }), ' ', input, ' ', out));
         return input;
       });
