@@ -26,7 +26,8 @@
 // 5. Figures that move. Each plot (figure.chalk-plot with its spec inlined by
 //    assemble.js) gets a slider per control: the spec's (the chapter's move=), else its
 //    command's scalar numeric flags (at most two; not --seed or --trials), over a
-//    factor 8 each way. Moving one reruns the sweep with --csv in the page and draws
+//    factor 8 each way (whole numbers stay whole, powers of two powers of two; a value
+//    chalk refuses shows chalk's error line). Moving one reruns the sweep with --csv in the page and draws
 //    it as an SVG in place of the printed one, on axes that span the printed numbers
 //    too, so a change shows as a move (data-redraw-ms: the time it took);
 //    "Reset" shows the printed figure again. The data table keeps the printed numbers.
@@ -363,7 +364,9 @@
       if (!args[i].startsWith('--') || FIXED.has(args[i]) || !NUMBER.test(args[i + 1])) continue;
       const v = Number(args[i + 1]);
       if (!(v > 0)) continue;
-      out.push({ flag: args[i], value: v, min: v / 8, max: v * 8, log: true, int: Number.isInteger(v) });
+      // (a power of two stays one: widths, stages and racks that must divide evenly)
+      const pow2 = Number.isInteger(v) && v >= 2 && (v & (v - 1)) === 0;
+      out.push({ flag: args[i], value: v, min: v / 8, max: v * 8, log: true, int: Number.isInteger(v), pow2 });
     }
     return out;
   }
@@ -461,7 +464,7 @@
       let busy = false, again = false;
       const sliders = controls.map((c, k) => {
         const pos = (v) => Math.round(1000 * (c.log ? Math.log(v / c.min) / Math.log(c.max / c.min) : (v - c.min) / (c.max - c.min)));
-        const val = (p) => { const v = c.log ? c.min * (c.max / c.min) ** (p / 1000) : c.min + (c.max - c.min) * p / 1000; return c.int ? Math.max(1, Math.round(+v.toPrecision(3))) : +v.toPrecision(3); };
+        const val = (p) => { const v = c.log ? c.min * (c.max / c.min) ** (p / 1000) : c.min + (c.max - c.min) * p / 1000; return c.pow2 ? 2 ** Math.round(Math.log2(v)) : c.int ? Math.max(1, Math.round(+v.toPrecision(3))) : +v.toPrecision(3); };
         const out = el('output', { text: String(c.value) });
         const input = el('input', { type: 'range', min: 0, max: 1000, step: 1, value: pos(c.value), 'aria-label': c.flag + ' for this figure' });
         input.addEventListener('input', () => { values[k] = val(+input.value); out.textContent = values[k].toLocaleString('en-US'); redraw(); });
