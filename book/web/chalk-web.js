@@ -366,7 +366,8 @@
       if (!(v > 0)) continue;
       // (a power of two stays one: widths, stages and racks that must divide evenly)
       const pow2 = Number.isInteger(v) && v >= 2 && (v & (v - 1)) === 0;
-      out.push({ flag: args[i], value: v, min: v / 8, max: v * 8, log: true, int: Number.isInteger(v), pow2 });
+      // (and moves over [v/4, 2v], at least 1: a larger width or rack count soon exceeds chalk's limits)
+      out.push({ flag: args[i], value: v, min: pow2 ? Math.max(1, v / 4) : v / 8, max: pow2 ? 2 * v : v * 8, log: true, int: Number.isInteger(v), pow2 });
     }
     return out;
   }
@@ -464,7 +465,7 @@
       let busy = false, again = false;
       const sliders = controls.map((c, k) => {
         const pos = (v) => Math.round(1000 * (c.log ? Math.log(v / c.min) / Math.log(c.max / c.min) : (v - c.min) / (c.max - c.min)));
-        const val = (p) => { const v = c.log ? c.min * (c.max / c.min) ** (p / 1000) : c.min + (c.max - c.min) * p / 1000; return c.pow2 ? 2 ** Math.round(Math.log2(v)) : c.int ? Math.max(1, Math.round(+v.toPrecision(3))) : +v.toPrecision(3); };
+        const val = (p) => { const v = c.log ? c.min * (c.max / c.min) ** (p / 1000) : c.min + (c.max - c.min) * p / 1000; return c.pow2 ? Math.max(1, 2 ** Math.round(Math.log2(v))) : c.int ? Math.max(1, Math.round(+v.toPrecision(3))) : +v.toPrecision(3); };
         const out = el('output', { text: String(c.value) });
         const input = el('input', { type: 'range', min: 0, max: 1000, step: 1, value: pos(c.value), 'aria-label': c.flag + ' for this figure' });
         input.addEventListener('input', () => { values[k] = val(+input.value); out.textContent = values[k].toLocaleString('en-US'); redraw(); });
