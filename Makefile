@@ -43,7 +43,7 @@ NO_CHAPTER = printf 'no chapter matches CH=%s; chapters: %s\n' "$$CH" '$(CHAPTER
 
 .PHONY: all chalk test check hint bench format help clean deps book
 .PHONY: progress watch solution reset submission handout grade grade-all gradescope
-.PHONY: flashcards problems
+.PHONY: flashcards problems web slides
 .SECONDARY:
 
 # Build everything: the calculator and the book.
@@ -85,12 +85,31 @@ build/chalk.pdf build/chalk-instructor.pdf: $(BOOK_INPUTS)
 
 # Lecture slides: build/slides-NN.pdf, one deck per chapter from what the chapter
 # marks for slides (book/slides/README.md): make slides CH=01, or every chapter.
-.PHONY: slides
 slides:
 	@$(if $(PICK),,$(NO_CHAPTER))
 	@tests/deps.sh book
 	@$(MAKE) -s --no-print-directory build/chalk
 	@for c in $(PICK); do book/slides/build.sh $${c%%-*} build/slides-$${c%%-*}.pdf || exit 1; done
+
+WEB_DIR = build/web$(if $(filter instructor,$(EDITION)),-instructor)
+# The web edition: build/web/, a static site of the book (EDITION=instructor:
+# build/web-instructor/), from the same sources and filters as the PDF (book/build.sh
+# --web; book/web/README.md): one page per chapter, equations typeset by KaTeX at
+# build time, figures as SVG, no request outside the site. Open build/web/index.html
+# or publish the directory on any static host. Installs what it needs (Debian's
+# dvisvgm and nodejs, KaTeX from the npm registry) and converts only what changed.
+web:
+	@case '$(EDITION)' in student|instructor) ;; \
+	*) echo "make web: EDITION must be student or instructor, not '$(EDITION)'" >&2; exit 2;; esac
+	@tests/deps.sh book web
+	@$(MAKE) -s --no-print-directory build/chalk build/web-wasm/chalk.js
+	@book/build.sh --web $(EDITION) $(WEB_DIR) $(BOOK_MD)
+	@cp build/web-wasm/chalk.js $(WEB_DIR)/assets/chalk-wasm.js
+# The calculator in the page: the same sources as build/chalk, as WebAssembly
+# (book/web/wasm.sh; assets/chalk-web.js loads it).
+build/web-wasm/chalk.js: $(CHALK_SRC) $(CHALK_H) $(LIB_SRC) $(LIB_H) book/web/wasm.sh book/web/cjson/cJSON.c
+	@echo "web: the calculator as WebAssembly (emcc, about a minute)"
+	@book/web/wasm.sh $@ $(CHALK_INC) -- $(CHALK_SRC) $(LIB_SRC)
 
 CHAPTER_MD = $(sort $(wildcard chapters/[0-9][0-9]-*.md))
 # The chapters' flashcards for Anki: build/flashcards.tsv (import it as is).

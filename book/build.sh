@@ -42,9 +42,23 @@
 # Intermediate files go to OUT's directory + /book-EDITION/ (chalk.tex, body.tex,
 # plots/, diagrams/, the LaTeX log, times.txt: where the time went). On any error
 # the cause is printed, naming the file, and the script exits 1 without writing OUT.
+#
+#   book/build.sh --web EDITION SITE-DIR FILE.md...
+#
+# The web edition (book/web/README.md): the same steps 1-3 with the same filters for
+# HTML (pandoc --to html5, and book/filters/web.lua last), each fragment's equations
+# typeset by KaTeX (book/web/katex.js) and cached with it in OUT's directory +
+# /cache/web/KEY/ (the figures' SVGs and JSON specs beside it); then, instead of
+# steps 4-5, book/web/assemble.js writes the pages into SITE-DIR (one per chapter,
+# appendix, preface and bibliography, the contents and the index), with the
+# references across pages filled in. Intermediate files go to OUT's directory +
+# /web-build-EDITION/. KaTeX and the browser test's driver come from the npm
+# registry (book/web/package-lock.json, `npm ci` into build/web-tools/, or WEB_TOOLS).
 set -euo pipefail
 
-[ $# -ge 3 ] || { echo "usage: book/build.sh student|instructor OUT.pdf FILE.md..." >&2; exit 2; }
+web=0
+if [ "${1:-}" = --web ]; then web=1; shift; fi
+[ $# -ge 3 ] || { echo "usage: book/build.sh [--web] student|instructor OUT.pdf|SITE-DIR FILE.md..." >&2; exit 2; }
 edition=$1 out=$2
 shift 2
 files=("$@")
@@ -56,10 +70,12 @@ esac
 for f in "${files[@]}"; do [ -f "$f" ] || { echo "book: $f: no such file" >&2; exit 2; }; done
 
 work="$(dirname "$out")/book-$edition"
+[ "$web" = 0 ] || work="$(dirname "$out")/web-build-$edition"
 # Both editions share one cache: chalk's answers (book/filters/util.lua), plots and
 # diagrams by content (plot.lua, diagram.lua), the fragments by key (below).
 cache="$(dirname "$out")/cache"
 store=$cache/book
+[ "$web" = 0 ] || store=$cache/web
 export CHALK_CACHE=${CHALK_CACHE-$cache/chalk}
 mkdir -p "$work" "$store"
 rm -f "$work/chalk.tex"
@@ -81,6 +97,18 @@ filters=(slides include chalk plot gantt diagram presets notation index boxes ca
 args=(--from markdown --to latex --top-level-division=chapter --highlight-style=tango
     --metadata-file book/metadata.yaml --bibliography book/references.bib --csl book/chalk.csl
     -M edition="$edition" -M build-dir="$work" -M cache-dir="$cache")
+frag=frag.tex
+if [ "$web" = 1 ]; then
+    # (web.lua last: it lays out what the others made for HTML; citations link to
+    # the bibliography's entries)
+    filters+=(web)
+    args=(--from markdown --to html5 --katex --wrap=none --highlight-style=tango
+        --metadata-file book/metadata.yaml --bibliography book/references.bib --csl book/chalk.csl
+        -M edition="$edition" -M build-dir="$work" -M cache-dir="$cache" -M link-citations=true)
+    frag=frag.html
+    tools=${WEB_TOOLS:-build/web-tools}
+    book/web/tools.sh "$tools" || die "the web edition's tools (npm ci) are missing"
+fi
 for f in "${filters[@]}"; do
     case $f in --*) args+=("$f") ;; *) args+=(--lua-filter "book/filters/$f.lua") ;; esac
 done
@@ -150,6 +178,7 @@ global=$({
     pandoc --version | head -1
     echo "$edition"
     ls -d exercises/[0-9][0-9]-*/*.c exercises/[0-9][0-9]-*/exercises.txt book/notation/*.tsv 2>/dev/null || true
+    [ "$web" = 0 ] || cat book/web/katex.js book/web/package-lock.json
 } | sha1sum | cut -c1-40)
 
 # ---- 2. the fragments ----------------------------------------------------------------
@@ -165,7 +194,7 @@ done <"$work/scan.tsv"
 # and every section of another file it refers to has the kind it had.
 valid() {
     local dir=$store/$1 id kind
-    [ -f "$dir/frag.tex" ] || return 1
+    [ -f "$dir/$frag" ] || return 1
     if [ -s "$dir/deps.sha1" ]; then sha1sum --check --status "$dir/deps.sha1" 2>/dev/null || return 1; fi
     [ -s "$dir/xref-sec" ] || return 0
     while IFS=$'\t' read -r id kind; do
@@ -185,11 +214,18 @@ convert() {
     local t0
     t0=$(now)
     if ! CHALK_BOOK_SIDE=$tmp pandoc "${args[@]}" -M chapters-before="${c[0]}" -M in-appendix="${c[1]}" \
-        -M in-mainmatter="${c[2]}" "${refs[@]}" -o "$tmp/frag.tex" "$f" 2>"$tmp/err"; then
+        -M in-mainmatter="${c[2]}" "${refs[@]}" -o "$tmp/$frag" "$f" 2>"$tmp/err"; then
         filter_error "$tmp/err" >"$work/failed-$(basename "$f").err"
         rm -rf "$tmp"
         return 1
     fi
+    # the web edition's equations, typeset once here (a KaTeX error names the equation)
+    if [ "$web" = 1 ] && ! NODE_PATH=$tools/node_modules node book/web/katex.js "$f" \
+        <"$tmp/$frag" >"$tmp/$frag.new" 2>"$work/failed-$(basename "$f").err"; then
+        rm -rf "$tmp"
+        return 1
+    fi
+    [ "$web" = 0 ] || mv "$tmp/$frag.new" "$tmp/$frag"
     # what the filters read, by content (a product of the build itself, like a
     # drawing in the cache, is a file like any other: deleted, it is made again)
     if [ -s "$tmp/deps" ]; then sort -u "$tmp/deps" | tr '\n' '\0' | xargs -0 sha1sum >"$tmp/deps.sha1"; fi
@@ -226,14 +262,14 @@ wait || true
 failed=0
 for f in "${todo[@]}"; do
     dir=$store/${key_of[$f]}
-    if [ -f "$dir/frag.tex" ]; then
+    if [ -f "$dir/$frag" ]; then
         say "$f: converted in $(cat "$dir/seconds") s"
     else
         echo "book: $f: $(cat "$work/failed-$(basename "$f").err" 2>/dev/null || echo 'pandoc failed')" >&2
         failed=1
     fi
 done
-[ "$failed" -eq 0 ] || die "pandoc failed"
+[ "$failed" -eq 0 ] || die "pandoc failed$([ "$web" = 0 ] || echo " (or KaTeX)")"
 # the filters' notes (a diagram scaled down, ...), of every file, as one run would say them
 for f in "${files[@]}"; do
     notes=$store/${key_of[$f]}/notes
@@ -278,16 +314,52 @@ fi
 [ -z "$problems" ] || die "$(printf '%s' "$problems")"
 t_pandoc=$(seconds "$t_pandoc")
 
-# ---- 4. chalk.tex around the fragments --------------------------------------------
-# The title page says which sources this PDF was built from: the book's version
-# (book/metadata.yaml), the commit and its date, "+ local changes" when the working
-# tree differs from it; outside a git checkout (a handout), "not a git checkout".
+# The title page (the contents page) says which sources the book was built from: the
+# book's version (book/metadata.yaml), the commit and its date, "+ local changes" when
+# the working tree differs from it; outside a git checkout (a handout), "not a git checkout".
 commit="not a git checkout" built=""
 if git rev-parse --git-dir >/dev/null 2>&1; then
     commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo "no commit yet")
     built=$(git log -1 --format=%cs 2>/dev/null || true)
     [ -z "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || commit="$commit + local changes"
 fi
+# where the time went, for the benches: pandoc's total, then each file converted
+converted() {
+    local f list=""
+    for f in "${todo[@]}"; do list+=" $(basename "$f" .md) $(cat "$store/${key_of[$f]}/seconds") s,"; done
+    echo "pandoc $t_pandoc s (${#todo[@]} of ${#files[@]} files converted${list:+:}${list%,})"
+}
+# The store keeps what either edition's last build used (the keys of each WORK-* of
+# OUT's directory); the rest goes once it is an hour old (a build running beside this
+# one may be using what it just made).
+prune() {
+    local keep d
+    printf '%s\n' "${key_of[@]}" >"$work/keys"
+    keep=$(cat "$(dirname "$out")"/"$1"-*/keys 2>/dev/null | sort -u)
+    find "$store" -mindepth 1 -maxdepth 1 -type d -mmin +60 | while read -r d; do
+        grep -qxF "$(basename "$d")" <<<"$keep" || rm -rf "$d"
+    done
+}
+
+# ---- 4 (web). the pages, from the fragments -----------------------------------------
+if [ "$web" = 1 ]; then
+    t_site=$(now)
+    for f in "${files[@]}"; do printf '%s\t%s\n' "$f" "$store/${key_of[$f]}"; done >"$work/fragments.tsv"
+    # pandoc's own highlighting styles for the listings (what its standalone HTML holds)
+    printf '%s\n' '$highlighting-css$' >"$work/highlight.template"
+    printf '```c\nint x;\n```\n' | pandoc --standalone --highlight-style=tango --metadata title=x \
+        --template "$work/highlight.template" --to html5 -o "$work/highlight.css"
+    NODE_PATH=$tools/node_modules node book/web/assemble.js --fragments "$work/fragments.tsv" --out "$out" \
+        --edition "$edition" --commit "$commit" --date "$built" --metadata book/metadata.yaml \
+        --highlight "$work/highlight.css" --tools "$tools" >"$work/assemble.out" 2>&1 ||
+        die "$(cat "$work/assemble.out")"
+    cat "$work/assemble.out"
+    echo "$(converted), pages $(seconds "$t_site") s" >"$work/times.txt"
+    prune web-build
+    exit 0
+fi
+
+# ---- 4. chalk.tex around the fragments --------------------------------------------
 # (each fragment announced in the log, "chalk-file: FILE", so that a check of the log
 # -- tests/checks/layout.sh -- names the file an overfull line comes from)
 for f in "${files[@]}"; do
@@ -378,15 +450,5 @@ cp "$work/chalk.pdf" "$out"
 pages=$(pdfinfo "$out" 2>/dev/null | sed -n 's/^Pages: *//p')
 say "wrote $out (${pages:-?} pages, $edition edition)"
 
-# where the time went, for book/bench.sh: pandoc's total, then each file converted
-converted=""
-for f in "${todo[@]}"; do converted+=" $(basename "$f" .md) $(cat "$store/${key_of[$f]}/seconds") s,"; done
-echo "pandoc $t_pandoc s (${#todo[@]} of ${#files[@]} files converted${converted:+:}${converted%,}), pdflatex $t_latex s ($runs runs: $(printf '%s s, ' "${each[@]}" | sed 's/, $//'))" >"$work/times.txt"
-
-# The store keeps what either edition's last build used; the rest goes once it is an
-# hour old (a build running beside this one may be using what it just made).
-printf '%s\n' "${key_of[@]}" >"$work/keys"
-keep=$(cat "$(dirname "$out")"/book-*/keys 2>/dev/null | sort -u)
-find "$store" -mindepth 1 -maxdepth 1 -type d -mmin +60 | while read -r d; do
-    grep -qxF "$(basename "$d")" <<<"$keep" || rm -rf "$d"
-done
+echo "$(converted), pdflatex $t_latex s ($runs runs: $(printf '%s s, ' "${each[@]}" | sed 's/, $//'))" >"$work/times.txt"
+prune book

@@ -7,12 +7,15 @@
 #   make test       from clean (one run; its slowest phase shows in build/test-run/)
 #   book            after editing one chapter: book/bench.sh's one line, when it exists
 #   slides          one deck after editing its chapter: book/slides/bench.sh's line
+#   web             the web edition: make web from clean and after editing one chapter,
+#                   each chapter page's first render in headless chromium and its weight
+#                   (book/web/bench.sh)
 #   calculator      a 100,000-row sweep against a plain Python loop
 #                   (../shared/tools/peer-sweep.py), side by side, median of 5 each:
 #                   chalk writing the same CSV as the loop (checked byte for byte),
 #                   and chalk's own full CSV
 #
-#   BENCH=loop,test,book,slides,sweep   only these figures
+#   BENCH=loop,test,book,slides,web,sweep   only these figures
 #   SHARED_TOOLS=DIR             where peer-sweep.py is (default: the checkout's
 #                                ../shared/tools)
 # Figures depend on the machine and on what else runs on it: the load average is
@@ -20,7 +23,7 @@
 # shellcheck disable=SC2086 # $runs, $c and $p are split into their numbers on purpose
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
-want() { case ",${BENCH:-loop,test,book,slides,sweep}," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
+want() { case ",${BENCH:-loop,test,book,slides,web,sweep}," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 top=$(git rev-parse --show-toplevel 2>/dev/null || pwd)
 tools=${SHARED_TOOLS:-$top/../shared/tools}
 
@@ -83,6 +86,14 @@ if want slides; then
         book/slides/bench.sh 2>&1 | tail -1
     else
         echo "one deck after editing its chapter: skipped (no book/slides/bench.sh in this tree)"
+    fi
+fi
+
+if want web; then
+    if [ -x book/web/bench.sh ]; then
+        book/web/bench.sh 2>&1
+    else
+        echo "web: skipped (no book/web/bench.sh in this tree)"
     fi
 fi
 

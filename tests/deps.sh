@@ -6,6 +6,9 @@
 #                         call filter)
 #   tests/deps.sh book    c + pandoc, TeX Live, gnuplot, poppler (make book: the book
 #                         runs build/chalk, so it needs the compiler too)
+#   tests/deps.sh web     dvisvgm, node, npm, chromium, emscripten, node-acorn (make web:
+#                         diagrams as SVG, KaTeX at build time, the calculator as
+#                         WebAssembly; the browser test drives chromium headless)
 #   tests/deps.sh grade   bubblewrap, jq, binutils (make grade: the sandbox, results.json)
 #   tests/deps.sh watch   inotify-tools (make watch polls without them)
 #   tests/deps.sh fresh   debootstrap (tests/fresh-check.sh)
@@ -37,6 +40,14 @@ need_grade=(
     "cmd:jq jq"
     "cmd:objcopy binutils"
 )
+need_web=(
+    "cmd:dvisvgm dvisvgm"
+    "cmd:node nodejs"
+    "cmd:npm npm"
+    "cmd:chromium chromium"
+    "cmd:emcc emscripten"
+    "file:/usr/share/nodejs/acorn/package.json node-acorn"
+)
 need_watch=(
     "cmd:inotifywait inotify-tools"
 )
@@ -62,7 +73,7 @@ need_book=(
 )
 
 [ $# -gt 0 ] || {
-    echo "usage: tests/deps.sh c|test|book|grade|watch|fresh|gradescope|all ..." >&2
+    echo "usage: tests/deps.sh c|test|book|web|grade|watch|fresh|gradescope|all ..." >&2
     exit 2
 }
 needs=()
@@ -72,12 +83,13 @@ for group in "$@"; do
     test) needs+=("${need_c[@]}" "${need_test[@]}") ;;
     book) needs+=("${need_c[@]}" "${need_book[@]}") ;;
     grade) needs+=("${need_c[@]}" "${need_test[@]}" "${need_grade[@]}") ;;
+    web) needs+=("${need_web[@]}") ;;
     watch) needs+=("${need_watch[@]}") ;;
     fresh) needs+=("${need_fresh[@]}") ;;
     gradescope) needs+=("${need_c[@]}" "${need_fresh[@]}" "${need_gradescope[@]}") ;;
-    all) needs+=("${need_c[@]}" "${need_test[@]}" "${need_book[@]}" "${need_grade[@]}" "${need_watch[@]}") ;;
+    all) needs+=("${need_c[@]}" "${need_test[@]}" "${need_book[@]}" "${need_grade[@]}" "${need_watch[@]}" "${need_web[@]}") ;;
     *)
-        echo "usage: tests/deps.sh c|test|book|grade|watch|fresh|gradescope|all ... (not '$group')" >&2
+        echo "usage: tests/deps.sh c|test|book|web|grade|watch|fresh|gradescope|all ... (not '$group')" >&2
         exit 2
         ;;
     esac

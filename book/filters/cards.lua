@@ -14,7 +14,9 @@
 -- "## Practice problems" section when it has one (that section stays last and
 -- untouched), otherwise before the next level-1 header or the end of the book.
 -- For LaTeX each card is the template's chalkcard box (front above the rule,
--- back below); other formats get Div.review-card with the front and back Divs.
+-- back below); for HTML (the web edition's hook) a Div.card with id card-ID and
+-- data-deck (the Anki deck of util.deck_of), holding Div.card-q and Div.card-a;
+-- other formats get Div.review-card with the front and back Divs.
 -- Stops the build on: a card without id, an id used twice, a card without
 -- exactly one front and one back, anything else inside a card, a card nested in
 -- another box (the checks of util.card, shared with flashcards.lua).
@@ -31,7 +33,19 @@ local util = require 'util'
 local WHO = 'cards.lua'
 local ids = {}
 
-local function render(id, front, back)
+-- The chapter's name for its deck: the input file's name (book/build.sh converts
+-- each chapter alone), as flashcards.lua names it.
+local function chapter_name()
+  local f = (PANDOC_STATE.input_files or {})[1] or 'chapter'
+  return ((f:match('([^/]+)$') or f):gsub('%.md$', ''))
+end
+
+local function render(id, front, back, header)
+  if util.is_html() then
+    return { pandoc.Div({ pandoc.Div(front, pandoc.Attr('', { 'card-q' })),
+      pandoc.Div(back, pandoc.Attr('', { 'card-a' })) },
+      pandoc.Attr('card-' .. id, { 'card' }, { { 'deck', util.deck_of(chapter_name(), header) } })) }
+  end
   if util.is_latex() then
     local out = pandoc.List({ pandoc.RawBlock('latex', '\\begin{chalkcard}') })
     out:extend(front)
@@ -46,7 +60,11 @@ end
 
 local function review_section(cards)
   local out = pandoc.List({ pandoc.Header(2, 'Review cards', pandoc.Attr('', { 'review-cards' })) })
-  if util.is_latex() then
+  if util.is_html() then
+    out:insert(pandoc.Para({ pandoc.Emph({
+      pandoc.Str('Recall each answer before you read it. '),
+      pandoc.Code('make flashcards'), pandoc.Str(' exports these cards for Anki.') }) }))
+  elseif util.is_latex() then
     out:insert(pandoc.Para({ pandoc.Emph({
       pandoc.Str('Cover the answer below each rule, recall it, then check. '),
       pandoc.Code('make flashcards'), pandoc.Str(' exports these cards for Anki.') }) }))
@@ -63,13 +81,15 @@ return {
         if #cards > 0 then out:extend(review_section(cards)) end
         cards = pandoc.List()
       end
+      local header -- the chapter's level-1 header, for its deck's name
       for _, b in ipairs(doc.blocks) do
+        if b.t == 'Header' and b.level == 1 then header = b end
         if b.t == 'Div' and b.classes:includes('card') then
           local id, _, front, back = util.card(WHO, b)
           if ids[id] then util.fail(WHO, 'card id "' .. id .. '" is used twice') end
           ids[id] = true
           util.record('ids', 'card ' .. id)
-          cards:insert(render(id, front, back))
+          cards:insert(render(id, front, back, header))
         else
           if b.t == 'Header' and (b.level == 1 or
               (b.level == 2 and pandoc.utils.stringify(b.content) == 'Practice problems')) then

@@ -10,6 +10,12 @@
 -- is given and stops the build otherwise. A failing command, a missing key, an
 -- unknown unit or a bad attribute stops the build, naming the command.
 --
+-- HTML (the web edition): each number is a span that says how it was computed,
+--     <span class="chalk-live" data-chalk="ARGS" data-key="KEY" data-unit="UNIT"
+--           data-digits="N" data-scale="X" data-null="reason">VALUE</span>
+-- (unit, digits, scale and null only when the chapter gave them), so that the page
+-- shows the number with scripts off and a script can run the command again.
+--
 -- Order: runs before plot.lua, boxes.lua and cards.lua, so numbers inside
 -- captions, boxes and cards are already text when those filters move them.
 -- Pandoc 2.17 (Lua filters; JSON decoded by util.lua).
@@ -69,10 +75,20 @@ local function number(code)
   return { pandoc.Str(text) }
 end
 
+-- For HTML: the number in its chalk-live span.
+local function live(code, inlines)
+  if not util.is_html() then return inlines end
+  local attrs = { { 'chalk', code.text } } -- pairs, in this order
+  for _, k in ipairs({ 'key', 'unit', 'digits', 'scale', 'null' }) do
+    if code.attributes[k] then attrs[#attrs + 1] = { k, code.attributes[k] } end
+  end
+  return { pandoc.Span(inlines, pandoc.Attr('', { 'chalk-live' }, attrs)) }
+end
+
 return {
   {
     Code = function(code)
-      if code.classes:includes('chalk') then return number(code) end
+      if code.classes:includes('chalk') then return live(code, number(code)) end
     end,
   },
 }

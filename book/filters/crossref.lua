@@ -15,6 +15,12 @@
 -- for each reference, so the printed number is always LaTeX's own (the template
 -- numbers equations, figures and tables per chapter, as counted here); for
 -- other formats the numbers counted here ("Figure 1.4", \tag{1.3} in the math).
+-- HTML (the web edition, one page per chapter): a numbered header starts with its
+-- number in a Span.secnum ("Chapter 1", "Appendix A", "1.2"); every id defined is
+-- recorded with its kind and number ('xref-defs': "ID<TAB>KIND<TAB>NUM"); and a
+-- reference to another file's item is a Link.xref to #ID with data-xref=ID (and
+-- data-bare when [-@...]) whose text book/build.sh --web fills in from the other
+-- file's xref-defs, where it also points the link at the item's page.
 -- A reference to an id that does not exist, an id defined twice, or an
 -- equation label that follows no display equation stops the build.
 -- Per-file builds (book/build.sh converts each file alone, LaTeX only): the
@@ -43,6 +49,7 @@ local function define(id, kind, num)
   if targets[id] then util.fail(WHO, 'id "' .. id .. '" is defined twice') end
   targets[id] = { kind = kind, num = num }
   util.record('ids', 'label ' .. id)
+  if util.is_html() then util.record('xref-defs', id .. '\t' .. kind .. '\t' .. (num or '')) end
   if external and id:match('^sec:') and external[id] ~= kind then
     util.fail(WHO, id .. ' is a ' .. kind .. ' here, but book/build.sh\'s scan of the headers ' ..
       'says ' .. tostring(external[id]) .. ' (a header the scan misread?)')
@@ -132,6 +139,13 @@ local function caption_prefix(inlines, text)
   inlines:insert(1, pandoc.Str(text))
 end
 
+-- HTML: the header's number before its text (LaTeX numbers headers itself).
+local function number_header(h, label)
+  if not util.is_html() then return end
+  h.content:insert(1, pandoc.Space())
+  h.content:insert(1, pandoc.Span({ pandoc.Str(label) }, pandoc.Attr('', { 'secnum' })))
+end
+
 local number_blocks
 
 local function number_block(b)
@@ -149,6 +163,7 @@ local function number_block(b)
       state.chapter = state.chapter + 1
       state.sec, state.eq, state.fig, state.tbl = {}, 0, 0, 0
       if id:match('^sec:') then define(id, state.appendix and 'app' or 'chap', chapter_label()) end
+      number_header(b, (state.appendix and 'Appendix ' or 'Chapter ') .. chapter_label())
     else
       -- the sections of an unnumbered chapter (the preface) are unnumbered too
       if state.unnumbered and not b.classes:includes('unnumbered') then b.classes:insert('unnumbered') end
@@ -161,6 +176,7 @@ local function number_block(b)
       local parts = { chapter_label() }
       for l = 2, b.level do parts[#parts + 1] = tostring(state.sec[l] or 0) end
       if id:match('^sec:') then define(id, 'sec', table.concat(parts, '.')) end
+      number_header(b, table.concat(parts, '.'))
     end
     return b
   elseif b.t == 'Para' or b.t == 'Plain' then
@@ -233,9 +249,9 @@ local function reference(cite)
           t = { kind = prefix, num = true }
           util.record('xref-uses', c.id)
         end
-        if t and not util.is_latex() then
+        if t and not util.is_latex() and not util.is_html() then
           util.fail(WHO, '@' .. c.id .. ': a reference to another file needs its number, which only ' ..
-            'LaTeX output leaves to LaTeX: convert the whole book at once for ' .. FORMAT)
+            'LaTeX and HTML output (book/build.sh) fill in later: convert the whole book at once for ' .. FORMAT)
         end
       end
       if not t then util.fail(WHO, '@' .. c.id .. ': no such ' .. prefix .. ' id in the book') end
@@ -243,7 +259,12 @@ local function reference(cite)
       if k > 1 then out:insert(pandoc.Str(k == #cite.citations and ' and ' or ', ')) end
       local bare = c.mode == 'SuppressAuthor'
       local word = WORDS[t.kind]
-      if util.is_latex() then
+      if util.is_html() and targets[c.id] == nil then
+        -- another file's: book/build.sh --web writes the text and the page
+        local attrs = { { 'xref', c.id } }
+        if bare then attrs[2] = { 'bare', 'true' } end
+        out:insert(pandoc.Link({ pandoc.Str('@' .. c.id) }, '#' .. c.id, '', pandoc.Attr('', { 'xref' }, attrs)))
+      elseif util.is_latex() then
         local num = t.kind == 'eq' and ('(\\ref*{' .. c.id .. '})') or ('\\ref*{' .. c.id .. '}')
         local text = (bare or word == '') and num or (word .. '~' .. num)
         out:insert(pandoc.RawInline('latex', '\\hyperref[' .. c.id .. ']{' .. text .. '}'))

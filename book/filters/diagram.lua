@@ -23,6 +23,10 @@
 -- cache-dir (book/build.sh: build/cache; default BUILD/cache). An unchanged
 -- diagram is not compiled again, in either edition. The source and the LaTeX log
 -- of the last compile are in BUILD/diagrams/ID.{tex,log} (BUILD: build-dir).
+-- HTML (the web edition): the same document with TikZ's dvisvgm driver, compiled by
+-- latex to DVI and turned into SVG by dvisvgm (glyphs as paths: no font to load;
+-- 1.2 times the printed size, so that its type matches the page's),
+-- cached as CACHE/diagrams/SHA1.svg; the image's text alternative is its caption.
 -- Stops the build on: a missing id or caption, an id not starting with fig:, any
 -- attribute, a block without \begin{tikzpicture} ... \end{tikzpicture}, \tiny
 -- (too small to read in print), and a diagram that does not compile: the message
@@ -82,6 +86,8 @@ local function document(tikz)
     '\\begin{document}',
     TEXT_SIZE,
   }, '\n') .. '\n'
+  -- (for SVG: TikZ's dvisvgm driver, before TikZ loads)
+  if util.is_html() then head = head:gsub('\\usepackage{tikz}', '\\def\\pgfsysdriver{pgfsys-dvisvgm.def}\n%0', 1) end
   local _, offset = head:gsub('\n', '')
   return head .. tikz .. '\n\\end{document}\n', offset
 end
@@ -133,21 +139,29 @@ local function draw(cb)
     util.fail(WHO, id .. ': \\tiny is too small to read in print; use \\footnotesize at the least')
   end
   local source, offset = document(tikz)
-  local pdf = util.cache_file(cachedir, 'diagrams', source, '.pdf')
+  local html = util.is_html()
+  local pdf = util.cache_file(cachedir, 'diagrams', source, html and '.svg' or '.pdf')
   if not util.exists(pdf) then
     local dir = builddir .. '/diagrams'
     local name = id:gsub('[^%w_-]', '-')
     os.execute('mkdir -p ' .. util.shell_quote(dir))
     util.write_file(WHO, dir .. '/' .. name .. '.tex', source)
-    local ok = os.execute('pdflatex -interaction=nonstopmode -halt-on-error -output-directory=' ..
+    local ok = os.execute((html and 'latex' or 'pdflatex') .. ' -interaction=nonstopmode -halt-on-error -output-directory=' ..
       util.shell_quote(dir) .. ' ' .. util.shell_quote(dir .. '/' .. name .. '.tex') .. ' >/dev/null 2>&1')
     local log = util.read_file(dir .. '/' .. name .. '.log') or ''
-    if not ok or not util.exists(dir .. '/' .. name .. '.pdf') then
+    local product = dir .. '/' .. name .. (html and '.dvi' or '.pdf')
+    if not ok or not util.exists(product) then
       util.fail(WHO, id .. ': the diagram does not compile (' .. dir .. '/' .. name .. '.log):\n  ' ..
         tex_error(log, offset))
     end
-    util.store(WHO, dir .. '/' .. name .. '.pdf', pdf)
+    if html then
+      util.run(WHO .. ': ' .. id, 'dvisvgm --no-fonts --exact-bbox --zoom=1.2 --optimize --verbosity=1 -o ' ..
+        util.shell_quote(dir .. '/' .. name .. '.svg') .. ' ' .. util.shell_quote(product), dir .. '/' .. name .. '.svg')
+      product = dir .. '/' .. name .. '.svg'
+    end
+    util.store(WHO, product, pdf)
   end
+  if html then return pdf end
   local w = pdf_width(pdf)
   if w and w > TEXT_WIDTH_PT + 2 then
     io.stderr:write(string.format('%s: %s is %.1f cm wide, wider than the text (14 cm): ' ..

@@ -75,19 +75,7 @@ local HEADER = {
   '#if matches:update current',
 }
 
--- The deck of a chapter: "Chalk::" .. NN .. " " .. its short title (see above).
--- A '::' in the title would nest decks in Anki, and a tab would split the row.
-local function deck_of(chapter, header)
-  local nn = chapter:match('^(%d+)') or chapter
-  local short = header and header.attributes.short
-  if not short or short == '' then
-    short = header and pandoc.utils.stringify(header.content) or chapter
-    short = short:gsub(':.*$', '')
-  end
-  short = short:gsub('::', ':'):gsub('%s+', ' '):gsub('^ ', ''):gsub(' $', '')
-  if short == '' then util.fail(WHO, chapter .. ': the chapter title gives an empty deck name') end
-  return 'Chalk::' .. nn .. ' ' .. short
-end
+-- The deck of a chapter: util.deck_of (the one rule, shared with cards.lua's HTML cards).
 
 -- The chapter names (file names without directory and .md), in input order.
 local function chapters()
@@ -158,7 +146,7 @@ return {
             html(front, 'card ' .. id .. ' (front)'),
             html(back, 'card ' .. id .. ' (back)'),
             table.concat(tags, ' '),
-            deck_of(chapter, header),
+            util.deck_of(chapter, header),
           }, '\t')
           count = count + 1
         elseif b.t == 'Div' then

@@ -13,6 +13,10 @@
 -- Editions: a file under solutions/ is solution code; the student edition
 -- (default; -M edition=instructor shows it) leaves the listing out.
 --
+-- Output: for LaTeX the listing and \chalksource{FILE, region NAME} under it; for
+-- HTML a Div.listing holding the listing and a paragraph .listing-source naming
+-- the file and region; other formats get the listing with attribute source.
+--
 -- Order: independent of the other filters (it only reads CodeBlocks with
 -- `include`). Pandoc 2.17.
 
@@ -82,6 +86,10 @@ local function codeblock(cb)
   cb.text = code
   cb.attributes.include = nil
   cb.attributes.region = nil
+  if util.is_html() then
+    return pandoc.Div({ cb, pandoc.Para({ pandoc.Code(path), pandoc.Str(', region '), pandoc.Str(name) }) },
+      pandoc.Attr('', { 'listing' }))
+  end
   if not util.is_latex() then
     cb.attributes.source = path .. ', region ' .. name
     return cb

@@ -31,6 +31,16 @@
 -- drawn again, in either edition. The figure is an image at the text width; the
 -- plot is drawn at that size (14 cm) in P052 (Palatino) so that type prints at 9 pt
 -- (pdfcairo draws a font of size S at 4/3 S points, so the script asks for 6.75).
+-- HTML (the web edition): the same script with gnuplot's svg terminal (type in
+-- Palatino or the reader's serif, sized for a 720-pixel figure), cached as
+-- CACHE/plots/SHA1.svg; after the figure, a Div.figure-data holding the plotted data
+-- as a table (its text alternative); and beside the SVG a JSON spec,
+-- figures/ID.json (the image's data-plot attribute), that says how the figure was
+-- computed: the command, the x and y columns with their labels, units and scales,
+-- the marks, and the parameters a reader may change. Those are the block's
+-- `move` attribute, for a figure the text invites the reader to move: flags of the
+-- command separated by ";", each FLAG (from a tenth to ten times the command's
+-- value, on a log scale when the value is positive) or FLAG:MIN:MAX[:log].
 -- Stops the build on: a missing id or caption, an id not starting with fig:,
 -- an unknown attribute or column, a column with no numbers, a failing chalk
 -- or gnuplot.
@@ -43,7 +53,8 @@ local util = require 'util'
 
 local WHO = 'plot.lua'
 local KNOWN = { x = true, y = true, xlabel = true, ylabel = true, xunit = true, yunit = true,
-  logx = true, logy = true, mark = true, marklabel = true, markunit = true, legend = true }
+  logx = true, logy = true, mark = true, marklabel = true, markunit = true, legend = true,
+  move = true }
 local COLOURS = { '#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00' }
 -- The marks' colours: none of them is a curve's (purple, brown, dark grey).
 local MARK_COLOURS = { '#7B3294', '#8C510A', '#4D4D4D' }
@@ -52,6 +63,10 @@ local FONT = 6.75 -- prints at 9 pt
 -- A lecture deck (book/slides/): drawn at the frame's size with 10 pt type, which is
 -- 21 pt on a 13.33-inch slide; the deck includes it unscaled.
 if FORMAT == 'beamer' then WIDTH_CM, HEIGHT_CM, FONT = 14, 6.2, 7.5 end
+-- The web edition's figure: the PDF's proportions (type 1/44 of the width), in
+-- pixels; the page scales it to its column.
+local WEB_WIDTH_PX, WEB_HEIGHT_PX = 580, 340
+local WEB_FONTS = 'Palatino Linotype,Palatino,Book Antiqua,P052,serif'
 
 local builddir = 'build/book'
 local cachedir = 'build/book/cache'
@@ -233,7 +248,112 @@ local function write(path, text)
   f:close()
 end
 
--- Draws the figure; returns the PDF's path.
+-- ---- the web edition: the figure's data and its JSON spec ----------------------------
+
+-- The parameters a reader may change (the block's `move`): FLAG or FLAG:MIN:MAX[:log].
+local function controls_of(id, move, cmd)
+  local out = util.json_array({})
+  for item in (move .. ';'):gmatch('(.-);') do
+    item = item:match('^%s*(.-)%s*$')
+    if item ~= '' then
+      local flag, rest = item:match('^(%-%-[%w-]+)(.*)$')
+      if not flag then util.fail(WHO, id .. ': move takes flags (--context;--batch:1:4096:log), not "' .. item .. '"') end
+      local value = cmd:match('%s' .. flag:gsub('%-', '%%-') .. '%s+(%S+)')
+      if not value then util.fail(WHO, id .. ': move names ' .. flag .. ', which the command does not set') end
+      local c = { flag = flag, value = value }
+      local lo, hi, scale = rest:match('^:([^:]+):([^:]+):?(%a*)$')
+      local v = tonumber(value)
+      if lo then
+        c.min, c.max = tonumber(lo), tonumber(hi)
+        if not c.min or not c.max or c.min >= c.max then util.fail(WHO, id .. ': move ' .. item .. ': MIN:MAX must be numbers, MIN < MAX') end
+        c.log = scale == 'log'
+      elseif rest ~= '' then
+        util.fail(WHO, id .. ': move ' .. item .. ': want FLAG or FLAG:MIN:MAX[:log]')
+      elseif v then
+        c.min, c.max, c.log = v > 0 and v / 10 or v - 10, v > 0 and v * 10 or v + 10, v > 0
+      else
+        util.fail(WHO, id .. ': move ' .. flag .. ': the command\'s value "' .. value .. '" is not a number; give FLAG:MIN:MAX')
+      end
+      out[#out + 1] = c
+    end
+  end
+  return out
+end
+
+-- The JSON spec beside the SVG (book/web/README.md, "Hooks").
+local function web_spec(cb, cmd, series, marks, ax)
+  local a = cb.attributes
+  local ys = {}
+  for k, s in ipairs(series) do
+    ys[k] = { key = s.col, label = s.label, role = k == #series and 'result' or 'component',
+      colour = k == #series and '#000000' or COLOURS[(k - 1) % #COLOURS + 1] }
+  end
+  return util.json_encode({
+    id = cb.identifier,
+    source = (cb.text:gsub('%s+', ' '):gsub('^ ', ''):gsub(' $', '')),
+    command = cmd,
+    x = { key = a.x, label = ax.xlabel, unit = a.xunit or '', divide_by = ax.xdiv, log = ax.logx },
+    y = { label = ax.ylabel, unit = a.yunit or '', divide_by = ax.ydiv, log = ax.logy },
+    series = ys,
+    marks = util.json_array(marks),
+    legend = a.legend or 'top left',
+    rows = #ax.rows,
+    controls = util.json_array(a.move and controls_of(cb.identifier, a.move, cmd) or {}),
+  }) .. '\n'
+end
+
+-- The plotted numbers as a table (the figure's text alternative): x and each
+-- series, in the axes' units, x to 6 and y to 4 significant figures; a number too
+-- large or small for digits alone as 6.71×10¹¹. Written as compact raw HTML (a
+-- sweep has hundreds of cells; equations in the labels stay TeX for KaTeX), in a
+-- Div.figure-data that says the y axis's label and the series (web.lua's alt text).
+local function html_escape(s)
+  return (s:gsub('&', '&amp;'):gsub('<', '&lt;'):gsub('>', '&gt;'):gsub('"', '&quot;'))
+end
+local function html_label(t) -- "text $maths$ text": maths as KaTeX's input spans
+  local out, pos = {}, 1
+  while true do
+    local a, b, m = t:find('%$([^$]*)%$', pos)
+    if not a then break end
+    out[#out + 1] = html_escape(t:sub(pos, a - 1)) .. '<span class="math inline">' .. html_escape(m) .. '</span>'
+    pos = b + 1
+  end
+  out[#out + 1] = html_escape(t:sub(pos))
+  return table.concat(out)
+end
+local SUPER = { ['-'] = '⁻', ['0'] = '⁰', ['1'] = '¹', ['2'] = '²', ['3'] = '³',
+  ['4'] = '⁴', ['5'] = '⁵', ['6'] = '⁶', ['7'] = '⁷', ['8'] = '⁸', ['9'] = '⁹' }
+local function cell_number(v, digits)
+  if not v then return '–' end
+  local text, m = util.format(WHO, v, '', digits)
+  if text then return text end
+  local mant, e = m:match('^(.-)\\times10%^{(%-?%d+)}$')
+  return mant .. '×10' .. e:gsub('.', SUPER)
+end
+local function data_table(series, rows, a, xlabel, ylabel, xdiv, ydiv)
+  local u = a.yunit and util.unit_label(a.yunit)
+  local out = { '<table class="figure-numbers">', '<thead><tr><th>' .. html_label(xlabel) }
+  local names = {}
+  for _, s in ipairs(series) do
+    out[#out + 1] = '<th>' .. html_label(s.label .. (u and (' (' .. u .. ')') or ''))
+    names[#names + 1] = s.label
+  end
+  out[#out + 1] = '</tr></thead><tbody>'
+  for _, r in ipairs(rows) do
+    local row = { '<tr><td>' .. cell_number(tonumber(r[a.x]) / xdiv, 6) }
+    for _, s in ipairs(series) do
+      local y = tonumber(r[s.col])
+      row[#row + 1] = '<td>' .. cell_number(y and y / ydiv, 4)
+    end
+    out[#out + 1] = table.concat(row)
+  end
+  out[#out + 1] = '</tbody></table>'
+  return { pandoc.Div({ pandoc.RawBlock('html', table.concat(out, '\n')) }, pandoc.Attr('', { 'figure-data' },
+    { { 'x', xlabel }, { 'y', ylabel }, { 'series', table.concat(names, '; ') } })) }
+end
+
+-- Draws the figure; returns the PDF's path (for HTML: the SVG's, the image's
+-- attributes and the data table).
 local function draw(cb)
   local id = cb.identifier
   if id == '' then util.fail(WHO, 'a .plot block needs an id: {.plot #fig:NAME ...}') end
@@ -317,10 +437,13 @@ local function draw(cb)
   end)(), ' ') .. '\n' .. table.concat(lines, '\n') .. '\n'
   write(base .. '.dat', dat)
 
+  local ext = util.is_html() and '.svg' or '.pdf'
   local gp = {
     'set encoding utf8',
+    util.is_html() and string.format('set terminal svg size %d,%d font "%s,13" linewidth 1.2 rounded enhanced background "#ffffff"',
+      WEB_WIDTH_PX, WEB_HEIGHT_PX, WEB_FONTS) or
     string.format('set terminal pdfcairo size %gcm,%gcm font "P052,%g" fontscale 1 linewidth 1 rounded enhanced', WIDTH_CM, HEIGHT_CM, FONT),
-    'set output ' .. gq(base .. '.pdf'),
+    'set output ' .. gq(base .. ext),
     'set border 3 lw 0.8',
     'set tics nomirror out scale 0.6',
     'set grid xtics ytics lw 0.4 lc rgb "#d9d9d9" dt 1',
@@ -360,6 +483,7 @@ local function draw(cb)
 
   -- marks: a vertical line at each value, in a colour no curve has, labelled
   -- "marklabel = value" (several separated by ";", labels likewise)
+  local marks = {}
   if a.mark then
     local labels = {}
     for l in ((a.marklabel or '') .. ';'):gmatch('(.-);') do labels[#labels + 1] = l:match('^%s*(.-)%s*$') end
@@ -377,6 +501,9 @@ local function draw(cb)
         local frac
         if logx then frac = math.log(mx / xmin) / math.log(xmax / xmin) else frac = (mx - xmin) / (xmax - xmin) end
         local colour = MARK_COLOURS[k]
+        local mcmd, mkey = spec:match('^%s*(.-)%s*%->%s*([%w_.]+)%s*$')
+        marks[#marks + 1] = { command = mcmd, key = mkey, label = name, value = v,
+          unit = a.markunit or a.xunit or '', colour = colour }
         gp[#gp + 1] = string.format('set arrow from %.10g, graph 0 to %.10g, graph 1 nohead lw 1.6 dt (6,4) lc rgb "%s" front', mx, mx, colour)
         -- at the top, unless the key sits at the top right: then at the bottom, clear of it
         local key_at = a.legend or 'top left'
@@ -405,12 +532,16 @@ local function draw(cb)
   write(base .. '.gp', script)
   -- The drawing is cached by its script (its own paths left out) and data, so an
   -- unchanged plot costs no gnuplot run, in either edition.
-  local pdf = util.cache_file(cachedir, 'plots', util.replace(script, base, '') .. '\0' .. dat, '.pdf')
+  local pdf = util.cache_file(cachedir, 'plots', util.replace(script, base, '') .. '\0' .. dat, ext)
   if not util.exists(pdf) then
-    util.run(WHO .. ': ' .. id, 'gnuplot ' .. util.shell_quote(base .. '.gp'), base .. '.pdf')
-    util.store(WHO, base .. '.pdf', pdf)
+    util.run(WHO .. ': ' .. id, 'gnuplot ' .. util.shell_quote(base .. '.gp'), base .. ext)
+    util.store(WHO, base .. ext, pdf)
   end
-  return pdf
+  if not util.is_html() then return pdf end
+  local spec = web_spec(cb, cmd, series, marks, { xdiv = xdiv, ydiv = ydiv, logx = logx, logy = logy,
+    xlabel = xlabel, ylabel = ylabel, rows = rows })
+  local json = util.site_file(nil, 'figures/' .. id:gsub('[^%w_-]', '-') .. '.json', spec)
+  return pdf, { { 'plot', json } }, data_table(series, rows, a, xlabel, ylabel, xdiv, ydiv)
 end
 
 return {
@@ -420,5 +551,11 @@ return {
       cachedir = util.cache_dir(meta, builddir)
     end,
   },
-  { Blocks = util.figures(WHO, 'plot', function(b) return draw(b), { width = '100%' } end) },
+  {
+    Blocks = util.figures(WHO, 'plot', function(b)
+      local path, attrs, after = draw(b)
+      if not attrs then attrs = { width = '100%' } end
+      return path, attrs, after
+    end),
+  },
 }

@@ -36,7 +36,10 @@
 --              or that some seed cannot draw, and notes (regime() below);
 --   (absent)   the book: each template is printed where it stands as one
 --              instance drawn with seed "book"; its answer and steps only in the
---              instructor edition (-M edition=instructor).
+--              instructor edition (-M edition=instructor). For HTML each problem
+--              is a Div.problem with id prob-ID (the web edition's hook); in the
+--              instructor edition its data-answer-json holds the key: {"value",
+--              "unit", "tolerance", "shown"}.
 -- Chapters: the Nth level-1 header opens chapter N (problem N.K); run pandoc
 -- on the chapter files in order. (book/build.sh converts each file alone and says
 -- how many chapters came before it: util.context.) In the book, each problem id is
@@ -890,6 +893,15 @@ local function book(doc)
     if edition == 'instructor' then
       out:extend(answer_line(p, inst))
       out:extend(steps_blocks(inst))
+    end
+    if util.is_html() then
+      local attrs = {}
+      if edition == 'instructor' then
+        local number = type(inst.value) == 'number'
+        attrs = { { 'answer-json', util.json_encode({ value = inst.value, unit = unit_name(p, inst),
+          tolerance = number and p.tol or util.null, shown = inst.number or inst.value }) } }
+      end
+      return { pandoc.Div(out, pandoc.Attr('prob-' .. p.id, { 'problem' }, attrs)) }
     end
     return out
   end

@@ -110,6 +110,45 @@ function M.json_decode(text)
   return v
 end
 
+-- Marks a Lua table as a JSON array for M.json_encode, even when it is empty.
+local ARRAY = {}
+function M.json_array(t)
+  return setmetatable(t or {}, ARRAY)
+end
+
+-- Encodes a Lua value as JSON text: tables with a [1] (or marked by M.json_array)
+-- as arrays, other tables as objects with their keys sorted (the same value, the
+-- same bytes), M.null as null.
+function M.json_encode(v)
+  local t = type(v)
+  if v == nil or v == M.null then return 'null' end
+  if t == 'boolean' then return tostring(v) end
+  if t == 'number' then
+    if v ~= v or v == math.huge or v == -math.huge then return 'null' end
+    if v == math.floor(v) and math.abs(v) < 1e15 then return string.format('%d', math.floor(v)) end
+    return string.format('%.17g', v)
+  end
+  if t == 'string' then
+    return '"' .. v:gsub('[%c"\\]', function(c)
+      local map = { ['"'] = '\\"', ['\\'] = '\\\\', ['\n'] = '\\n', ['\t'] = '\\t', ['\r'] = '\\r' }
+      return map[c] or string.format('\\u%04x', c:byte())
+    end) .. '"'
+  end
+  if t == 'table' then
+    local out = {}
+    if v[1] ~= nil or getmetatable(v) == ARRAY then
+      for _, x in ipairs(v) do out[#out + 1] = M.json_encode(x) end
+      return '[' .. table.concat(out, ',') .. ']'
+    end
+    local keys = {}
+    for k, _ in pairs(v) do keys[#keys + 1] = tostring(k) end
+    table.sort(keys)
+    for _, k in ipairs(keys) do out[#out + 1] = M.json_encode(k) .. ':' .. M.json_encode(v[k]) end
+    return '{' .. table.concat(out, ',') .. '}'
+  end
+  error('json_encode: cannot encode a ' .. t, 0)
+end
+
 -- ---- running chalk --------------------------------------------------------------
 
 -- Splits a command line on blanks; "double quotes" group words.
@@ -371,6 +410,11 @@ function M.is_latex()
   return FORMAT == 'latex' or FORMAT == 'beamer'
 end
 
+-- The web edition (html, html5): the filters' HTML branches (book/web/README.md).
+function M.is_html()
+  return FORMAT:match('html') ~= nil
+end
+
 -- Inlines -> a LaTeX string (through pandoc's own writer, so escaping is right).
 function M.latex_of(inlines)
   local doc = pandoc.Pandoc({ pandoc.Plain(inlines) })
@@ -392,7 +436,10 @@ end
 
 -- A Blocks filter for figures drawn from code blocks (plot.lua, diagram.lua): each
 -- code block of class `class`, with the "Caption: ..." paragraph that must follow
--- it, becomes one figure. draw(block) returns the image's path and attributes.
+-- it, becomes one figure. draw(block) returns the image's path and attributes, and
+-- optionally blocks that go right after the figure (plot.lua's data table, for HTML).
+-- For HTML the image is the site's copy of the drawing (M.site_file), and the
+-- image's classes say what drew it (chalk-plot, chalk-diagram).
 function M.figures(who, class, draw)
   return function(blocks)
     local out, i = pandoc.List(), 1
@@ -404,9 +451,16 @@ function M.figures(who, class, draw)
           M.fail(who, (b.identifier ~= '' and b.identifier or ('a .' .. class .. ' block')) ..
             ': needs a paragraph "Caption: ..." right after it')
         end
-        local path, attrs = draw(b)
+        local path, attrs, after = draw(b)
         M.depend(path)
-        out:insert(pandoc.Para({ pandoc.Image(cap, path, 'fig:', pandoc.Attr(b.identifier, {}, attrs)) }))
+        local classes = {}
+        if M.is_html() then
+          local ext = path:match('(%.%w+)$') or ''
+          path = M.site_file(path, 'figures/' .. b.identifier:gsub('[^%w_-]', '-') .. ext)
+          classes = { 'chalk-' .. class }
+        end
+        out:insert(pandoc.Para({ pandoc.Image(cap, path, 'fig:', pandoc.Attr(b.identifier, classes, attrs)) }))
+        if after then out:extend(after) end
         i = i + 2
       else
         out:insert(b)
@@ -418,6 +472,23 @@ function M.figures(who, class, draw)
 end
 
 -- ---- flashcards -----------------------------------------------------------------
+
+-- A chapter's deck: "Chalk::" .. NN .. " " .. its short title, the attribute short= of
+-- its level-1 HEADER, else the title up to its first colon ("01-batching" with
+-- "# Batching: how ..." -> "Chalk::01 Batching"); flashcards.lua's deck column and the
+-- web edition's cards. A '::' in the title would nest decks in Anki, and a tab would
+-- split the row.
+function M.deck_of(chapter, header)
+  local nn = chapter:match('^(%d+)') or chapter
+  local short = header and header.attributes.short
+  if not short or short == '' then
+    short = header and pandoc.utils.stringify(header.content) or chapter
+    short = short:gsub(':.*$', '')
+  end
+  short = short:gsub('::', ':'):gsub('%s+', ' '):gsub('^ ', ''):gsub(' $', '')
+  if short == '' then M.fail('deck', chapter .. ': the chapter title gives an empty deck name') end
+  return 'Chalk::' .. nn .. ' ' .. short
+end
 
 -- One ::: {.card id=ID tags="..."} (book/README.md, "Flashcards"), checked the same
 -- way for the book (cards.lua) and for Anki (flashcards.lua): an id of letters,
@@ -519,6 +590,22 @@ function M.depend(path)
 end
 
 -- ---- files, commands, the build cache ----------------------------------------------
+
+-- The web edition's files beside a page (a figure's SVG, a plot's JSON spec): when
+-- CHALK_BOOK_SIDE names a directory, `text` (or, with `from`, a copy of that file) is
+-- written to DIR/site/NAME and NAME, the path relative to the site, is returned;
+-- book/build.sh --web copies DIR/site/ into the site. Without CHALK_BOOK_SIDE nothing
+-- is written and the file's own path (or NAME) is returned.
+function M.site_file(from, name, text)
+  local dir = os.getenv('CHALK_BOOK_SIDE')
+  if not dir or dir == '' then return from or name end
+  local path = dir .. '/site/' .. name
+  os.execute('mkdir -p ' .. M.shell_quote(path:match('(.*)/')))
+  if from then text = M.read_file(from, 'rb') end
+  if not text then M.fail('util.lua', 'cannot read ' .. tostring(from)) end
+  M.write_file('util.lua', path, text)
+  return name
+end
 
 -- The directory of cached drawings: the metadata field cache-dir (book/build.sh
 -- passes build/cache, shared by both editions), else BUILD-DIR/cache.

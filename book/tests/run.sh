@@ -23,6 +23,13 @@
 #   build/stops-*  book/build.sh stops, naming the cause: a missing region, a failing
 #                  chalk, a bad diagram, a notation clash, an unknown citation key,
 #                  an id defined in two files, a reference to a table no file has
+#   web/*          the web edition (book/web/README.md; tests/deps.sh web installs
+#                  dvisvgm, node, npm and chromium, and says so): make web in both
+#                  editions; the student site holds no solution (handout-check.sh,
+#                  which the instructor site must fail); its numbers of figures,
+#                  tables, equations and sections are the PDF's (build/book-*/chalk.aux);
+#                  a TeX error in an equation stops it, naming the equation; every page
+#                  in headless chromium (book/web/test.js; screenshots in build/web-shots/)
 #
 # Usage: book/tests/run.sh [NAME...]   (default: every test; run from anywhere)
 # UPDATE=1 writes the actual outputs over expected.* (then review them with git diff).
@@ -280,6 +287,107 @@ if selected build/layout; then
     result=$(tests/checks/outstanding.sh layout "$found")
     why+=$(grep -E '^(new|fixed):' <<<"$result" | sed 's/^fixed: /fixed, delete its line from tests\/checks\/outstanding\/layout.txt: /')
     if [ -z "$why" ]; then ok "build/layout ($(sed -n 's/^outstanding: //p' <<<"$result") outstanding)"; else bad build/layout "$why"; fi
+fi
+
+# ---- the web edition ---------------------------------------------------------------------
+web_ready=1
+if selected web/site || selected web/numbers || selected web/stops-on-bad-equation || selected web/browser; then
+    tests/deps.sh web >"$OUT/web-deps.log" 2>&1 || web_ready=0
+    cat "$OUT/web-deps.log"
+    [ "$web_ready" = 0 ] || book/web/tools.sh build/web-tools >"$OUT/web-tools.log" 2>&1 || web_ready=0
+    grep -v '^$' "$OUT/web-tools.log" 2>/dev/null || true
+fi
+if selected web/site; then
+    echo "[ RUN      ] web/site"
+    why=""
+    if [ "$web_ready" = 0 ]; then
+        why="dvisvgm, node, npm, chromium or the node modules are missing and could not be installed: $(cat "$OUT/web-deps.log" "$OUT/web-tools.log" 2>/dev/null)"
+    elif ! log=$(make -s --no-print-directory web 2>&1 && make -s --no-print-directory web EDITION=instructor 2>&1); then
+        why="make web failed: $log"
+    else
+        for ed in web web-instructor; do
+            for f in index.html book-index.html preface.html presets.html notation.html answers.html bibliography.html \
+                $(cd chapters && ls [0-9][0-9]-*.md | sed 's/\.md$/.html/'); do
+                [ -s "build/$ed/$f" ] || why+="build/$ed/$f is missing"$'\n'
+            done
+        done
+        # the student edition gives nothing away; the instructor edition does (so the check can fail)
+        student=$(tests/grade/handout-check.sh build/web 2>&1) || why+="the student site leaks: $student"$'\n'
+        tests/grade/handout-check.sh build/web-instructor >/dev/null 2>&1 &&
+            why+="handout-check.sh finds no reference code in the instructor site: it checks nothing"$'\n'
+        # (a solution box, its title, a problem's key, a listing of reference code)
+        for pat in 'class="solution"' 'Solution to Exercise' 'data-answer-json' '<p><code>solutions/[^<]*</code>, region '; do
+            if grep -qE -- "$pat" build/web/*.html; then why+="the student site holds $pat: $(grep -lE -- "$pat" build/web/*.html | head -3 | tr '\n' ' ')"$'\n'; fi
+            grep -qE -- "$pat" build/web-instructor/*.html || why+="the instructor site lacks $pat"$'\n'
+        done
+        # the hooks the calculator in the page relies on (book/web/README.md)
+        for pat in 'class="chalk-live" data-chalk=' '<figure class="chalk-plot" id="fig:' 'data-plot="figures/' \
+            'class="card" data-deck="Chalk::' 'class="problem"' 'src="assets/chalk-web.js" defer'; do
+            grep -qF -- "$pat" build/web/*.html || why+="no page has $pat"$'\n'
+        done
+        # every figure of the sources is a figure of the site
+        want=$(cat chapters/*.md | grep -cE '^```\{\.(plot|diagram|gantt)')
+        got=$(cat build/web/*.html | grep -cE '<figure class="chalk-(plot|diagram)"')
+        [ "$want" = "$got" ] || why+="the chapters have $want plot, diagram and gantt blocks; the site $got figures"$'\n'
+    fi
+    if [ -z "$why" ]; then ok web/site; else bad web/site "$why"; fi
+fi
+# The numbers of figures, tables, equations and sections: the web's (crossref.lua's
+# xref-defs) against the PDF's (LaTeX's own, in the .aux of the build/book test).
+if selected web/numbers; then
+    echo "[ RUN      ] web/numbers"
+    why="" n=0
+    for ed in student instructor; do
+        aux=build/book-$ed/chalk.aux list=build/web-build-$ed/fragments.tsv
+        if [ ! -f "$aux" ] || [ ! -f "$list" ]; then why+="$aux or $list is missing (build/book and web/site first)"$'\n'; continue; fi
+        sed -n 's/^\\newlabel{\([^}]*\)}{{\([^}]*\)}.*/\1\t\2/p' "$aux" | sort -u >"$OUT/pdf-numbers-$ed"
+        cut -f2 "$list" | while read -r d; do cat "$d/xref-defs" 2>/dev/null; done |
+            awk -F'\t' '$3 != "" { print $1 "\t" $3 }' | sort -u >"$OUT/web-numbers-$ed"
+        n=$(wc -l <"$OUT/web-numbers-$ed")
+        [ "$n" -gt 100 ] || why+="$ed: only $n numbered items in the web edition"$'\n'
+        differ=$(join -t $'\t' "$OUT/web-numbers-$ed" "$OUT/pdf-numbers-$ed" | awk -F'\t' '$2 != $3 { print "  " $1 ": web " $2 ", PDF " $3 }')
+        [ -z "$differ" ] || why+="$ed: numbered differently:"$'\n'"$differ"$'\n'
+        missing=$(grep -E '^(fig|tbl|eq):' "$OUT/pdf-numbers-$ed" | awk -F'\t' '$2 ~ /[0-9A-Z]/' | cut -f1 |
+            comm -23 - <(cut -f1 "$OUT/web-numbers-$ed"))
+        [ -z "$missing" ] || why+="$ed: numbered in the PDF, not in the web edition: $(echo $missing)"$'\n'
+    done
+    if [ -z "$why" ]; then ok web/numbers; else bad web/numbers "$why"; fi
+fi
+# A TeX error KaTeX cannot typeset stops the web build, naming the file and the equation.
+if selected web/stops-on-bad-equation; then
+    echo "[ RUN      ] web/stops-on-bad-equation"
+    rm -rf "$OUT/web-stop"
+    if [ "$web_ready" = 0 ]; then
+        bad web/stops-on-bad-equation "the web tools are missing"
+    elif log=$(book/build.sh --web student "$OUT/web-stop" "$T/stops/bad-equation.md" 2>&1); then
+        bad web/stops-on-bad-equation "book/build.sh --web succeeded on $T/stops/bad-equation.md"
+    else
+        why=""
+        for want in 'book/tests/stops/bad-equation.md' '\frac{1}{\nosuchcommand}' 'nothing written'; do
+            grep -qF -- "$want" <<<"$log" || why+="expected: $want"$'\n'
+        done
+        [ ! -e "$OUT/web-stop" ] || why+="a site was written"$'\n'
+        if [ -z "$why" ]; then ok web/stops-on-bad-equation; else bad web/stops-on-bad-equation "$why$log"; fi
+    fi
+fi
+# Every page of both sites in headless chromium (book/web/test.js says what it checks).
+if selected web/browser; then
+    for ed in web web-instructor; do
+        name=web/browser${ed#web}
+        echo "[ RUN      ] $name"
+        shots=build/web-shots${ed#web}
+        [ "$ed" = web ] || shots=build/web-shots/instructor
+        if [ "$web_ready" = 0 ] || [ ! -f "build/$ed/index.html" ]; then bad "$name" "no build/$ed (web/site first)"; continue; fi
+        rm -rf "$shots"
+        # (the instructor site: the top of each page only; the student site's shots show the rest)
+        if log=$(SHOTS=$([ "$ed" = web ] && echo all || echo top) NODE_PATH=build/web-tools/node_modules \
+            node book/web/test.js "build/$ed" "$shots" 2>&1); then
+            ok "$name"
+            tail -1 <<<"$log" | sed 's/^/    /'
+        else
+            bad "$name" "$log"
+        fi
+    done
 fi
 
 total=$((passed + failed))

@@ -6,8 +6,11 @@
 #   - no ::: {.solution} block (instructor answers) left in chapters/*.md;
 #   - no pointer to solutions/ in the contracts, stubs, exercise lists, hints, tests;
 #   - no line of a reference function body (solutions/NN-topic/*.c, lines of 20+
-#     characters that the stub does not have) in any text file of DIR, nor in the
-#     text of its PDFs (pdftotext, when installed).
+#     characters that the stub does not have) in any text file of DIR (an HTML
+#     file's text: its tags dropped and its entities decoded, as a browser shows a
+#     listing of the web edition), nor in the text of its PDFs (pdftotext, when
+#     installed). So `tests/grade/handout-check.sh build/web` checks the student
+#     web edition too.
 # Prints what it found; exits 1 when anything leaks. Run from the instructor tree.
 # Usage: tests/grade/handout-check.sh DIR
 set -uo pipefail
@@ -70,7 +73,10 @@ if [ "$n" -gt 0 ]; then
     hits=() shown=0
     while IFS= read -r -d '' f; do
         grep -Iq . "$f" 2>/dev/null || continue # text files only
-        found=$(sed 's/^[[:space:]]*//; s/[[:space:]]*$//' "$f" | grep -xF -f "$tmp/secret" | head -3)
+        found=$(case $f in
+            *.html) sed -e 's/<[^>]*>//g' -e 's/&lt;/</g; s/&gt;/>/g; s/&quot;/"/g; s/&#39;/'"'"'/g; s/&amp;/\&/g' "$f" ;;
+            *) cat "$f" ;;
+            esac | sed 's/^[[:space:]]*//; s/[[:space:]]*$//' | grep -xF -f "$tmp/secret" | head -3)
         [ -n "$found" ] || continue
         hits+=("$f")
         [ $shown -ge 3 ] || printf '%s\n' "$found" | sed 's/^/    /'
