@@ -7,37 +7,50 @@
 #
 # SUBMISSION: a directory or tarball (see tests/grade/intake.sh for what is taken and
 # what is refused). Headers, tests and points are always the instructor's. A
-# submission is graded in four steps, each bounded in time:
+# submission is graded in steps, each under a deadline charged to the submission's
+# budget (GRADE_BUDGET); no step starts once the budget is spent:
 #   1. intake    its .c files are copied out as plain files (intake.sh);
 #   2. compile   in the sandbox (sandbox.sh), where the compiler sees the student's
 #                .c files, the chapter's contract (exercises/NN-topic/*.h, lib/*.h)
 #                and /usr, nothing else; first preprocessed, and refused unless every
-#                file it included is a system header or the contract and the
-#                student's own lines hold no asm and no attribute that places code
-#                or runs it at load time; then compiled, under a time and memory
+#                file it included is a system header or the contract and the source
+#                check (srccheck.c, in the sandbox too: linear in its input) finds
+#                no #line or linemarker directive in the file, and no asm and no
+#                attribute that places code or runs it at load time in the
+#                student's own lines; then compiled, under a time and memory
 #                limit, with caret diagnostics off (no line of any file is quoted);
-#   3. check     the object (objcheck below): it defines as globals only the
-#                contract's functions, calls only the allow-list (libm, lib/, the
-#                compiler's own helpers, memory, printing, a few pure C library
-#                functions), has no constructor, destructor, ifunc, executable stack
-#                or system call instruction. A broken rule scores the chapter zero,
-#                the message naming the rule;
+#   3. check     the object (objcheck below; binutils under a deadline): it defines
+#                as globals only the contract's functions, calls only the
+#                allow-list (libm, lib/, the compiler's own helpers, memory,
+#                printing, a few pure C library functions), has no constructor,
+#                destructor, ifunc, executable stack or system call instruction. A
+#                broken rule scores the chapter zero, the message naming the rule;
 #   4. run       the tests, linked with the checked object and the grading harness
 #                (harness.c: each test in its own process, each call into the
 #                student's code in a child, verdicts written by the harness alone on
 #                a descriptor the student's code never holds), in the sandbox, one
-#                process tree per test binary, killed whole at its deadline.
+#                process tree per test binary, killed whole at its deadline. Each
+#                binary is linked into a directory of its own just before it runs
+#                and removed after: no other test binary exists while it runs.
 # The points (tests/NN-topic/points.txt, else the exercise's stars), the hidden test
 # sources and the results stay outside anything a step can read or write.
 #
+# A watchdog (jail.c, the same that bounds each step) surrounds the whole grading:
+# at GRADE_BUDGET plus a fixed margin of GRADE_MARGIN_S (30 s, for the work after
+# the budget runs out: the last step's end, the report) it kills everything the
+# grading started and writes a results.json with score 0 that says so. Nothing a
+# submission holds can keep grade.sh running longer.
+#
 # Writes OUT (default build/grade/results.json) in Gradescope's format with jq,
-# prints the sandbox mode and one summary line, exits 0. A submission refused at
-# intake still gets an OUT with score 0 and the reason, and one line on stderr,
-# exit 2; so does a missing SUBMISSION.
+# prints the sandbox mode and its limits and one summary line, exits 0. A
+# submission refused at intake still gets an OUT with score 0 and the reason, and
+# one line on stderr, exit 2; so does a missing SUBMISSION, and a grading the
+# watchdog ended.
 #   TIMEOUT=s            per test (2)             MEM_MB=n   address space (512)
-#   GRADE_BUDGET=s       the whole submission (240): when it runs out, the tests
+#   GRADE_BUDGET=s       the whole submission (240): when it runs out, the steps
 #                        not yet run score 0, marked so
 #   GRADE_SANDBOX=mode   bwrap | user | none (sandbox.sh; default: the best here)
+#   GRADE_MEM_TOTAL_MB=n one step's processes together (3072; sandbox.sh)
 #   ALLOW_MISSING=1      a chapter missing from the submission scores 0 (grade-all)
 #   HIDDEN_VISIBILITY=v  Gradescope visibility of hidden tests (after_published)
 #   SCORES=file          also write "chapter<TAB>score<TAB>max" lines there
@@ -57,6 +70,8 @@ OUT=${OUT:-build/grade/results.json}
 TIMEOUT=${TIMEOUT:-2}
 MEM_MB=${MEM_MB:-512}
 BUDGET=${GRADE_BUDGET:-240}
+GRADE_MARGIN_S=30
+STEP_MIN_S=0.5 # no step starts with less of the budget left
 HIDDEN_VISIBILITY=${HIDDEN_VISIBILITY:-after_published}
 CC=$(readlink -f "$(command -v "${CC:-cc}")") && [ -x "$CC" ] || {
     echo "grade: no C compiler (${CC:-cc}); tests/deps.sh test installs one" >&2
@@ -64,19 +79,7 @@ CC=$(readlink -f "$(command -v "${CC:-cc}")") && [ -x "$CC" ] || {
 }
 TRUSTED_CFLAGS=(-std=c11 -O1 -w)
 STUDENT_CFLAGS=(-std=c11 -O1 -w -pipe -fno-diagnostics-show-caret -fdiagnostics-color=never)
-t_start=$(date +%s.%N)
-
-work=""
-cleanup() {
-    [ -n "$work" ] || return 0
-    sandbox_cleanup 2>/dev/null
-    if [ -n "${GRADE_KEEP:-}" ]; then
-        echo "grade: GRADE_KEEP: the scratch directory is $work" >&2
-        return 0
-    fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
+t_start=${CHALK_GRADE_T0:-$(date +%s.%N)}
 
 # Writes stdin to OUT through a new file beside it (mktemp: never through a name
 # someone else made, even in a shared directory), renamed into place at the end.
@@ -105,24 +108,62 @@ die() {
 elapsed() { awk -v a="$t_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }'; }
 left() { awk -v a="$t_start" -v b="$(date +%s.%N)" -v B="$BUDGET" 'BEGIN { l = B - (b - a); printf "%.2f", (l > 0 ? l : 0) }'; }
 min() { awk -v a="$1" -v b="$2" 'BEGIN { print (a < b ? a : b) }'; }
+# The seconds a step capped at $1 may take: the cap or what is left of the budget,
+# whichever is less; fails (prints nothing) when less than STEP_MIN_S is left.
+step_secs() { awk -v a="$t_start" -v b="$(date +%s.%N)" -v B="$BUDGET" -v c="$1" -v m="$STEP_MIN_S" \
+    'BEGIN { l = B - (b - a); if (l < m) exit 1; print (c < l ? c : l) }'; }
 
+case $BUDGET in '' | *[!0-9]* | 0*) die "GRADE_BUDGET must be a whole number of seconds over 0, not '$BUDGET'" ;; esac
 command -v jq >/dev/null 2>&1 || tests/deps.sh grade >&2 || die "jq is needed (tests/deps.sh grade installs it)"
+
+# ---- the watchdog: this script again, under jail, at most BUDGET + GRADE_MARGIN_S --
+# The scratch directory (traversable, not listable) holds secret/ (the grader's
+# alone) and box/ (what a sandboxed step may be shown); the watchdog makes it and
+# the sandbox's uid, so that it can clean up after a grading it had to kill.
+if [ -z "${CHALK_GRADE_INNER:-}" ]; then
+    work=$(mktemp -d "${TMPDIR:-/tmp}/chalk-grade.XXXXXX") || die "no scratch directory"
+    chmod 711 "$work"
+    mkdir -m 700 "$work/secret" && mkdir -m 755 "$work/box" || die "no scratch directory"
+    cache=${GRADE_CACHE:-$work/secret/cache}
+    mkdir -p "$cache" && sandbox_build "$cache" || die "the grader's helpers (tests/grade/jail.c, srccheck.c) do not build"
+    uid=""
+    [ "$(id -u)" != 0 ] || uid=$(sandbox_free_uid)
+    trap 'if [ -n "${GRADE_KEEP:-}" ]; then echo "grade: GRADE_KEEP: the scratch directory is $work" >&2; else rm -rf "$work"; fi' EXIT
+    CHALK_GRADE_INNER=1 CHALK_GRADE_WORK=$work CHALK_GRADE_UID=$uid CHALK_GRADE_T0=$t_start \
+        "$JAIL" -t "$(awk -v a="$t_start" -v b="$(date +%s.%N)" -v B="$((BUDGET + GRADE_MARGIN_S))" \
+        'BEGIN { l = B - (b - a); printf "%.2f", (l > 1 ? l : 1) }')" -- "$PWD/tests/grade/grade.sh" "$SUB" "$@"
+    rc=$?
+    [ $rc = 124 ] || exit $rc
+    # the watchdog fired: what the grading left, removed; a results.json that says so
+    if [ -n "$uid" ]; then
+        SANDBOX_MODE=user SANDBOX_UID=$uid
+        SANDBOX_WRITABLE=$(sandbox_writable_dirs "$cache")
+        sandbox_cleanup
+    fi
+    reject "grading stopped: it ran over its time (GRADE_BUDGET $BUDGET s plus $GRADE_MARGIN_S s; this should not happen, please report it)"
+fi
+
+work=$CHALK_GRADE_WORK
+cleanup() {
+    sandbox_cleanup 2>/dev/null
+    [ -n "${GRADE_KEEP:-}" ] || rm -rf "$work"
+}
+trap cleanup EXIT
+
 [ -n "$SUB" ] || reject "say what to grade: make grade SUBMISSION=path (a directory or tarball of exercises/)"
 [ -e "$SUB" ] || [ -L "$SUB" ] || reject "no such file or directory: $SUB"
 [ $# -gt 0 ] || set -- $(loop_chapters)
 for ch in "$@"; do [ -d "tests/$ch" ] && [ -d "exercises/$ch" ] || die "no chapter $ch"; done
 
-# $work (traversable, not listable) holds secret/ (the grader's alone) and box/ (what
-# a sandboxed step may be shown).
-work=$(mktemp -d "${TMPDIR:-/tmp}/chalk-grade.XXXXXX") || die "no scratch directory"
-chmod 711 "$work"
 secret=$work/secret box=$work/box
-mkdir -m 700 "$secret" && mkdir -m 755 "$box" "$box/src" "$box/cc" "$box/bin" "$box/contract"
+mkdir -m 755 "$box/src" "$box/cc" "$box/run" "$box/contract" "$box/tools"
+chmod 711 "$box/run"
 cache=${GRADE_CACHE:-$secret/cache}
 mkdir -p "$cache"
 
 intake "$SUB" "$secret/in" "$@" || reject "$INTAKE_WHY"
 sandbox_init "$cache" || die "no way to run the submission here"
+cp "$SRCCHECK" "$box/tools/srccheck" && chmod 755 "$box/tools/srccheck" || die "cannot copy srccheck"
 echo "grade: sandbox: $SANDBOX_NOTE"
 exposed=$(sandbox_exposed solutions tests/*/hidden tests/*/points.txt)
 [ -z "$exposed" ] || echo "grade: WARNING: the sandbox uid can read $exposed: chmod -R o-rwx them (setup.sh does on Gradescope)" >&2
@@ -188,40 +229,22 @@ prep_chapter() {
 
 # ---- the student's side ---------------------------------------------------------------
 
-# Source check of preprocessed file $1 whose own lines are marked as file $2: prints
-# the first rule broken (inline assembly, an attribute that places code or runs it
-# at load time), nothing when there is none.
-srccheck() {
-    awk -v src="$2" '
-        /^# [0-9]+ "/ { f = $3; gsub(/^"|"$/, "", f); mine = (f == src); next }
-        /^#/ || !mine { next }
-        {
-            s = $0
-            gsub(/"([^"\\]|\\.)*"/, "\"\"", s); gsub(/\047([^\047\\]|\\.)*\047/, "0", s)
-            while (s != "") {
-                if (match(s, /^[A-Za-z_][A-Za-z0-9_]*/)) {
-                    id = substr(s, 1, RLENGTH); s = substr(s, RLENGTH + 1)
-                    if (id ~ /^(asm|__asm|__asm__)$/) { print "inline assembly (" id ") is not allowed"; exit }
-                    if (id ~ /^__attribute(__)?$/) { attr = 1; depth = 0; continue }
-                    bare = id; gsub(/^__|__$/, "", bare)
-                    if (attr && depth > 0 && bare ~ /^(section|constructor|destructor|ifunc|alias|weakref|symver|naked|noplt)$/) {
-                        print "the attribute " id " is not allowed (it places code or runs it outside the tests)"; exit
-                    }
-                } else {
-                    c = substr(s, 1, 1); s = substr(s, 2)
-                    if (c == "(" && attr) depth++
-                    else if (c == ")" && attr) { depth--; if (depth <= 0) attr = 0 }
-                }
-            }
-        }
-    ' "$1"
+# What binutils say of object $1, into directory $2 (sections, symbols, the count of
+# system call instructions), within $3 seconds: the object is the student's, so
+# the tools run under a deadline and limits (jail), charged to the budget.
+inspect() {
+    local o=$1 d=$2 secs=$3
+    mkdir -p "$d"
+    tool_run "$secs" 1024 -- /bin/bash -c 'readelf -SW "$1" >"$2/sections" && nm -P "$1" >"$2/symbols" || exit 1
+        objdump -d --no-show-raw-insn "$1" | grep -cE "[[:space:]](syscall|sysenter|int[[:space:]]+\\\$0x80)([[:space:]]|\$)" >"$2/syscalls"
+        [ "${PIPESTATUS[0]}" = 0 ]' bash "$o" "$d" 2>/dev/null
 }
 
-# Object check of $1 (the chapter's contract function names in $2): prints the first
-# rule broken, nothing when there is none.
+# Object check of what inspect found in directory $1 (the chapter's contract
+# function names in $2): prints the first rule broken, nothing when there is none.
 objcheck() {
-    local o=$1 fns=$2 why
-    why=$(readelf -SW "$o" 2>/dev/null | sed -n 's/^ *\[ *[0-9]*\] //p' | awk '
+    local d=$1 fns=$2 why
+    why=$(awk '
         { name = $1; flags = "" }
         name == "NULL" || name == "" { next }
         name ~ /^\.(init_array|fini_array|preinit_array|ctors|dtors|init|fini)(\.|$)/ {
@@ -234,9 +257,9 @@ objcheck() {
             print "a section " name " that plain C functions do not need"; done = 1; exit
         }
         END { if (!done && !stack) print "no .note.GNU-stack section (the object would ask for an executable stack)" }
-    ')
+    ' <(sed -n 's/^ *\[ *[0-9]*\] //p' "$d/sections"))
     [ -z "$why" ] || { echo "$why"; return; }
-    why=$(nm -P "$o" 2>/dev/null | awk -v fns="$fns" -v allow="$cache/allow.syms" '
+    why=$(awk -v fns="$fns" -v allow="$cache/allow.syms" '
         BEGIN {
             while ((getline l < fns) > 0) contract[l] = 1
             while ((getline l < allow) > 0) ok[l] = 1
@@ -255,37 +278,59 @@ objcheck() {
             else print "a global variable " $1 " (make it static)"
             done = 1; exit
         }
-    ')
+    ' "$d/symbols")
     [ -z "$why" ] || { echo "$why"; return; }
-    objdump -d --no-show-raw-insn "$o" 2>/dev/null | grep -qE '[[:space:]](syscall|sysenter|int[[:space:]]+\$0x80)([[:space:]]|$)' &&
-        echo "a system call instruction"
+    [ "$(cat "$d/syscalls")" = 0 ] || echo "a system call instruction"
 }
 
 # Compiles chapter $1's submitted files in the sandbox and checks them. On success
 # the renamed objects are in $secret/$1/sub/; on failure, $why says what happened.
 compile_chapter() {
-    local ch=$1 f b rc dep bad o cc=$box/cc/$1 src=$box/src/$1 con=$box/contract/$1 step
+    local ch=$1 f b rc dep bad o cc=$box/cc/$1 src=$box/src/$1 con=$box/contract/$1 step secs
+    local out_of_time="not compiled: the submission's grading time ($BUDGET s) ran out"
     mkdir -m 755 -p "$src" "$cc" "$secret/$ch/sub"
     cp "$secret/in/$ch"/*.c "$src/" && chmod 644 "$src"/*.c
     sandbox_own "$cc"
     for f in "$src"/*.c; do
         b=$(basename "$f" .c)
-        for step in preprocess compile; do
-            step_secs=$(min 30 "$(left)")
-            if [ $step = preprocess ]; then
-                sandbox_run "$step_secs" 1024 "$cc" "$src $con" -- \
+        for step in preprocess check compile; do
+            secs=$(step_secs 30) || {
+                why=$out_of_time
+                return 1
+            }
+            case $step in
+            preprocess)
+                sandbox_run "$secs" 1024 "$cc" "$src $con" -- \
                     "$CC" "${STUDENT_CFLAGS[@]}" -I"$con" -E -MD -MF "$cc/$b.d" -MT "$b.o" "$f" -o "$cc/$b.i" \
                     >"$secret/$ch/$b.$step.log" 2>&1
-            else
+                ;;
+            check) # the source check: the preprocessor's output as it wrote it
+                sandbox_run "$secs" 256 "" "$src $cc $box/tools" -- "$box/tools/srccheck" "$f" "$cc/$b.i" "$f" \
+                    >"$secret/$ch/$b.$step.log" 2>&1
+                ;;
+            compile)
                 cp "$secret/$ch/$b.i" "$cc/$b.i.ok" && sandbox_own "$cc/$b.i.ok"
-                sandbox_run "$step_secs" 1024 "$cc" "$con" -- \
+                sandbox_run "$secs" 1024 "$cc" "$con" -- \
                     "$CC" "${STUDENT_CFLAGS[@]}" -fpreprocessed -x cpp-output -c "$cc/$b.i.ok" -o "$cc/$b.o" \
                     >"$secret/$ch/$b.$step.log" 2>&1
-            fi
+                ;;
+            esac
             rc=$?
+            if [ $step = check ]; then
+                if [ $rc != 0 ]; then
+                    why="refused: $b.c: the source check did not finish (exit $rc, $secs s)"
+                    return 1
+                fi
+                bad=$(head -1 "$secret/$ch/$b.$step.log")
+                [ -z "$bad" ] || {
+                    why="refused: $b.c: $bad"
+                    return 1
+                }
+                continue
+            fi
             if [ $rc = 124 ] || [ $rc -gt 128 ] ||
-                grep -qE 'out of memory|virtual memory exhausted|Killed signal|File size limit' "$secret/$ch/$b.$step.log"; then
-                why="does not compile: the compiler went over its limits ($step_secs s, 1 GiB) on $b.c"
+                grep -qE 'out of memory|virtual memory exhausted|Killed signal|File size limit|jail: the memory' "$secret/$ch/$b.$step.log"; then
+                why="does not compile: the compiler went over its limits ($secs s, 1 GiB) on $b.c"
                 return 1
             elif [ $rc != 0 ]; then
                 # only the messages about the student's own file (never another file's lines)
@@ -317,19 +362,22 @@ compile_chapter() {
                     why="refused: it includes ${bad//$src\//} (only system headers and the chapter's own headers may be included)"
                     return 1
                 fi
-                bad=$(srccheck "$secret/$ch/$b.i" "$f")
-                [ -z "$bad" ] || {
-                    why="refused: $b.c: $bad"
-                    return 1
-                }
             fi
         done
         cp "$cc/$b.o" "$secret/$ch/sub/$b.o" || {
             why="does not compile: no object"
             return 1
         }
+        secs=$(step_secs 30) || {
+            why=$out_of_time
+            return 1
+        }
+        inspect "$secret/$ch/sub/$b.o" "$secret/$ch/$b.inspect" "$secs" || {
+            why="refused: $b.c: its object could not be read by binutils within $secs s"
+            return 1
+        }
         if [ "${GRADE_TRUST_OBJECT:-0}" != 1 ]; then
-            bad=$(objcheck "$secret/$ch/sub/$b.o" "$cache/$ch/fns")
+            bad=$(objcheck "$secret/$ch/$b.inspect" "$cache/$ch/fns")
             [ -z "$bad" ] || {
                 why="refused: $b.c has $bad"
                 return 1
@@ -337,13 +385,17 @@ compile_chapter() {
         fi
     done
     # the contract functions it defines become chalk_student_NAME (the wrappers call them),
-    for o in "$secret/$ch/sub"/*.o; do nm -P --defined-only "$o" | awk '$2 == "T" { print $1 }'; done |
-        grep -xF -f "$cache/$ch/fns" | sort -u | sed 's/.*/& chalk_student_&/' >"$secret/$ch/rename"
+    awk '$2 == "T" { print $1 }' "$secret/$ch"/*.inspect/symbols | grep -xF -f "$cache/$ch/fns" | sort -u |
+        sed 's/.*/& chalk_student_&/' >"$secret/$ch/rename"
     # and every other global of the object becomes local: even an object that got
     # past the checks could not stand in for a function of cmocka, libc or the tests
     cut -d' ' -f2 "$secret/$ch/rename" >"$secret/$ch/keep"
     for o in "$secret/$ch/sub"/*.o; do
-        objcopy --redefine-syms="$secret/$ch/rename" --keep-global-symbols="$secret/$ch/keep" "$o" || {
+        secs=$(step_secs 30) || {
+            why=$out_of_time
+            return 1
+        }
+        tool_run "$secs" 1024 -- objcopy --redefine-syms="$secret/$ch/rename" --keep-global-symbols="$secret/$ch/keep" "$o" || {
             why="does not compile: objcopy failed"
             return 1
         }
@@ -351,25 +403,38 @@ compile_chapter() {
 }
 
 # Links and runs chapter $1's $2 (public|hidden) tests against the checked objects;
-# the harness's verdicts go to $secret/$1.$2.jsonl. Sets run_rc.
+# the harness's verdicts go to $secret/$1.$2.jsonl. Sets run_rc. The binary is
+# linked into a directory of its own (traversable, not listable) just before its
+# run and removed after: while it runs, no other test binary exists.
 run_tests() {
-    local ch=$1 kind=$2 bin=$box/bin/$1-$2 n secs
-    if ! $CC -o "$bin" "$cache/$ch/$kind"/*.o "$cache/harness.o" "$cache/$ch/wrap.o" \
+    local ch=$1 kind=$2 n secs run bin
+    secs=$(step_secs 30) || {
+        run_rc=budget
+        return
+    }
+    run=$(mktemp -d "$box/run/XXXXXXXX") && chmod 711 "$run" || {
+        run_rc=link
+        return
+    }
+    bin=$run/$ch-$kind
+    if ! tool_run "$secs" 1024 -- "$CC" -o "$bin" "$cache/$ch/$kind"/*.o "$cache/harness.o" "$cache/$ch/wrap.o" \
         "$secret/$ch/sub"/*.o "$cache"/lib/*.o -lcmocka -lm -Wl,-z,noexecstack \
         >"$secret/$ch.$kind.link" 2>&1; then
+        rm -rf "$run"
         run_rc=link
         return
     fi
-    chmod 755 "$bin"
+    chmod 711 "$bin" # run, not read
     n=$(wc -l <"$cache/$ch/$kind.names")
-    secs=$(min "$(awk -v n="$n" -v t="$TIMEOUT" 'BEGIN { print n * (t + 0.5) + 5 }')" "$(left)")
-    if [ "$(awk -v s="$secs" 'BEGIN { print (s < 0.5) }')" = 1 ]; then
+    secs=$(step_secs "$(awk -v n="$n" -v t="$TIMEOUT" 'BEGIN { print n * (t + 0.5) + 5 }')") || {
+        rm -rf "$run"
         run_rc=budget
         return
-    fi
+    }
     sandbox_run "$secs" "$MEM_MB" "" "$bin" -- /usr/bin/env CHALK_TIMEOUT="$TIMEOUT" "$bin" \
         3>"$secret/$ch.$kind.jsonl" >"$secret/$ch.$kind.log" 2>&1
     run_rc=$?
+    rm -rf "$run"
     [ $run_rc != 124 ] || run_rc=deadline
 }
 
@@ -447,7 +512,7 @@ for ch in "$@"; do
         if [ $built = 1 ]; then
             run_tests "$ch" "$kind"
             case $run_rc in
-            link) kind_why="does not link:"$'\n'$(grep -v '^collect2' "$secret/$ch.$kind.link" | sed "s|$secret/$ch/sub/||g; s|$cache/||g" | head -10) ;;
+            link) kind_why="does not link:"$'\n'$(grep -v '^collect2' "$secret/$ch.$kind.link" | sed "s|$secret/$ch/sub/||g; s|$cache/||g; s|$box/run/[^/]*/||g" | head -10) ;;
             budget) kind_why="not run: the submission's grading time ($BUDGET s) ran out" ;;
             esac
         fi
@@ -511,12 +576,12 @@ visible="Chalk: public tests: $pub_pass of $pub_all passed ($pub_pts of $pub_max
 [ -z "$notes" ] || visible="$visible$notes"
 line="$total/$max points ($summary); $n_pass of $n_all tests passed, hidden tests included"
 jq -Rs --argjson score "$total" --argjson max "$max" --argjson t "$(elapsed)" --arg out "$visible" \
-    --arg sandbox "$SANDBOX_NOTE" --arg line "$line" '
+    --arg sandbox "$SANDBOX_NOTE" --argjson limits "$SANDBOX_LIMITS_JSON" --arg line "$line" '
     [split("\n")[] | select(length > 0) | split("\t")
        | {name: (.[0] + " " + .[1]), score: (.[4] | tonumber), max_score: (.[3] | tonumber),
           status: .[5], visibility: .[6], tags: [.[0], .[2]], output: (.[7] | @base64d)}]
     | {score: $score, execution_time: $t, output: $out, output_format: "text",
        visibility: "visible", stdout_visibility: "hidden",
-       extra_data: {max_score: $max, summary: $line, sandbox: $sandbox}, tests: .}' \
+       extra_data: {max_score: $max, summary: $line, sandbox: $sandbox, limits: $limits}, tests: .}' \
     "$secret/tests.tsv" | write_out || die "cannot write $OUT"
 echo "grade: $SUB: $line; $OUT"
