@@ -164,6 +164,9 @@ mkdir -p "$cache"
 intake "$SUB" "$secret/in" "$@" || reject "$INTAKE_WHY"
 sandbox_init "$cache" || die "no way to run the submission here"
 cp "$SRCCHECK" "$box/tools/srccheck" && chmod 755 "$box/tools/srccheck" || die "cannot copy srccheck"
+# the compiler's address space: 1 GiB, less when the step's processes (the driver,
+# cc1, as) times it would not stay within GRADE_MEM_TOTAL_MB
+COMPILE_MB=$((SANDBOX_MEM_TOTAL_MB / 3 < 1024 ? SANDBOX_MEM_TOTAL_MB / 3 : 1024))
 echo "grade: sandbox: $SANDBOX_NOTE"
 exposed=$(sandbox_exposed solutions tests/*/hidden tests/*/points.txt)
 [ -z "$exposed" ] || echo "grade: WARNING: the sandbox uid can read $exposed: chmod -R o-rwx them (setup.sh does on Gradescope)" >&2
@@ -300,7 +303,7 @@ compile_chapter() {
             }
             case $step in
             preprocess)
-                sandbox_run "$secs" 1024 "$cc" "$src $con" -- \
+                sandbox_run "$secs" "$COMPILE_MB" "$cc" "$src $con" -- \
                     "$CC" "${STUDENT_CFLAGS[@]}" -I"$con" -E -MD -MF "$cc/$b.d" -MT "$b.o" "$f" -o "$cc/$b.i" \
                     >"$secret/$ch/$b.$step.log" 2>&1
                 ;;
@@ -310,7 +313,7 @@ compile_chapter() {
                 ;;
             compile)
                 cp "$secret/$ch/$b.i" "$cc/$b.i.ok" && sandbox_own "$cc/$b.i.ok"
-                sandbox_run "$secs" 1024 "$cc" "$con" -- \
+                sandbox_run "$secs" "$COMPILE_MB" "$cc" "$con" -- \
                     "$CC" "${STUDENT_CFLAGS[@]}" -fpreprocessed -x cpp-output -c "$cc/$b.i.ok" -o "$cc/$b.o" \
                     >"$secret/$ch/$b.$step.log" 2>&1
                 ;;
@@ -330,7 +333,7 @@ compile_chapter() {
             fi
             if [ $rc = 124 ] || [ $rc -gt 128 ] ||
                 grep -qE 'out of memory|virtual memory exhausted|Killed signal|File size limit|jail: the memory' "$secret/$ch/$b.$step.log"; then
-                why="does not compile: the compiler went over its limits ($secs s, 1 GiB) on $b.c"
+                why="does not compile: the compiler went over its limits ($secs s, $COMPILE_MB MiB) on $b.c"
                 return 1
             elif [ $rc != 0 ]; then
                 # only the messages about the student's own file (never another file's lines)
