@@ -91,6 +91,8 @@ grade_bg() {
 submission() {
     local name=$1 fx how fns file dest
     shift
+    mkdir -p "$scratch/sub/$name/exercises/$CH"
+    cp "$stub" "$scratch/sub/$name/exercises/$CH/batching.c"
     for fx in "$@"; do
         how=$(sed -n 's/^ \* how: //p' "$fixtures/$fx.c")
         file=$(sed -n 's/^ \* file: //p' "$fixtures/$fx.c")
@@ -269,7 +271,7 @@ jail=$GRADE_CACHE/jail srccheck=$GRADE_CACHE/srccheck
 for t in 0 -1 abc ""; do
     out=$("$jail" ${t:+-t "$t"} -- /bin/true 2>&1)
     rc=$?
-    expect "jail refuses ${t:+-t $t}${t:-no -t} (exit 125, with a message: ${out:-none})" test $rc = 125 -a -n "$out"
+    expect "jail refuses $([ -n "$t" ] && echo "-t $t" || echo "no -t") (exit 125, with a message: ${out:-none})" test $rc = 125 -a -n "$out"
 done
 "$jail" -t 0.3 -- /bin/sleep 5
 expect "  and kills a command at its deadline (exit 124)" test $? = 124
@@ -428,7 +430,6 @@ done
 # write, nor in System V IPC, nor a POSIX message queue.
 if [ "$(id -u)" = 0 ]; then
     sub=$(submission read-hidden-bin read-hidden-bin)
-    mkdir -p "$sub/exercises/$CH" && cp "$stub" "$sub/exercises/$CH/"
     GRADE_SANDBOX=user GRADE_TRUST_OBJECT=1 GRADE_BUDGET=$ATTACK_BUDGET grade_bg read-hidden-bin "$sub" $CH 02-moe
     GRADE_SANDBOX=user GRADE_TRUST_OBJECT=1 GRADE_BUDGET=$ATTACK_BUDGET grade_bg leave-behind "$(submission leave-behind leave-behind)"
     wait
