@@ -493,13 +493,16 @@ entry() { # ch key ex points score status visibility output
     printf '%s\n' "$entry_b64" >>"$secret/tests.tsv"
 }
 
-prep_common || die "the grader's own parts do not build (lib/, tests/grade/harness.c)"
+# locked COMMAND...: COMMAND in a subshell holding a lock on the cache: gradings that
+# share a GRADE_CACHE build the instructor's side one at a time.
+locked() { (flock 9 && "$@") 9>"$cache/.lock"; }
+locked prep_common || die "the grader's own parts do not build (lib/, tests/grade/harness.c)"
 : >"$secret/tests.tsv"
 [ -z "${SCORES:-}" ] || : >"$SCORES"
 summary="" notes=""
 : >"$secret/scores"
 for ch in "$@"; do
-    prep_chapter "$ch" || die "the instructor's tests of $ch do not build with the grading harness"
+    locked prep_chapter "$ch" || die "the instructor's tests of $ch do not build with the grading harness"
     why="" built=0
     if [ ! -d "$secret/in/$ch" ]; then
         why="not submitted: the submission has no exercises/$ch/ files"

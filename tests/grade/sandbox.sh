@@ -37,16 +37,19 @@
 #   GRADE_MEM_TOTAL_MB  memory of one step's processes together (3072)
 #   GRADE_CGROUP=0      use no cgroup even where one would hold (the fallback)
 
-# The grader's own helpers, built once into DIR: jail and srccheck.
+# The grader's own helpers, built once into DIR: jail and srccheck (each through a
+# name of its own, renamed into place: gradings that share DIR may build at once).
 sandbox_build() {
-    local dir=$1 t
+    local dir=$1 t tmp
     for t in jail srccheck; do
         [ -x "$dir/$t" ] && [ "$dir/$t" -nt "tests/grade/$t.c" ] && continue
-        ${CC:-cc} -std=c11 -O2 -o "$dir/$t.tmp" "tests/grade/$t.c" -lm 2>"$dir/$t.log" &&
-            mv -f "$dir/$t.tmp" "$dir/$t" || {
-            echo "grade: cannot build tests/grade/$t.c: $(head -1 "$dir/$t.log")" >&2
+        tmp=$(mktemp "$dir/$t.XXXXXX") || return 1
+        ${CC:-cc} -std=c11 -O2 -o "$tmp" "tests/grade/$t.c" -lm 2>"$tmp.log" && mv -f "$tmp" "$dir/$t" || {
+            echo "grade: cannot build tests/grade/$t.c: $(head -1 "$tmp.log")" >&2
+            rm -f "$tmp" "$tmp.log"
             return 1
         }
+        rm -f "$tmp.log"
     done
     JAIL=$dir/jail SRCCHECK=$dir/srccheck
 }
@@ -105,7 +108,7 @@ sandbox_init() {
         probe=$(cat "$dir/cgroup-probe")
     else
         probe=$("$JAIL" -Q -M 64 -P 64 2>&1 | head -1)
-        printf '%s\n' "$probe" >"$dir/cgroup-probe"
+        printf '%s\n' "$probe" >"$dir/cgroup-probe.$$" && mv -f "$dir/cgroup-probe.$$" "$dir/cgroup-probe"
     fi
     SANDBOX_CG_MEM="" SANDBOX_CG_PIDS=""
     case $probe in "memory: cgroup"*) SANDBOX_CG_MEM=${probe#memory: } SANDBOX_CG_MEM=${SANDBOX_CG_MEM%%;*} ;; esac
@@ -183,7 +186,7 @@ sandbox_writable_dirs() {
         awk '$3 !~ /^(proc|sysfs|cgroup2?|devpts|debugfs|tracefs|securityfs|pstore|bpf|configfs|fusectl|autofs|binfmt_misc|hugetlbfs|rpc_pipefs|nsfs|efivarfs)$/ { print $2 }' /proc/self/mounts |
             sed 's/\\040/ /g' | sort -u | while IFS= read -r m; do
             find "$m" -xdev \( -type d ! -perm -0001 -prune \) -o \( -type d -perm -0002 -print -prune \) 2>/dev/null
-        done | sort -u >"$dir/writable-dirs.tmp" && mv -f "$dir/writable-dirs.tmp" "$dir/writable-dirs"
+        done | sort -u >"$dir/writable-dirs.$$" && mv -f "$dir/writable-dirs.$$" "$dir/writable-dirs"
     fi
     cat "$dir/writable-dirs"
 }
