@@ -42,7 +42,10 @@
 # submission holds can keep grade.sh running longer.
 #
 # Writes OUT (default build/grade/results.json) in Gradescope's format with jq,
-# prints the sandbox mode and its limits and one summary line, exits 0. A
+# prints the sandbox mode and its limits, where the time went (intake, prepare: the
+# instructor's side and the sandbox, compile: with the source check, check: the
+# object, link, run, report; also in extra_data.seconds) and one summary line,
+# exits 0. A
 # submission refused at intake still gets an OUT with score 0 and the reason, and
 # one line on stderr, exit 2; so does a missing SUBMISSION, and a grading the
 # watchdog ended.
@@ -113,6 +116,24 @@ min() { awk -v a="$1" -v b="$2" 'BEGIN { print (a < b ? a : b) }'; }
 step_secs() { awk -v a="$t_start" -v b="$(date +%s.%N)" -v B="$BUDGET" -v c="$1" -v m="$STEP_MIN_S" \
     'BEGIN { l = B - (b - a); if (l < m) exit 1; print (c < l ? c : l) }'; }
 
+# Where the time goes, per kind of step (printed at the end, and in results.json):
+# charge KIND gives KIND the time since the last charge (microseconds, no fork).
+declare -A spent_us=()
+since_us=${EPOCHREALTIME//[!0-9]/}
+charge() {
+    local now=${EPOCHREALTIME//[!0-9]/}
+    spent_us[$1]=$((${spent_us[$1]:-0} + now - since_us))
+    since_us=$now
+}
+spent() { # "intake 0.12 s, ..." in the order the steps come
+    local k out=""
+    for k in intake prepare compile check link run report; do
+        [ -n "${spent_us[$k]:-}" ] || continue
+        out="${out:+$out, }$k $(printf '%d.%02d' $((spent_us[$k] / 1000000)) $((spent_us[$k] % 1000000 / 10000))) s"
+    done
+    printf '%s' "$out"
+}
+
 case $BUDGET in '' | *[!0-9]* | 0*) die "GRADE_BUDGET must be a whole number of seconds over 0, not '$BUDGET'" ;; esac
 command -v jq >/dev/null 2>&1 || tests/deps.sh grade >&2 || die "jq is needed (tests/deps.sh grade installs it)"
 
@@ -162,6 +183,7 @@ cache=${GRADE_CACHE:-$secret/cache}
 mkdir -p "$cache"
 
 intake "$SUB" "$secret/in" "$@" || reject "$INTAKE_WHY"
+charge intake
 sandbox_init "$cache" || die "no way to run the submission here"
 cp "$SRCCHECK" "$box/tools/srccheck" && chmod 755 "$box/tools/srccheck" || die "cannot copy srccheck"
 # the compiler's address space: 1 GiB, less when the step's processes (the driver,
@@ -319,6 +341,7 @@ compile_chapter() {
                 ;;
             esac
             rc=$?
+            charge compile
             if [ $step = check ]; then
                 if [ $rc != 0 ]; then
                     why="refused: $b.c: the source check did not finish (exit $rc, $secs s)"
@@ -376,9 +399,11 @@ compile_chapter() {
             return 1
         }
         inspect "$secret/$ch/sub/$b.o" "$secret/$ch/$b.inspect" "$secs" || {
+            charge check
             why="refused: $b.c: its object could not be read by binutils within $secs s"
             return 1
         }
+        charge check
         if [ "${GRADE_TRUST_OBJECT:-0}" != 1 ]; then
             bad=$(objcheck "$secret/$ch/$b.inspect" "$cache/$ch/fns")
             [ -z "$bad" ] || {
@@ -403,6 +428,7 @@ compile_chapter() {
             return 1
         }
     done
+    charge check
 }
 
 # Links and runs chapter $1's $2 (public|hidden) tests against the checked objects;
@@ -427,6 +453,7 @@ run_tests() {
         run_rc=link
         return
     fi
+    charge link
     chmod 711 "$bin" # run, not read
     n=$(wc -l <"$cache/$ch/$kind.names")
     secs=$(step_secs "$(awk -v n="$n" -v t="$TIMEOUT" 'BEGIN { print n * (t + 0.5) + 5 }')") || {
@@ -437,6 +464,7 @@ run_tests() {
     sandbox_run "$secs" "$MEM_MB" "" "$bin" -- /usr/bin/env CHALK_TIMEOUT="$TIMEOUT" "$bin" \
         3>"$secret/$ch.$kind.jsonl" >"$secret/$ch.$kind.log" 2>&1
     run_rc=$?
+    charge run
     rm -rf "$run"
     [ $run_rc != 124 ] || run_rc=deadline
 }
@@ -497,16 +525,18 @@ entry() { # ch key ex points score status visibility output
 # share a GRADE_CACHE build the instructor's side one at a time.
 locked() { (flock 9 && "$@") 9>"$cache/.lock"; }
 locked prep_common || die "the grader's own parts do not build (lib/, tests/grade/harness.c)"
+charge prepare
 : >"$secret/tests.tsv"
 [ -z "${SCORES:-}" ] || : >"$SCORES"
 summary="" notes=""
 : >"$secret/scores"
 for ch in "$@"; do
     locked prep_chapter "$ch" || die "the instructor's tests of $ch do not build with the grading harness"
+    charge prepare
     why="" built=0
     if [ ! -d "$secret/in/$ch" ]; then
         why="not submitted: the submission has no exercises/$ch/ files"
-    elif compile_chapter "$ch"; then
+    elif charge report && compile_chapter "$ch"; then
         built=1
     fi
     [ -z "$why" ] || notes="$notes"$'\n'"$ch: ${why%%$'\n'*}"
@@ -516,6 +546,7 @@ for ch in "$@"; do
         run_rc=""
         kind_why=$why
         if [ $built = 1 ]; then
+            charge report
             run_tests "$ch" "$kind"
             case $run_rc in
             link) kind_why="does not link:"$'\n'$(grep -v '^collect2' "$secret/$ch.$kind.link" | sed "s|$secret/$ch/sub/||g; s|$cache/||g; s|$box/run/[^/]*/||g" | head -10) ;;
@@ -581,13 +612,15 @@ visible="Chalk: public tests: $pub_pass of $pub_all passed ($pub_pts of $pub_max
 [ $n_all -eq $pub_all ] || visible="$visible Hidden tests: $((n_all - pub_all)) more, shown when grades are published."
 [ -z "$notes" ] || visible="$visible$notes"
 line="$total/$max points ($summary); $n_pass of $n_all tests passed, hidden tests included"
+charge report
 jq -Rs --argjson score "$total" --argjson max "$max" --argjson t "$(elapsed)" --arg out "$visible" \
-    --arg sandbox "$SANDBOX_NOTE" --argjson limits "$SANDBOX_LIMITS_JSON" --arg line "$line" '
+    --arg sandbox "$SANDBOX_NOTE" --argjson limits "$SANDBOX_LIMITS_JSON" --arg line "$line" --arg spent "$(spent)" '
     [split("\n")[] | select(length > 0) | split("\t")
        | {name: (.[0] + " " + .[1]), score: (.[4] | tonumber), max_score: (.[3] | tonumber),
           status: .[5], visibility: .[6], tags: [.[0], .[2]], output: (.[7] | @base64d)}]
     | {score: $score, execution_time: $t, output: $out, output_format: "text",
        visibility: "visible", stdout_visibility: "hidden",
-       extra_data: {max_score: $max, summary: $line, sandbox: $sandbox, limits: $limits}, tests: .}' \
+       extra_data: {max_score: $max, summary: $line, sandbox: $sandbox, limits: $limits, seconds: $spent}, tests: .}' \
     "$secret/tests.tsv" | write_out || die "cannot write $OUT"
+echo "grade: where the time went: $(spent)"
 echo "grade: $SUB: $line; $OUT"
