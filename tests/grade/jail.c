@@ -284,7 +284,6 @@ static void remove_ipc(uid_t uid)
 enum { CG_MEM, CG_PIDS };
 static struct {
     char dir[2][PATH_MAX + 64]; /* the run's cgroup for memory, for pids ("" when none) */
-    char parent[2][PATH_MAX];
     int v2;
     char how[2][PATH_MAX + 256]; /* what holds, or why not */
     char v2_why[PATH_MAX + 128]; /* why version 2 did not do (when there is one) */
@@ -392,13 +391,11 @@ static int cg_make_v2(long mem_mb, long nproc, long uid)
     cg.v2 = 1;
     if (mem_mb > 0) {
         snprintf(cg.dir[CG_MEM], sizeof cg.dir[0], "%s", dir);
-        snprintf(cg.parent[CG_MEM], PATH_MAX, "%s", parent);
         snprintf(cg.how[CG_MEM], sizeof cg.how[0], "cgroup v2 memory.max%s",
                  cg_exists(dir, "memory.swap.max") ? ", memory.swap.max 0" : "");
     }
     if (nproc > 0) {
         snprintf(cg.dir[CG_PIDS], sizeof cg.dir[0], "%s", dir);
-        snprintf(cg.parent[CG_PIDS], PATH_MAX, "%s", parent);
         snprintf(cg.how[CG_PIDS], sizeof cg.how[0], "cgroup v2 pids.max");
     }
     return 0;
@@ -432,7 +429,6 @@ static int cg_make_v1(int k, long value, long uid)
         return -1;
     }
     snprintf(cg.dir[k], sizeof cg.dir[0], "%s", dir);
-    snprintf(cg.parent[k], PATH_MAX, "%s", parent);
     snprintf(cg.how[k], sizeof cg.how[0], "%s", k == CG_PIDS ? "cgroup v1 pids.max"
                                                  : swap ? "cgroup v1 memory.limit_in_bytes, memory.memsw.limit_in_bytes"
                                                         : "cgroup v1 memory.limit_in_bytes (no swap accounting)");
@@ -499,19 +495,26 @@ static long cg_oom_kills(void)
     return p != NULL ? atol(p + 9) : 0;
 }
 
-/* Removes what an earlier jail for uid left (one killed before its end). */
+/* Removes the cgroups an earlier jail for uid left (one killed before its end),
+ * beside jail's own cgroups (version 2, and version 1 memory and pids). */
 static void cg_sweep(long uid)
 {
-    char prefix[64];
+    char prefix[64], parents[3][PATH_MAX];
     snprintf(prefix, sizeof prefix, "chalk-jail.%ld.", uid);
-    for (int k = 0; k < 2; k++) {
-        DIR *d = cg.parent[k][0] != '\0' ? opendir(cg.parent[k]) : NULL;
+    if (own_cgroup(NULL, parents[0], sizeof parents[0]) != 0)
+        parents[0][0] = '\0';
+    if (own_cgroup("memory", parents[1], sizeof parents[1]) != 0)
+        parents[1][0] = '\0';
+    if (own_cgroup("pids", parents[2], sizeof parents[2]) != 0)
+        parents[2][0] = '\0';
+    for (int k = 0; k < 3; k++) {
+        DIR *d = parents[k][0] != '\0' ? opendir(parents[k]) : NULL;
         struct dirent *e;
         while (d != NULL && (e = readdir(d)) != NULL) {
             char dir[PATH_MAX + 300];
             if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
                 continue;
-            snprintf(dir, sizeof dir, "%s/%s", cg.parent[k], e->d_name);
+            snprintf(dir, sizeof dir, "%.4000s/%.256s", parents[k], e->d_name);
             cg_remove_dir(dir);
         }
         if (d != NULL)
@@ -584,8 +587,8 @@ static int cg_probe(int k, char *out, size_t n)
     waitpid(c, &st, 0);
     int held = k == CG_MEM ? WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL /* the OOM killer */
                            : WIFEXITED(st) && WEXITSTATUS(st) < LIMIT_N;
-    char how[sizeof cg.how[0]];
-    snprintf(how, sizeof how, "%s", cg.how[k]);
+    char how[256];
+    snprintf(how, sizeof how, "%.255s", cg.how[k]);
     cg_remove();
     reap_all();
     if (held)

@@ -283,13 +283,15 @@ sandbox_exposed() {
     printf '%s' "${seen# }"
 }
 
-# After the last step of user mode (and after the watchdog): every process of the
-# sandbox uid killed and its System V IPC objects removed (jail does both at the
-# end of any run as that uid), its files removed wherever any user may write.
+# After the last step (and after the watchdog): every process of the sandbox uid
+# killed, its System V IPC objects and the cgroups of a jail killed before its end
+# removed (jail does all three at the end of any run as that uid); in user mode its
+# files removed wherever any user may write.
 sandbox_cleanup() {
     local d
-    [ "${SANDBOX_MODE:-}" = user ] && [ -n "${SANDBOX_UID:-}" ] || return 0
-    "$JAIL" -u "$SANDBOX_UID" -t 5 -- /bin/true 2>/dev/null
+    [ -n "${SANDBOX_UID:-}" ] || return 0
+    "$JAIL" -u "$SANDBOX_UID" -t 5 -- /bin/true 2>/dev/null # and cgroups a killed jail left
+    [ "${SANDBOX_MODE:-}" = user ] || return 0
     printf '%s\n' "${SANDBOX_WRITABLE:-/tmp}" | while IFS= read -r d; do
         [ -d "$d" ] && find "$d" -xdev -user "$SANDBOX_UID" -delete 2>/dev/null
     done
