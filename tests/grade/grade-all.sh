@@ -36,6 +36,10 @@ die() {
 }
 [ -n "$DIR" ] || die "say where the submissions are: make grade-all DIR=submissions/"
 [ -d "$DIR" ] || die "$DIR is not a directory"
+# In user mode a submission's code runs as a fresh uid, which can read what any
+# user may: the other submissions too, unless DIR is closed to other users.
+[ "$(id -u)" != 0 ] || [ -z "$(find "$DIR" -maxdepth 0 -perm /o+rx)" ] ||
+    echo "grade-all: WARNING: other users may read $DIR: chmod o-rwx it (in user mode one submission's code could read the others)" >&2
 [ $# -gt 0 ] || set -- $(loop_chapters)
 
 # One CSV text field: control characters escaped, formulas defused, quoted.
