@@ -158,7 +158,8 @@ if [ -z "${CHALK_GRADE_INNER:-}" ]; then
     # the watchdog fired: what the grading left, removed; a results.json that says so
     if [ -n "$uid" ]; then
         SANDBOX_MODE=user SANDBOX_UID=$uid
-        SANDBOX_WRITABLE=$(sandbox_writable_dirs "$cache")
+        # the list user mode made before its first step (none: no step ran as user)
+        SANDBOX_WRITABLE=$(cat "$cache/writable-dirs" 2>/dev/null)
         sandbox_cleanup
     fi
     reject "grading stopped: it ran over its time (GRADE_BUDGET $BUDGET s plus $GRADE_MARGIN_S s; this should not happen, please report it)"
