@@ -96,12 +96,13 @@ write_out() {
 }
 
 # A results.json for a submission refused whole: score 0, the reason; exit 2.
+# (reject WHY [WHAT]: WHAT happened, "refused" unless said.)
 reject() {
-    local why=$1
-    jq -n --arg why "$why" --argjson t "$(elapsed)" '{score: 0, execution_time: $t,
-        output: ("Chalk: submission refused: " + $why), output_format: "text",
+    local why=$1 what=${2:-refused}
+    jq -n --arg why "$why" --arg what "$what" --argjson t "$(elapsed)" '{score: 0, execution_time: $t,
+        output: ("Chalk: submission " + $what + ": " + $why), output_format: "text",
         visibility: "visible", stdout_visibility: "hidden", tests: []}' 2>/dev/null | write_out
-    echo "grade: ${SUB:-(no submission)}: refused: $why" >&2
+    echo "grade: ${SUB:-(no submission)}: $what: $why" >&2
     exit 2
 }
 die() {
@@ -162,7 +163,7 @@ if [ -z "${CHALK_GRADE_INNER:-}" ]; then
         SANDBOX_WRITABLE=$(cat "$cache/writable-dirs" 2>/dev/null)
         sandbox_cleanup
     fi
-    reject "grading stopped: it ran over its time (GRADE_BUDGET $BUDGET s plus $GRADE_MARGIN_S s; this should not happen, please report it)"
+    reject "it ran over its time (GRADE_BUDGET $BUDGET s plus $GRADE_MARGIN_S s; this should not happen, please report it)" "not graded: the grading was stopped"
 fi
 
 work=$CHALK_GRADE_WORK

@@ -455,7 +455,7 @@ fi
 while [ ! -f "$scratch/out/watchdog.secs" ]; do sleep 1; done
 rc=$(cat "$scratch/out/watchdog.rc") secs=$(cat "$scratch/out/watchdog.secs")
 expect "the watchdog ends a grading stuck outside any step at 3 + $MARGIN s ($secs s): exit 2, results.json score 0 saying so" \
-    eval '[ $rc = 2 ] && [ "$(score "$scratch/out/watchdog.json")" = 0 ] && grep -q "grading stopped" "$scratch/out/watchdog.json" && awk -v t=$secs -v w=$((3 + MARGIN)) "BEGIN { exit !(t >= w - 1 && t < w + 15) }"'
+    eval '[ $rc = 2 ] && [ "$(score "$scratch/out/watchdog.json")" = 0 ] && grep -q "the grading was stopped" "$scratch/out/watchdog.json" && awk -v t=$secs -v w=$((3 + MARGIN)) "BEGIN { exit !(t >= w - 1 && t < w + 15) }"'
 expect "  and nothing it started is left running" eval '! pgrep -f "sleep 987" >/dev/null'
 expect "the graded tree is unchanged by these" test "$(checksum)" = "$before"
 before=$(checksum)
