@@ -110,8 +110,6 @@ die() {
     exit 2
 }
 elapsed() { awk -v a="$t_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }'; }
-left() { awk -v a="$t_start" -v b="$(date +%s.%N)" -v B="$BUDGET" 'BEGIN { l = B - (b - a); printf "%.2f", (l > 0 ? l : 0) }'; }
-min() { awk -v a="$1" -v b="$2" 'BEGIN { print (a < b ? a : b) }'; }
 # The seconds a step capped at $1 may take: the cap or what is left of the budget,
 # whichever is less; fails (prints nothing) when less than STEP_MIN_S is left.
 step_secs() { awk -v a="$t_start" -v b="$(date +%s.%N)" -v B="$BUDGET" -v c="$1" -v m="$STEP_MIN_S" \
@@ -155,6 +153,7 @@ if [ -z "${CHALK_GRADE_INNER:-}" ]; then
         "$JAIL" -t "$(awk -v a="$t_start" -v b="$(date +%s.%N)" -v B="$((BUDGET + GRADE_MARGIN_S))" \
         'BEGIN { l = B - (b - a); printf "%.2f", (l > 1 ? l : 1) }')" -- "$PWD/tests/grade/grade.sh" "$SUB" "$@"
     rc=$?
+    [ $rc != 125 ] || die "the watchdog (tests/grade/jail.c) could not run the grading"
     [ $rc = 124 ] || exit $rc
     # the watchdog fired: what the grading left, removed; a results.json that says so
     if [ -n "$uid" ]; then
