@@ -154,9 +154,9 @@ sandbox_note() {
 # bound them here (not root and no cgroup). bwrap's own two are not counted.
 sandbox_step_nproc() {
     local mb=$1 n
-    [ -z "$SANDBOX_CG_MEM" ] || return 0
-    [ -n "$SANDBOX_CG_PIDS" ] || [ -n "$SANDBOX_UID" ] || return 0
-    n=$((SANDBOX_MEM_TOTAL_MB / mb))
+    [ -z "${SANDBOX_CG_MEM:-}" ] || return 0
+    [ -n "${SANDBOX_CG_PIDS:-}" ] || [ -n "${SANDBOX_UID:-}" ] || return 0
+    n=$((${SANDBOX_MEM_TOTAL_MB:-3072} / mb))
     [ $n -ge 1 ] || n=1
     echo "$n"
 }
