@@ -525,15 +525,19 @@ entry() { # ch key ex points score status visibility output
 # locked COMMAND...: COMMAND in a subshell holding a lock on the cache: gradings that
 # share a GRADE_CACHE build the instructor's side one at a time.
 locked() { (flock 9 && "$@") 9>"$cache/.lock"; }
+# The instructor's side of every chapter first, before any of the student's steps:
+# once the budget is spent, only the report is left to write (the watchdog's
+# margin is for that, not for compiling tests).
 locked prep_common || die "the grader's own parts do not build (lib/, tests/grade/harness.c)"
+for ch in "$@"; do
+    locked prep_chapter "$ch" || die "the instructor's tests of $ch do not build with the grading harness"
+done
 charge prepare
 : >"$secret/tests.tsv"
 [ -z "${SCORES:-}" ] || : >"$SCORES"
 summary="" notes=""
 : >"$secret/scores"
 for ch in "$@"; do
-    locked prep_chapter "$ch" || die "the instructor's tests of $ch do not build with the grading harness"
-    charge prepare
     why="" built=0
     if [ ! -d "$secret/in/$ch" ]; then
         why="not submitted: the submission has no exercises/$ch/ files"
