@@ -303,8 +303,9 @@ n=0 wrong=""
 while IFS='|' read -r want src; do
     n=$((n + 1))
     printf '%b' "$src" >"$scratch/case.c"
-    cc -std=c11 -E "$scratch/case.c" -o "$scratch/case.i" 2>/dev/null
-    got=$("$srccheck" "$scratch/case.c" "$scratch/case.i" "$scratch/case.c")
+    rm -f "$scratch/case.i"
+    cc -std=c11 -E "$scratch/case.c" -o "$scratch/case.i" 2>/dev/null || : >"$scratch/case.i"
+    got=$("$srccheck" "$scratch/case.c" "$scratch/case.i" "$scratch/case.c" 2>&1)
     case $want in
     ok) [ -z "$got" ] || wrong="$wrong; case $n: $got" ;;
     *) case $got in "$want"*) ;; *) wrong="$wrong; case $n: '${got:-nothing}', not '$want'" ;; esac ;;
