@@ -39,7 +39,9 @@
 # at GRADE_BUDGET plus a fixed margin of GRADE_MARGIN_S (30 s, for the work after
 # the budget runs out: the last step's end, the report) it kills everything the
 # grading started and writes a results.json with score 0 that says so. Nothing a
-# submission holds can keep grade.sh running longer.
+# submission holds can keep grade.sh running longer. Before it, what does not
+# depend on the submission and is done once per GRADE_CACHE: building jail.c and
+# srccheck.c, and in user mode finding where any user may write (sandbox.sh).
 #
 # Writes OUT (default build/grade/results.json) in Gradescope's format with jq,
 # prints the sandbox mode and its limits, where the time went (intake, prepare: the
@@ -149,6 +151,13 @@ if [ -z "${CHALK_GRADE_INNER:-}" ]; then
     uid=""
     [ "$(id -u)" != 0 ] || uid=$(sandbox_free_uid)
     trap 'if [ -n "${GRADE_KEEP:-}" ]; then echo "grade: GRADE_KEEP: the scratch directory is $work" >&2; else rm -rf "$work"; fi' EXIT
+    # User mode's list of the places any user may write: a walk of the whole tree,
+    # once per cache, whatever the submission: before the clock starts
+    SANDBOX_UID=$uid
+    if [ -n "$uid" ] && { [ "${GRADE_SANDBOX:-}" = user ] || { [ "${GRADE_SANDBOX:-auto}" = auto ] && ! sandbox_bwrap_works; }; }; then
+        sandbox_writable_dirs "$cache" >/dev/null
+    fi
+    t_start=$(date +%s.%N) # the budget and the watchdog count from here
     CHALK_GRADE_INNER=1 CHALK_GRADE_WORK=$work CHALK_GRADE_UID=$uid CHALK_GRADE_T0=$t_start \
         "$JAIL" -t "$(awk -v a="$t_start" -v b="$(date +%s.%N)" -v B="$((BUDGET + GRADE_MARGIN_S))" \
         'BEGIN { l = B - (b - a); printf "%.2f", (l > 1 ? l : 1) }')" -- "$PWD/tests/grade/grade.sh" "$SUB" "$@"
