@@ -36,8 +36,12 @@ CHALK_LIBS = -lcjson -lm
 # Build everything: the calculator and the book.
 all: chalk book
 
-# The calculator: every chapter's reference math behind one command.
-chalk: build/chalk
+# The calculator: every chapter's reference math behind one command. A machine
+# without the compiler or cJSON's header gets them installed, or is told what to
+# install (tests/deps.sh c), rather than a compiler error.
+chalk:
+	@tests/deps.sh c
+	@$(MAKE) -s --no-print-directory build/chalk
 build/chalk: $(CHALK_SRC) $(CHALK_H) $(LIB_SRC) $(LIB_H)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -O2 -fno-math-errno $(CHALK_INC) -o $@ $(CHALK_SRC) $(LIB_SRC) $(CHALK_LIBS)
@@ -65,9 +69,9 @@ build/gen/chalk_chapters.c: FORCE
 # if missing, then rebuilds only when an input changed (book/build.sh does the work).
 EDITION ?= student
 BOOK_PDF = build/chalk$(if $(filter instructor,$(EDITION)),-instructor).pdf
-BOOK_MD = book/preface.md $(sort $(wildcard chapters/[0-9][0-9]-*.md)) book/appendix.md
+BOOK_MD = book/preface.md $(sort $(wildcard chapters/[0-9][0-9]-*.md)) book/appendix.md book/bibliography.md
 BOOK_INPUTS = $(BOOK_MD) $(wildcard book/filters/*.lua book/notation/*.tsv) book/template.tex \
-	book/metadata.yaml book/build.sh Makefile build/chalk \
+	book/metadata.yaml book/references.bib book/chalk.csl book/index.ist book/build.sh Makefile build/chalk \
 	$(wildcard solutions/[0-9][0-9]-*/*.c exercises/[0-9][0-9]-*/*.[ch]) \
 	$(wildcard exercises/[0-9][0-9]-*/exercises.txt)
 book:
@@ -220,6 +224,16 @@ grade-all:
 # The autograder zip for one chapter's Gradescope assignment: make gradescope CH=01.
 gradescope:
 	@tests/grade/gradescope/zip.sh '$(CH)'
+# Every chapter's autograder zip run as Gradescope runs it, in a fresh Debian 12 root
+# (root or sudo): setup.sh as the image build runs it, then the reference, the stub
+# and a half-done upload (.c files and make submission's tarball) through
+# run_autograder, under bwrap and in a container that refuses namespaces; each
+# results.json checked against Gradescope's format and the expected scores.
+# CH=01 checks one chapter. CI runs it (.ci/run); make test does not.
+.PHONY: gradescope-check
+gradescope-check:
+	@$(if $(PICK),,echo "no chapter matches CH=$(CH); chapters: $(CHAPTERS)" >&2; exit 2)
+	@tests/grade/gradescope/check.sh $(PICK)
 
 # Speed figures: the reader's loop and make test from clean, in a scratch copy.
 bench:
@@ -244,6 +258,7 @@ help:
 	@echo "make grade      grade SUBMISSION=dir-or-tarball with hidden tests: build/grade/results.json"
 	@echo "make grade-all  grade every submission in DIR=submissions/: build/grade/gradebook.csv"
 	@echo "make gradescope the autograder zip for one chapter's assignment: make gradescope CH=01"
+	@echo "make gradescope-check  every chapter's zip run as Gradescope runs it, in a fresh Debian 12 root (root)"
 	@echo "make chalk      build the calculator: build/chalk --help"
 	@echo "make book       build the book: build/chalk.pdf (EDITION=instructor: build/chalk-instructor.pdf, with solutions)"
 	@echo "make flashcards the chapters' flashcards for Anki: build/flashcards.tsv (import as is)"

@@ -78,7 +78,9 @@ static const cost_hw HW_B200 = {
         [COST_FP8] = 4.5e15,   /* BTB: 9 PFLOPS with sparsity */
         [COST_FP4] = 9.0e15,   /* BTB: 18 PFLOPS with sparsity */
     },
-    .hbm_bytes = 192e9,           /* BTB: 192 GB HBM3e (DGX B200 exposes 180 GB) */
+    .hbm_bytes = 192e9,           /* BTB: 192 GB HBM3e per package; HGX/DGX B200 systems
+                                   * expose 180 GB per GPU (NVIDIA DGX B200 User Guide,
+                                   * "1,440 GB total GPU memory", read 2026-11) */
     .hbm_bytes_per_s = 8.0e12,    /* BTB: 8 TB/s */
     .scaleup_bytes_per_s = 900e9, /* BTB: NVLink 5, 1.8 TB/s both ways together */
     .scaleout_bytes_per_s = 50e9, /* DGX B200: one 400 Gb/s ConnectX-7 per GPU */

@@ -3,7 +3,7 @@
  *
  * Abbreviations in the source notes:
  *   GOOG  Google's Gemini API pricing page (ai.google.dev/gemini-api/docs/pricing), as
- *         quoted by the pages named beside each number
+ *         quoted by the third-party pages named beside each number
  *   ANT   Anthropic's pricing page (platform.claude.com/docs/en/about-claude/pricing):
  *         cache writes 1.25x (5 minutes) and 2x (1 hour) base input, hits 0.1x
  *   OAI   OpenAI's API pricing page (developers.openai.com/api/docs/pricing)
@@ -13,14 +13,17 @@
 
 #include "base.h"
 
-/* Gemini 3.1 Pro Preview. The >200k cache-read price was not verified: left out. */
+/* Gemini 3.1 Pro Preview. Every number is Google's, read on third-party pages (dates
+ * below). The >200k cache-read price was not verified on any page we could read: left
+ * out (0). */
 static const cost_api_price API_GEMINI_31_PRO = {
     .name = "gemini-3.1-pro",
     .title = "Google Gemini 3.1 Pro (preview)",
     .provider = "Google",
     .date = "2026-03-28",
-    .source = "GOOG as rechecked by blog.laozhang.ai on 2026-03-28; cache read: "
-              "cloudprice.net (vertex_ai/gemini-3.1-pro-preview)",
+    .source = "third-party: GOOG as rechecked by blog.laozhang.ai on 2026-03-28; "
+              "cache read: the cloudprice.net aggregator "
+              "(vertex_ai/gemini-3.1-pro-preview, read 2026-11)",
     .base = {
         .input_usd_per_mtok = 2.00,      /* GOOG: prompts <= 200k tokens */
         .output_usd_per_mtok = 12.00,    /* GOOG: thinking tokens included */
@@ -37,9 +40,11 @@ static const cost_api_price API_GEMINI_25_PRO = {
     .name = "gemini-2.5-pro",
     .title = "Google Gemini 2.5 Pro",
     .provider = "Google",
-    .date = "2025",
-    .source = "GOOG as quoted in discuss.ai.google.dev threads and the gemini-cost "
-              "crate's tests (reference/specs.md 8.1)",
+    .date = "2026-03",
+    .source = "third-party: GOOG token prices as quoted by deploybase.ai (\"as of "
+              "March 2026\"); cache reads and storage as quoted from GOOG in a "
+              "discuss.ai.google.dev thread (undated; an earlier thread quotes the "
+              "launch reads, 0.31 / 0.625)",
     .base = {
         .input_usd_per_mtok = 1.25,
         .output_usd_per_mtok = 10.00,
@@ -58,9 +63,10 @@ static const cost_api_price API_CLAUDE_OPUS_46 = {
     .name = "claude-opus-4.6",
     .title = "Anthropic Claude Opus 4.6 (also 4.5)",
     .provider = "Anthropic",
-    .date = "2026-06",
-    .source = "ANT as quoted by the synaps crate's pricing module (docs.rs, prices "
-              "as of 2026-06) and portkey.ai's prompt-caching notes",
+    .date = "2026-03-21",
+    .source = "ANT (platform.claude.com pricing page; an undated copy read 2026-11 "
+              "with this row unchanged); dated by deploybase.ai's guide (third-party, "
+              "current as of 2026-03-21)",
     .base = {
         .input_usd_per_mtok = 5.00,
         .output_usd_per_mtok = 25.00,
@@ -74,8 +80,9 @@ static const cost_api_price API_CLAUDE_SONNET_46 = {
     .name = "claude-sonnet-4.6",
     .title = "Anthropic Claude Sonnet 4.6 (also 4.5, 4)",
     .provider = "Anthropic",
-    .date = "2026-06",
-    .source = "ANT as quoted by the synaps crate's pricing module (docs.rs, 2026-06)",
+    .date = "2026-03-21",
+    .source = "third-party: deploybase.ai's guide (current as of 2026-03-21) for input "
+              "and output; cache prices by ANT's multipliers of base input",
     .base = {
         .input_usd_per_mtok = 3.00,
         .output_usd_per_mtok = 15.00,
@@ -89,8 +96,9 @@ static const cost_api_price API_CLAUDE_HAIKU_45 = {
     .name = "claude-haiku-4.5",
     .title = "Anthropic Claude Haiku 4.5",
     .provider = "Anthropic",
-    .date = "2026-06",
-    .source = "ANT as quoted by the synaps crate's pricing module (docs.rs, 2026-06)",
+    .date = "2026-03-21",
+    .source = "third-party: deploybase.ai's guide (current as of 2026-03-21) for input "
+              "and output; cache prices by ANT's multipliers of base input",
     .base = {
         .input_usd_per_mtok = 1.00,
         .output_usd_per_mtok = 5.00,
@@ -105,8 +113,8 @@ static const cost_api_price API_GPT_5 = {
     .title = "OpenAI GPT-5",
     .provider = "OpenAI",
     .date = "2026-04-27",
-    .source = "OAI as quoted by crazyrouter.com (updated 2026-04-27); launch price of "
-              "Aug 2025 (reference/specs.md 8.3)",
+    .source = "third-party: OAI as quoted by crazyrouter.com (updated 2026-04-27); "
+              "launch price of Aug 2025 (reference/specs.md 8.3)",
     .base = {
         .input_usd_per_mtok = 1.25,
         .output_usd_per_mtok = 10.00,
@@ -135,8 +143,8 @@ static const cost_api_price API_DEEPSEEK_V32 = {
     .title = "DeepSeek-V3.2 (deepseek-chat)",
     .provider = "DeepSeek",
     .date = "2025-09-29",
-    .source = "DSK as quoted by benchlm.ai (2026-04-13); LiteLLM-style tables "
-              "(reference/specs.md 8.4)",
+    .source = "third-party: DSK as quoted by benchlm.ai (2026-04-13) and LiteLLM-style "
+              "tables (reference/specs.md 8.4)",
     .base = {
         .input_usd_per_mtok = 0.28,       /* DSK: cache miss */
         .output_usd_per_mtok = 0.42,      /* DSK */

@@ -2,12 +2,15 @@
 # deps.sh -- install the Debian packages a make target needs, and say so.
 #
 #   tests/deps.sh c       C compiler, C library headers, make, cJSON (building build/chalk)
-#   tests/deps.sh test    c + cmocka (make check, make test)
+#   tests/deps.sh test    c + cmocka, libseccomp (make check, make test: the grader's
+#                         call filter)
 #   tests/deps.sh book    c + pandoc, TeX Live, gnuplot, poppler (make book: the book
 #                         runs build/chalk, so it needs the compiler too)
 #   tests/deps.sh grade   bubblewrap, jq, binutils (make grade: the sandbox, results.json)
 #   tests/deps.sh watch   inotify-tools (make watch polls without them)
 #   tests/deps.sh fresh   debootstrap (tests/fresh-check.sh)
+#   tests/deps.sh gradescope  c + debootstrap, zip, unzip, libseccomp-dev
+#                         (tests/grade/gradescope/check.sh)
 #   tests/deps.sh test book watch    several at once: one apt-get run
 #
 # Each need is a command or a file and the package that provides it. A file, not a
@@ -27,6 +30,7 @@ need_c=(
 )
 need_test=(
     "file:/usr/include/cmocka.h libcmocka-dev"
+    "file:/usr/include/seccomp.h libseccomp-dev"
 )
 need_grade=(
     "cmd:bwrap bubblewrap"
@@ -38,6 +42,11 @@ need_watch=(
 )
 need_fresh=(
     "cmd:debootstrap debootstrap"
+)
+need_gradescope=(
+    "cmd:zip zip"
+    "cmd:unzip unzip"
+    "file:/usr/include/seccomp.h libseccomp-dev"
 )
 need_book=(
     "cmd:pandoc pandoc"
@@ -53,7 +62,7 @@ need_book=(
 )
 
 [ $# -gt 0 ] || {
-    echo "usage: tests/deps.sh c|test|book|grade|watch|fresh|all ..." >&2
+    echo "usage: tests/deps.sh c|test|book|grade|watch|fresh|gradescope|all ..." >&2
     exit 2
 }
 needs=()
@@ -65,9 +74,10 @@ for group in "$@"; do
     grade) needs+=("${need_c[@]}" "${need_test[@]}" "${need_grade[@]}") ;;
     watch) needs+=("${need_watch[@]}") ;;
     fresh) needs+=("${need_fresh[@]}") ;;
+    gradescope) needs+=("${need_c[@]}" "${need_fresh[@]}" "${need_gradescope[@]}") ;;
     all) needs+=("${need_c[@]}" "${need_test[@]}" "${need_book[@]}" "${need_grade[@]}" "${need_watch[@]}") ;;
     *)
-        echo "usage: tests/deps.sh c|test|book|grade|watch|fresh|all ... (not '$group')" >&2
+        echo "usage: tests/deps.sh c|test|book|grade|watch|fresh|gradescope|all ... (not '$group')" >&2
         exit 2
         ;;
     esac
@@ -109,7 +119,8 @@ fi
 if ! { "${sudo[@]}" apt-get update -qq &&
     "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
     tail -n 15 "$log" >&2
-    echo "chalk: apt-get could not install ${missing[*]} (its last lines are above)" >&2
+    echo "chalk: apt-get could not install ${missing[*]} (its last lines are above); install them as root:" >&2
+    echo "  apt-get update && apt-get install --no-install-recommends ${missing[*]}" >&2
     exit 1
 fi
 echo "chalk: installed ${missing[*]}"

@@ -22,16 +22,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 top=$PWD
 
-if [ "$(id -u)" -ne 0 ]; then
-    if command -v sudo >/dev/null 2>&1; then
-        exec sudo --preserve-env=KEEP,XDG_CACHE_HOME "$0" "$@"
-    fi
-    echo "fresh-check: needs root (debootstrap, chroot, mount), and there is no sudo" >&2
-    exit 2
-fi
+. tests/debian-root.sh
+debroot_as_root fresh-check "$0" "$@"
 tests/deps.sh fresh
 
-suite=bookworm
 placeholder='<address of this repository>'
 
 # The README's lines: the fenced block right after the marker comment.
@@ -43,71 +37,18 @@ mapfile -t lines < <(awk '/^<!-- fresh-check -->/ { armed = 1; next }
     exit 2
 }
 
-# The Debian mirror this machine uses (deb.debian.org when none is configured).
-mirror=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null |
-    awk '/^URIs:/ { for (i = 2; i <= NF; i++) print $i }
-         /^deb / { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { print $i; break } }' |
-    grep -v -e security -e '^cdrom:' | head -n 1 || true)
-mirror=${mirror:-http://deb.debian.org/debian}
-
-cache_dir=${XDG_CACHE_HOME:-$HOME/.cache}/chalk/fresh
-key=$(printf '%s %s %s' "$suite" "$mirror" "$(dpkg-query -W -f '${Version}' debootstrap)" |
-    sha256sum | cut -c1-12)
-cache="$cache_dir/$suite-minbase-$key.tar"
-
 mkdir -p build/fresh
 log="$top/build/fresh/log"
 : >"$log"
 work=$(mktemp -d /var/tmp/chalk-fresh.XXXXXX)
-root="$work/root"
-mounts=()
-cleanup() {
-    local m
-    for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
-        m=${mounts[i]}
-        umount -l "$m" 2>/dev/null || true
-    done
-    if [ "${KEEP:-0}" = 1 ]; then
-        rm -rf build/fresh/root
-        mv "$root" build/fresh/root 2>/dev/null && echo "fresh-check: kept the root in build/fresh/root"
-    fi
-    # never cross into a mount point that could not be unmounted
-    rm -rf --one-file-system "$work"
-}
-trap cleanup EXIT
+trap 'debroot_cleanup build/fresh/root' EXIT
 
 now() { date +%s.%N; }
 took() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.0f", b - a }'; }
 
-t0=$(now)
-if [ -f "$cache" ] && [ -n "$(find "$cache" -mtime -7 2>/dev/null)" ]; then
-    mkdir -p "$root"
-    tar -xf "$cache" -C "$root"
-    echo "fresh-check: minimal Debian 12 root from the cache ($(took "$t0") s; $cache)"
-else
-    echo "fresh-check: debootstrap --variant=minbase $suite from $mirror"
-    if ! debootstrap --variant=minbase "$suite" "$root" "$mirror" >>"$log" 2>&1; then
-        tail -n 20 "$log" >&2
-        echo "fresh-check: debootstrap failed (the log is $log)" >&2
-        exit 1
-    fi
-    mkdir -p "$cache_dir"
-    rm -f "$cache_dir/$suite-minbase-"*.tar
-    tar -cf "$cache.tmp" -C "$root" . && mv "$cache.tmp" "$cache"
-    echo "fresh-check: minimal Debian 12 root built in $(took "$t0") s (cached in $cache)"
-fi
-
-# What the machine's own network set-up needs: its apt sources and settings, its
-# resolver and hosts. Nothing else of the machine goes in.
-rm -f "$root/etc/apt/sources.list"
-for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
-    [ -f "$f" ] && cp "$f" "$root$f"
-done
-for f in /etc/apt/apt.conf.d/*; do
-    [ -f "$f" ] && grep -q 'Acquire::' "$f" && cp "$f" "$root$f"
-done
-cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
-cp /etc/hosts "$root/etc/hosts" 2>/dev/null || true
+debroot_make "$work" "$log" || exit 1
+root=$DEBROOT
+debroot_network
 
 # The project: HEAD of this repository, committed work only.
 if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
@@ -116,11 +57,7 @@ fi
 mkdir -p "$root/src"
 git clone -q --bare --no-local "$top" "$root/src/chalk.git"
 
-mount -t proc proc "$root/proc" && mounts+=("$root/proc")
-mount -t sysfs sysfs "$root/sys" 2>/dev/null && mounts+=("$root/sys")
-mount -t devpts devpts "$root/dev/pts" 2>/dev/null && mounts+=("$root/dev/pts")
-mkdir -p "$root/dev/shm"
-mount -t tmpfs tmpfs "$root/dev/shm" 2>/dev/null && mounts+=("$root/dev/shm")
+debroot_mount
 
 # One root shell runs the README's lines in order, timing each.
 {

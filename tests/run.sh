@@ -11,7 +11,9 @@
 #   4. the solution tests again under AddressSanitizer and UBSan (build/asan/...)
 #   5. the calculator's own tests, against the sanitized build/asan/chalk
 #   6. flashcards, practice problems and chalk check-answers (tests/practice/run.sh,
-#      with pandoc and pdflatex: tests/deps.sh book)
+#      with pandoc and pdflatex: tests/deps.sh book); the checks over the book's
+#      sources and the contracts: notation, contract lines, § references, cards,
+#      doubled parentheses (tests/checks/run.sh)
 #   7. the reader's loop (tests/loop/test_loop.sh, in a scratch copy)
 #   8. the book (book/tests/run.sh): golden tests of every Lua filter, bad input that
 #      must stop the build, a smoke book, and build/chalk.pdf in both editions
@@ -149,6 +151,7 @@ phase_5() {
 phase_6() {
     if tests/deps.sh book; then
         counted practice '^ok - ' tests/practice/run.sh
+        counted checks '^ok - .*catches its planted' tests/checks/run.sh "$@"
     else
         echo "run.sh: pandoc/TeX Live missing and not installable: counted as a failure"
         fail
@@ -173,7 +176,7 @@ titles=(""
     "3. mistake catalogues: every mistake is caught by a public test"
     "4. solutions under AddressSanitizer and UBSan"
     "5. the calculator: answers, sweeps and bad input (sanitized build)"
-    "6. flashcards, practice problems, chalk check-answers"
+    "6. flashcards, practice problems, chalk check-answers; checks over the sources (notation, contracts, § references, cards)"
     "7. the reader's loop (tests/loop/test_loop.sh, in a scratch copy)"
     "8. the book: filter golden tests, bad input stops the build, both editions build"
     "9. the classroom: handout, sandboxed grading, reports (tests/grade/test_grade.sh)")

@@ -27,6 +27,10 @@
 -- in its chapter, a slip, example or reality check without content, a div of
 -- two of these classes.
 --
+-- Per-file builds: numbering starts from util.context (chapters-before,
+-- in-appendix); each exercise id is recorded (util.record 'ids') for book/build.sh's
+-- check that none appears twice in the book.
+--
 -- Order: after chalk.lua (numbers in the boxes are text by then) and
 -- include.lua; before crossref.lua. Pandoc 2.17.
 
@@ -53,6 +57,7 @@ local function load_catalog()
     local dir = file:match('^(.*)/exercises%.txt$')
     local chapter = tonumber(dir:match('/(%d%d)%-[^/]*$'))
     local k, cur = 0, nil
+    util.depend(file)
     for line in io.lines(file) do
       local key, val = line:match('^([%w@_]+):%s*(.-)%s*$')
       if key == 'exercise' then
@@ -124,6 +129,7 @@ local function exercise(div)
   if not e then util.fail(WHO, 'exercise "' .. id .. '" is in no ' .. exdir .. '/NN-topic/exercises.txt') end
   if state.seen[id] then util.fail(WHO, 'exercise "' .. id .. '" appears twice') end
   state.seen[id] = true
+  util.record('ids', 'exercise ' .. id)
   state.last_exercise = e
   local content = pandoc.List(div.content)
   -- the id first: make hint, make solution and make reset take it as EX=
@@ -217,6 +223,9 @@ return {
     Meta = function(meta)
       edition = util.edition(WHO, meta)
       exdir = util.meta_string(meta, 'exercises-dir', 'exercises')
+      local ctx = util.context(meta)
+      state.chapter, state.appendix = ctx.chapters, ctx.appendix
+      state.numbered = ctx.chapters > 0
     end,
   },
   {

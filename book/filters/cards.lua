@@ -19,6 +19,8 @@
 -- exactly one front and one back, anything else inside a card, a card nested in
 -- another box (the checks of util.card, shared with flashcards.lua).
 -- (make flashcards reads the same cards for Anki; this filter only lays them out.)
+-- Each id is recorded (util.record 'ids'): book/build.sh, which converts each file
+-- alone, checks that no id is used twice in the whole book.
 --
 -- Order: after chalk.lua (numbers on the cards are text by then); before
 -- crossref.lua. Pandoc 2.17.
@@ -66,6 +68,7 @@ return {
           local id, _, front, back = util.card(WHO, b)
           if ids[id] then util.fail(WHO, 'card id "' .. id .. '" is used twice') end
           ids[id] = true
+          util.record('ids', 'card ' .. id)
           cards:insert(render(id, front, back))
         else
           if b.t == 'Header' and (b.level == 1 or

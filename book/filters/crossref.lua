@@ -17,6 +17,14 @@
 -- other formats the numbers counted here ("Figure 1.4", \tag{1.3} in the math).
 -- A reference to an id that does not exist, an id defined twice, or an
 -- equation label that follows no display equation stops the build.
+-- Per-file builds (book/build.sh converts each file alone, LaTeX only): the
+-- numbering starts from util.context (chapters-before, in-appendix); the metadata
+-- field xref-table names the table of every sec: id of the book and its kind, so a
+-- reference to another file's section says Chapter, Appendix or Section as it
+-- should (recorded, util.record 'xref-sec': the fragment is made again when that
+-- kind changes); a reference to another file's figure, table or equation is
+-- recorded ('xref-uses') and book/build.sh checks that some file defines it. Every
+-- id defined is recorded too ('ids'), for the check that no id is defined twice.
 --
 -- Order: runs after plot.lua (which makes figures) and cards.lua (which adds
 -- unnumbered sections); last among the book filters except book.lua.
@@ -29,15 +37,38 @@ local WHO = 'crossref.lua'
 local LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
 
 local targets = {}      -- id -> { kind = 'sec'|'chap'|'app'|'eq'|'fig'|'tbl', num = '1.2' }
+local external          -- per-file builds: id -> kind of every sec: id of the book
 
 local function define(id, kind, num)
   if targets[id] then util.fail(WHO, 'id "' .. id .. '" is defined twice') end
   targets[id] = { kind = kind, num = num }
+  util.record('ids', 'label ' .. id)
+  if external and id:match('^sec:') and external[id] ~= kind then
+    util.fail(WHO, id .. ' is a ' .. kind .. ' here, but book/build.sh\'s scan of the headers ' ..
+      'says ' .. tostring(external[id]) .. ' (a header the scan misread?)')
+  end
+end
+
+-- The table of a per-file build (metadata xref-table, written by book/build.sh):
+-- one line "ID<TAB>KIND" per sec: id of the whole book, KIND chap, app, sec or
+-- unnumbered, from a scan of every file's headers.
+local function load_table(path)
+  local text = util.read_file(path)
+  if not text then util.fail(WHO, 'cannot read the xref-table ' .. path) end
+  external = {}
+  for id, kind in text:gmatch('([^\t\n]+)\t([^\n]+)') do external[id] = kind end
 end
 
 -- ---- pass 1: number everything in document order ----------------------------------
 
 local state = { chapter = 0, appendix = false, sec = {}, eq = 0, fig = 0, tbl = 0 }
+
+local function start(meta)
+  local ctx = util.context(meta)
+  state.chapter, state.appendix = ctx.chapters, ctx.appendix
+  local path = util.meta_string(meta, 'xref-table', nil)
+  if path then load_table(path) end
+end
 
 local function chapter_label()
   if state.appendix then return LETTERS:sub(state.chapter, state.chapter) end
@@ -192,6 +223,21 @@ local function reference(cite)
     if prefix == 'sec' or prefix == 'eq' or prefix == 'fig' or prefix == 'tbl' then
       ours = true
       local t = targets[c.id]
+      if not t and external then
+        -- another file's: a section's kind is in the table; a figure, table or
+        -- equation is one by its prefix, and book/build.sh checks that it exists
+        if prefix == 'sec' then
+          t = external[c.id] and { kind = external[c.id], num = external[c.id] ~= 'unnumbered' or nil }
+          if t then util.record('xref-sec', c.id .. '\t' .. t.kind) end
+        else
+          t = { kind = prefix, num = true }
+          util.record('xref-uses', c.id)
+        end
+        if t and not util.is_latex() then
+          util.fail(WHO, '@' .. c.id .. ': a reference to another file needs its number, which only ' ..
+            'LaTeX output leaves to LaTeX: convert the whole book at once for ' .. FORMAT)
+        end
+      end
       if not t then util.fail(WHO, '@' .. c.id .. ': no such ' .. prefix .. ' id in the book') end
       if not t.num then util.fail(WHO, '@' .. c.id .. ': refers to an unnumbered section') end
       if k > 1 then out:insert(pandoc.Str(k == #cite.citations and ' and ' or ', ')) end
@@ -216,7 +262,10 @@ end
 return {
   {
     Pandoc = function(doc)
+      start(doc.meta)
       doc.blocks = number_blocks(doc.blocks)
+      -- where the numbering ended, for book/build.sh's check of its header scan
+      util.record('xref-end', state.chapter .. ' ' .. tostring(state.appendix))
       return doc
     end,
   },

@@ -49,6 +49,7 @@ local function book_colours()
   local template = (PANDOC_SCRIPT_FILE:match('(.*/)') or './') .. '../template.tex'
   local text = util.read_file(template)
   if not text then util.fail(WHO, 'cannot read ' .. template .. ' (the book\'s colours)') end
+  util.depend(template)
   local lines = {}
   for line in text:gmatch('[^\n]+') do
     if line:match('^\\definecolor') then lines[#lines + 1] = line end

@@ -36,7 +36,12 @@
 --          a tab becomes &#9;, a newline a space (<br> inside <pre>), so each
 --          note is one line.
 --   tags   the card's tags plus chalk::NN-topic (the chapter).
---   deck   "Chalk::01 Batching": one deck per chapter, from the chapter's file name.
+--   deck   "Chalk::02 MoE": one deck per chapter, named as the book names it: NN is
+--          the chapter's number (its file's), then the chapter's short title, the
+--          attribute short= of its level-1 header (`# Mixture of experts on a rack:
+--          ... {#sec:moe short="MoE"}`), or else its title up to the first colon
+--          ("Batching: how batch size sets ..." -> "Chalk::01 Batching"). Renaming a
+--          deck moves no card: Anki matches notes by GUID.
 -- Why a deck column and not `#deck:NAME`: that header only presets one deck
 -- for the whole file (and only if it already exists); the deck column puts each
 -- note in its own deck and creates the deck when missing (same page, "Deck Column").
@@ -70,13 +75,18 @@ local HEADER = {
   '#if matches:update current',
 }
 
--- "01-batching" -> "01 Batching"; "05-long-context" -> "05 Long Context".
-local function deck_of(chapter)
-  local words = {}
-  for w in chapter:gmatch('[^-_]+') do
-    words[#words + 1] = w:sub(1, 1):upper() .. w:sub(2)
+-- The deck of a chapter: "Chalk::" .. NN .. " " .. its short title (see above).
+-- A '::' in the title would nest decks in Anki, and a tab would split the row.
+local function deck_of(chapter, header)
+  local nn = chapter:match('^(%d+)') or chapter
+  local short = header and header.attributes.short
+  if not short or short == '' then
+    short = header and pandoc.utils.stringify(header.content) or chapter
+    short = short:gsub(':.*$', '')
   end
-  return 'Chalk::' .. table.concat(words, ' ')
+  short = short:gsub('::', ':'):gsub('%s+', ' '):gsub('^ ', ''):gsub(' $', '')
+  if short == '' then util.fail(WHO, chapter .. ': the chapter title gives an empty deck name') end
+  return 'Chalk::' .. nn .. ' ' .. short
 end
 
 -- The chapter names (file names without directory and .md), in input order.
@@ -128,9 +138,11 @@ return {
       for _, h in ipairs(HEADER) do lines[#lines + 1] = h end
       local h1 = 0
       local count = 0
+      local header
       for _, b in ipairs(doc.blocks) do
         if b.t == 'Header' and b.level == 1 then
           h1 = h1 + 1
+          header = b
         elseif b.t == 'Div' and b.classes:includes('card') then
           if h1 == 0 then util.fail(WHO, 'a card comes before the first chapter title (# ...)') end
           local chapter = names[h1] or ('chapter ' .. h1)
@@ -146,7 +158,7 @@ return {
             html(front, 'card ' .. id .. ' (front)'),
             html(back, 'card ' .. id .. ' (back)'),
             table.concat(tags, ' '),
-            deck_of(chapter),
+            deck_of(chapter, header),
           }, '\t')
           count = count + 1
         elseif b.t == 'Div' then

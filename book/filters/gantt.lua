@@ -15,7 +15,8 @@
 -- Stage 0 is the top row of a panel; every panel shares one time scale, so that
 -- shorter schedules look shorter. A forward pass is a light box, a backward pass a
 -- dark one, each labelled with its micro-batch counted from 1 (primes mark the
--- second and later chunks of the interleaved schedule) when the box is wide enough.
+-- second and later chunks of the interleaved schedule, and a box too narrow for
+-- them keeps only the digits, its shade telling the chunk) when it fits.
 -- Produces: the same block as a ```{.diagram #fig:ID}``` holding the tikzpicture
 -- (about 12 cm wide), which diagram.lua compiles, sizes and captions with the
 -- "Caption:" paragraph that follows; nothing is drawn here.
@@ -32,7 +33,8 @@ local WHO = 'gantt.lua'
 local WIDTH_CM = 10.8      -- the time axis; stage labels take the rest of the text width
 local ROW_CM = 0.42        -- one stage
 local PANEL_GAP_CM = 0.95  -- between panels, room for the next title
-local LABEL_MIN_CM = 0.26  -- narrower boxes stay unlabelled
+local LABEL_MIN_CM = 0.26  -- narrower boxes drop the primes (their shade tells
+local DIGIT_CM = 0.14      -- the chunk) and keep the digits if these fit
 local NAMES = { gpipe = 'GPipe', ['1f1b'] = '1F1B', interleaved = 'Interleaved 1F1B' }
 
 
@@ -116,9 +118,12 @@ local function tikz_of(panels)
       local top = y - a.stage * ROW_CM
       local x0, x1 = a.from * cm, a.to * cm
       local label = ''
+      local digits = tostring(math.floor(a.mb + 1))
       if x1 - x0 >= LABEL_MIN_CM then
-        label = tostring(math.floor(a.mb + 1)) .. string.rep("'", math.floor(a.chunk))
+        label = digits .. string.rep("'", math.floor(a.chunk))
         if a.chunk > 0 then label = '$' .. label .. '$' end
+      elseif x1 - x0 >= #digits * DIGIT_CM + 0.02 then
+        label = digits
       end
       out[#out + 1] = string.format('\\node[pass, %s, minimum width=%.3fcm, minimum height=%.3fcm, anchor=north west] at (%.3f, %.3f) {%s};',
         style_of(a), x1 - x0, ROW_CM, x0, top, label)

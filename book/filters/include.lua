@@ -31,6 +31,7 @@ end
 local function region(path, name)
   local text = util.read_file(path)
   if not text then util.fail(WHO, path .. ': no such file (wanted region "' .. name .. '")') end
+  util.depend(path)
   local open = '/%*%s*region:%s*' .. pat(name) .. '%s*%*/'
   local close = '/%*%s*endregion:%s*' .. pat(name) .. '%s*%*/'
   local lines, inside, found, done = {}, false, 0, false

@@ -20,6 +20,9 @@
 -- empty one, a symbol holding "$", a file name not starting with two digits, an
 -- empty or missing directory, and a div without its one caption paragraph.
 --
+-- For LaTeX, each symbol is indexed (book/filters/index.lua has the rest of the
+-- index): in the index's Symbols group, pointing at this table.
+--
 -- Order: before crossref.lua (which numbers the table). Pandoc 2.17.
 
 package.path = (PANDOC_SCRIPT_FILE:match('(.*/)') or './') .. '?.lua;' .. package.path
@@ -48,6 +51,7 @@ local function read_rows()
     local chapter = tonumber((file:match('([^/]+)$') or ''):match('^(%d%d)%-'))
     if not chapter then util.fail(WHO, file .. ': the file name must start with the chapter, NN-') end
     local n = 0
+    util.depend(file)
     for line in io.lines(file) do
       n = n + 1
       local where = file .. ':' .. n
@@ -84,6 +88,15 @@ local function read_rows()
   return rows
 end
 
+-- The index entry of a symbol (LaTeX): sorted by its TeX without backslashes, braces
+-- and \text ("N_total", "beta") after a "$", so that makeindex puts every symbol in
+-- its Symbols group, first; shown as the symbol, pointing at this table.
+local function index_entry(symbol)
+  local sort = symbol:gsub('\\text%s*', ''):gsub('\\', ''):gsub('[{}%s]', '')
+  local function q(s) return (s:gsub('(["@!|])', '"%1')) end
+  return '\\index{$' .. q(sort) .. '@$' .. q(symbol) .. '$}'
+end
+
 local function make(div)
   local cap = div.content[1]
   if #div.content ~= 1 or not (cap.t == 'Para' or cap.t == 'Plain') then
@@ -91,8 +104,10 @@ local function make(div)
   end
   local body = {}
   for _, r in ipairs(read_rows()) do
+    local sym = pandoc.List({ pandoc.Math('InlineMath', r.symbol) })
+    if util.is_latex() then sym:insert(pandoc.RawInline('latex', index_entry(r.symbol))) end
     body[#body + 1] = {
-      { pandoc.Plain({ pandoc.Math('InlineMath', r.symbol) }) },
+      { pandoc.Plain(sym) },
       { pandoc.Plain(inlines(r.meaning)) },
       { pandoc.Plain(inlines(r.unit)) },
       { pandoc.Plain({ pandoc.Str(tostring(r.chapter)) }) },

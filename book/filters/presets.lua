@@ -16,7 +16,9 @@
 -- The data come from `chalk list hw --json` and `chalk list models --json`
 -- (CHALK overrides build/chalk), so the tables are the presets lib/ holds.
 -- The div's paragraph becomes the caption; the div's id (tbl:...) is kept for
--- crossref.lua. For LaTeX the table is set in \footnotesize (\chalktablefont).
+-- crossref.lua. For LaTeX the table is set in \footnotesize (\chalktablefont), and
+-- each preset's name in hw-compute and models is indexed, under its name and under
+-- "presets" (book/filters/index.lua has the rest of the index).
 -- Stops the build on an unknown table, a missing caption or a
 -- failing chalk.
 --
@@ -37,6 +39,19 @@ end
 local function plain(text)
   if text == nil or text == util.null then text = '–' end
   return { pandoc.Plain({ pandoc.Str(tostring(text)) }) }
+end
+
+-- A preset's name, indexed (LaTeX): under its own name and under "presets, KIND"
+-- (makeindex's special characters " @ ! | quoted with ").
+local function indexed(name, kind)
+  local cell = plain(name)
+  if util.is_latex() and type(name) == 'string' then
+    local q = name:gsub('(["@!|])', '"%1')
+    local shown = util.latex_of({ pandoc.Code(name) })
+    cell[1].content:insert(pandoc.RawInline('latex', '\\index{' .. q .. '@' .. shown .. '}' ..
+      '\\index{presets!' .. kind .. '!' .. q .. '@' .. shown .. '}'))
+  end
+  return cell
 end
 
 local function num(v, div, digits)
@@ -69,7 +84,7 @@ local TABLES = {
     head = { 'preset', 'bf16 TFLOP/s', 'fp8 TFLOP/s', 'fp4 TFLOP/s', 'HBM GB', 'HBM TB/s', 'ridge FLOP/B', 'drain ms' },
     widths = { 0.16, 0.115, 0.115, 0.115, 0.09, 0.09, 0.15, 0.09 },
     row = function(h)
-      local r = { plain(h.name) }
+      local r = { indexed(h.name, 'hardware') }
       for _, d in ipairs(DTYPES) do r[#r + 1] = plain(num(h.flops_per_s[d], 1e12)) end
       r[#r + 1] = plain(num(h.hbm_bytes, 1e9))
       r[#r + 1] = plain(num(h.hbm_bytes_per_s, 1e12))
@@ -95,9 +110,12 @@ local TABLES = {
   models = {
     data = 'models',
     head = { 'preset', 'params (B)', 'active (B)', 'sparsity', 'layers', 'width', 'attention', 'KV KB per token', 'weights GB' },
-    widths = { 0.16, 0.09, 0.09, 0.09, 0.07, 0.09, 0.20, 0.09, 0.09 },
+    -- widths (of the text width less the column gaps) that hold each column's longest
+    -- word and value on one line at \\footnotesize: chinchilla-70b 54 pt, "GQA, 8 KV heads"
+    -- 70 pt, "sparsity" 31 pt, of 334 pt
+    widths = { 0.18, 0.09, 0.07, 0.095, 0.07, 0.08, 0.23, 0.075, 0.095 },
     row = function(m)
-      return { plain(m.name), plain(num(m.params_total, 1e9)), plain(num(m.params_active, 1e9)),
+      return { indexed(m.name, 'models'), plain(num(m.params_total, 1e9)), plain(num(m.params_active, 1e9)),
         plain(num(m.sparsity, 1, 3)), plain(num(m.layers, 1, 6)), plain(num(m.d_model, 1, 6)),
         plain(attention(m)), plain(num(m.kv_bytes_per_token, 1e3)),
         plain(num(m.params_total * m.bytes_per_param, 1e9)) }

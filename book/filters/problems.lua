@@ -16,7 +16,9 @@
 --     ```
 -- Numbers are drawn with a seeded generator of our own (splitmix64 on an FNV-1a
 -- hash of seed, problem id and attempt), so a seed gives the same numbers on
--- every machine; a draw whose answer command fails or gives null is drawn again.
+-- every machine; a draw whose answer command fails or gives null, or that misses
+-- a `require:` condition (the template's regime: `answer >= 2`, `{m} >= 2 * {s}`,
+-- `fits_hbm`, book/problems.md "The regime"), is drawn again.
 -- Every answer and every {chalk ... -> key unit} value is computed by running
 -- build/chalk (util.run_chalk, CHALK overrides the path); none is typed.
 --
@@ -28,14 +30,22 @@
 --              { "ID": {"value", "unit", "tolerance", "shown", "stars", "chapter",
 --              "command", "key", "scale", "params"}, ... }, one problem per line,
 --              in document order;
+--   regime     make test's proof over seeds regime-1 ... regime-N (problems-seeds,
+--              default 200): prints each template whose draws are degenerate (0,
+--              1 for a whole number, a drawn number itself; unless degenerate-ok:)
+--              or that some seed cannot draw, and notes (regime() below);
 --   (absent)   the book: each template is printed where it stands as one
 --              instance drawn with seed "book"; its answer and steps only in the
 --              instructor edition (-M edition=instructor).
 -- Chapters: the Nth level-1 header opens chapter N (problem N.K); run pandoc
--- on the chapter files in order.
+-- on the chapter files in order. (book/build.sh converts each file alone and says
+-- how many chapters came before it: util.context.) In the book, each problem id is
+-- recorded (util.record 'ids') for book/build.sh's check that none is used twice.
 -- Stops the build on: a template with no id, a duplicate id, bad stars, an
--- unknown key, attribute or placeholder, a malformed range, a missing question
--- or answer, no successful draw in 100 attempts, a failing live value.
+-- unknown key, attribute or placeholder, a malformed range or condition, a
+-- condition on a {var} the template lacks or a key the answer's JSON lacks, a
+-- missing question or answer, no successful draw in 100 attempts, a failing live
+-- value.
 --
 -- Order: independent of chalk.lua (it runs chalk itself); in the book chain it
 -- goes before crossref.lua. Pandoc 2.17 (Lua 5.4 integers for the generator).
@@ -45,7 +55,7 @@ local util = require 'util'
 
 local WHO = 'problems.lua'
 local KEYS = { vars = true, question = true, answer = true, unit = true, tol = true,
-  digits = true, scale = true, require = true, steps = true }
+  digits = true, scale = true, require = true, steps = true, ['degenerate-ok'] = true }
 local ATTRS = { id = true, stars = true, title = true }
 local TRIES = 100
 
@@ -176,6 +186,130 @@ local function draw(v, u)
   return x
 end
 
+-- ---- the regime: require conditions and degenerate answers -----------------------
+
+local parse_condition
+
+-- A term of a condition (book/problems.md, "The regime"): a number; `answer`; a
+-- {var}; a key of the answer's JSON (dotted: rows.0.step_s); a number times
+-- one of those (2 * {stages}, {stages} * 2); true, false or a "string".
+local function parse_term(pid, where, text, cond)
+  local t = text:match('^%s*(.-)%s*$')
+  local function atom(a)
+    if tonumber(a) then return { number = tonumber(a) } end
+    if a == 'answer' then return { answer = true } end
+    if a == 'true' or a == 'false' then return { literal = (a == 'true') } end
+    local str = a:match('^"(.*)"$')
+    if str then return { literal = str } end
+    local var = a:match('^{([%a_][%w_]*)}$')
+    if var then return { var = var } end
+    if a:match('^[%a_][%w_.]*$') then return { key = a } end
+    util.fail(WHO, where .. ': require "' .. cond .. '": cannot read "' .. a .. '" (a number, answer, ' ..
+      '{var}, a key of the answer\'s JSON, or a number times one of them)')
+  end
+  local a, b = t:match('^(%S+)%s*%*%s*(%S+)$')
+  if a then
+    local x, y = atom(a), atom(b)
+    if x.number and not y.number then y.factor = x.number; return y end
+    if y.number and not x.number then x.factor = y.number; return x end
+    util.fail(WHO, where .. ': require "' .. cond .. '": a product is a number times one term')
+  end
+  return atom(t)
+end
+
+local OPS = { ['<'] = true, ['<='] = true, ['>'] = true, ['>='] = true, ['=='] = true, ['!='] = true }
+
+-- One condition: `KEY` (a true/false key of the answer's JSON) or `TERM OP TERM`.
+parse_condition = function(pid, where, text)
+  local l, op, r = text:match('^(.-)%s*([<>=!]=?)%s*(.-)$')
+  if not l then
+    if not text:match('^[%a_][%w_.]*$') then
+      util.fail(WHO, where .. ': require "' .. text .. '": a true/false key, or TERM OP TERM (< <= > >= == !=)')
+    end
+    return { text = text, flag = text }
+  end
+  if not OPS[op] or l == '' or r == '' then
+    util.fail(WHO, where .. ': require "' .. text .. '": the operators are < <= > >= == !=')
+  end
+  return { text = text, op = op, lhs = parse_term(pid, where, l, text), rhs = parse_term(pid, where, r, text) }
+end
+
+-- The value of a term for one draw; nil and a reason when the JSON has null there.
+local function term_value(p, t, json, vals, answer, cond)
+  local v
+  if t.number then v = t.number
+  elseif t.literal ~= nil then v = t.literal
+  elseif t.answer then v = answer
+  elseif t.var then v = vals[t.var]
+  else
+    v = util.lookup(json, t.key)
+    if v == nil then
+      util.fail(WHO, 'problem ' .. p.id .. ': require "' .. cond.text .. '": the answer\'s JSON has no key "' .. t.key .. '"')
+    end
+    if v == util.null then return nil, t.key .. ' is null' end
+  end
+  if t.factor then
+    if type(v) ~= 'number' then
+      util.fail(WHO, 'problem ' .. p.id .. ': require "' .. cond.text .. '": ' .. tostring(v) .. ' is not a number')
+    end
+    v = t.factor * v
+  end
+  return v
+end
+
+-- nil when every condition holds for this draw; else why not (for the redraw).
+local function unmet(p, json, vals, answer)
+  for _, c in ipairs(p.require or {}) do
+    if c.flag then
+      local v = util.lookup(json, c.flag)
+      if v == nil then
+        util.fail(WHO, 'problem ' .. p.id .. ': require "' .. c.text .. '": the answer\'s JSON has no key "' .. c.flag .. '"')
+      end
+      if v ~= true then return 'require "' .. c.text .. '" does not hold (' .. c.flag .. ' = ' .. tostring(v) .. ')' end
+    else
+      local a, why = term_value(p, c.lhs, json, vals, answer, c)
+      if a == nil then return 'require "' .. c.text .. '": ' .. why end
+      local b, why2 = term_value(p, c.rhs, json, vals, answer, c)
+      if b == nil then return 'require "' .. c.text .. '": ' .. why2 end
+      local numeric = type(a) == 'number' and type(b) == 'number'
+      if not numeric and c.op ~= '==' and c.op ~= '!=' then
+        util.fail(WHO, 'problem ' .. p.id .. ': require "' .. c.text .. '": ' .. c.op .. ' compares numbers, not ' ..
+          tostring(a) .. ' and ' .. tostring(b))
+      end
+      local holds
+      if c.op == '<' then holds = a < b
+      elseif c.op == '<=' then holds = a <= b
+      elseif c.op == '>' then holds = a > b
+      elseif c.op == '>=' then holds = a >= b
+      elseif c.op == '==' then holds = a == b
+      else holds = a ~= b end
+      if not holds then
+        return 'require "' .. c.text .. '" does not hold (' .. tostring(a) .. ' ' .. c.op .. ' ' .. tostring(b) .. ')'
+      end
+    end
+  end
+end
+
+-- Why an answer is degenerate (the automatic rule, book/problems.md), or nil: 0,
+-- equal to a drawn number (chalk's value, or the value in the unit asked), or 1
+-- for a whole-number answer. (A null answer is never drawn: it is redrawn.)
+local function degenerate(p, vals, v)
+  if type(v) ~= 'number' then return nil end
+  local shown = v * p.scale / util.units[p.unit].div
+  local function same(a, b) return math.abs(a - b) <= 1e-9 * math.max(math.abs(a), math.abs(b)) end
+  if v == 0 or shown == 0 then return 'the answer is 0', 'the answer is 0' end
+  if p.unit == 'int' and math.abs(shown - 1) < 0.5 then
+    return 'the answer is 1 (a whole number)', 'the answer is 1 (a whole number)'
+  end
+  for _, name in ipairs(p.order) do
+    local x = vals[name]
+    if type(x) == 'number' and (same(v, x) or same(shown, x)) then
+      local kind = 'the answer equals the drawn {' .. name .. '}'
+      return kind .. ' (' .. raw(x) .. ')', kind
+    end
+  end
+end
+
 -- Parses the YAML-ish body of a ```{.problem} block.
 local function parse(block)
   local a = block.attributes
@@ -205,7 +339,7 @@ local function parse(block)
   for line in (block.text .. '\n'):gmatch('(.-)\n') do lines[#lines + 1] = line end
   for n, line in ipairs(lines) do
     local where = 'problem ' .. pid .. ', line ' .. n
-    local k, rest = line:match('^(%a+):%s*(.-)%s*$')
+    local k, rest = line:match('^(%a[%w-]*):%s*(.-)%s*$')
     if k then
       flush_text()
       if not KEYS[k] then util.fail(WHO, where .. ': unknown key "' .. k .. '"') end
@@ -219,8 +353,18 @@ local function parse(block)
         if not cmd or cmd == '' then util.fail(WHO, where .. ': answer: CHALK COMMAND -> key') end
         p.command, p.key = cmd, akey
       elseif k == 'require' then
-        if not rest:match('^[%w_.]+[%w_. ]*$') then util.fail(WHO, where .. ': require: KEY... (true/false keys of the answer\'s JSON)') end
-        p.require = rest
+        p.require = {}
+        if rest ~= '' then
+          if rest:match('[<>=!]') then
+            p.require[1] = parse_condition(pid, where, rest)
+          else
+            -- the one-line form: true/false keys of the answer's JSON
+            for key in rest:gmatch('%S+') do p.require[#p.require + 1] = parse_condition(pid, where, key) end
+          end
+        end
+      elseif k == 'degenerate-ok' then
+        if rest == '' then util.fail(WHO, where .. ': degenerate-ok: REASON (why a degenerate answer teaches here)') end
+        p.degenerate_ok = rest
       elseif k == 'unit' then
         if not util.units[rest] then util.fail(WHO, where .. ': unknown unit "' .. rest .. '"') end
         p.unit = rest
@@ -244,21 +388,33 @@ local function parse(block)
         p.order[#p.order + 1] = name
       elseif key == 'question' then
         text[#text + 1] = line:gsub('^%s%s?', '')
+      elseif key == 'require' then
+        local cond = line:match('^%s+%-%s+(.-)%s*$')
+        if not cond or cond == '' then util.fail(WHO, where .. ': require: lists conditions as "  - CONDITION"') end
+        p.require[#p.require + 1] = parse_condition(pid, where, cond)
       elseif key == 'steps' then
         local item = line:match('^%s+%-%s+(.*)$')
         if item then p.steps[#p.steps + 1] = item
         elseif #p.steps > 0 then p.steps[#p.steps] = p.steps[#p.steps] .. '\n' .. line:gsub('^%s+', '')
         else util.fail(WHO, where .. ': steps are "  - text" items') end
       else
-        util.fail(WHO, where .. ': indented line outside question, vars or steps')
+        util.fail(WHO, where .. ': indented line outside question, vars, require or steps')
       end
     else
-      util.fail(WHO, where .. ': expected "key: value" (vars, question, answer, unit, tol, digits, scale, require, steps)')
+      util.fail(WHO, where .. ': expected "key: value" (vars, question, answer, unit, tol, digits, scale, require, degenerate-ok, steps)')
     end
   end
   flush_text()
   if not p.question or p.question == '' then util.fail(WHO, 'problem ' .. pid .. ': needs question:') end
   if not p.command then util.fail(WHO, 'problem ' .. pid .. ': needs answer: CHALK COMMAND -> key') end
+  -- every {var} of a condition is a variable of the template
+  for _, c in ipairs(p.require or {}) do
+    for _, t in ipairs({ c.lhs, c.rhs }) do
+      if t and t.var and not p.vars[t.var] then
+        util.fail(WHO, 'problem ' .. pid .. ': require "' .. c.text .. '": no variable {' .. t.var .. '}')
+      end
+    end
+  end
   return p
 end
 
@@ -281,16 +437,11 @@ local function substitute(p, text, vals, raw_only)
   end))
 end
 
--- Runs `chalk CMD --json` and returns the value at key (number or string), or nil
--- and a reason when the command fails or the value is null.
-local function chalk_value(cmd, key, require)
+-- Runs `chalk CMD --json` and returns the value at key (number or string) and the
+-- whole JSON, or nil and a reason when the command fails or the value is null.
+local function chalk_value(cmd, key)
   local ok, json = pcall(util.chalk_json, WHO, cmd)
   if not ok then return nil, json end
-  for want in (require or ''):gmatch('%S+') do
-    if util.lookup(json, want) ~= true then
-      return nil, 'chalk ' .. cmd .. ': ' .. want .. ' is not true'
-    end
-  end
   local v = util.lookup(json, key)
   if v == nil then return nil, 'chalk ' .. cmd .. ' --json: no key "' .. key .. '"' end
   if v == util.null then
@@ -300,7 +451,7 @@ local function chalk_value(cmd, key, require)
   if type(v) ~= 'number' and type(v) ~= 'string' and type(v) ~= 'boolean' then
     return nil, 'chalk ' .. cmd .. ' --json: "' .. key .. '" is not a number or a string'
   end
-  return v
+  return v, nil, json
 end
 
 -- Text of a value with a unit, escaped for markdown.
@@ -348,7 +499,12 @@ local function live(p, text, vals)
   end))
 end
 
--- Draws an instance of p for seed: its values, answer and texts (markdown).
+-- Draws an instance of p for seed: its values, answer and texts (markdown). A
+-- draw is drawn again (attempt 2, 3, ...) while its answer command fails, its
+-- answer is null or a require condition does not hold. A degenerate answer (the
+-- automatic rule: degenerate()) is not drawn again, which would hide a template
+-- that does not state its regime: inst.degenerate says why it is one (unless the
+-- template says degenerate-ok:), and make test's regime check fails on it.
 local function instance(p, seed)
   local last
   for attempt = 1, TRIES do
@@ -356,9 +512,14 @@ local function instance(p, seed)
     local vals = {}
     for _, name in ipairs(p.order) do vals[name] = draw(p.vars[name], u) end
     local cmd = substitute(p, p.command, vals, true)
-    local v, why = chalk_value(cmd, p.key, p.require)
-    if v ~= nil then
+    local v, why, json = chalk_value(cmd, p.key)
+    if v ~= nil then why = unmet(p, json, vals, v) end
+    if v ~= nil and not why then
       local inst = { vals = vals, command = cmd, attempt = attempt }
+      if not p.degenerate_ok then
+        local reason, kind = degenerate(p, vals, v)
+        if reason then inst.degenerate = { why = reason, kind = kind } end
+      end
       if type(v) == 'number' then
         inst.value = v * p.scale / util.units[p.unit].div
         inst.shown = shown(WHO .. ': problem ' .. p.id, v, p.unit, p.digits, p.scale)
@@ -565,14 +726,161 @@ local function problem_set(doc, mode)
   return doc
 end
 
+-- make test's proof that every template lands in its regime (tests/checks/run.sh):
+-- each template of the input drawn with the seeds regime-1 ... regime-N (N: the
+-- metadata field problems-seeds, default 200), question and worked steps
+-- included. Prints to stdout, per template, "FILE:LINE: problem ID: ..." when
+--   * a seed's draw is degenerate (the automatic rule: the template leaves a
+--     degenerate answer in its range: state the regime with require:, or say
+--     degenerate-ok: REASON), once per kind (0, 1, equal to {var});
+--   * a seed finds no draw in 100 (its conditions are too narrow, or the answer
+--     command fails);
+-- and a "note: " line with the attempts it took (mean, most) and the first
+-- example of each finding. The document is left as it is.
+local function regime(doc)
+  local n = tonumber(util.meta_string(doc.meta, 'problems-seeds', '200'))
+  local files, texts = {}, {}
+  for k, f in ipairs(PANDOC_STATE.input_files or {}) do
+    files[k] = f
+    texts[k] = util.read_file(f) or ''
+  end
+  local function where(chapter, id)
+    local text = texts[chapter] or ''
+    local at = text:find('id=' .. id, 1, true)
+    local line = 0
+    if at then local _, nl = text:sub(1, at):gsub('\n', ''); line = nl + 1 end
+    return (files[chapter] or ('chapter ' .. chapter)) .. ':' .. line
+  end
+  local out = {}
+  for c, ch in ipairs(collect(doc)) do
+    for _, p in ipairs(ch.problems) do
+      local at = where(c, p.id)
+      local attempts, most, kinds, first, stuck = 0, 0, {}, {}, nil
+      for k = 1, n do
+        local seed = 'regime-' .. k
+        local ok, inst = pcall(instance, p, seed)
+        if not ok then
+          stuck = stuck or (seed .. ': ' .. tostring(inst):gsub('^problems%.lua: ', ''))
+        else
+          attempts = attempts + inst.attempt
+          if inst.attempt > most then most = inst.attempt end
+          local d = inst.degenerate
+          if d then
+            if not kinds[d.kind] then
+              kinds[d.kind] = 0
+              local vals = {}
+              for _, name in ipairs(p.order) do
+                local x = inst.vals[name]
+                vals[#vals + 1] = name .. '=' .. (type(x) == 'number' and raw(x) or tostring(x))
+              end
+              first[#first + 1] = 'seed ' .. seed .. ': ' .. d.why .. ' at ' .. table.concat(vals, ' ')
+            end
+            kinds[d.kind] = kinds[d.kind] + 1
+          end
+        end
+      end
+      local names = {}
+      for kind in pairs(kinds) do names[#names + 1] = kind end
+      table.sort(names)
+      for _, kind in ipairs(names) do
+        out[#out + 1] = at .. ': problem ' .. p.id .. ': draws a degenerate answer, ' .. kind ..
+          ': state its regime (require:) or say degenerate-ok: REASON'
+      end
+      if stuck then
+        out[#out + 1] = at .. ': problem ' .. p.id .. ': a seed finds no draw in ' .. TRIES .. ' attempts'
+      end
+      local note = 'note: ' .. at .. ': problem ' .. p.id .. ': ' .. n .. ' seeds, ' ..
+        util.sig(attempts / n, 3) .. ' attempts on average, ' .. most .. ' at most'
+      for _, kind in ipairs(names) do note = note .. '; ' .. kinds[kind] .. ' of ' .. n .. ' seeds: ' .. kind end
+      out[#out + 1] = note
+      for _, f in ipairs(first) do out[#out + 1] = 'note: ' .. at .. ': problem ' .. p.id .. ': first: ' .. f end
+      if stuck then out[#out + 1] = 'note: ' .. at .. ': problem ' .. p.id .. ': ' .. stuck end
+    end
+  end
+  for _, line in ipairs(out) do io.stdout:write(line, '\n') end
+  return doc
+end
+
+-- The final answer of an instance as the answers appendix prints it: the answer
+-- with its unit, and how close a reader's must be.
+local function final_answer(p, inst)
+  if type(inst.value) ~= 'number' then return tostring(inst.value) end
+  local text = inst.shown
+  if p.tol > 0 then return text .. ' (\u{00B1}' .. util.sig(p.tol * 100, 3) .. '%)' end
+  return text .. ' (exactly)'
+end
+
+-- ::: {.problem-answers chapters=GLOB}: the final answer of every problem of the
+-- chapters (GLOB, default chapters/[0-9][0-9]-*.md, in name order: chapter N is
+-- the Nth file, as the Makefile orders them), drawn with seed "book" as the
+-- chapters print them; per chapter a line naming it and a table (problem,
+-- title, answer with its unit and tolerance). The div's own content, if any,
+-- comes first. The worked steps stay in the instructor edition's chapters.
+local function answers_div(div)
+  local glob = div.attributes.chapters or 'chapters/[0-9][0-9]-*.md'
+  if glob:find("'", 1, true) then util.fail(WHO, 'problem-answers: chapters= takes a file pattern without quotes') end
+  local files = {}
+  local h = io.popen('ls -1 ' .. glob .. ' 2>/dev/null')
+  for f in h:lines() do files[#files + 1] = f end
+  h:close()
+  table.sort(files)
+  if #files == 0 then util.fail(WHO, 'problem-answers: no chapter matches ' .. glob) end
+  local out = pandoc.List(div.content)
+  local total = 0
+  for n, file in ipairs(files) do
+    util.depend(file)
+    local text = util.read_file(file)
+    if not text then util.fail(WHO, 'problem-answers: cannot read ' .. file) end
+    local blocks = pandoc.read(text, 'markdown').blocks
+    local title, rows, k = nil, {}, 0
+    for _, b in ipairs(blocks) do
+      if b.t == 'Header' and b.level == 1 and not title then
+        title = pandoc.utils.stringify(b.content):gsub(':.*$', '')
+      elseif b.t == 'CodeBlock' and b.classes:includes('problem') then
+        local p = parse(b)
+        k = k + 1
+        local answer = md(final_answer(p, instance(p, 'book')))[1]
+        rows[#rows + 1] = { { pandoc.Plain({ pandoc.Str(n .. '.' .. k) }) },
+          { pandoc.Plain({ pandoc.Str(p.title ~= '' and p.title or p.id) }) },
+          { pandoc.Plain(answer and answer.content or {}) } }
+      end
+    end
+    if #rows > 0 then
+      total = total + #rows
+      if util.is_latex() then out:insert(pandoc.RawBlock('latex', '\\needspace{6\\baselineskip}')) end
+      local name = pandoc.List({ pandoc.Strong({ pandoc.Str('Chapter ' .. n .. ':'), pandoc.Space(),
+        pandoc.Str(title or file) }) })
+      if util.is_latex() then name:insert(1, pandoc.RawInline('latex', '\\noindent ')) end
+      out:insert(pandoc.Para(name))
+      local head = { { pandoc.Plain({ pandoc.Str('problem') }) }, { pandoc.Plain({ pandoc.Str('title') }) },
+        { pandoc.Plain({ pandoc.Str('answer') }) } }
+      out:insert(pandoc.utils.from_simple_table(pandoc.SimpleTable({},
+        { pandoc.AlignLeft, pandoc.AlignLeft, pandoc.AlignRight }, { 0.1, 0.56, 0.34 }, head, rows)))
+    end
+  end
+  if total == 0 then util.fail(WHO, 'problem-answers: the chapters ' .. glob .. ' hold no ```{.problem} templates') end
+  return out
+end
+
 -- The book: one instance of each template with seed "book", in place.
 local function book(doc)
   local edition = util.edition(WHO, doc.meta)
-  local chapter, k, ids = 0, 0, {}
+  -- the answers appendix, in this file or (a per-file build) in the book's table
+  local answers = false
+  for _, b in ipairs(doc.blocks) do
+    if b.t == 'Header' and b.identifier == 'sec:answers' then answers = true end
+  end
+  local xref = util.meta_string(doc.meta, 'xref-table', '')
+  if xref ~= '' then
+    local t = util.read_file(xref)
+    if t and t:find('\nsec:answers\t') or (t and t:sub(1, 12) == 'sec:answers\t') then answers = true end
+  end
+  local chapter, k, ids = util.context(doc.meta).chapters, 0, {}
   local function render(b)
     local p = parse(b)
     if ids[p.id] then util.fail(WHO, 'problem id "' .. p.id .. '" is used twice') end
     ids[p.id] = true
+    util.record('ids', 'problem ' .. p.id)
     k = k + 1
     local inst = instance(p, 'book')
     local out = pandoc.List({ title_para(chapter .. '.' .. k, p) })
@@ -593,8 +901,11 @@ local function book(doc)
     elseif b.t == 'Header' and b.level == 2 and pandoc.utils.stringify(b.content) == 'Practice problems' then
       out:insert(b)
       out:extend(md('Each problem below is one instance of a template, drawn with the seed ' ..
-        '"book". `make problems SEED=yourname` draws your own numbers and writes ' ..
+        '"book"' .. (answers and (', and its final answer is in @sec:answers') or '') .. '. ' ..
+        '`make problems SEED=yourname` draws your own numbers and writes ' ..
         'the problems, the answer key and a key `build/chalk check-answers` grades against.'))
+    elseif b.t == 'Div' and b.classes:includes('problem-answers') then
+      out:extend(answers_div(b))
     elseif b.t == 'CodeBlock' and b.classes:includes('problem') then
       out:extend(render(b))
     else
@@ -610,7 +921,8 @@ return {
     Pandoc = function(doc)
       local mode = util.meta_string(doc.meta, 'problems', '')
       if mode == 'questions' or mode == 'answers' then return problem_set(doc, mode) end
-      if mode ~= '' then util.fail(WHO, 'problems= takes questions or answers, not "' .. mode .. '"') end
+      if mode == 'regime' then return regime(doc) end
+      if mode ~= '' then util.fail(WHO, 'problems= takes questions, answers or regime, not "' .. mode .. '"') end
       return book(doc)
     end,
   },

@@ -166,6 +166,7 @@ function M.run_chalk(who, cmdline, mode)
   local f = io.open(exe, 'r')
   if not f then M.fail(who, exe .. ' not found (run `make chalk`), needed by: ' .. shown) end
   f:close()
+  M.depend(exe)
   local stored = cache_path(exe, shown)
   local hit = stored and M.read_file(stored)
   if hit then
@@ -404,6 +405,7 @@ function M.figures(who, class, draw)
             ': needs a paragraph "Caption: ..." right after it')
         end
         local path, attrs = draw(b)
+        M.depend(path)
         out:insert(pandoc.Para({ pandoc.Image(cap, path, 'fig:', pandoc.Attr(b.identifier, {}, attrs)) }))
         i = i + 2
       else
@@ -468,6 +470,52 @@ function M.no_nested_card(who, blocks)
     local id = inner.identifier ~= '' and inner.identifier or inner.attributes.id
     M.fail(who, 'card ' .. tostring(id) .. ' sits inside another block; put it at the top level')
   end
+end
+
+-- ---- per-file builds ---------------------------------------------------------------
+
+-- book/build.sh converts each input file alone (so an edit converts one file again)
+-- and tells each conversion what came before it in the book, in metadata:
+--   chapters-before   numbered level-1 headers before this file (counted from the
+--                     first .appendix header on, once there is one): the number the
+--                     next numbered chapter gets is this + 1
+--   in-appendix       true when an .appendix header came before this file
+--   in-mainmatter     true when a numbered chapter came before this file
+-- Without them (one pandoc run over the whole book) each starts at 0 / false.
+function M.context(meta)
+  local n = tonumber(M.meta_string(meta, 'chapters-before', '0'))
+  if not n or n < 0 or n % 1 ~= 0 then
+    M.fail('util.lua', 'chapters-before must be a whole number, not "' ..
+      M.meta_string(meta, 'chapters-before', '') .. '"')
+  end
+  return {
+    chapters = n,
+    appendix = M.meta_string(meta, 'in-appendix', 'false') == 'true',
+    main = M.meta_string(meta, 'in-mainmatter', 'false') == 'true',
+  }
+end
+
+-- Side records of a per-file build: when the environment variable CHALK_BOOK_SIDE
+-- names a directory, record(NAME, LINE) appends LINE to the file DIR/NAME. book/build.sh
+-- reads them after the conversion: `deps` (every file the filters read, whose bytes
+-- then key the cached conversion), `ids` (ids that must be unique in the whole book:
+-- "card ID", "exercise ID", "problem ID", "label ID"), `xref-uses` and `cites`.
+-- Without CHALK_BOOK_SIDE nothing is written.
+function M.record(name, line)
+  local dir = os.getenv('CHALK_BOOK_SIDE')
+  if not dir or dir == '' then return end
+  local f = io.open(dir .. '/' .. name, 'a')
+  if not f then M.fail('util.lua', 'cannot append to ' .. dir .. '/' .. name) end
+  f:write(line, '\n')
+  f:close()
+end
+
+-- Records that the document being converted was made from the file at `path`.
+local depended = {}
+function M.depend(path)
+  if depended[path] then return end
+  depended[path] = true
+  M.record('deps', path)
 end
 
 -- ---- files, commands, the build cache ----------------------------------------------

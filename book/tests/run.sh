@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run.sh -- the book's tests: golden tests of every Lua filter, bad input that must
 # stop the build, a smoke build of a small book and the whole book in both editions.
-# `make test` runs it (tests/run.sh, phase 5); it prints cmocka-style lines and ends
+# `make test` runs it (tests/run.sh, phase 8); it prints cmocka-style lines and ends
 # with "[  PASSED  ] N test(s)." and, if any failed, "[  FAILED  ] M test(s), listed below:".
 #
 #   golden/NAME/   sample.md, args (pandoc options, one line: filters, -t native|latex,
@@ -13,6 +13,16 @@
 #   smoke/         book.md: a small book with every construct, built to PDF
 #   build/caches   chalk answers, plots and diagrams are not computed again when
 #                  nothing changed, and are when the calculator or the drawing did
+#   build/per-file perfile/: a book of two files, each converted alone; references
+#                  across them, the index and a citation are in the PDF; an edit of
+#                  one file converts that file alone and costs one pdflatex run
+#   build/layout   the built book's layout, both editions: no overfull line or page, no
+#                  unresolved reference, no equation number alone on its line
+#                  (tests/checks/layout.sh; tests/checks/outstanding/layout.txt lists
+#                  what the chapters must still clear)
+#   build/stops-*  book/build.sh stops, naming the cause: a missing region, a failing
+#                  chalk, a bad diagram, a notation clash, an unknown citation key,
+#                  an id defined in two files, a reference to a table no file has
 #
 # Usage: book/tests/run.sh [NAME...]   (default: every test; run from anywhere)
 # UPDATE=1 writes the actual outputs over expected.* (then review them with git diff).
@@ -104,7 +114,7 @@ if selected build/smoke; then
         [ "$overfull" -eq 0 ] || missing+="$overfull overfull line(s) in $OUT/book-instructor/chalk.log"$'\n'
         # an unchanged rebuild settles in one pdflatex run (the .aux of the last is kept)
         CHALK=build/chalk book/build.sh instructor "$OUT/smoke.pdf" "$T/smoke/book.md" >/dev/null 2>&1
-        grep -q '(1 runs)' "$OUT/book-instructor/times.txt" ||
+        grep -q '(1 runs' "$OUT/book-instructor/times.txt" ||
             missing+="an unchanged rebuild took more than one pdflatex run: $(cat "$OUT/book-instructor/times.txt")"$'\n'
         if [ -z "$missing" ]; then ok build/smoke; else bad build/smoke "$missing"; fi
     else
@@ -156,15 +166,16 @@ fi
 
 # book/build.sh on a chapter with a bad include / a failing chalk command: it must
 # fail, name the cause, and leave no PDF behind.
-stops() {
-    local name=$1 md=$2
+stops() { # stops NAME FILE.md [FILE.md... --] EXPECTED...
+    local name=$1 md=("$2")
     shift 2
+    if [ "${2:-}" = -- ]; then md+=("$1"); shift 2; fi
     selected "$name" || return 0
     echo "[ RUN      ] $name"
     rm -f "$OUT/stop.pdf"
     local log
-    if log=$(book/build.sh student "$OUT/stop.pdf" "$md" 2>&1); then
-        bad "$name" "book/build.sh succeeded on $md"
+    if log=$(book/build.sh student "$OUT/stop.pdf" "${md[@]}" 2>&1); then
+        bad "$name" "book/build.sh succeeded on ${md[*]}"
         return
     fi
     local missing="" want
@@ -180,6 +191,48 @@ stops build/stops-on-bad-diagram "$T/errors/diagram-bad-tikz/sample.md" \
     'fig:bad: the diagram does not compile' "I do not know the key '/tikz/nosuchkey'" 'nothing written'
 stops build/stops-on-notation-clash "$T/stops/notation-clash.md" \
     'symbol N_\text{total} is defined twice' 'notation-dup/01-first.tsv:3' 'notation-dup/02-second.tsv:3' 'nothing written'
+stops build/stops-on-unknown-citation "$T/stops/unknown-citation.md" \
+    'citation @nosuch-source: no entry in book/references.bib' 'book/tests/stops/unknown-citation.md' 'nothing written'
+stops build/stops-on-id-twice-across-files "$T/perfile/one.md" "$T/perfile/dup.md" -- \
+    'label sec:one-s is defined twice: book/tests/perfile/one.md and book/tests/perfile/dup.md' 'nothing written'
+stops build/stops-on-missing-table-across-files "$T/perfile/one.md" "$T/perfile/missing.md" -- \
+    'book/tests/perfile/missing.md: @tbl:nosuch: no such tbl id in the book' 'nothing written'
+
+# ---- each file converted alone: references across files, and one file converted again --
+if selected build/per-file; then
+    echo "[ RUN      ] build/per-file"
+    rm -f "$OUT/perfile.pdf"
+    why=""
+    pf=("$T/perfile/one.md" "$T/perfile/two.md")
+    if log=$(book/build.sh student "$OUT/perfile.pdf" "${pf[@]}" 2>&1); then
+        text=$(pdftotext "$OUT/perfile.pdf" - 2>/dev/null)
+        for want in 'From the second file: Chapter 1, Section 1.1 and Table 1.1.' 'first term, 1' \
+            '[lecture, 0:00]' 'Index'; do
+            grep -qF -- "$want" <<<"$(tr '\n' ' ' <<<"$text" | sed 's/  */ /g')" || why+="not in the PDF's text: $want"$'\n'
+        done
+        # the second file edited: it alone is converted again, and no page moved
+        cp "$T/perfile/two.md" "$OUT/two.md"
+        echo "One more sentence." >>"$OUT/two.md"
+        book/build.sh student "$OUT/perfile.pdf" "$T/perfile/one.md" "$OUT/two.md" >/dev/null 2>&1 ||
+            why+="the build after the edit failed"$'\n'
+        book/build.sh student "$OUT/perfile.pdf" "$T/perfile/one.md" "$OUT/two.md" >"$OUT/perfile.log" 2>&1
+        # (a sentence no earlier run wrote: the fragment store keeps an hour's fragments,
+        # so a fixed edit would be found cached by the next make test within the hour)
+        nonce="$$x$RANDOM"
+        sed -i "s/One more sentence./Two more sentences, run $nonce./" "$OUT/two.md"
+        book/build.sh student "$OUT/perfile.pdf" "$T/perfile/one.md" "$OUT/two.md" >"$OUT/perfile.log" 2>&1
+        grep -q '(1 of 2 files converted: two ' "$OUT/book-student/times.txt" ||
+            why+="an edit of one file converted: $(cat "$OUT/book-student/times.txt")"$'\n'
+        grep -q 'book/tests/perfile/one.md: cached' "$OUT/perfile.log" ||
+            why+="the unchanged file was not taken from the cache: $(cat "$OUT/perfile.log")"$'\n'
+        grep -q '(1 runs' "$OUT/book-student/times.txt" ||
+            why+="an edit that moves no page took more than one pdflatex run: $(cat "$OUT/book-student/times.txt")"$'\n'
+        pdftotext "$OUT/perfile.pdf" - | tr '\n' ' ' | grep -q "Two more sentences, run $nonce." || why+="the edit is not in the PDF"$'\n'
+    else
+        why+="$log"$'\n'
+    fi
+    if [ -z "$why" ]; then ok build/per-file; else bad build/per-file "$why"; fi
+fi
 
 # ---- the whole book, both editions (make's own rules) ------------------------------------
 if selected build/book; then
@@ -193,6 +246,9 @@ if selected build/book; then
         grep -q 'Contents' <<<"$s" || why+="no table of contents"$'\n'
         grep -q 'Hardware and model presets' <<<"$s" || why+="no presets appendix"$'\n'
         grep -q 'The book’s symbols' <<<"$s" || why+="no notation appendix"$'\n'
+        grep -q 'Answers to the practice problems' <<<"$s" || why+="the student edition has no answers to the practice problems"$'\n'
+        if grep -q '^Answer:' <<<"$s"; then why+="the student edition shows a worked answer (Answer: ...)"$'\n'; fi
+        grep -q '^Answer:' <<<"$i" || why+="the instructor edition shows no worked answer to a practice problem"$'\n'
         again=$(make -s --no-print-directory book 2>&1)
         grep -q 'already up to date' <<<"$again" || why+="make book on an unchanged book does not say it is up to date: $again"$'\n'
         if grep -q 'Solution to Exercise' <<<"$s"; then why+="the student edition shows a solution"$'\n'; fi
@@ -203,6 +259,27 @@ if selected build/book; then
     else
         bad build/book "$log"
     fi
+fi
+
+# ---- the layout of the whole book, both editions (tests/checks/layout.sh) ------------
+# Overfull lines and pages, unresolved references, equation numbers alone on their
+# line, against what tests/checks/outstanding/layout.txt still lists.
+if selected build/layout; then
+    echo "[ RUN      ] build/layout"
+    why="" found=$OUT/layout.found
+    : >"$found"
+    for e in student instructor; do
+        pdf=build/chalk$([ $e = instructor ] && echo -instructor).pdf
+        if [ -f "build/book-$e/chalk.log" ] && [ -f "$pdf" ]; then
+            tests/checks/layout.sh "build/book-$e/chalk.log" "$pdf" "$e edition" >>"$found" ||
+                why+="tests/checks/layout.sh failed on the $e edition"$'\n'
+        else
+            why+="no build/book-$e/chalk.log or $pdf: build/book did not build it"$'\n'
+        fi
+    done
+    result=$(tests/checks/outstanding.sh layout "$found")
+    why+=$(grep -E '^(new|fixed):' <<<"$result" | sed 's/^fixed: /fixed, delete its line from tests\/checks\/outstanding\/layout.txt: /')
+    if [ -z "$why" ]; then ok "build/layout ($(sed -n 's/^outstanding: //p' <<<"$result") outstanding)"; else bad build/layout "$why"; fi
 fi
 
 total=$((passed + failed))

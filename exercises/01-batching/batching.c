@@ -2,22 +2,25 @@
  * batching.c -- Chapter 1 exercises: YOUR implementation.
  *
  * Each function below compiles and returns a placeholder, so the tests run
- * and fail. Replace each body with the formula from
- * chapters/01-batching.md; the contract (units, preconditions) is in
- * batching.h beside this file.
+ * and fail. Replace each body with your own code; the contract (what to
+ * compute, units, preconditions, ties and no-answer rules) is batching.h
+ * beside this file, and each TODO names the section of the book (chapter
+ * 1 of chalk.pdf) that derives it.
  *
  *   make check CH=01     run the chapter's tests against this file
- *   make hint CH=01      show the next hint for the first failing exercise
+ *   make hint CH=01      one more hint for the first failing exercise
  */
 #include "batching.h"
 
+#include <limits.h>
 #include <math.h>
 
 /* ---- Exercise 1.1 (*) roofline_terms --------------------------------- */
 
 double batching_compute_s(const batching_deploy *d, double batch)
 {
-    /* TODO(ch1 §1.2): batch * 2 * N_active FLOPs, shared by all chips. */
+    /* TODO §1.2 (The roofline of one decode step): every token's
+     * multiply-accumulates, shared by all chips. */
     (void)d;
     (void)batch;
     return 0.0;
@@ -25,8 +28,8 @@ double batching_compute_s(const batching_deploy *d, double batch)
 
 double batching_weights_s(const batching_deploy *d)
 {
-    /* TODO(ch1 §1.2): every weight's bytes, read once, over all chips'
-     * bandwidth. */
+    /* TODO §1.2 (The roofline of one decode step): every weight's bytes,
+     * read once, over all chips' bandwidth. */
     (void)d;
     return 0.0;
 }
@@ -34,7 +37,8 @@ double batching_weights_s(const batching_deploy *d)
 double batching_kv_s(const batching_deploy *d, double batch,
                      double context_tokens)
 {
-    /* TODO(ch1 §1.2): each sequence reads its whole context's KV cache. */
+    /* TODO §1.2 (The roofline of one decode step): each sequence reads
+     * its whole context's KV cache. */
     (void)d;
     (void)batch;
     (void)context_tokens;
@@ -46,7 +50,7 @@ double batching_kv_s(const batching_deploy *d, double batch,
 batching_step batching_step_at(const batching_deploy *d, double batch,
                                double context_tokens)
 {
-    /* TODO(ch1 §1.3): fill every field; step = max(compute, memory). */
+    /* TODO §1.2 (The roofline of one decode step): fill every field. */
     (void)d;
     (void)batch;
     (void)context_tokens;
@@ -56,8 +60,8 @@ batching_step batching_step_at(const batching_deploy *d, double batch,
 
 double batching_latency_floor_s(const batching_deploy *d)
 {
-    /* TODO(ch1 §1.3): what is left of the step when the batch shrinks to
-     * zero? */
+    /* TODO §1.3 (Latency against batch): what is left of the step when
+     * the batch shrinks to nothing? */
     (void)d;
     return 0.0;
 }
@@ -66,8 +70,8 @@ double batching_latency_floor_s(const batching_deploy *d)
 
 double batching_params_fetched(const batching_deploy *d, double batch)
 {
-    /* TODO(ch1 §1.3): N_total less the routed weights no token of the batch
-     * wants. */
+    /* TODO §1.3 (Latency against batch): the weights every step reads,
+     * and the routed experts at least one token of the batch picks. */
     (void)d;
     (void)batch;
     return 0.0;
@@ -75,7 +79,8 @@ double batching_params_fetched(const batching_deploy *d, double batch)
 
 long batching_all_experts_batch(const batching_deploy *d, double idle_share)
 {
-    /* TODO(ch1 §1.3): the first batch with (1 - k/E)^batch <= share. */
+    /* TODO §1.3 (Latency against batch): the first batch whose expected
+     * idle share of routed experts is at most idle_share. */
     (void)d;
     (void)idle_share;
     return 0;
@@ -86,7 +91,8 @@ long batching_all_experts_batch(const batching_deploy *d, double idle_share)
 double batching_tokens_per_s(const batching_deploy *d, double batch,
                              double context_tokens)
 {
-    /* TODO(ch1 §1.7): one token per sequence per step. */
+    /* TODO §1.7 (Throughput and scale): one token per sequence per
+     * step. */
     (void)d;
     (void)batch;
     (void)context_tokens;
@@ -96,7 +102,8 @@ double batching_tokens_per_s(const batching_deploy *d, double batch,
 double batching_usd_per_mtok(const batching_deploy *d, double batch,
                              double context_tokens)
 {
-    /* TODO(ch1 §1.4): rent of all chips for a step / tokens it makes. */
+    /* TODO §1.4 (Cost against batch): the rent of all chips for a step,
+     * over the tokens the step makes. */
     (void)d;
     (void)batch;
     (void)context_tokens;
@@ -108,8 +115,7 @@ double batching_usd_per_mtok(const batching_deploy *d, double batch,
 double batching_hw_ratio(double flops_per_s, double hbm_bytes_per_s,
                          double bytes_per_param)
 {
-    /* TODO(ch1 §1.5): multiplies per second x bytes per weight / bytes per
-     * second. */
+    /* TODO §1.5 (The balance batch): multiplies per weight fetched. */
     (void)flops_per_s;
     (void)hbm_bytes_per_s;
     (void)bytes_per_param;
@@ -118,7 +124,7 @@ double batching_hw_ratio(double flops_per_s, double hbm_bytes_per_s,
 
 double batching_balance_batch_approx(double hw_ratio, double sparsity)
 {
-    /* TODO(ch1 §1.5): the lecture's "300 x sparsity". */
+    /* TODO §1.5 (The balance batch): the lecture's "300 x sparsity". */
     (void)hw_ratio;
     (void)sparsity;
     return 0.0;
@@ -129,8 +135,8 @@ double batching_balance_batch_approx(double hw_ratio, double sparsity)
 batching_balance batching_balance_batch(const batching_deploy *d,
                                         double context_tokens)
 {
-    /* TODO(ch1 §1.5): set compute equal to weights + KV and solve for the
-     * batch; say plainly when no batch balances. */
+    /* TODO §1.5.1 (With the KV term): where compute catches up with
+     * memory, and when it never does. */
     (void)d;
     (void)context_tokens;
     batching_balance b = {0};
@@ -139,8 +145,8 @@ batching_balance batching_balance_batch(const batching_deploy *d,
 
 double batching_max_balanced_context_tokens(const batching_deploy *d)
 {
-    /* TODO(ch1 §1.5): the context where the KV slope equals the compute
-     * slope. */
+    /* TODO §1.3 (Latency against batch): the context at which one
+     * sequence's KV fetch takes as long as its arithmetic. */
     (void)d;
     return 0.0;
 }
@@ -150,8 +156,8 @@ double batching_max_balanced_context_tokens(const batching_deploy *d)
 batching_departures batching_train_departures(double hbm_bytes,
                                               double hbm_bytes_per_s)
 {
-    /* TODO(ch1 §1.6): a step is one full read of HBM; trains leave every
-     * step. */
+    /* TODO §1.6 (Train departures): a step is one full read of HBM;
+     * trains leave every step. */
     (void)hbm_bytes;
     (void)hbm_bytes_per_s;
     batching_departures t = {0};
@@ -163,8 +169,8 @@ batching_departures batching_train_departures(double hbm_bytes,
 batching_limit batching_max_batch_hbm(const batching_deploy *d,
                                       double context_tokens)
 {
-    /* TODO(ch1 §1.6): weights + batch x KV caches must fit in all chips'
-     * HBM. */
+    /* TODO §1.6 (Train departures): the weights and every sequence's
+     * cache must fit in all chips' HBM. */
     (void)d;
     (void)context_tokens;
     batching_limit l = {0};
@@ -175,7 +181,7 @@ batching_limit batching_max_batch_latency(const batching_deploy *d,
                                           double context_tokens,
                                           double target_step_s)
 {
-    /* TODO(ch1 §1.6): both the compute line and the memory line must stay
+    /* TODO §1.6 (Train departures): both lines of the roofline must stay
      * under the target. */
     (void)d;
     (void)context_tokens;
@@ -190,13 +196,29 @@ batching_fast batching_fast_mode(const batching_deploy *d,
                                  double context_tokens, double normal_batch,
                                  double speedup)
 {
-    /* TODO(ch1 §1.9): find the batch whose step is normal_step / speedup,
-     * then compare cost per token (step / batch) with the normal operating
-     * point. */
+    /* TODO §1.9 (Fast mode): the largest batch whose step is that much
+     * shorter, and what its tokens cost against the normal ones. */
     (void)d;
     (void)context_tokens;
     (void)normal_batch;
     (void)speedup;
     batching_fast f = {0};
     return f;
+}
+
+/* ---- Exercise 1.10 (***) cheapest ------------------------------------ */
+
+batching_plan batching_cheapest(const batching_deploy *model,
+                                double context_tokens, double target_step_s,
+                                const batching_offer *offers, int count)
+{
+    /* TODO §1.10 (The cheapest deployment for a latency target): design
+     * the search; the contract gives its rules. */
+    (void)model;
+    (void)context_tokens;
+    (void)target_step_s;
+    (void)offers;
+    (void)count;
+    batching_plan p = {0};
+    return p;
 }

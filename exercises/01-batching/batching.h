@@ -3,22 +3,25 @@
  * token.
  *
  * The contract for chapter 1. You implement these functions in
- * exercises/01-batching/batching.c; the tests in tests/01-batching/ check
- * them, and the reference in solutions/01-batching/batching.c is what the
- * book's numbers come from. Read chapters/01-batching.md alongside.
+ * exercises/01-batching/batching.c; `make check CH=01` runs the tests of
+ * tests/01-batching/ against it. Each function says what it returns, in
+ * which units, for which inputs, what it returns when there is no answer,
+ * and which section of the book (chapter 1 of chalk.pdf) derives it.
  *
- * The model (lecture section 1): one decode step gives each of `batch`
- * sequences one new token. On `chips` chips that split the work evenly,
+ * The model, §1.2 (The roofline of one decode step): one decode step
+ * gives each of `batch` sequences one new token. The `chips` chips of one
+ * scale-up domain share the work evenly, so every rate below is that of
+ * all the chips together. A step's time is a lower bound set by the
+ * slower of two machines that run at the same time: the arithmetic
+ * units, which multiply each token through the active weights, and the
+ * memory system, which streams every weight once and each sequence's
+ * KV cache once. Attention's own arithmetic is left out, as in the
+ * lecture. FLOPs are 2 per multiply-accumulate (the spec sheets'
+ * convention) and every parameter count is multiplied by its bytes.
  *
- *   compute_s = batch * 2 * N_active            / (chips * flops_per_s)
- *   weights_s = N_total * bytes_per_param       / (chips * hbm_bytes_per_s)
- *   kv_s      = batch * context * kv_bytes      / (chips * hbm_bytes_per_s)
- *   step_s    = max(compute_s, weights_s + kv_s)          (a lower bound)
- *
- * FLOPs are 2 per multiply-accumulate (the spec sheets' convention), so a
- * token costs 2 * N_active FLOPs. Attention's own arithmetic is left out,
- * as in the lecture. All quantities are SI doubles: seconds, bytes, FLOP/s,
- * bytes/s, USD.
+ * All quantities are SI doubles: seconds, bytes, FLOP/s, bytes/s, USD;
+ * batches and contexts are doubles unless a function returns a whole
+ * batch (long).
  */
 #ifndef CHALK_BATCHING_H
 #define CHALK_BATCHING_H
@@ -27,24 +30,26 @@
 
 #include "cost.h"
 
-/* One model served on one scale-up domain; rates and sizes are per chip. */
+/* One model served on one scale-up domain; rates and sizes are per chip.
+ * Valid: every count and rate > 0 except the KV bytes and the expert
+ * counts, which may be 0; params_active <= params_total. */
 typedef struct batching_deploy {
-    double params_total;       /* N_total: every weight, read each step */
+    double params_total;       /* N_total: every weight of the model */
     double params_active;      /* N_active: the weights one token uses */
-    double bytes_per_param;    /* 2 for bf16, 1 for fp8, 0.5 for fp4 */
-    double kv_bytes_per_token; /* KV cache per token, all layers */
+    double bytes_per_param;    /* beta: 2 bf16, 1 fp8, 0.5 fp4 */
+    double kv_bytes_per_token; /* b_kv: KV cache per token, all layers */
     int chips;                 /* n: one scale-up domain */
-    double flops_per_s;        /* at the precision of the math */
-    double hbm_bytes_per_s;    /* HBM bandwidth */
-    double hbm_bytes;          /* HBM capacity */
-    double usd_per_chip_hour;  /* rental price */
+    double flops_per_s;        /* F: at the precision of the math */
+    double hbm_bytes_per_s;    /* W_BW: HBM bandwidth */
+    double hbm_bytes;          /* C_HBM: HBM capacity */
+    double usd_per_chip_hour;  /* p_chip: rental price */
     int experts_routed;        /* E: routed experts a layer; 0 if dense */
     int experts_per_token;     /* k: experts a token's router picks */
 } batching_deploy;
 
 /* The three roofline terms of one decode step, and what they add up to. */
 typedef struct batching_step {
-    double compute_s; /* weight multiplies */
+    double compute_s; /* the weight multiplies of every token */
     double weights_s; /* fetching every weight once */
     double kv_s;      /* fetching every sequence's KV cache once */
     double memory_s;  /* weights_s + kv_s */
@@ -54,79 +59,100 @@ typedef struct batching_step {
 
 /* ---- Exercise 1.1 (*) roofline_terms: the three terms ----------- §1.2 */
 
-/* Seconds of weight arithmetic for one step:
- *     batch * 2 * N_active / (chips * F).
- * Preconditions: batch >= 0, chips >= 1, flops_per_s > 0. */
+/* Seconds of weight arithmetic in one step,
+ * §1.2 (The roofline of one decode step):
+ *     batch * 2 * N_active / (chips * F)
+ * Preconditions: batch >= 0 (0 gives 0). */
 double batching_compute_s(const batching_deploy *d, double batch);
 
-/* Seconds to fetch every weight once:
- *     N_total * bytes_per_param / (chips * BW).
- * Independent of batch: every weight is read once per step, whoever uses
- * it. */
+/* Seconds to fetch every weight once,
+ * §1.2 (The roofline of one decode step):
+ *     N_total * bytes_per_param / (chips * W_BW)
+ * Independent of the batch: every weight is read once per step, whoever
+ * uses it. */
 double batching_weights_s(const batching_deploy *d);
 
-/* Seconds to fetch the KV caches:
- *     batch * context_tokens * kv_bytes / (chips * BW).
- * Preconditions: batch >= 0, context_tokens >= 0. */
+/* Seconds to fetch the batch's KV caches,
+ * §1.2 (The roofline of one decode step):
+ *     batch * context_tokens * kv_bytes_per_token / (chips * W_BW)
+ * Preconditions: batch >= 0, context_tokens >= 0 (either 0 gives 0). */
 double batching_kv_s(const batching_deploy *d, double batch,
                      double context_tokens);
 
-/* ---- Exercise 1.2 (*) step_time: the roofline of a step --------- §1.3 */
+/* ---- Exercise 1.2 (*) step_time: the roofline of a step --------- §1.2 */
 
-/* All terms of one decode step at this batch and context,
- * step_s = max(compute, weights + KV), and which bound applies. */
+/* Every field of one decode step at this batch and context,
+ * §1.2 (The roofline of one decode step): the three terms above, memory_s
+ * their memory part, and
+ *     step_s = max(compute_s, weights_s + kv_s)
+ * bound is COST_BOUND_COMPUTE when compute_s >= memory_s (a tie is
+ * compute-bound), else COST_BOUND_MEMORY.
+ * Preconditions: batch >= 0, context_tokens >= 0. */
 batching_step batching_step_at(const batching_deploy *d, double batch,
                                double context_tokens);
 
-/* The latency floor: the step time as the batch shrinks to nothing, which
- * is the time to stream every weight once. No batch size gets below it on
- * this hardware. */
+/* The latency floor, §1.3 (Latency against batch): the step time as the
+ * batch shrinks to nothing, which is the time to stream every weight once.
+ * No batch gets below it on this hardware. */
 double batching_latency_floor_s(const batching_deploy *d);
 
-/* ---- Exercise 1.3 (**) experts_fetched: what a small batch reads §1.3 */
+/* ---- Exercise 1.3 (**) experts_fetched: what a small batch reads  §1.3 */
 
-/* The parameters one step at this batch is expected to read from HBM when
- * each token's router picks k of the E routed experts of every MoE layer
- * uniformly at random, independently of the other tokens. An expert is then
- * wanted by no token with probability (1 - k/E)^batch, and the step reads
- *     N_total - (N_total - N_active) * (1 - k/E)^(batch - 1)
- * parameters: exactly N_active for one sequence, nearly N_total for a large
- * batch. A dense model (experts_routed == 0) reads N_total at every batch.
- * Preconditions: batch >= 1; 0 < experts_per_token <= experts_routed for an
- * MoE. */
+/* The parameters one decode step at this batch is expected to read from
+ * HBM, §1.3 (Latency against batch), when in every MoE layer each token's
+ * router picks k of the E routed experts uniformly at random, each token
+ * independently of the others. Every weight outside the routed experts
+ * (attention, dense layers, shared experts) is read by every step; a
+ * routed expert is read when at least one token of the batch picks it.
+ * N_total and N_active are all the contract gives you: the split between
+ * routed and other weights follows from them, k and E.
+ * Exactly N_active at batch 1. A dense model (experts_routed == 0) and a
+ * router that picks every expert (k == E) read N_total at every batch.
+ * Preconditions: batch >= 1 (a real number: the expectation is smooth in
+ * it); 0 < k <= E for an MoE. Result in parameters. */
 double batching_params_fetched(const batching_deploy *d, double batch);
 
-/* The smallest whole batch at which the expected share of routed experts
- * that no token wants, (1 - k/E)^batch, is at most idle_share: from there
- * on a step reads at least 1 - idle_share of its weights, and the N_total
- * weight term holds. A share met exactly counts as met. 1 for a dense
- * model. Precondition: 0 < idle_share < 1. */
+/* The smallest whole batch (at least 1) at which the expected share of
+ * routed experts that no token of the batch picks is at most idle_share,
+ * §1.3 (Latency against batch): from there on a step reads all but that
+ * share of the routed weights. A share met exactly counts as met. 1 for a
+ * dense model and for k == E. Precondition: 0 < idle_share < 1.
+ * Rounding: solving for the batch with logarithms, the floating-point
+ * quotient can land a hair above a whole number (3.0000000000000004 where
+ * the exact answer is 3): count a value within a relative 1e-9 of a whole
+ * number as that whole number before rounding up. */
 long batching_all_experts_batch(const batching_deploy *d,
                                 double idle_share);
 
 /* ---- Exercise 1.4 (*) throughput_cost: tokens/s, USD per token - §1.4 */
 
-/* Tokens per second the whole system produces: batch / step_s. */
+/* Tokens per second the whole system produces,
+ * §1.7 (Throughput and scale): each step gives each sequence one token, so
+ *     batch / step_s
+ * Preconditions: batch > 0, context_tokens >= 0. */
 double batching_tokens_per_s(const batching_deploy *d, double batch,
                              double context_tokens);
 
-/* USD per million generated tokens: the rent of all chips for one step,
- * divided by the batch tokens that step produces, times 1e6.
- * Precondition: batch > 0. */
+/* USD per million generated tokens, §1.4 (Cost against batch): the rent
+ * of all chips for one step over the tokens the step produces,
+ *     chips * usd_per_chip_hour * step_s / 3600 / batch * 1e6
+ * Preconditions: batch > 0, context_tokens >= 0. */
 double batching_usd_per_mtok(const batching_deploy *d, double batch,
                              double context_tokens);
 
 /* ---- Exercise 1.5 (*) hardware_ratio: the lecture's "~300" ------ §1.5 */
 
-/* The chip's balance ratio in the lecture's units: multiplies per second
- * times bytes per weight, divided by bytes per second of HBM bandwidth:
- *     (flops_per_s / 2) * bytes_per_param / hbm_bytes_per_s.
- * Dimensionless; about 300 for H100 in bf16 or B200 in fp4. */
+/* The chip's hardware ratio r, §1.5 (The balance batch): multiplies per
+ * second times bytes per weight, over bytes per second of HBM bandwidth,
+ *     (flops_per_s / 2) * bytes_per_param / hbm_bytes_per_s
+ * A pure number: about 300 for H100 in bf16 or B200 in fp4.
+ * Preconditions: all three > 0. */
 double batching_hw_ratio(double flops_per_s, double hbm_bytes_per_s,
                          double bytes_per_param);
 
-/* The balance batch without the KV term: ratio * sparsity, where sparsity
- * is N_total / N_active. */
+/* The balance batch without the KV term, §1.5 (The balance batch):
+ *     hw_ratio * sparsity,   sparsity = N_total / N_active
+ * Preconditions: both > 0. */
 double batching_balance_batch_approx(double hw_ratio, double sparsity);
 
 /* ---- Exercise 1.6 (**) balance_batch: with the KV term ---------- §1.5 */
@@ -134,68 +160,80 @@ double batching_balance_batch_approx(double hw_ratio, double sparsity);
 /* The balance batch at a context length, or the reason there is none. */
 typedef struct batching_balance {
     bool exists;  /* false when no batch makes the step compute-bound */
-    double batch; /* where compute_s == weights_s + kv_s; 0 when !exists */
+    double batch; /* where compute_s == memory_s; 0 when !exists */
 } batching_balance;
 
-/* Solves for batch
- *     batch * 2 N_active / F = N_total * bytes / BW + batch * context * kv
- * / BW. When the KV slope kappa (per sequence) is at least the compute
- * slope c, the memory line never falls below compute and there is no
- * balance batch: at exactly the max balanced context the slopes are equal
- * and there is none either. */
+/* The batch, not rounded, at which a step's compute time equals its whole
+ * memory time, weights and KV caches, at this context,
+ * §1.5.1 (With the KV term). No answer (exists false, batch 0) when no
+ * batch makes compute catch up with memory: when one sequence's KV fetch
+ * takes at least as long as its arithmetic. At exactly the max balanced
+ * context the two are equal, and there is no answer either.
+ * Precondition: context_tokens >= 0 (at 0, the balance batch without the
+ * KV term). */
 batching_balance batching_balance_batch(const batching_deploy *d,
                                         double context_tokens);
 
-/* The context length at which the KV slope equals the compute slope,
- *     2 N_active * BW / (F * kv_bytes_per_token) tokens:
- * at and beyond it no batch is compute-bound (at exactly this context the
- * slopes are equal and there is no balance batch). Precondition:
- * kv_bytes_per_token > 0. */
+/* The balance context L*, in tokens, §1.3 (Latency against batch): the
+ * context at which one sequence's KV fetch takes exactly as long as its
+ * arithmetic. At and beyond it no batch is compute-bound.
+ * Precondition: kv_bytes_per_token > 0. */
 double batching_max_balanced_context_tokens(const batching_deploy *d);
 
 /* ---- Exercise 1.7 (*) train_departures: when does the train go? §1.6 */
 
 typedef struct batching_departures {
-    double step_s;       /* a step reads all of HBM once: capacity / BW */
-    double worst_wait_s; /* just after a departure: a whole step */
-    double mean_wait_s;  /* arrivals uniform in time: half a step */
+    double step_s;          /* the HBM drain time: capacity / bandwidth */
+    double worst_wait_s;    /* just after a departure: a whole step */
+    double mean_wait_s;     /* arrivals uniform in time: half a step */
     double worst_latency_s; /* worst wait, then ride one step */
     double mean_latency_s;  /* mean wait, then ride one step */
 } batching_departures;
 
-/* A new batch departs every step, full or not, and the step is the HBM
- * drain time hbm_bytes / hbm_bytes_per_s. Preconditions: both positive. */
+/* The train schedule of a full server, §1.6 (Train departures): a step
+ * reads all of HBM once, so it lasts hbm_bytes / hbm_bytes_per_s, and a
+ * new batch departs every step, full or not. The fields above.
+ * Preconditions: both > 0. */
 batching_departures batching_train_departures(double hbm_bytes,
                                               double hbm_bytes_per_s);
 
 /* ---- Exercise 1.8 (**) batch_limits: memory and latency caps ---- §1.6 */
 
-/* The largest whole batch meeting a limit, or the reason there is none. A
- * limit met exactly counts as met: when exactly one sequence fits, exists
- * is true and batch is 1. */
+/* The largest whole batch meeting a limit, or the reason there is none.
+ * Both functions below: a limit met exactly counts as met (when exactly
+ * one sequence fits, exists is true and batch is 1); exists is false and
+ * batch 0 when not even one sequence meets it; a batch beyond what a long
+ * holds is LONG_MAX.
+ * Rounding: the largest batch is the whole part of a quotient, and when
+ * that quotient is a whole number in exact arithmetic, floating point can
+ * land a hair below it (0.9999999999998 for exactly one sequence): count
+ * a value within a relative 1e-9 of a whole number as that whole number
+ * before rounding down. */
 typedef struct batching_limit {
     bool exists; /* false when not even a batch of 1 meets the limit */
     long batch;  /* the largest batch that does; 0 when !exists */
 } batching_limit;
 
-/* The largest batch whose weights and KV caches fit in the HBM of all
- * chips:
- *     N_total * bytes + batch * context * kv_bytes <= chips * hbm_bytes. */
+/* The largest batch whose weights, and one KV cache of context_tokens
+ * tokens per sequence, fit in the HBM of all the chips together,
+ * §1.6 (Train departures). No answer when the weights alone fill it.
+ * Preconditions: context_tokens > 0, kv_bytes_per_token > 0. */
 batching_limit batching_max_batch_hbm(const batching_deploy *d,
                                       double context_tokens);
 
-/* The largest batch whose step time (the time between a sequence's tokens)
- * is at most target_step_s. Precondition: target_step_s > 0. */
+/* The largest batch whose step time (the time between a sequence's
+ * tokens, batching_step_at's step_s) is at most target_step_s,
+ * §1.6 (Train departures). No answer when the target is below the latency
+ * floor, or when one sequence's step already exceeds it.
+ * Preconditions: target_step_s > 0, context_tokens >= 0. */
 batching_limit batching_max_batch_latency(const batching_deploy *d,
                                           double context_tokens,
                                           double target_step_s);
 
 /* ---- Exercise 1.9 (***) fast_mode: buying speed with batch ------ §1.9 */
 
-/* possible is false when the fast step is below the latency floor, or
- * leaves room for less than one sequence (batch < 1); the other fields are
- * then 0. batch is not rounded to a whole number: it is where the roofline
- * meets the fast step. */
+/* Fast mode against the normal service; when possible is false, every
+ * other field is 0. */
 typedef struct batching_fast {
     bool possible;     /* some batch of at least 1 meets the fast step */
     double batch;      /* the largest batch whose step is that fast */
@@ -203,12 +241,64 @@ typedef struct batching_fast {
     double cost_ratio; /* fast cost per token / normal cost per token */
 } batching_fast;
 
-/* Fast mode on the same hardware and context: run a smaller batch so that
- * a step takes 1/speedup of the step at normal_batch, and report what a
- * token then costs relative to normal.
- * Preconditions: normal_batch > 0, speedup >= 1. */
+/* Fast mode on the same hardware and context, §1.9 (Fast mode): run a
+ * smaller batch so that a step takes 1/speedup of the step at
+ * normal_batch, and report what a token then costs relative to normal.
+ * batch is not rounded to a whole number: it is the largest real batch
+ * whose step is at most the fast step. Not possible when the fast step is
+ * below the latency floor, or when that batch is below 1 (a batch of
+ * exactly 1 is possible).
+ * Preconditions: normal_batch > 0, speedup >= 1, context_tokens >= 0. */
 batching_fast batching_fast_mode(const batching_deploy *d,
                                  double context_tokens, double normal_batch,
                                  double speedup);
+
+/* ---- Exercise 1.10 (***) cheapest: a deployment to buy ------------- */
+
+/* One kind of hardware on offer: per-chip figures at the precision the
+ * model runs in, its price, and how many of its chips one scale-up domain
+ * holds. Valid: every number > 0 and max_chips >= 1. */
+typedef struct batching_offer {
+    const char *name;         /* for reports only; may be NULL */
+    double flops_per_s;       /* F, per chip */
+    double hbm_bytes_per_s;   /* W_BW, per chip */
+    double hbm_bytes;         /* C_HBM, per chip */
+    double usd_per_chip_hour; /* p_chip */
+    int max_chips;            /* n may be any whole number 1..max_chips */
+} batching_offer;
+
+/* The cheapest deployment, or the reason there is none. */
+typedef struct batching_plan {
+    bool exists;         /* false when no deployment meets the target */
+    int offer;           /* index into offers[]; -1 when !exists */
+    int chips;           /* n; 0 when !exists */
+    long batch;          /* sequences per step; 0 when !exists */
+    double step_s;       /* the step at that batch; 0 when !exists */
+    double usd_per_mtok; /* what a million tokens cost; 0 when !exists */
+} batching_plan;
+
+/* The cheapest way to serve `model` at this context with a step of at
+ * most target_step_s,
+ * §1.10 (The cheapest deployment for a latency target).
+ * A deployment is an offer, a whole number of its chips n from 1
+ * to its max_chips, and a whole batch of at least 1 sequence; it runs the
+ * model's weights and KV caches (model's params_total, params_active,
+ * bytes_per_param and kv_bytes_per_token; its other fields are not read)
+ * on the offer's chips at the offer's price. It is feasible when the
+ * weights and the batch's KV caches fit in the n chips' HBM and its step
+ * (batching_step_at's step_s) is at most target_step_s; a limit met
+ * exactly counts as met, and the rounding rule of exercise 1.8 applies.
+ * Its cost is its USD per million generated tokens (exercise 1.4).
+ * The answer is the feasible deployment of least cost. Ties: costs
+ * within a relative 1e-9 of the least count as equal (floating point
+ * cannot make equal costs bit for bit); among equal costs, the fewest
+ * chips; then the earlier offer in offers[]; then the largest batch.
+ * No answer (exists false, offer -1, every number 0) when no deployment
+ * is feasible, including when count is 0.
+ * Preconditions: context_tokens > 0, kv_bytes_per_token > 0,
+ * target_step_s > 0, count >= 0, every offer valid. */
+batching_plan batching_cheapest(const batching_deploy *model,
+                                double context_tokens, double target_step_s,
+                                const batching_offer *offers, int count);
 
 #endif /* CHALK_BATCHING_H */

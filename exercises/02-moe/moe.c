@@ -1,23 +1,31 @@
 /*
  * moe.c -- Chapter 2 exercises: YOUR implementation.
  *
- * Each function below compiles and returns a placeholder, so the tests run and
- * fail. Replace each body with the formula from chapters/02-moe.md; the contract
- * (units, preconditions) is in moe.h beside this file.
+ * Each function below compiles and returns a placeholder, so the tests
+ * run and fail. Replace each body with your implementation; its comment
+ * names the section of the book (chapter 2 of chalk.pdf) that derives
+ * it, and the contract (units, valid inputs, ties, what to return when
+ * there is no answer) is in moe.h beside this file.
+ *
+ * The placeholders return their results directly, with no local
+ * variable: a variable you declare and do not use yet, or set and never
+ * read, is a warning, and warnings are errors here (-Werror). Delete
+ * each function's (void) lines as you start using its parameters.
  *
  *   make check CH=02     run the chapter's tests against this file
- *   make hint CH=02      show the next hint for the first failing exercise
+ *   make hint EX=ID      show the next hint for exercise ID
  */
 #include "moe.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-/* ---- Exercise 2.1 (*) expert_params ------------------------------------------ */
+/* ---- Exercise 2.1 (*) expert_params ------------------------------- */
 
 double moe_expert_params(int d_model, int d_ff)
 {
-    /* TODO(ch2 §2.1): a SwiGLU MLP has three d_model x d_ff matrices. */
+    /* TODO §2.1 (Anatomy of an MoE layer): a SwiGLU MLP is three
+     * matrices. */
     (void)d_model;
     (void)d_ff;
     return 0.0;
@@ -25,31 +33,28 @@ double moe_expert_params(int d_model, int d_ff)
 
 moe_layer_count moe_layer_params(const moe_shape *s)
 {
-    /* TODO(ch2 §2.1): every expert and the router are stored; a token uses top_k
-     * routed experts, the shared ones and the router. */
+    /* TODO §2.1 (Anatomy of an MoE layer): what the layer stores, and
+     * what one token multiplies through. */
     (void)s;
-    moe_layer_count c = {0};
-    return c;
+    return (moe_layer_count){0};
 }
 
-/* ---- Exercise 2.2 (*) expert_placement --------------------------------------- */
+/* ---- Exercise 2.2 (*) expert_placement ---------------------------- */
 
 moe_placement moe_place_experts(int experts, int domain_chips)
 {
-    /* TODO(ch2 §2.2): the most GPUs, at most domain_chips, that split the experts
-     * evenly; and the busiest GPU if every chip took some. */
+    /* TODO §2.2 (Expert parallelism on a rack): the most GPUs that split
+     * the experts evenly, and the busiest GPU if every chip took some. */
     (void)experts;
     (void)domain_chips;
-    moe_placement p = {0};
-    return p;
+    return (moe_placement){0};
 }
 
-/* ---- Exercise 2.3 (*) a2a_bytes ---------------------------------------------- */
+/* ---- Exercise 2.3 (*) a2a_bytes ----------------------------------- */
 
-double moe_a2a_bytes_per_token(int d_model, int top_k,
-                               double act_bytes)
+double moe_a2a_bytes_per_token(int d_model, int top_k, double act_bytes)
 {
-    /* TODO(ch2 §2.3): out to each expert, and back. */
+    /* TODO §2.3 (The all-to-all): out to each expert, and back. */
     (void)d_model;
     (void)top_k;
     (void)act_bytes;
@@ -58,16 +63,17 @@ double moe_a2a_bytes_per_token(int d_model, int top_k,
 
 double moe_a2a_remote_fraction(int gpus)
 {
-    /* TODO(ch2 §2.3): the chance a copy's expert is on another GPU. */
+    /* TODO §2.3 (The all-to-all): the chance that a copy's expert is on
+     * another GPU. */
     (void)gpus;
     return 0.0;
 }
 
-/* ---- Exercise 2.4 (**) three_roofs ------------------------------------------- */
+/* ---- Exercise 2.4 (**) three_roofs -------------------------------- */
 
 const char *moe_bound_name(moe_bound bound)
 {
-    /* TODO(ch2 §2.4): the roof's name. */
+    /* TODO §2.4 (Three roofs): the roof's name. */
     (void)bound;
     return "";
 }
@@ -75,50 +81,51 @@ const char *moe_bound_name(moe_bound bound)
 moe_step moe_step_at(const moe_deploy *d, double batch,
                      double context_tokens)
 {
-    /* TODO(ch2 §2.4): chapter 1's two roofs over racks * gpus GPUs, plus the
-     * all-to-all of every MoE layer; the step is the largest. */
+    /* TODO §2.4 (Three roofs): chapter 1's two roofs over every GPU,
+     * the all-to-all of every MoE layer (§2.5 (Two racks) when
+     * racks > 1), the largest of the three, and which it is. */
     (void)d;
     (void)batch;
     (void)context_tokens;
-    moe_step s = {0};
-    return s;
+    return (moe_step){0};
 }
 
 double moe_network_over_compute(const moe_deploy *d)
 {
-    /* TODO(ch2 §2.4): network seconds per token over compute seconds per token. */
+    /* TODO §2.4 (Three roofs): what each sequence adds to one roof,
+     * over what it adds to the other. */
     (void)d;
     return 0.0;
 }
 
 moe_knee moe_knee_batch(const moe_deploy *d, double context_tokens)
 {
-    /* TODO(ch2 §2.4): where the steeper of compute and network meets memory. */
+    /* TODO §2.4 (Three roofs): where the steeper of compute and network
+     * meets memory, if it ever does. */
     (void)d;
     (void)context_tokens;
-    moe_knee k = {0};
-    return k;
+    return (moe_knee){0};
 }
 
-/* ---- Exercise 2.5 (**) two_racks --------------------------------------------- */
+/* ---- Exercise 2.5 (**) two_racks ---------------------------------- */
 
 moe_racks moe_span_racks(int racks, double scaleup_bytes_per_s,
                          double scaleout_bytes_per_s)
 {
-    /* TODO(ch2 §2.5): the share of bytes that crosses racks, and how much longer a
-     * GPU's all-to-all takes with its tokens unchanged. */
+    /* TODO §2.5 (Two racks): the share of copies that crosses racks,
+     * and how much longer a GPU's all-to-all takes with the same
+     * tokens. */
     (void)racks;
     (void)scaleup_bytes_per_s;
     (void)scaleout_bytes_per_s;
-    moe_racks r = {0};
-    return r;
+    return (moe_racks){0};
 }
 
-/* ---- Exercise 2.6 (*) expert_batch ------------------------------------------- */
+/* ---- Exercise 2.6 (*) expert_batch -------------------------------- */
 
 double moe_tokens_per_expert(double batch, int experts, int top_k)
 {
-    /* TODO(ch2 §2.6): batch * top_k visits shared by the experts. */
+    /* TODO §2.6 (Tokens per expert): the batch's visits, shared. */
     (void)batch;
     (void)experts;
     (void)top_k;
@@ -127,35 +134,37 @@ double moe_tokens_per_expert(double batch, int experts, int top_k)
 
 double moe_min_batch(double hw_ratio, int experts, int top_k)
 {
-    /* TODO(ch2 §2.6): each expert needs hw_ratio tokens. */
+    /* TODO §2.6 (Tokens per expert): each expert needs hw_ratio tokens.
+     */
     (void)hw_ratio;
     (void)experts;
     (void)top_k;
     return 0.0;
 }
 
-/* ---- Exercise 2.7 (*) rng ---------------------------------------------------- */
+/* ---- Exercise 2.7 (*) rng ----------------------------------------- */
 
 uint64_t moe_rng_next(uint64_t *state)
 {
-    /* TODO(ch2 §2.7): SplitMix64, constants in moe.h. */
+    /* TODO §2.7 (Routing is random): SplitMix64, steps in moe.h. */
     (void)state;
     return 0;
 }
 
 uint64_t moe_rng_below(uint64_t *state, uint64_t n)
 {
-    /* TODO(ch2 §2.7): reject the draws that would make x % n favour small values. */
+    /* TODO §2.7 (Routing is random): reject the draws that would make
+     * x % n favour small values. */
     (void)state;
     (void)n;
     return 0;
 }
 
-/* ---- Exercise 2.8 (**) load_closed_forms ------------------------------------- */
+/* ---- Exercise 2.8 (**) load_closed_forms -------------------------- */
 
 double moe_binomial_tail(int n, double p, int c)
 {
-    /* TODO(ch2 §2.7): sum the binomial probabilities above c. */
+    /* TODO §2.7 (Routing is random): the probabilities above c. */
     (void)n;
     (void)p;
     (void)c;
@@ -165,8 +174,8 @@ double moe_binomial_tail(int n, double p, int c)
 double moe_expected_drop_fraction(int batch, int experts, int top_k,
                                   int capacity)
 {
-    /* TODO(ch2 §2.7): the expected excess of one expert's load over capacity, for
-     * every expert, over all assignments. */
+    /* TODO §2.7 (Routing is random): what one expert drops on average,
+     * for every expert, over all assignments. */
     (void)batch;
     (void)experts;
     (void)top_k;
@@ -177,7 +186,8 @@ double moe_expected_drop_fraction(int batch, int experts, int top_k,
 int moe_capacity_for_drop(int batch, int experts, int top_k,
                           double max_drop)
 {
-    /* TODO(ch2 §2.7): the smallest capacity whose expected drops are below max_drop. */
+    /* TODO §2.7 (Routing is random): the smallest capacity whose
+     * expected drops are below max_drop. */
     (void)batch;
     (void)experts;
     (void)top_k;
@@ -185,23 +195,23 @@ int moe_capacity_for_drop(int batch, int experts, int top_k,
     return 0;
 }
 
-moe_max_bounds moe_expected_max_load(int batch, int experts,
-                                     int top_k)
+moe_max_bounds moe_expected_max_load(int batch, int experts, int top_k)
 {
-    /* TODO(ch2 §2.7): sum P(max > c) over c, both ways. */
+    /* TODO §2.7 (Routing is random): E[max] as a sum over c of
+     * P(max > c), bounded both ways. */
     (void)batch;
     (void)experts;
     (void)top_k;
-    moe_max_bounds m = {0};
-    return m;
+    return (moe_max_bounds){0};
 }
 
-/* ---- Exercise 2.9 (***) routing_simulation ----------------------------------- */
+/* ---- Exercise 2.9 (***) routing_simulation ------------------------ */
 
 void moe_route_batch(uint64_t *rng, int batch, int experts, int top_k,
                      int *load)
 {
-    /* TODO(ch2 §2.7): zero the loads, then give each token top_k distinct experts. */
+    /* TODO §2.7 (Routing is random): zero the loads, then give each
+     * token top_k distinct experts. */
     (void)rng;
     (void)batch;
     (void)top_k;
@@ -209,27 +219,26 @@ void moe_route_batch(uint64_t *rng, int batch, int experts, int top_k,
         load[j] = 0;
 }
 
-moe_imbalance moe_simulate(uint64_t seed, int experts, int top_k,
-                           int batch, int trials,
-                           double capacity_factor)
+moe_imbalance moe_simulate(uint64_t seed, int experts, int top_k, int batch,
+                           int trials, double capacity_factor)
 {
-    /* TODO(ch2 §2.7): route `trials` batches; keep the busiest load of each and how
-     * often each load occurs, then read the drops off those counts. */
+    /* TODO §2.7 (Routing is random): route `trials` batches; keep the
+     * busiest load of each and how often each load occurs, then read
+     * the drops off those counts. */
     (void)seed;
     (void)experts;
     (void)top_k;
     (void)batch;
     (void)trials;
     (void)capacity_factor;
-    moe_imbalance m = {0};
-    return m;
+    return (moe_imbalance){0};
 }
 
-/* ---- Exercise 2.10 (**) rack_capacity ---------------------------------------- */
+/* ---- Exercise 2.10 (**) rack_capacity ----------------------------- */
 
 double moe_domain_hbm_bytes(int chips, double hbm_bytes)
 {
-    /* TODO(ch2 §2.8): the HBM of every chip in the domain. */
+    /* TODO §2.8 (Why a rack is the unit): every chip's HBM. */
     (void)chips;
     (void)hbm_bytes;
     return 0.0;
@@ -241,24 +250,23 @@ moe_largest moe_largest_model(double domain_hbm_bytes,
                               double kv_bytes_per_token,
                               double params_active)
 {
-    /* TODO(ch2 §2.8): each parameter costs its bytes plus its share of the KV of
-     * the batch it needs; say plainly when not even N_active fits. */
+    /* TODO §2.8 (Why a rack is the unit): what each parameter costs in
+     * HBM, counting its share of the caches of the batch it needs. */
     (void)domain_hbm_bytes;
     (void)bytes_per_param;
     (void)hw_ratio;
     (void)context_tokens;
     (void)kv_bytes_per_token;
     (void)params_active;
-    moe_largest m = {0};
-    return m;
+    return (moe_largest){0};
 }
 
-/* ---- Exercise 2.11 (*) routed_scaling ---------------------------------------- */
+/* ---- Exercise 2.11 (*) routed_scaling ----------------------------- */
 
-double moe_dense_equivalent_params(double params_active,
-                                   double experts)
+double moe_dense_equivalent_params(double params_active, double experts)
 {
-    /* TODO(ch2 §2.9): "64x for 4x" sets the exponent. */
+    /* TODO §2.9 (The routed scaling law): "64x for 4x" sets the
+     * exponent. */
     (void)params_active;
     (void)experts;
     return 0.0;
@@ -266,7 +274,18 @@ double moe_dense_equivalent_params(double params_active,
 
 double moe_expert_multiplier(double active_ratio)
 {
-    /* TODO(ch2 §2.9): invert the same law. */
+    /* TODO §2.9 (The routed scaling law): the same law, inverted. */
     (void)active_ratio;
     return 0.0;
+}
+
+/* ---- Exercise 2.12 (***) cheapest_layout -------------------------- */
+
+moe_layout moe_cheapest_layout(const moe_layout_query *q)
+{
+    /* TODO §2.10 (The cheapest layout for a latency target): every
+     * layout the contract allows, each at its largest batch; the
+     * cheapest, ties to the smallest. */
+    (void)q;
+    return (moe_layout){0};
 }

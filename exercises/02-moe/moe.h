@@ -1,28 +1,39 @@
 /*
- * moe.h -- Chapter 2: how a mixture-of-experts layer is laid out across a rack.
+ * moe.h -- Chapter 2: how a mixture-of-experts layer is laid out
+ * across a rack.
  *
  * The contract for chapter 2. You implement these functions in
- * exercises/02-moe/moe.c; the tests in tests/02-moe/ check them, and the reference
- * in solutions/02-moe/moe.c is what the book's numbers come from. Read
- * chapters/02-moe.md alongside.
+ * exercises/02-moe/moe.c; `make check CH=02` runs the tests of
+ * tests/02-moe/ against it. Each function says what it returns, in
+ * which units, for which inputs, what it returns when there is no
+ * answer, how ties are broken, and which section of the book (chapter
+ * 2 of chalk.pdf) derives it.
  *
- * The model (lecture section 2). An MoE layer sends each token to top_k of its
- * `experts` routed experts. Expert parallelism puts different experts on different
- * GPUs, so every MoE layer moves each token's activations out to its experts and
- * back (an all-to-all). A decode step of `batch` sequences on `gpus` GPUs in each of
- * `racks` racks then has THREE roofs:
+ * The model. An MoE layer sends each token to top_k of its `experts`
+ * routed experts, §2.1 (Anatomy of an MoE layer). Expert parallelism
+ * puts whole experts on different GPUs,
+ * §2.2 (Expert parallelism on a rack),
+ * so every MoE layer moves each token out to its experts and back: an
+ * all-to-all, §2.3 (The all-to-all). A decode step then has
+ * three roofs, compute, memory and the network, §2.4 (Three roofs);
+ * an expert layer spread over several racks sends part of that
+ * traffic over the slower scale-out network, §2.5 (Two racks).
  *
- *   compute_s = batch * 2 * N_active                      / (R n F)
- *   memory_s  = (N_total * bytes_per_param
- *                + batch * context * kv_bytes)            / (R n W_HBM)
- *   a2a_s     = moe_layers * batch * 2 k d act_bytes      / (R n)
- *               * max(1 / (R W_up), (R - 1) / (R W_out))
- *   step_s    = max(compute_s, memory_s, a2a_s)           (a lower bound)
+ * Units. SI doubles: seconds, bytes, FLOPs (2 per multiply-
+ * accumulate), FLOP/s, bytes/s, US dollars. Counts of experts, GPUs,
+ * racks and layers are ints; batches and contexts are doubles (whole
+ * numbers where the comment says so). Bandwidths of the scale-up
+ * (NVLink) and scale-out (NIC) networks are per GPU, in ONE
+ * direction.
  *
- * with R = racks, n = gpus per rack, k = top_k, d = d_model, W_up and W_out the
- * scale-up and scale-out bandwidth of one GPU in one direction. FLOPs are 2 per
- * multiply-accumulate. All quantities are SI doubles: seconds, bytes, FLOP/s,
- * bytes/s; counts of experts, GPUs and layers are ints.
+ * Pointers. Every pointer parameter must point to valid memory of the
+ * size its comment states; none may be NULL. A `const` pointer is
+ * only read. A string returned (a roof's name) is a string constant
+ * with static storage: never modify or free it.
+ *
+ * Preconditions. Where a comment says "Preconditions", the tests call
+ * the function only with inputs that meet them. Where it says "No
+ * answer", the function must return what it says for such inputs.
  */
 #ifndef CHALK_MOE_H
 #define CHALK_MOE_H
@@ -32,83 +43,113 @@
 
 #include "cost.h"
 
-/* ---- Exercise 2.1 (*) expert_params: the anatomy of an MoE layer --------- §2.1 */
+/* ---- Exercise 2.1 (*) expert_params: anatomy of an MoE layer - §2.1 */
 
 /* The shape of one MoE layer, as a model's configuration gives it. */
 typedef struct moe_shape {
-    int d_model;        /* width of the residual stream (elements per token) */
-    int d_ff;           /* hidden width of ONE expert's MLP */
+    int d_model;        /* width of the residual stream, elements */
+    int d_ff;           /* hidden width of ONE expert's MLP, elements */
     int experts;        /* E: routed experts in the layer */
-    int experts_shared; /* shared experts: every token visits them */
+    int experts_shared; /* E_sh: shared experts, visited by every token */
     int top_k;          /* k: routed experts each token visits */
 } moe_shape;
 
-/* Parameters of one expert, a SwiGLU MLP: gate, up (d_model x d_ff each) and
- * down (d_ff x d_model), so 3 * d_model * d_ff. Precondition: both widths >= 1. */
+/* Parameters of one expert, a SwiGLU MLP,
+ * §2.1 (Anatomy of an MoE layer):
+ * three d_model x d_ff matrices (gate, up and down), so
+ *     3 * d_model * d_ff.
+ * Compute it in double: 3 * 7168 * 2048 fits an int, but a layer's
+ * total below does not. Preconditions: d_model >= 1, d_ff >= 1. */
 double moe_expert_params(int d_model, int d_ff);
 
-/* Parameters of one MoE layer: every routed and shared expert, plus the router (a
- * d_model x experts matrix that scores each expert for each token). */
+/* The parameters of one MoE layer. */
 typedef struct moe_layer_count {
-    double total;  /* (experts + shared) experts + router */
-    double active; /* what one token multiplies through: (top_k + shared) + router */
+    double total;  /* stored: every routed and shared expert, router */
+    double active; /* one token multiplies through: top_k routed
+                    * experts, every shared expert, the router */
 } moe_layer_count;
 
-/* Precondition: 1 <= top_k <= experts, experts_shared >= 0. */
+/* The parameters of the layer `*s` describes (s points to one
+ * moe_shape), §2.1 (Anatomy of an MoE layer). The router is a
+ * d_model x experts matrix: it scores every expert for every token, so
+ * it is in both counts. Preconditions: d_model >= 1, d_ff >= 1,
+ * 1 <= top_k <= experts, experts_shared >= 0. */
 moe_layer_count moe_layer_params(const moe_shape *s);
 
-/* ---- Exercise 2.2 (*) expert_placement: experts on a scale-up domain ------ §2.2 */
+/* ---- Exercise 2.2 (*) expert_placement: experts on a domain -- §2.2 */
 
+/* Where E experts go on a scale-up domain of `domain_chips` GPUs. */
 typedef struct moe_placement {
-    int gpus_used;       /* the largest GPU count <= domain that divides experts */
-    int experts_per_gpu; /* experts / gpus_used, the same on every GPU used */
+    int gpus_used;       /* n: GPUs that hold experts */
+    int experts_per_gpu; /* experts / gpus_used */
     int gpus_idle;       /* domain_chips - gpus_used */
-    int busiest_if_all;  /* experts on the busiest GPU if all domain_chips held
-                          * experts as evenly as they can: ceil(experts / domain) */
+    int busiest_if_all;  /* experts on the busiest GPU if every one of
+                          * the domain_chips GPUs held experts, spread
+                          * as evenly as whole experts allow */
 } moe_placement;
 
-/* Expert parallelism with one copy of each expert and the same number of experts
- * on every GPU used: the most GPUs (at most domain_chips) that split `experts`
- * evenly. 256 experts on a 72-GPU rack use 64 GPUs, 4 experts each, 8 idle.
- * Preconditions: experts >= 1, domain_chips >= 1. */
+/* Expert parallelism with one copy of each expert and the same number
+ * of whole experts on every GPU used,
+ * §2.2 (Expert parallelism on a rack):
+ * gpus_used is the largest count g <= domain_chips that divides
+ * `experts` (not the largest power of two; when
+ * experts <= domain_chips it is `experts` itself, one expert a GPU).
+ * 256 experts on a 72-GPU rack use 64 GPUs. busiest_if_all is
+ * experts / domain_chips rounded UP. Preconditions: experts >= 1,
+ * domain_chips >= 1. */
 moe_placement moe_place_experts(int experts, int domain_chips);
 
-/* ---- Exercise 2.3 (*) a2a_bytes: what a token sends ---------------------- §2.3 */
+/* ---- Exercise 2.3 (*) a2a_bytes: what a token sends ----------- §2.3 */
 
-/* Bytes one token moves per MoE layer: its d_model activations out to each of its
- * top_k experts (dispatch) and each expert's d_model outputs back (combine),
- * 2 * top_k * d_model * act_bytes. Counts every copy, including those whose expert
- * sits on the token's own GPU (the lecture's convention).
- * Preconditions: d_model >= 1, top_k >= 1, act_bytes > 0. */
+/* Bytes one token moves in one MoE layer, §2.3 (The all-to-all): its
+ * d_model activations out to each of its top_k experts (the dispatch)
+ * and each expert's d_model outputs back (the combine), at act_bytes
+ * bytes per element:
+ *     2 * top_k * d_model * act_bytes.
+ * Every copy counts, also one whose expert is on the token's own GPU
+ * (the lecture's convention). Preconditions: d_model >= 1,
+ * top_k >= 1, act_bytes > 0. */
 double moe_a2a_bytes_per_token(int d_model, int top_k, double act_bytes);
 
-/* The share of those bytes that leaves the token's GPU when experts are spread
- * evenly over `gpus` GPUs: 1 - 1/gpus (0 for one GPU). Precondition: gpus >= 1. */
+/* The share of those bytes that leaves the token's GPU when the
+ * experts are spread evenly over `gpus` GPUs, §2.3 (The all-to-all): a
+ * copy stays home with chance 1 / gpus, so 1 - 1 / gpus; 0 for one
+ * GPU. Precondition: gpus >= 1. */
 double moe_a2a_remote_fraction(int gpus);
 
-/* ---- Exercise 2.4 (**) three_roofs: compute, memory and network ----------- §2.4 */
+/* ---- Exercise 2.4 (**) three_roofs: compute, memory, network -- §2.4 */
 
-/* One MoE model on `racks` racks of `gpus` GPUs each. All per-GPU figures are per
- * GPU; bandwidths of the scale-up (NVLink) and scale-out (NIC) networks are one
- * direction. Every GPU holds experts, runs the router, attention and everything
- * else, and the weights are spread evenly over all racks * gpus GPUs. */
+/* One MoE model decoding on `racks` racks of `gpus` GPUs each. Every
+ * GPU holds experts, runs attention and the router for its share of
+ * the sequences, and holds an equal share of every weight; the batch's
+ * sequences are spread evenly over all racks * gpus GPUs. Figures
+ * marked "per GPU" are one GPU's. */
 typedef struct moe_deploy {
-    double params_total;         /* N_total: every weight, fetched every step */
-    double params_active;        /* N_active: weights one token multiplies through */
-    double bytes_per_param;      /* 2 bf16, 1 fp8, 0.5 fp4 */
-    double kv_bytes_per_token;   /* KV cache per token of context, all layers */
-    int d_model;                 /* activations per token crossing the network */
-    int moe_layers;              /* layers whose MLP is an MoE (each does an all-to-all) */
-    int experts;                 /* E: routed experts per MoE layer */
-    int top_k;                   /* k: routed experts per token */
-    double act_bytes;            /* bytes per activation element on the network */
-    int gpus;                    /* n: GPUs per rack (from moe_place_experts) */
-    int racks;                   /* R >= 1: racks one expert layer spans */
-    double flops_per_s;          /* per GPU, at the precision of the math */
-    double hbm_bytes_per_s;      /* per GPU */
-    double scaleup_bytes_per_s;  /* per GPU, one direction (NVLink) */
-    double scaleout_bytes_per_s; /* per GPU, one direction (NIC); unused when R = 1 */
+    double params_total;       /* N_total: every weight, read every step */
+    double params_active;      /* N_active: weights one token multiplies */
+    double bytes_per_param;    /* beta: 2 bf16, 1 fp8, 0.5 fp4 */
+    double kv_bytes_per_token; /* KV cache per token of context, all
+                                * layers together, bytes */
+    int d_model;      /* activations per token sent to each expert */
+    int moe_layers;   /* layers whose MLP is an MoE (an all-to-all each) */
+    int experts;      /* E: routed experts per MoE layer */
+    int top_k;        /* k: routed experts per token */
+    double act_bytes; /* bytes per activation element on the network */
+    int gpus;         /* n: GPUs per rack that hold experts */
+    int racks;        /* R: racks one expert layer spans */
+    double flops_per_s;          /* F per GPU, at the math's precision */
+    double hbm_bytes_per_s;      /* HBM bandwidth per GPU */
+    double scaleup_bytes_per_s;  /* W_up: NVLink per GPU, one way */
+    double scaleout_bytes_per_s; /* W_out: NIC per GPU, one way; read
+                                  * only when racks > 1 */
 } moe_deploy;
+
+/* A moe_deploy is valid when params_total >= params_active > 0,
+ * bytes_per_param > 0, kv_bytes_per_token >= 0, d_model >= 1,
+ * moe_layers >= 0, 1 <= top_k <= experts, act_bytes > 0, gpus >= 1,
+ * racks >= 1, each of flops_per_s, hbm_bytes_per_s and
+ * scaleup_bytes_per_s > 0, and scaleout_bytes_per_s > 0 when
+ * racks > 1, all finite. */
 
 /* Which roof sets the step. */
 typedef enum moe_bound {
@@ -117,185 +158,357 @@ typedef enum moe_bound {
     MOE_BOUND_NETWORK,
 } moe_bound;
 
-/* "compute", "memory" or "network". */
+/* The roof's name: "compute", "memory" or "network" for the three
+ * values above, "?" for any other value. The result is a string
+ * constant of at most 7 characters and its NUL (8 bytes), with static
+ * storage: the caller never frees or writes it. */
 const char *moe_bound_name(moe_bound bound);
 
+/* The three roofs of one decode step, in seconds. */
 typedef struct moe_step {
-    double compute_s; /* weight arithmetic: batch * 2 N_active / (R n F) */
-    double weights_s; /* every weight once: N_total * bytes / (R n W_HBM) */
-    double kv_s;      /* every sequence's cache: batch * context * kv / (R n W_HBM) */
-    double memory_s;  /* weights_s + kv_s */
-    double a2a_s;     /* every MoE layer's dispatch and combine (formula above) */
-    double step_s;    /* max(compute_s, memory_s, a2a_s) */
-    moe_bound bound;  /* NETWORK when a2a_s > max(compute_s, memory_s); otherwise
-                       * COMPUTE when compute_s >= memory_s, else MEMORY */
+    double compute_s; /* the arithmetic on the weights: 2 FLOPs per
+                       * active parameter per sequence, at the peak of
+                       * all racks * gpus GPUs */
+    double weights_s; /* reading every weight once, each GPU its share,
+                       * at its HBM bandwidth */
+    double kv_s;      /* reading every sequence's KV cache once, the
+                       * same way */
+    double memory_s;  /* weights_s + kv_s: the memory roof */
+    double a2a_s;     /* the network roof: the dispatch and combine of
+                       * every sequence in every MoE layer, every copy
+                       * counted, each GPU sending its share (§2.3;
+                       * with racks > 1, §2.5) */
+    double step_s;    /* the largest of compute_s, memory_s, a2a_s */
+    moe_bound bound;  /* which of the three step_s is. Ties: NETWORK
+                       * only when a2a_s is strictly larger than both
+                       * others; otherwise COMPUTE when
+                       * compute_s >= memory_s (a tie is COMPUTE),
+                       * else MEMORY */
 } moe_step;
 
-/* The three roofs of one decode step. Preconditions: batch >= 0, context >= 0,
- * gpus >= 1, racks >= 1, positive rates. */
-moe_step moe_step_at(const moe_deploy *d, double batch, double context_tokens);
+/* The three roofs of one step of `batch` sequences with
+ * `context_tokens` tokens of context each, on the deployment `*d`
+ * (one moe_deploy, valid), §2.4 (Three roofs). The network roof
+ * assumes the NVSwitches let every GPU send at its full scale-up rate
+ * at once, and with racks > 1 (§2.5 (Two racks)) that each GPU sends
+ * the share of its copies whose expert is in its own rack over NVLink
+ * and the rest over its NIC AT THE SAME TIME, experts spread evenly
+ * over the racks. batch = 0 is a step that only reads the weights:
+ * MEMORY. Preconditions: *d valid, batch >= 0, context_tokens >= 0. */
+moe_step moe_step_at(const moe_deploy *d, double batch,
+                     double context_tokens);
 
-/* Network time over compute time, per token: both grow linearly with the batch,
- * so their ratio does not depend on it. Above 1 the network is the binding roof
- * at every batch past the knee. */
+/* The network roof over the compute roof, a2a_s / compute_s, at any
+ * batch > 0 (it does not depend on the batch), §2.4 (Three roofs):
+ * above 1 the network is the steeper of the two roofs that grow with
+ * the batch. Precondition: *d valid (one moe_deploy). */
 double moe_network_over_compute(const moe_deploy *d);
 
-/* The batch at which the step stops being memory-bound, or the reason there is
- * none. */
+/* The knee: the batch at which the step stops being memory-bound. */
 typedef struct moe_knee {
-    bool exists;     /* false when memory grows at least as fast as both other roofs */
-    double batch;    /* where max(compute, a2a) == memory; 0 when !exists */
-    moe_bound after; /* the roof that binds past it: COMPUTE or NETWORK */
+    bool exists;     /* false when there is no knee (below) */
+    double batch;    /* the knee, sequences (not rounded); 0 when
+                      * !exists */
+    moe_bound after; /* which roof binds past the knee: the steeper of
+                      * compute and network; a tie is COMPUTE. Set
+                      * whether or not the knee exists */
 } moe_knee;
 
-/* Solves max(c, a) * batch = weights + kv * batch for the batch, with c, a and kv
- * the compute, network and KV time each sequence adds. No knee when the KV slope
- * is at least the larger of the other two. A tie between c and a counts as
- * COMPUTE. */
+/* The batch at which the steeper of the compute and network roofs
+ * meets the memory roof (weights plus KV), §2.4 (Three roofs). No knee
+ * (exists = false, batch = 0) when each sequence's KV fetch adds at
+ * least as much time as it adds to the steeper roof (a tie is no
+ * knee): memory then binds at every batch. Preconditions: *d valid,
+ * context_tokens >= 0. */
 moe_knee moe_knee_batch(const moe_deploy *d, double context_tokens);
 
-/* ---- Exercise 2.5 (**) two_racks: crossing the scale-out network ----------- §2.5 */
+/* ---- Exercise 2.5 (**) two_racks: the scale-out network ------- §2.5 */
 
+/* One expert layer spread over R racks, experts spread evenly. */
 typedef struct moe_racks {
-    double cross_fraction;     /* share of a token's expert visits in another rack,
-                                * (R - 1) / R with experts spread evenly */
-    double slowdown_overlap;   /* all-to-all time over one rack's, at the same tokens
-                                * per GPU, when the in-rack and cross-rack parts run
-                                * at the same time: max(1/R, (R-1)/R * W_up/W_out) */
-    double slowdown_serial;    /* the same when they run one after the other:
-                                * 1/R + (R-1)/R * W_up/W_out */
+    double cross_fraction;   /* the share of a token's expert visits
+                              * whose expert is in another rack */
+    double slowdown_overlap; /* the all-to-all's time over one rack's,
+                              * with the same tokens on each GPU, when
+                              * each GPU sends its in-rack and its
+                              * cross-rack copies at the same time */
+    double slowdown_serial;  /* the same when it sends them one part
+                              * after the other */
 } moe_racks;
 
-/* Spreading one expert layer over `racks` racks. With 2 racks and a scale-out
- * network 8 times slower, the lecture's 0.5 x 8 = 4 and 4.5. racks == 1 gives 0,
- * 1 and 1. Preconditions: racks >= 1, both bandwidths > 0. */
-moe_racks moe_span_racks(int racks, double scaleup_bytes_per_s, double scaleout_bytes_per_s);
+/* The cost of spanning `racks` racks, §2.5 (Two racks), for GPUs with
+ * scale-up and scale-out bandwidths as given (one direction each).
+ * racks = 1 gives 0, 1 and 1 (nothing crosses). Preconditions:
+ * racks >= 1, both bandwidths > 0 and finite. */
+moe_racks moe_span_racks(int racks, double scaleup_bytes_per_s,
+                         double scaleout_bytes_per_s);
 
-/* ---- Exercise 2.6 (*) expert_batch: tokens per expert ---------------------- §2.6 */
+/* ---- Exercise 2.6 (*) expert_batch: tokens per expert --------- §2.6 */
 
-/* Tokens one expert receives on average in a step: batch * top_k / experts.
+/* Tokens one expert receives on average in a step,
+ * §2.6 (Tokens per expert):
+ * the batch makes batch * top_k token-expert visits, shared
+ * by `experts` experts:
+ *     batch * top_k / experts.
  * Preconditions: batch >= 0, 1 <= top_k <= experts. */
 double moe_tokens_per_expert(double batch, int experts, int top_k);
 
-/* The smallest batch at which an average expert is compute-bound: each expert must
- * see hw_ratio tokens (chapter 1's r, multiplies per weight fetched), so
- * batch >= hw_ratio * experts / top_k. Preconditions: hw_ratio > 0,
+/* The smallest batch at which an average expert is compute-bound,
+ * §2.6 (Tokens per expert): each expert must see hw_ratio tokens
+ * (chapter 1's r, multiplies per weight fetched), so
+ *     hw_ratio * experts / top_k
+ * sequences (not rounded). Preconditions: hw_ratio > 0,
  * 1 <= top_k <= experts. */
 double moe_min_batch(double hw_ratio, int experts, int top_k);
 
-/* ---- Exercise 2.7 (*) rng: a seeded generator of our own ------------------- §2.7 */
+/* ---- Exercise 2.7 (*) rng: a seeded generator of our own ------ §2.7 */
 
-/* SplitMix64 (Steele, Lea and Flood 2014; Vigna's splitmix64.c): add
- * 0x9E3779B97F4A7C15 to *state, then mix the new state with two xor-shift-multiply
- * rounds (30, 0xBF58476D1CE4E5B9; 27, 0x94D049BB133111EB; 31) and return it. The
- * same seed gives the same numbers on every machine; from state 0 the first output
- * is 0xE220A8397B1DCDAF. */
+/* SplitMix64 (Steele, Lea and Flood 2014; Vigna's splitmix64.c),
+ * §2.7 (Routing is random). `state` points to ONE uint64_t, read and
+ * written. Add 0x9E3779B97F4A7C15 to *state (mod 2^64), then mix a
+ * copy z of the NEW state and return it:
+ *     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+ *     z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+ *     z =  z ^ (z >> 31)
+ * (uint64_t arithmetic, which wraps mod 2^64). From *state = 0 the
+ * first output is 0xE220A8397B1DCDAF and *state becomes
+ * 0x9E3779B97F4A7C15. */
 uint64_t moe_rng_next(uint64_t *state);
 
-/* A uniform integer in [0, n), every value equally likely (no modulo bias: reject
- * draws from the incomplete last block of n values). Precondition: n >= 1. */
+/* A uniform integer in [0, n), every value equally likely, drawn with
+ * moe_rng_next from `state` (ONE uint64_t, read and written), §2.7
+ * (Routing is random). x % n alone favours small values when n does
+ * not divide 2^64: reject every draw x in the last, incomplete block
+ * of n values (the 2^64 mod n largest ones) and draw again. n = 1
+ * returns 0 (after one draw). Precondition: n >= 1. */
 uint64_t moe_rng_below(uint64_t *state, uint64_t n);
 
-/* ---- Exercise 2.8 (**) load_closed_forms: what the loads must look like ----- §2.7 */
+/* ---- Exercise 2.8 (**) load_closed_forms: loads, exactly ------ §2.7 */
 
-/* With each token picking top_k distinct experts uniformly at random, one expert's
- * load (tokens it receives) is Binomial(batch, top_k / experts). */
+/* Each of `batch` tokens picks top_k DISTINCT experts of `experts`,
+ * uniformly at random and independently of the other tokens, §2.7
+ * (Routing is random). Then one expert's load, the tokens it
+ * receives, is X ~ Binomial(batch, top_k / experts). */
 
-/* P(X > c) for X ~ Binomial(n, p): 1 for c < 0, 0 for c >= n.
- * Preconditions: n >= 0, 0 <= p <= 1. */
+/* P(X > c), strictly greater, for X ~ Binomial(n, p): 1 for c < 0,
+ * 0 for c >= n. p = 0 gives 0 for every c >= 0; p = 1 gives 1 for
+ * every c < n. Accurate far into the tail (1e-30 and below must come
+ * out right to 1e-9 relative). Preconditions: n >= 0, 0 <= p <= 1. */
 double moe_binomial_tail(int n, double p, int c);
 
-/* The expected share of all batch * top_k token-expert assignments dropped when
- * each expert accepts at most `capacity` tokens: experts * E[(X - capacity)+]
- * / (batch * top_k), exact by linearity of expectation (no independence needed).
- * Preconditions: batch >= 1, 1 <= top_k <= experts, capacity >= 0. */
-double moe_expected_drop_fraction(int batch, int experts, int top_k, int capacity);
+/* The expected share of all batch * top_k token-expert assignments
+ * that are dropped when every expert accepts at most `capacity` tokens
+ * and drops the rest, §2.7 (Routing is random): exact (it needs no
+ * independence between experts). capacity = 0 drops everything (1);
+ * capacity >= batch drops nothing (0). With top_k = experts every
+ * expert receives every token. Preconditions: batch >= 1,
+ * 1 <= top_k <= experts, capacity >= 0. */
+double moe_expected_drop_fraction(int batch, int experts, int top_k,
+                                  int capacity);
 
-/* The smallest whole capacity whose expected drop fraction is below max_drop
- * (e.g. 0.01): always exists, since capacity = batch drops nothing.
- * Precondition: 0 < max_drop < 1. */
-int moe_capacity_for_drop(int batch, int experts, int top_k, double max_drop);
+/* The smallest whole capacity c, 0 <= c <= batch, whose expected drop
+ * fraction is STRICTLY below max_drop (a capacity whose drops equal
+ * max_drop is not enough), §2.7 (Routing is random). It always
+ * exists: c = batch drops nothing. Preconditions as above, and
+ * 0 < max_drop < 1. */
+int moe_capacity_for_drop(int batch, int experts, int top_k,
+                          double max_drop);
 
-/* Two closed-form bounds on the expected load of the busiest expert, E[max_j X_j],
- * written as sums over c of P(max > c):
- *   lower: as if the loads were independent, sum_c 1 - (1 - P(X > c))^experts
- *          (the loads are negatively associated, so this is a lower bound)
- *   upper: the union bound, sum_c min(1, experts * P(X > c)). */
+/* Two closed-form bounds on the expected load of the busiest expert,
+ * E[max_j X_j], in tokens, §2.7 (Routing is random). */
 typedef struct moe_max_bounds {
-    double lower;
-    double upper;
+    double lower; /* what E[max] would be if the experts' loads were
+                   * independent (they are negatively associated, so
+                   * this is a lower bound) */
+    double upper; /* the union bound on P(max > c), capped at 1 for
+                   * each c, summed as in §2.7 */
 } moe_max_bounds;
 
+/* Both bounds for the routing above. With top_k = experts every load
+ * is exactly `batch`, and both bounds are `batch`.
+ * Preconditions: batch >= 1, 1 <= top_k <= experts. */
 moe_max_bounds moe_expected_max_load(int batch, int experts, int top_k);
 
-/* ---- Exercise 2.9 (***) routing_simulation: the busiest expert -------------- §2.7 */
+/* ---- Exercise 2.9 (***) routing_simulation: busiest expert --- §2.7 */
 
-/* The most experts a token may visit in the simulation (real models use 1 to 16),
- * so that a token's choices fit in a small array. */
+/* The most experts a token may visit in the simulation (real models
+ * use 1 to 16), so that a token's choices fit in a small array. */
 enum { MOE_MAX_TOP_K = 64 };
 
-/* Routes one batch: each of `batch` tokens picks top_k DISTINCT experts of
- * `experts`, uniformly at random with *rng, and load[j] receives the number of
- * tokens expert j got (load has `experts` entries; it is zeroed first). The loads
- * then sum to batch * top_k. Preconditions: batch >= 0,
- * 1 <= top_k <= min(experts, MOE_MAX_TOP_K). */
-void moe_route_batch(uint64_t *rng, int batch, int experts, int top_k, int *load);
+/* Routes one batch, §2.7 (Routing is random). `rng` points to ONE
+ * uint64_t, the generator's state (moe_rng_next), read and written.
+ * `load` points to an array of EXACTLY `experts` ints: the function
+ * writes load[0] .. load[experts - 1] and no other element, and never
+ * reads one before writing it. Each of `batch` tokens picks top_k
+ * DISTINCT experts uniformly at random (every set of top_k experts
+ * equally likely), independently of the other tokens; load[j] ends as
+ * the number of tokens that picked expert j, so the loads sum to
+ * batch * top_k. batch = 0 leaves every load 0. Preconditions:
+ * batch >= 0, experts >= 1, 1 <= top_k <= min(experts, MOE_MAX_TOP_K).
+ */
+void moe_route_batch(uint64_t *rng, int batch, int experts, int top_k,
+                     int *load);
 
 /* What `trials` routed batches show. */
 typedef struct moe_imbalance {
-    bool ok;                     /* false when memory for the loads ran out */
-    double mean_load;            /* batch * top_k / experts */
-    double max_load_over_mean;   /* the busiest expert's load over the mean,
-                                  * averaged over the trials */
-    int capacity;                /* floor(capacity_factor * mean_load), at most batch */
-    double drop_fraction;        /* assignments above `capacity`, over all
-                                  * trials * batch * top_k assignments */
-    double capacity_factor_p99;  /* the smallest whole capacity dropping fewer
-                                  * than 1% of the assignments, over the mean */
+    bool ok;          /* false when memory ran out (then the rest 0) */
+    double mean_load; /* batch * top_k / experts, tokens */
+    double max_load_over_mean;  /* the busiest expert's load over the
+                                 * mean, averaged over the trials */
+    int capacity;               /* the capacity, tokens: see moe_simulate */
+    double drop_fraction;       /* assignments beyond `capacity` at their
+                                 * expert, over all trials * batch * top_k
+                                 * assignments */
+    double capacity_factor_p99; /* the smallest whole capacity c,
+                                 * 0 <= c <= batch, that drops STRICTLY
+                                 * fewer than 1% of all assignments of
+                                 * all trials, over mean_load */
 } moe_imbalance;
 
-/* Runs `trials` batches from a generator whose state starts at `seed` (the same
- * seed gives the same result) and summarises them. The capacity is capped at
- * batch (no expert can receive more). Preconditions: batch >= 1,
- * 1 <= top_k <= min(experts, MOE_MAX_TOP_K), trials >= 1, capacity_factor >= 0. */
-moe_imbalance moe_simulate(uint64_t seed, int experts, int top_k, int batch, int trials,
-                           double capacity_factor);
+/* Routes `trials` batches with moe_route_batch from a generator whose
+ * state starts at `seed` (the same seed gives the same result) and
+ * summarises them, §2.7 (Routing is random). The capacity is
+ * capacity_factor * mean_load rounded DOWN to a whole number of tokens,
+ * and at most batch. The product may land a hair below a whole number
+ * (1.15 * 100 is 114.99999999999999 in doubles): forgive it, by
+ * rounding down capacity_factor * mean_load * (1 + 1e-9). Memory for
+ * the loads comes from malloc or calloc and is freed before returning.
+ * Preconditions: batch >= 1, experts >= 1, 1 <= top_k <= min(experts,
+ * MOE_MAX_TOP_K), trials >= 1, capacity_factor >= 0 and finite. */
+moe_imbalance moe_simulate(uint64_t seed, int experts, int top_k, int batch,
+                           int trials, double capacity_factor);
 
-/* ---- Exercise 2.10 (**) rack_capacity: what a scale-up domain holds -------- §2.8 */
+/* ---- Exercise 2.10 (**) rack_capacity: what a domain holds ---- §2.8 */
 
-/* HBM of a whole scale-up domain: chips * hbm_bytes (8 x 80 GB = 640 GB for a
- * Hopper tray). Preconditions: chips >= 1, hbm_bytes > 0. */
+/* The HBM of a whole scale-up domain, bytes,
+ * §2.8 (Why a rack is the unit):
+ * every chip's, chips * hbm_bytes. Preconditions: chips >= 1,
+ * hbm_bytes > 0. */
 double moe_domain_hbm_bytes(int chips, double hbm_bytes);
 
-/* The largest model a domain holds together with the KV caches of the batch that
- * amortises its weights (chapter 1's r * s sequences of `context` tokens). */
+/* The largest model a domain holds beside the caches of its batch. */
 typedef struct moe_largest {
-    bool exists;         /* false when not even N_total = N_active fits */
-    double params_total; /* the largest N_total */
+    bool exists;         /* false when not even N_total = N_active fits;
+                          * every number below is then 0 */
+    double params_total; /* N_total, the largest, parameters */
     double sparsity;     /* params_total / params_active */
-    double batch;        /* hw_ratio * sparsity: the batch that needs */
-    double kv_bytes;     /* the caches of that batch: batch * context * kv_bytes */
+    double batch;        /* the batch it needs, chapter 1's r s:
+                          * hw_ratio * sparsity, sequences */
+    double kv_bytes;     /* the KV caches of that batch, bytes */
 } moe_largest;
 
-/* Solves bytes_per_param * N + (hw_ratio * N / params_active) * context * kv_bytes
- * = domain_hbm_bytes for N. Preconditions: domain_hbm_bytes > 0,
- * bytes_per_param > 0, hw_ratio > 0, context >= 0, kv_bytes >= 0,
- * params_active > 0. */
-moe_largest moe_largest_model(double domain_hbm_bytes, double bytes_per_param,
-                              double hw_ratio, double context_tokens,
-                              double kv_bytes_per_token, double params_active);
+/* The largest total parameter count N_total whose weights (at
+ * bytes_per_param each) together with the KV caches of its balance
+ * batch (r s sequences, r = hw_ratio and s = N_total / params_active,
+ * each of context_tokens tokens at kv_bytes_per_token bytes) fill
+ * domain_hbm_bytes exactly, §2.8 (Why a rack is the unit). No answer
+ * when that N_total is below params_active (a model has at least its
+ * active parameters); exactly params_active is an answer, sparsity 1.
+ * Preconditions: domain_hbm_bytes > 0, bytes_per_param > 0,
+ * hw_ratio > 0, context_tokens >= 0, kv_bytes_per_token >= 0,
+ * params_active > 0, all finite. */
+moe_largest moe_largest_model(double domain_hbm_bytes,
+                              double bytes_per_param, double hw_ratio,
+                              double context_tokens,
+                              double kv_bytes_per_token,
+                              double params_active);
 
-/* ---- Exercise 2.11 (*) routed_scaling: how much are experts worth? --------- §2.9 */
+/* ---- Exercise 2.11 (*) routed_scaling: what an expert is worth  §2.9 */
 
-/* The routed scaling law as the lecture reads it: 64 experts at 370M active
- * parameters match a dense 1.3B model, "64x for 4x", so quality grows as the
- * cube root of the expert count: params_active * experts^(1/3).
+/* The routed scaling law as §2.9 (The routed scaling law) reads the
+ * lecture: 64 experts at 370M active parameters match a dense 1.3B
+ * model, "64x for 4x", so quality grows as the cube root of the expert
+ * count; the dense parameters a routed model is worth:
+ *     params_active * experts^(1/3).
  * Preconditions: params_active > 0, experts >= 1. */
 double moe_dense_equivalent_params(double params_active, double experts);
 
-/* How many times the experts (so, roughly, the total parameters) must grow to keep
- * quality when active parameters are multiplied by active_ratio (0.5 = halved):
- * (1 / active_ratio)^3. Precondition: 0 < active_ratio <= 1. */
+/* How many times the experts must grow to keep quality when the
+ * active parameters are multiplied by active_ratio (0.5 = halved),
+ * §2.9 (The routed scaling law):
+ *     (1 / active_ratio)^3.
+ * Precondition: 0 < active_ratio <= 1. */
 double moe_expert_multiplier(double active_ratio);
+
+/* ---- Exercise 2.12 (***) cheapest_layout: a design ----------------- */
+
+/* What to serve, on what chip, and how fast. */
+typedef struct moe_layout_query {
+    moe_deploy model;      /* the model and ONE GPU's rates; model.gpus and
+                            * model.racks are ignored (the search sets
+                            * them) */
+    double context_tokens; /* L: tokens of context per sequence */
+    double hbm_bytes;      /* HBM capacity of one GPU, bytes */
+    int domain_chips;      /* GPUs in one rack (scale-up domain) */
+    int max_racks;         /* the most racks a layout may span */
+    double usd_per_gpu_hour; /* rental price of one GPU */
+    double max_step_s;       /* the latency target: a step (the time
+                              * between two tokens of a sequence) may
+                              * take at most this long */
+} moe_layout_query;
+
+/* Whether a layout was found, and if not, why not. */
+typedef enum moe_layout_why {
+    MOE_LAYOUT_FOUND,     /* exists: the cheapest layout below */
+    MOE_LAYOUT_BAD_QUERY, /* an input is out of range (below) */
+    MOE_LAYOUT_NONE_FITS, /* no layout meets the target in its HBM */
+} moe_layout_why;
+
+/* The cheapest layout, or why there is none. */
+typedef struct moe_layout {
+    bool exists;          /* false when there is no answer */
+    moe_layout_why why;   /* FOUND exactly when exists */
+    int racks;            /* R */
+    int gpus_per_rack;    /* n */
+    int experts_per_gpu;  /* experts / (R n) */
+    double batch;         /* B: sequences per step, a whole number */
+    moe_step step;        /* moe_step_at for this layout at B */
+    double tokens_per_s;  /* B / step.step_s: the layout's throughput */
+    double usd_per_token; /* see moe_cheapest_layout */
+} moe_layout;
+
+/* The cheapest way to serve q->model within the latency target,
+ * §2.10 (The cheapest layout for a latency target). `q` points to one
+ * moe_layout_query, only read.
+ *
+ * A layout is R racks (1 <= R <= max_racks, R divides experts: each
+ * rack holds experts / R of them) of n GPUs each
+ * (1 <= n <= domain_chips, n divides experts / R: every GPU holds the
+ * same whole number of experts, one copy of each), deployed as moe_step_at
+ * assumes with gpus = n and racks = R.
+ *
+ * Its batch B is the largest whole number of sequences, B >= 1, for
+ * which both hold:
+ *   - the step fits the target: moe_step_at(...).step_s <= max_step_s,
+ *     exactly as moe_step_at computes it in doubles (a quotient that
+ *     lands a hair off a whole number must be checked against this
+ *     test, not trusted);
+ *   - the memory fits: the weights (params_total * bytes_per_param)
+ *     plus B caches of context_tokens tokens (kv_bytes_per_token each)
+ *     take at most the R n GPUs' HBM, R * n * hbm_bytes (filling it
+ *     exactly fits);
+ * and B <= 2^53 (= 9007199254740992, where doubles stop holding every
+ * whole number): a larger batch is capped there. A layout with no such
+ * B >= 1 is infeasible.
+ *
+ * Its cost per token, usd_per_token, is the rent of its R n GPUs for
+ * one step, over the B tokens the step produces (one per sequence).
+ *
+ * The answer is the feasible layout of least cost. Ties: let c_min be
+ * the least cost of any feasible layout; among the layouts whose cost
+ * is at most c_min * (1 + 1e-9) (layouts that cost the same in exact
+ * arithmetic may differ in the last bits), take the one with the
+ * fewest GPUs in all (R n), and among those the fewest racks.
+ *
+ * No answer (exists = false, every number 0, step.bound COMPUTE):
+ * why = MOE_LAYOUT_NONE_FITS when no layout is feasible, and
+ * why = MOE_LAYOUT_BAD_QUERY when an input is out of range (checked
+ * first): the model must be valid as moe_step_at requires, except gpus
+ * and racks;
+ * scaleout_bytes_per_s > 0 when max_racks > 1; context_tokens >= 0;
+ * hbm_bytes, usd_per_gpu_hour and max_step_s > 0; domain_chips >= 1,
+ * max_racks >= 1; every double it reads finite (scaleout_bytes_per_s
+ * is read only when max_racks > 1). */
+moe_layout moe_cheapest_layout(const moe_layout_query *q);
 
 #endif /* CHALK_MOE_H */

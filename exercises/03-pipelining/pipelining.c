@@ -1,43 +1,56 @@
 /*
  * pipelining.c -- Chapter 3 exercises: YOUR implementation.
  *
- * Each function below compiles and returns a placeholder, so the tests run and
- * fail. Replace each body with the formula from chapters/03-pipelining.md; the
- * contract (units, preconditions, what to return when there is no answer) is in
- * pipelining.h beside this file.
+ * Each function below compiles and returns a placeholder, so the tests run
+ * and fail. Replace each body with what the chapter derives; the contract
+ * (units, preconditions, rounding, what to return when there is no answer)
+ * is in pipelining.h beside this file, and each TODO names the section of
+ * chapters/03-pipelining.md (and of the PDF) that derives it.
  *
- *   make check CH=03     run the chapter's tests against this file
- *   make hint CH=03      show the next hint for the first failing exercise
+ *   make check CH=03         run the chapter's tests against this file
+ *   make hint EX=rack_hop    show the next hint for one exercise
  */
 #include "pipelining.h"
 
 #include <math.h>
 
-/* ---- Exercise 3.1 (*) rack_hop ----------------------------------------------- */
+/* ---- Exercise 3.1 (*) rack_hop --------------------------------------- */
 
 double pipelining_scaleup_s(const pipelining_hop *h)
 {
-    /* TODO(ch3, "Is a rack hop a bottleneck?"): the all-to-all bytes of every
-     * layer in the stage, over the rack's scale-up bandwidth. */
+    /* TODO(§3.2 (Is a rack hop a bottleneck?)): the all-to-all bytes of
+     * every layer in the stage, over the rack's scale-up bandwidth. */
     (void)h;
     return 0.0;
 }
 
 double pipelining_scaleout_s(const pipelining_hop *h)
 {
-    /* TODO(ch3, "Is a rack hop a bottleneck?"): each token crosses to the next
-     * rack once, over the rack's scale-out bandwidth. */
+    /* TODO(§3.2 (Is a rack hop a bottleneck?)): each token crosses to the
+     * next rack once, over the rack's scale-out bandwidth. */
     (void)h;
     return 0.0;
 }
 
-/* ---- Exercise 3.2 (**) hop_condition ----------------------------------------- */
+double pipelining_alltoall_bytes_per_s(double scaleup_bytes_per_s,
+                                       double bisection_bytes_per_s,
+                                       int chips)
+{
+    /* TODO(§3.2.1 (When the scale-up network is a torus)): the chip's own
+     * rate, or what its share of the bisection allows. */
+    (void)scaleup_bytes_per_s;
+    (void)bisection_bytes_per_s;
+    (void)chips;
+    return 0.0;
+}
+
+/* ---- Exercise 3.2 (**) hop_condition --------------------------------- */
 
 double pipelining_hop_ratio(double bandwidth_ratio, int experts_per_token,
                             int layers_per_stage)
 {
-    /* TODO(ch3, "Is a rack hop a bottleneck?"): divide your two times; what is
-     * left when tokens, d_model and bytes cancel? */
+    /* TODO(§3.2 (Is a rack hop a bottleneck?)): divide your two times;
+     * what is left when tokens, d_model, bytes and GPUs cancel? */
     (void)bandwidth_ratio;
     (void)experts_per_token;
     (void)layers_per_stage;
@@ -47,19 +60,19 @@ double pipelining_hop_ratio(double bandwidth_ratio, int experts_per_token,
 int pipelining_min_layers_per_stage(double bandwidth_ratio,
                                     int experts_per_token)
 {
-    /* TODO(ch3, "Is a rack hop a bottleneck?"): the smallest whole number of
-     * layers with a ratio of at least 1. */
+    /* TODO(§3.2 (Is a rack hop a bottleneck?)): the smallest whole number
+     * of layers with a ratio of at least 1; mind the rounding rule of
+     * pipelining.h. */
     (void)bandwidth_ratio;
     (void)experts_per_token;
     return 0;
 }
 
-/* ---- Exercise 3.3 (*) bubble ------------------------------------------------- */
+/* ---- Exercise 3.3 (*) bubble ----------------------------------------- */
 
-double pipelining_bubble_fraction(int stages, int microbatches,
-                                  int chunks)
+double pipelining_bubble_fraction(int stages, int microbatches, int chunks)
 {
-    /* TODO(ch3, "The bubble of GPipe"): idle time over total time. */
+    /* TODO(§3.4.1 (The bubble of GPipe)): idle time over total time. */
     (void)stages;
     (void)microbatches;
     (void)chunks;
@@ -69,57 +82,60 @@ double pipelining_bubble_fraction(int stages, int microbatches,
 double pipelining_bubble_over_ideal(int stages, int microbatches,
                                     int chunks)
 {
-    /* TODO(ch3, "The bubble of GPipe"): idle time over the ideal compute time. */
+    /* TODO(§3.4.1 (The bubble of GPipe)): idle time over the ideal
+     * compute time. */
     (void)stages;
     (void)microbatches;
     (void)chunks;
     return 0.0;
 }
 
-/* ---- Exercise 3.4 (**) schedule_order ---------------------------------------- */
+/* ---- Exercise 3.4 (**) schedule_order -------------------------------- */
 
 pipelining_op pipelining_gpipe_op(const pipelining_plan *plan, int stage,
-                                  int k)
+                                  int index)
 {
-    /* TODO(ch3, "A schedule simulator"): forwards 0..m-1, then backwards m-1..0. */
+    /* TODO(§3.4.1 (The bubble of GPipe)): which pass runs at this
+     * position? */
     (void)plan;
-    (void)k;
+    (void)index;
     pipelining_op op = {.stage = stage};
     return op;
 }
 
 pipelining_op pipelining_1f1b_op(const pipelining_plan *plan, int stage,
-                                 int k)
+                                 int index)
 {
-    /* TODO(ch3, "A schedule simulator"): a warm-up of forwards, then pairs of one
-     * forward and one backward, then the remaining backwards. */
+    /* TODO(§3.4.2 (A schedule simulator)): a warm-up of forwards, then
+     * pairs of one forward and one backward, then the backwards left. */
     (void)plan;
-    (void)k;
+    (void)index;
     pipelining_op op = {.stage = stage};
     return op;
 }
 
-/* ---- Exercise 3.5 (***) interleaved_order ------------------------------------ */
+/* ---- Exercise 3.5 (**) interleaved_order ----------------------------- */
 
 pipelining_op pipelining_interleaved_op(const pipelining_plan *plan,
-                                        int stage, int k)
+                                        int stage, int index)
 {
-    /* TODO(ch3, "Interleaved stages"): the same three phases as 1F1B over m * v
-     * chunk passes; number the forwards and backwards, then turn a number into a
-     * micro-batch and a chunk. */
+    /* TODO(§3.4.3 (Interleaved stages)): the same three phases as 1F1B
+     * over every chunk pass; number the forwards and the backwards, then
+     * turn a number into a micro-batch and a chunk. */
     (void)plan;
-    (void)k;
+    (void)index;
     pipelining_op op = {.stage = stage};
     return op;
 }
 
-/* ---- Exercise 3.6 (***) simulate --------------------------------------------- */
+/* ---- Exercise 3.6 (***) simulate ------------------------------------- */
 
 bool pipelining_simulate(const pipelining_plan *plan, pipelining_op *ops,
                          size_t capacity, pipelining_timeline *out)
 {
-    /* TODO(ch3, "A schedule simulator"): lay out each stage's passes in order, then
-     * run them: a pass starts when its stage is free and its input has ended. */
+    /* TODO(§3.4.2 (A schedule simulator)): lay out each stage's passes in
+     * order, then run them: a pass starts when its stage is free and its
+     * input has ended. */
     (void)plan;
     (void)ops;
     (void)capacity;
@@ -127,40 +143,40 @@ bool pipelining_simulate(const pipelining_plan *plan, pipelining_op *ops,
     return false;
 }
 
-/* ---- Exercise 3.7 (**) decode_loop ------------------------------------------- */
+/* ---- Exercise 3.7 (**) decode_loop ----------------------------------- */
 
 double pipelining_decode_token_s(int stages, double stage_s, double hop_s)
 {
-    /* TODO(ch3, "Decode is a loop"): every stage, and every hop, once per token. */
+    /* TODO(§3.5 (Decode is a loop)): every stage, and every hop, once per
+     * token. */
     (void)stages;
     (void)stage_s;
     (void)hop_s;
     return 0.0;
 }
 
-int pipelining_decode_microbatches(int stages, double stage_s,
-                                   double hop_s)
+int pipelining_decode_microbatches(int stages, double stage_s, double hop_s)
 {
-    /* TODO(ch3, "Decode is a loop"): how many micro-batches fill one trip round
-     * the loop? */
+    /* TODO(§3.5 (Decode is a loop)): how many micro-batches fill one trip
+     * round the loop? */
     (void)stages;
     (void)stage_s;
     (void)hop_s;
     return 0;
 }
 
-/* ---- Exercise 3.8 (**) capacity ---------------------------------------------- */
+/* ---- Exercise 3.8 (**) capacity -------------------------------------- */
 
 double pipelining_weight_bytes_per_gpu(const pipelining_memory *m)
 {
-    /* TODO(ch3, "The capacity equation"): weights spread over every GPU. */
+    /* TODO(§3.6 (The capacity equation)): weights spread over every GPU. */
     (void)m;
     return 0.0;
 }
 
 double pipelining_kv_bytes_per_gpu(const pipelining_memory *m)
 {
-    /* TODO(ch3, "The capacity equation"): every sequence in flight, every
+    /* TODO(§3.6 (The capacity equation)): every sequence in flight, every
      * token of its context. */
     (void)m;
     return 0.0;
@@ -169,10 +185,22 @@ double pipelining_kv_bytes_per_gpu(const pipelining_memory *m)
 pipelining_fit pipelining_min_stages_to_fit(const pipelining_memory *m,
                                             double hbm_bytes)
 {
-    /* TODO(ch3, "The capacity equation"): what is left for weights once the KV cache
-     * is in, and how many stages make the weights fit in it? */
+    /* TODO(§3.6 (The capacity equation)): what is left for weights once
+     * the KV cache is in, and how many stages make them fit in it? */
     (void)m;
     (void)hbm_bytes;
     pipelining_fit fit = {0};
     return fit;
+}
+
+/* ---- Exercise 3.9 (***) split ---------------------------------------- */
+
+pipelining_split pipelining_best_split(const pipelining_deployment *d)
+{
+    /* TODO(§3.7 (The best split of a model over racks)): try the numbers of
+     * stages in turn; for each, what do the fullest and the emptiest stage
+     * hold, how many micro-batches are in flight, and does it fit? */
+    (void)d;
+    pipelining_split split = {0};
+    return split;
 }

@@ -1,25 +1,37 @@
 /*
- * pipelining.h -- Chapter 3: pipelining across racks, and why "pipelining is not wise".
+ * pipelining.h -- Chapter 3: pipelining across racks, and why "pipelining
+ * is not wise".
  *
  * The contract for chapter 3. You implement these functions in
- * exercises/03-pipelining/pipelining.c; the tests in tests/03-pipelining/ check them,
- * and the reference in solutions/03-pipelining/pipelining.c is what the book's numbers
- * and Gantt charts come from. Read chapters/03-pipelining.md alongside.
+ * exercises/03-pipelining/pipelining.c; the tests in tests/03-pipelining/
+ * check them. Read chapters/03-pipelining.md alongside: each function names
+ * the section of the book (the PDF's numbering) that derives what it
+ * computes.
  *
- * A model is cut along its layers into `stages` pipeline stages, one rack (a
- * scale-up domain of `chips` GPUs) each; inside a rack the experts are spread over
- * the GPUs (expert parallelism). Four questions, four groups of functions:
+ * A model is cut along its layers into `stages` pipeline stages, one rack
+ * (a scale-up domain of `chips` GPUs) each; inside a rack the experts are
+ * spread over the GPUs (expert parallelism). Five questions, five groups of
+ * functions:
  *
- *   rack hop      is the scale-out link at a stage boundary a bottleneck?
- *   bubbles       how much of a training batch is idle, in closed form and measured
- *                 by a schedule simulator (GPipe, 1F1B, interleaved 1F1B)
- *   decode loop   what the hops between racks add to a decode step, and how many
- *                 micro-batches keep every stage busy
- *   capacity      bytes per GPU of weights and KV cache against the number of stages
+ *   rack hop     is the scale-out link at a stage boundary a bottleneck?
+ *   bubbles      how much of a training batch is idle, in closed form and
+ *                measured by a schedule simulator (GPipe, 1F1B and more)
+ *   decode loop  what the hops between racks add to a decode step, and how
+ *                many micro-batches keep every stage busy
+ *   capacity     bytes per GPU of weights and KV cache against the stages
+ *   split        the fewest racks a model can be served on, by search
  *
  * All quantities are SI doubles: seconds, bytes, bytes/s. Counts of stages,
- * micro-batches, chunks, layers and experts are ints.
- */
+ * micro-batches, chunks, layers and experts are ints. Every pointer
+ * parameter points to one object, except `ops` of pipelining_simulate,
+ * whose length is `capacity`.
+ *
+ * Rounding. Where a count is the smallest whole number at or above a
+ * quotient, the quotient can be whole in exact arithmetic and land a hair
+ * above it in floating point (7 * 5e-3 / 5e-3 is 7.000000000000001). Such a
+ * count treats a quotient within a relative 1e-9 of a whole number as that
+ * whole number, then rounds up; each function below says where this
+ * applies. */
 #ifndef CHALK_PIPELINING_H
 #define CHALK_PIPELINING_H
 
@@ -29,94 +41,142 @@
 
 #include "cost.h"
 
-/* ---- Exercise 3.1 (*) rack_hop: traffic inside and between racks --------- §3.2 */
+/* ---- Exercise 3.1 (*) rack_hop: traffic in and between racks ---- §3.2 */
 
-/* One decode (or forward) step of `tokens` tokens through one pipeline stage: a
- * rack of `chips` GPUs holding `layers_per_stage` MoE layers, its experts spread
- * over the GPUs. Each token visits `experts_per_token` routed experts per layer:
- * its activation (d_model elements) goes out to each chosen expert's GPU and the
- * result comes back (dispatch and combine). At the end of the stage each token's
- * activation crosses once to the next rack over the scale-out network. */
+/* One decode (or forward) step of `tokens` tokens through one pipeline
+ * stage: a rack of `chips` GPUs holding `layers_per_stage` MoE layers, its
+ * experts spread over the GPUs. Each token visits `experts_per_token`
+ * routed experts per layer: its activation (d_model elements) goes out to
+ * each chosen expert's GPU and the result comes back (dispatch and
+ * combine). At the end of the stage each token's activation crosses once to
+ * the next rack over the scale-out network. */
 typedef struct pipelining_hop {
-    double tokens;               /* tokens in the step (the batch) */
-    double d_model;              /* width of the residual stream, elements */
-    double activation_bytes;     /* bytes per activation element (2 in bf16) */
-    int experts_per_token;       /* routed experts each token visits per layer */
-    int layers_per_stage;        /* MoE layers in one stage (one rack) */
-    int chips;                   /* GPUs of the rack sharing the traffic */
-    double scaleup_bytes_per_s;  /* per GPU, one direction (NVLink) */
-    double scaleout_bytes_per_s; /* per GPU, one direction (NIC) */
+    /* tokens in the step (the batch) */
+    double tokens;
+    /* width of the residual stream, elements */
+    double d_model;
+    /* bytes per activation element (2 in bf16) */
+    double activation_bytes;
+    /* routed experts each token visits per layer */
+    int experts_per_token;
+    /* MoE layers in one stage (one rack) */
+    int layers_per_stage;
+    /* GPUs of the rack sharing the traffic */
+    int chips;
+    /* per GPU, one direction: the rate its all-to-all sends at (NVLink;
+     * on a torus, pipelining_alltoall_bytes_per_s) */
+    double scaleup_bytes_per_s;
+    /* per GPU, one direction (its network card) */
+    double scaleout_bytes_per_s;
 } pipelining_hop;
 
-/* Seconds the stage's dispatch and combine traffic keeps the scale-up network busy:
- *   tokens * 2 * experts_per_token * layers_per_stage * d_model * activation_bytes
- *   / (chips * scaleup_bytes_per_s).
+/* Seconds the stage's dispatch and combine traffic keeps the scale-up
+ * network busy, §3.2 (Is a rack hop a bottleneck?):
+ *   crossings = 2 * experts_per_token * layers_per_stage
+ *   bytes     = tokens * crossings * d_model * activation_bytes
+ *   seconds   = bytes / (chips * scaleup_bytes_per_s)
  * Preconditions: every field positive. */
 double pipelining_scaleup_s(const pipelining_hop *h);
 
-/* Seconds the hop to the next rack keeps the scale-out network busy:
- *   tokens * d_model * activation_bytes / (chips * scaleout_bytes_per_s).
+/* Seconds the hop to the next rack keeps the scale-out network busy,
+ * §3.2 (Is a rack hop a bottleneck?):
+ *   tokens * d_model * activation_bytes / (chips * scaleout_bytes_per_s)
  * Preconditions: every field positive. */
 double pipelining_scaleout_s(const pipelining_hop *h);
 
-/* ---- Exercise 3.2 (**) hop_condition: when the hop is not the bottleneck -- §3.2 */
+/* The rate, bytes/s per chip and direction, at which each of `chips` chips
+ * sends its share of a uniform all-to-all among them,
+ * §3.2.1 (When the scale-up network is a torus):
+ * its own scale-up bandwidth scaleup_bytes_per_s, unless the network's
+ * bisection carries less.
+ * bisection_bytes_per_s is what crosses the narrowest cut of the chips into
+ * two halves, in one direction; 0 means a switched network whose bisection
+ * never binds (an NVLink rack). On a torus the rate is the smaller of
+ *   scaleup_bytes_per_s   and   4 * bisection_bytes_per_s / chips.
+ * Preconditions: scaleup_bytes_per_s > 0, bisection_bytes_per_s >= 0,
+ * chips >= 1. */
+double pipelining_alltoall_bytes_per_s(double scaleup_bytes_per_s,
+                                       double bisection_bytes_per_s,
+                                       int chips);
 
-/* Scale-up time over scale-out time at a stage boundary, the lecture's ratio:
- *   2 * experts_per_token * layers_per_stage / bandwidth_ratio,
- * where bandwidth_ratio = scale-up bandwidth / scale-out bandwidth per GPU (about 8
- * in the lecture). Tokens, d_model and bytes cancel. At 1 or more the rack hop is
- * not the bottleneck. Preconditions: all arguments positive. */
+/* ---- Exercise 3.2 (**) hop_condition: when the hop is hidden ---- §3.2 */
+
+/* Scale-up time over scale-out time at a stage boundary: the ratio of the
+ * two times of Exercise 3.1, §3.2 (Is a rack hop a bottleneck?). The
+ * tokens, the width, the bytes per element and the GPUs cancel from it, so
+ * it depends only on the arguments: bandwidth_ratio is the gap between the
+ * networks, scale-up over scale-out bandwidth per GPU (the lecture's 8). At
+ * 1 or more the rack hop is not the bottleneck. Preconditions:
+ * bandwidth_ratio > 0, experts_per_token >= 1, layers_per_stage >= 1. */
 double pipelining_hop_ratio(double bandwidth_ratio, int experts_per_token,
                             int layers_per_stage);
 
-/* The fewest whole layers per stage for which pipelining_hop_ratio is at least 1:
- * the smallest integer >= bandwidth_ratio / (2 * experts_per_token), and at least 1
- * (a stage holds at least one layer). Exact when the quotient is a whole number.
- * Preconditions: bandwidth_ratio > 0, experts_per_token >= 1. */
-int pipelining_min_layers_per_stage(double bandwidth_ratio, int experts_per_token);
+/* The fewest whole layers per stage for which pipelining_hop_ratio is at
+ * least 1 (a ratio of exactly 1 is enough), and never fewer than 1: a stage
+ * holds a layer. Rounding as in the file's header: bandwidth_ratio is often
+ * a quotient of two bandwidths. Preconditions: bandwidth_ratio > 0,
+ * experts_per_token >= 1. */
+int pipelining_min_layers_per_stage(double bandwidth_ratio,
+                                    int experts_per_token);
 
-/* ---- Exercise 3.3 (*) bubble: the closed forms ---------------------------- §3.5 */
+/* ---- Exercise 3.3 (*) bubble: the closed forms ---------------- §3.4.1 */
 
 /* The bubble of a pipelined training batch: `stages` stages, `microbatches`
- * micro-batches, `chunks` model chunks per stage (1 for GPipe and 1F1B; v > 1 for
- * the interleaved schedule). Two conventions, both dimensionless:
+ * micro-batches, `chunks` model chunks per stage (1 for GPipe and 1F1B;
+ * more for the interleaved schedule), §3.4.1 (The bubble of GPipe) and
+ * §3.4.3 (Interleaved stages). Two conventions, both dimensionless and both
+ * 0 for one stage.
  *
  * The idle share of the total time (GPipe's convention):
- *   (stages - 1) / (chunks * microbatches + stages - 1).
+ *   (stages - 1) / (chunks * microbatches + stages - 1)
  * Preconditions: stages >= 1, microbatches >= 1, chunks >= 1. */
 double pipelining_bubble_fraction(int stages, int microbatches, int chunks);
 
-/* Idle time over the ideal (bubble-free) compute time (Megatron's convention):
- *   (stages - 1) / (chunks * microbatches).
+/* Idle time over the ideal (bubble-free) compute time (Megatron's
+ * convention):
+ *   (stages - 1) / (chunks * microbatches)
  * Preconditions as for pipelining_bubble_fraction. */
-double pipelining_bubble_over_ideal(int stages, int microbatches, int chunks);
+double pipelining_bubble_over_ideal(int stages, int microbatches,
+                                    int chunks);
 
-/* ---- Exercises 3.4-3.6: the schedule simulator ---------------------------- §3.5 */
+/* ---- Exercises 3.4-3.6: the schedule simulator ----------------------- */
 
 typedef enum pipelining_schedule {
-    PIPELINING_GPIPE,       /* all forwards, a hard stop, all backwards */
-    PIPELINING_1F1B,        /* warm up, then one forward one backward, cool down */
-    PIPELINING_INTERLEAVED, /* 1F1B over `chunks` model chunks per stage */
+    /* all forwards, a hard stop, all backwards */
+    PIPELINING_GPIPE,
+    /* warm up, then one forward one backward, cool down */
+    PIPELINING_1F1B,
+    /* 1F1B over `chunks` model chunks per stage */
+    PIPELINING_INTERLEAVED,
 } pipelining_schedule;
 
-typedef enum pipelining_pass { PIPELINING_FORWARD, PIPELINING_BACKWARD } pipelining_pass;
+typedef enum pipelining_pass {
+    PIPELINING_FORWARD,
+    PIPELINING_BACKWARD
+} pipelining_pass;
 
-/* A training batch to schedule. Stage s, chunk c holds the layers of virtual stage
- * c * stages + s (Megatron's interleaving): a micro-batch's forward runs through
- * virtual stages 0, 1, ..., chunks * stages - 1, wrapping round the stages `chunks`
- * times, and its backward runs back down. One chunk's pass takes forward_s / chunks
- * or backward_s / chunks; sending activations between stages is free. */
+/* A training batch to schedule. Stage `stage`, chunk `chunk` holds the
+ * layers of virtual stage
+ *   j = chunk * stages + stage
+ * (Megatron's interleaving): a micro-batch's forward runs through the
+ * virtual stages in increasing order, wrapping round the stages `chunks`
+ * times, and its backward runs back down. One chunk's pass takes
+ * forward_s / chunks or backward_s / chunks; sending activations between
+ * stages is free. */
 typedef struct pipelining_plan {
     pipelining_schedule schedule;
-    int stages;        /* p >= 1 */
-    int microbatches;  /* m >= 1; interleaved: a multiple of stages */
-    int chunks;        /* v: 1 for GPipe and 1F1B, >= 2 for interleaved */
-    double forward_s;  /* one micro-batch's forward through a whole stage, > 0 */
-    double backward_s; /* one micro-batch's backward through a whole stage, > 0 */
+    int stages;       /* P >= 1 */
+    int microbatches; /* M >= 1; interleaved: a multiple of stages */
+    int chunks;       /* v: 1 for GPipe and 1F1B, >= 2 for interleaved */
+    /* one micro-batch's forward through a whole stage, > 0 */
+    double forward_s;
+    /* one micro-batch's backward through a whole stage, > 0 */
+    double backward_s;
 } pipelining_plan;
 
-/* One pass of one micro-batch through one chunk of one stage. The order functions
- * fill stage, microbatch, chunk and pass; the simulator adds start_s and end_s. */
+/* One pass of one micro-batch through one chunk of one stage. The order
+ * functions fill stage, microbatch, chunk and pass; the simulator adds
+ * start_s and end_s. */
 typedef struct pipelining_op {
     int stage;
     int microbatch;
@@ -126,13 +186,15 @@ typedef struct pipelining_op {
     double end_s;
 } pipelining_op;
 
-/* The most stages a plan may have (the simulator keeps one counter per stage). */
+/* The most stages a plan may have (the simulator keeps one counter per
+ * stage). */
 #define PIPELINING_MAX_STAGES 1024
 
-/* True when the plan can be scheduled: 1 <= stages <= PIPELINING_MAX_STAGES,
- * microbatches >= 1, both times > 0, chunks == 1 for GPipe and 1F1B, and for
- * interleaved chunks >= 2 and microbatches a positive multiple of stages; and no
- * more than INT_MAX / 2 passes in all. (Given: not an exercise.) */
+/* True when the plan can be scheduled: stages from 1 to
+ * PIPELINING_MAX_STAGES, microbatches >= 1, both times > 0, chunks == 1
+ * for GPipe and 1F1B, and for interleaved chunks >= 2 and microbatches a
+ * positive multiple of stages; and no more than INT_MAX / 2 passes in all.
+ * (Given: not an exercise.) */
 static inline bool pipelining_plan_valid(const pipelining_plan *plan)
 {
     if (plan->stages < 1 || plan->stages > PIPELINING_MAX_STAGES)
@@ -141,7 +203,8 @@ static inline bool pipelining_plan_valid(const pipelining_plan *plan)
         return false;
     if (!(plan->forward_s > 0.0) || !(plan->backward_s > 0.0))
         return false;
-    if (2.0 * plan->stages * plan->microbatches * plan->chunks > INT_MAX / 2)
+    double passes = 2.0 * plan->stages * plan->microbatches * plan->chunks;
+    if (passes > INT_MAX / 2)
         return false;
     switch (plan->schedule) {
     case PIPELINING_GPIPE:
@@ -153,129 +216,242 @@ static inline bool pipelining_plan_valid(const pipelining_plan *plan)
     return false;
 }
 
-/* Passes each stage runs: 2 * microbatches * chunks, a forward and a backward of
- * every micro-batch through every chunk. (Given.) */
+/* Passes each stage runs: a forward and a backward of every micro-batch
+ * through every chunk, 2 * microbatches * chunks. (Given.) */
 static inline int pipelining_ops_per_stage(const pipelining_plan *plan)
 {
     return 2 * plan->microbatches * plan->chunks;
 }
 
-/* ---- Exercise 3.4 (**) schedule_order: GPipe and 1F1B --------------------- §3.5 */
+/* ---- Exercise 3.4 (**) schedule_order: GPipe and 1F1B --------- §3.4.2 */
 
-/* The k-th pass (k = 0, 1, ..., 2 * microbatches - 1) that stage `stage` runs under
- * GPipe: the forwards of micro-batches 0 .. m-1 in order, then the backwards in
- * reverse order, m-1 .. 0 (the order of GPipe's figure 2). chunk is 0; start_s and
- * end_s are 0. Preconditions: plan valid, schedule GPipe, 0 <= stage < stages,
- * 0 <= k < 2 * microbatches. */
-pipelining_op pipelining_gpipe_op(const pipelining_plan *plan, int stage, int k);
+/* The pass that stage `stage` runs at position `index` of its order
+ * (index 0 is its first pass) under GPipe, §3.4.1 (The bubble of GPipe):
+ * every forward, in increasing order of micro-batch, then, after the hard
+ * stop, every backward, the last micro-batch's first (the order of GPipe's
+ * figure 2). chunk is 0; start_s and end_s are 0. Preconditions: plan
+ * valid, schedule GPipe, and
+ *   0 <= stage < stages,   0 <= index < 2 * microbatches. */
+pipelining_op pipelining_gpipe_op(const pipelining_plan *plan, int stage,
+                                  int index);
 
-/* The k-th pass that stage `stage` runs under 1F1B (PipeDream-Flush): a warm-up of
- * w = min(stages - stage - 1, microbatches) forwards, then pairs of one forward and
- * one backward until every forward has run, then the w remaining backwards.
- * Micro-batches run forward and backward in increasing order. chunk is 0.
- * Preconditions: plan valid, schedule 1F1B, 0 <= stage < stages,
- * 0 <= k < 2 * microbatches. */
-pipelining_op pipelining_1f1b_op(const pipelining_plan *plan, int stage, int k);
+/* The same under 1F1B (PipeDream-Flush), §3.4.2 (A schedule simulator):
+ * each stage runs a warm-up of forwards only, then alternately one forward
+ * and one backward (the forward first) until every forward has run, then
+ * the backwards that are left. Forwards run in increasing order of
+ * micro-batch, and so do backwards. How many forwards each stage runs
+ * before its first backward is derived in the same section; a stage never
+ * warms up with more forwards than there are micro-batches. chunk is 0;
+ * start_s and end_s are 0. Preconditions: plan valid, schedule 1F1B, and
+ *   0 <= stage < stages,   0 <= index < 2 * microbatches. */
+pipelining_op pipelining_1f1b_op(const pipelining_plan *plan, int stage,
+                                 int index);
 
-/* ---- Exercise 3.5 (***) interleaved_order: Megatron's interleaved 1F1B ----- §3.5 */
+/* ---- Exercise 3.5 (**) interleaved_order: Megatron's order ---- §3.4.3 */
 
-/* The k-th pass that stage `stage` runs under the interleaved schedule of
- * Narayanan et al. (2021), as Megatron-LM orders it. A stage's forwards are
- * numbered j = 0, 1, ..., m*v - 1 and run micro-batches in groups of `stages`:
- *   chunk(j) = (j / stages) % chunks,
- *   microbatch(j) = (j / (stages * chunks)) * stages + j % stages;
- * its backwards are numbered the same way but visit the chunks in reverse,
- *   chunk = chunks - 1 - (j / stages) % chunks.
- * Warm-up: w = min(2 * (stages - stage - 1) + (chunks - 1) * stages, m * v)
- * forwards, then pairs of one forward and one backward, then the w remaining
- * backwards. Preconditions: plan valid, schedule interleaved, 0 <= stage < stages,
- * 0 <= k < 2 * microbatches * chunks. */
-pipelining_op pipelining_interleaved_op(const pipelining_plan *plan, int stage, int k);
+/* The pass that stage `stage` runs at position `index` of its order under
+ * the interleaved schedule of Narayanan et al. (2021), as Megatron-LM
+ * orders it, §3.4.3 (Interleaved stages). A stage's forwards take the
+ * micro-batches in groups of `stages` consecutive ones: the first group
+ * through chunk 0, the same group through chunk 1, and so on to the last
+ * chunk, then the next group. Its backwards take the same groups in the
+ * same order, each through the chunks in reverse (the last chunk first).
+ * The three phases are 1F1B's, over the microbatches * chunks passes of
+ * each kind, with the longer warm-up the same section gives, never more
+ * than microbatches * chunks forwards. start_s and end_s are 0.
+ * Preconditions: plan valid, schedule interleaved, and
+ *   0 <= stage < stages,   0 <= index < 2 * microbatches * chunks. */
+pipelining_op pipelining_interleaved_op(const pipelining_plan *plan,
+                                        int stage, int index);
 
-/* ---- Exercise 3.6 (***) simulate: the timeline and the measured bubble ---- §3.5 */
+/* ---- Exercise 3.6 (***) simulate: the timeline, the bubble ---- §3.4.2 */
 
 /* What the simulation measured. */
 typedef struct pipelining_timeline {
-    int ops;                  /* passes simulated: stages * ops_per_stage */
-    double makespan_s;        /* from the first forward's start to the last end */
-    double busy_s;            /* work per stage: microbatches * (forward + backward) */
-    double bubble_fraction;   /* idle share of stages * makespan: 1 - busy / makespan */
-    double bubble_over_ideal; /* idle time over busy time: makespan / busy - 1 */
-    double peak_microbatches_in_flight; /* most micro-batch activations any stage holds
-                                           at once, counting a chunk as 1/chunks */
+    /* passes simulated: stages * pipelining_ops_per_stage(plan) */
+    int ops;
+    /* from the first forward's start to the last pass's end */
+    double makespan_s;
+    /* work per stage: a forward and a backward of every micro-batch
+     * through the whole stage */
+    double busy_s;
+    /* idle share of the stages' time: 1 - busy_s / makespan_s */
+    double bubble_fraction;
+    /* idle time over busy time: makespan_s / busy_s - 1 */
+    double bubble_over_ideal;
+    /* most micro-batch activations any stage holds at once, counting a
+     * chunk's as 1 / chunks of a micro-batch's */
+    double peak_microbatches_in_flight;
 } pipelining_timeline;
 
-/* Runs the plan's schedule on a simulated pipeline. Each stage runs its passes in the
- * order of the schedule's order function; a pass starts as soon as its stage is free
- * and its input is ready:
- *   forward of (mb, virtual stage j)  after the forward of (mb, j - 1), if j > 0;
- *   backward of (mb, j)               after the backward of (mb, j + 1), or for the
- *                                     last virtual stage after its own forward.
- * A micro-batch's activations for a chunk are held from the start of its forward to
- * the end of its backward. Writes every pass into ops[0 .. stages * ops_per_stage - 1],
- * stage by stage, each stage's passes in the order it runs them, with start_s and
- * end_s (the first forward starts at 0), and the summary into *out.
- * Returns false, writing nothing into *out, when the plan is not valid, `capacity`
- * is smaller than the passes to write, or the order deadlocks (no stage can run its
- * next pass). */
-bool pipelining_simulate(const pipelining_plan *plan, pipelining_op *ops, size_t capacity,
-                         pipelining_timeline *out);
+/* Runs the plan's schedule on a simulated pipeline,
+ * §3.4.2 (A schedule simulator). Each stage runs its passes in the order
+ * of the schedule's order function; a pass starts as soon as its stage
+ * has ended the pass before it and its input has ended:
+ *   forward of (mb, virtual stage j)   after the forward of (mb, j - 1),
+ *                                      if j > 0;
+ *   backward of (mb, j)                after the backward of (mb, j + 1),
+ *                                      or, on the last virtual stage,
+ *                                      after its own forward.
+ * The first forward starts at 0. A micro-batch's activations for a chunk
+ * are held from the start of its forward to the end of its backward.
+ *
+ * Buffers: `plan` and `out` point to one object each; `ops` to an array of
+ * `capacity` elements (a count of pipelining_op, not bytes). With
+ *   n = stages * pipelining_ops_per_stage(plan)
+ * a run that succeeds writes exactly ops[0 .. n-1], stage by stage (stage
+ * 0's passes first), each
+ * stage's passes in the order it runs them, with start_s and end_s, and the
+ * summary into *out, and returns true. Returns false, writing nothing into
+ * *out, when the plan is not valid or capacity < n (then nothing is written
+ * into ops either), or when the order deadlocks: no stage can run its next
+ * pass (ops[0 .. n-1] may then hold a partial timeline). Nothing at or past
+ * ops[n] is ever written. */
+bool pipelining_simulate(const pipelining_plan *plan, pipelining_op *ops,
+                         size_t capacity, pipelining_timeline *out);
 
-/* ---- Exercise 3.7 (**) decode_loop: hops and micro-batches in decode ------ §4.3 */
+/* ---- Exercise 3.7 (**) decode_loop: hops and micro-batches ------ §3.5 */
 
-/* Seconds between two tokens of one sequence when its decode step runs through
- * `stages` racks, each taking stage_s per micro-batch, with a network hop of hop_s
- * after every stage (the last hop returns the new token to stage 0):
- *   stages * (stage_s + hop_s).
+/* Seconds between two tokens of one sequence when its decode step runs
+ * through `stages` racks, each taking stage_s per micro-batch,
+ * §3.5 (Decode is a loop). With two or more stages a network hop of
+ * hop_s follows every stage, the last one returning the new token to
+ * stage 0; one stage crosses no network, so it has no hop at all.
  * Preconditions: stages >= 1, stage_s > 0, hop_s >= 0. */
 double pipelining_decode_token_s(int stages, double stage_s, double hop_s);
 
-/* The fewest micro-batches that keep every stage busy in decode: each micro-batch
- * loops round all stages and hops once per token, so a stage sees it once per
- * stages * (stage_s + hop_s) seconds and must have work for all of that time:
- *   ceil(stages * (stage_s + hop_s) / stage_s),
- * which is `stages` when hop_s is 0. Exact when the quotient is whole.
+/* The fewest whole micro-batches in flight that keep every stage busy in
+ * decode, §3.5 (Decode is a loop): a micro-batch that leaves a stage comes
+ * back to it only after one trip round the loop, every stage and every hop
+ * (none for one stage), and the stage must have other micro-batches to work
+ * on meanwhile. It is `stages` when hop_s is 0. Rounding as in the file's
+ * header: a quotient that is whole in exact arithmetic counts as whole.
  * Preconditions: stages >= 1, stage_s > 0, hop_s >= 0. */
-int pipelining_decode_microbatches(int stages, double stage_s, double hop_s);
+int pipelining_decode_microbatches(int stages, double stage_s,
+                                   double hop_s);
 
-/* ---- Exercise 3.8 (**) capacity: what pipelining does to memory per GPU --- §4.4 */
+/* ---- Exercise 3.8 (**) capacity: memory per GPU ----------------- §3.6 */
 
-/* A decode deployment: `stages` racks of `chips` GPUs. The weights are spread
- * evenly over all stages * chips GPUs; so is the KV cache of the `microbatches`
- * micro-batches of `microbatch_seqs` sequences in flight (each stage keeps its own
- * layers' share of every sequence's cache). */
+/* A decode deployment: `stages` racks of `chips` GPUs. The weights are
+ * spread evenly over all stages * chips GPUs; so is the KV cache of the
+ * `microbatches` micro-batches of `microbatch_seqs` sequences in flight
+ * (each stage keeps its own layers' share of every sequence's cache). */
 typedef struct pipelining_memory {
-    double weight_bytes;       /* all parameters times bytes per parameter */
-    double kv_bytes_per_token; /* KV cache per token of context, all layers */
-    double context_tokens;     /* tokens of context per sequence */
-    double microbatch_seqs;    /* sequences per micro-batch (the batch of one step) */
-    int microbatches;          /* micro-batches in flight */
-    int chips;                 /* GPUs per stage (the expert-parallel extent) */
-    int stages;                /* pipeline stages */
+    /* all parameters times bytes per parameter */
+    double weight_bytes;
+    /* KV cache per token of context, all layers */
+    double kv_bytes_per_token;
+    /* tokens of context per sequence */
+    double context_tokens;
+    /* sequences per micro-batch (the batch of one step) */
+    double microbatch_seqs;
+    /* micro-batches in flight */
+    int microbatches;
+    /* GPUs per stage (the expert-parallel extent) */
+    int chips;
+    /* pipeline stages */
+    int stages;
 } pipelining_memory;
 
-/* Weight bytes each GPU holds: weight_bytes / (chips * stages).
- * Preconditions: chips >= 1, stages >= 1. */
+/* Weight bytes each GPU holds, §3.6 (The capacity equation): the weights
+ * spread evenly over every GPU of every stage. Preconditions: chips >= 1,
+ * stages >= 1. */
 double pipelining_weight_bytes_per_gpu(const pipelining_memory *m);
 
-/* KV-cache bytes each GPU holds:
- *   microbatches * microbatch_seqs * context_tokens * kv_bytes_per_token
- *   / (chips * stages).
- * With microbatches == stages (decode, no hop latency) the stages cancel. */
+/* KV-cache bytes each GPU holds, §3.6 (The capacity equation): the caches
+ * of every sequence in flight, every token of its context, spread evenly
+ * over every GPU of every stage. Preconditions: chips >= 1, stages >= 1,
+ * the rest >= 0. */
 double pipelining_kv_bytes_per_gpu(const pipelining_memory *m);
 
-/* The fewest stages whose GPUs, each holding hbm_bytes, fit the weights and the KV
- * cache of a decode loop with microbatches == stages, or the reason there is none. */
+/* The fewest stages whose GPUs, each holding hbm_bytes, fit the weights and
+ * the KV cache of a decode loop without hop latency, or the statement that
+ * there is none. */
 typedef struct pipelining_fit {
-    bool exists; /* false when the KV cache alone overflows the GPUs of one stage */
+    bool exists; /* false when no number of stages fits */
     int stages;  /* the fewest stages that fit; 0 when !exists */
 } pipelining_fit;
 
-/* Solves weight_bytes / (chips * P) + microbatch_seqs * context_tokens *
- * kv_bytes_per_token / chips <= hbm_bytes for the smallest whole P >= 1 (the
- * `stages` and `microbatches` fields of *m are ignored). When the KV term alone is
- * at least hbm_bytes no number of stages fits: pipelining divides the weights, not
- * the KV cache. Preconditions: hbm_bytes > 0, chips >= 1. */
-pipelining_fit pipelining_min_stages_to_fit(const pipelining_memory *m, double hbm_bytes);
+/* The fewest whole stages P >= 1 for which each GPU's weights and KV cache
+ * fit in hbm_bytes (a total of exactly hbm_bytes fits) when P micro-batches
+ * are in flight, as the decode loop with no hop latency needs,
+ * §3.6 (The capacity equation); the `stages` and `microbatches` fields
+ * of *m are ignored. §3.6 also says when no number of stages fits: then
+ * exists is false and stages 0, as they are when the fewest stages would
+ * not fit in an int. Rounding as in the file's header.
+ * Preconditions: hbm_bytes > 0, chips >= 1, the rest of *m >= 0. */
+pipelining_fit pipelining_min_stages_to_fit(const pipelining_memory *m,
+                                            double hbm_bytes);
+
+/* ---- Exercise 3.9 (***) split: the fewest racks for a model ----- §3.7 */
+
+/* A model to serve in decode on identical racks,
+ * §3.7 (The best split of a model over racks). Its `layers` layers hold
+ * equal shares of the weights, of every sequence's KV cache and of a
+ * decode step's time. */
+typedef struct pipelining_deployment {
+    /* layers of the model, >= 1 */
+    int layers;
+    /* all parameters times bytes per parameter, > 0 */
+    double weight_bytes;
+    /* KV cache per token of context, all layers, >= 0 */
+    double kv_bytes_per_token;
+    /* tokens of context per sequence, >= 0 */
+    double context_tokens;
+    /* sequences per micro-batch, > 0 */
+    double microbatch_seqs;
+    /* GPUs per rack (per stage), >= 1 */
+    int chips;
+    /* HBM per GPU, > 0 */
+    double hbm_bytes;
+    /* one micro-batch's decode step through every layer on one rack, > 0 */
+    double step_s;
+    /* one network hop between racks, >= 0 */
+    double hop_s;
+    /* the fewest layers that hide a stage's hop (Exercise 3.2), >= 1 */
+    int min_layers_per_stage;
+    /* racks available, >= 1 */
+    int max_stages;
+} pipelining_deployment;
+
+/* The split found, or the statement that there is none. */
+typedef struct pipelining_split {
+    /* false when no number of stages is allowed and fits */
+    bool exists;
+    /* P, the fewest stages allowed that fit; 0 if !exists */
+    int stages;
+    /* layers of the fullest stage; 0 if !exists */
+    int max_layers_per_stage;
+    /* micro-batches in flight; 0 if !exists */
+    int microbatches;
+    /* seconds between two tokens of one sequence; 0 if !exists */
+    double token_s;
+    /* weights and KV cache on a GPU of the fullest stage; 0 if !exists */
+    double bytes_per_gpu;
+} pipelining_split;
+
+/* The fewest stages P a decode deployment can be served on,
+ * §3.7 (The best split of a model over racks), where
+ *   - P is a whole number from 1 to max_stages, and no more than layers;
+ *   - the layers are cut into P stages of whole layers as evenly as
+ *     possible (the fullest holding at most one layer more than the
+ *     emptiest);
+ *   - with two or more stages every stage, the emptiest too, holds at least
+ *     min_layers_per_stage layers (its hop stays hidden); one stage has
+ *     no hop;
+ *   - in flight are the fewest micro-batches that keep the busiest stage
+ *     always busy round the decode loop (every stage, then a hop after each
+ *     of them when P >= 2), rounded as in the file's header;
+ *   - each GPU of the fullest stage holds its share of that stage's weights
+ *     and of that stage's KV cache of every sequence in flight, and the
+ *     total fits in
+ *     hbm_bytes (a total of exactly hbm_bytes fits; compare with a relative
+ *     tolerance of 1e-9, since the shares are quotients).
+ * Fewer stages are better (fewer racks, fewer hops), so the first P that
+ * meets every condition is the answer; a larger P may fit where a smaller
+ * one does not, and the other way round. token_s is one trip round the
+ * loop. When no P qualifies, exists is false and every other field 0.
+ * Preconditions: as in the struct's comments. */
+pipelining_split pipelining_best_split(const pipelining_deployment *d);
 
 #endif /* CHALK_PIPELINING_H */

@@ -1,10 +1,11 @@
 /*
  * overtraining.c -- Chapter 4 exercises: YOUR implementation.
  *
- * Each function below compiles and returns a placeholder, so the tests run and
- * fail. Replace each body with the formula from chapters/04-overtraining.md;
- * the contract (units, preconditions, what to return when there is no answer)
- * is in overtraining.h beside this file.
+ * Each function below compiles and returns a placeholder, so the tests run
+ * and fail. Replace each body with your implementation; its comment names
+ * the section of the book (chapter 4 of chalk.pdf) that derives it, and the
+ * contract (units, valid inputs, what to return when there is no answer) is
+ * in overtraining.h beside this file.
  *
  *   make check CH=04     run the chapter's tests against this file
  *   make hint CH=04      show the next hint for the first failing exercise
@@ -13,26 +14,26 @@
 
 #include <math.h>
 
-/* ---- Exercise 4.1 (*) loss ----------------------------------------------- */
+/* ---- Exercise 4.1 (*) loss ------------------------------------------- */
 
 double overtraining_loss(const cost_scaling_fit *fit, double params,
                          double tokens)
 {
-    /* TODO(ch4 §4.2): the irreducible loss plus one term for the model, one for
-     * the data. */
+    /* TODO §4.2 (The loss law and its fits): the irreducible loss plus one
+     * term for the model, one for the data. */
     (void)fit;
     (void)params;
     (void)tokens;
     return 0.0;
 }
 
-/* ---- Exercise 4.2 (**) frontier ------------------------------------------ */
+/* ---- Exercise 4.2 (**) frontier -------------------------------------- */
 
 overtraining_optimum overtraining_chinchilla(const cost_scaling_fit *fit,
                                              double flops)
 {
-    /* TODO(ch4 §4.3): N_opt = G (C/6)^gamma_N, D_opt = (C/6) / N_opt; fill
-     * every field. */
+    /* TODO §4.3 (The compute-optimal frontier): the model and data of least
+     * loss for the budget; fill every field. */
     (void)fit;
     (void)flops;
     overtraining_optimum o = {0};
@@ -40,21 +41,25 @@ overtraining_optimum overtraining_chinchilla(const cost_scaling_fit *fit,
 }
 
 overtraining_optimum
-overtraining_chinchilla_for_params(const cost_scaling_fit *fit, double params)
+overtraining_chinchilla_for_params(const cost_scaling_fit *fit,
+                                   double params)
 {
-    /* TODO(ch4 §4.3): the optimality condition, solved for D at a given N. */
+    /* TODO §4.3 (The compute-optimal frontier): the optimum's condition,
+     * solved for the data at a given size. */
     (void)fit;
     (void)params;
     overtraining_optimum o = {0};
     return o;
 }
 
-/* ---- Exercise 4.3 (**) iso_loss ------------------------------------------ */
+/* ---- Exercise 4.3 (**) iso_loss -------------------------------------- */
 
-overtraining_tokens overtraining_tokens_for_loss(const cost_scaling_fit *fit,
-                                                 double params, double loss)
+overtraining_tokens
+overtraining_tokens_for_loss(const cost_scaling_fit *fit, double params,
+                             double loss)
 {
-    /* TODO(ch4 §4.4): solve the loss law for D; say so when no D exists. */
+    /* TODO §4.4 (Holding quality fixed): the law solved for the data; say
+     * so when no amount of data is enough. */
     (void)fit;
     (void)params;
     (void)loss;
@@ -65,8 +70,8 @@ overtraining_tokens overtraining_tokens_for_loss(const cost_scaling_fit *fit,
 overtraining_size overtraining_min_params(const cost_scaling_fit *fit,
                                           double loss)
 {
-    /* TODO(ch4 §4.4): the size whose parameter term alone is the reducible
-     * loss. */
+    /* TODO §4.4 (Holding quality fixed): the size whose parameter term
+     * alone is the reducible loss. */
     (void)fit;
     (void)loss;
     overtraining_size n = {0};
@@ -76,29 +81,32 @@ overtraining_size overtraining_min_params(const cost_scaling_fit *fit,
 overtraining_optimum
 overtraining_chinchilla_for_loss(const cost_scaling_fit *fit, double loss)
 {
-    /* TODO(ch4 §4.4): split the reducible loss between the two terms as the
-     * optimum does. */
+    /* TODO §4.4 (Holding quality fixed): split the reducible loss between
+     * the two terms as the optimum does, then solve each for its variable.
+     */
     (void)fit;
     (void)loss;
     overtraining_optimum o = {0};
     return o;
 }
 
-/* ---- Exercise 4.4 (*) cost_terms ----------------------------------------- */
+/* ---- Exercise 4.4 (*) cost_terms ------------------------------------- */
 
 overtraining_costs overtraining_cost_terms(const overtraining_plan *plan)
 {
-    /* TODO(ch4 §4.5): pre-training, RL and inference FLOPs, and their total. */
+    /* TODO §4.5 (Three costs of a model's life): pre-training, RL and
+     * inference FLOPs, and their total. */
     (void)plan;
     overtraining_costs c = {0};
     return c;
 }
 
-/* ---- Exercise 4.5 (**) heuristic ----------------------------------------- */
+/* ---- Exercise 4.5 (**) heuristic ------------------------------------- */
 
 double overtraining_optimum_term_ratio(double mu, double nu)
 {
-    /* TODO(ch4 §4.6): set the derivative of the total cost to zero. */
+    /* TODO §4.6 (The equal-cost heuristic): set the derivative of the total
+     * cost to zero. */
     (void)mu;
     (void)nu;
     return 0.0;
@@ -106,19 +114,20 @@ double overtraining_optimum_term_ratio(double mu, double nu)
 
 double overtraining_equal_cost_penalty(double mu, double nu)
 {
-    /* TODO(ch4 §4.6): the cost where the terms are equal over the least cost.
-     */
+    /* TODO §4.6 (The equal-cost heuristic): the cost where the terms are
+     * equal over the least cost. */
     (void)mu;
     (void)nu;
     return 0.0;
 }
 
-/* ---- Exercise 4.6 (*) sign_slip ------------------------------------------ */
+/* ---- Exercise 4.6 (*) sign_slip -------------------------------------- */
 
-overtraining_weights overtraining_token_weights(const overtraining_factors *f)
+overtraining_weights
+overtraining_token_weights(const overtraining_factors *f)
 {
-    /* TODO(ch4 §4.7): an RL token and a served token, in pre-training tokens.
-     */
+    /* TODO §4.7 (Sizing the coefficients, and the slip): an RL token and a
+     * served token, in pre-training tokens. */
     (void)f;
     overtraining_weights w = {0};
     return w;
@@ -127,31 +136,33 @@ overtraining_weights overtraining_token_weights(const overtraining_factors *f)
 overtraining_weights
 overtraining_token_weights_slipped(const overtraining_factors *f)
 {
-    /* TODO(ch4 §4.7): the lecture's first pass, as it was written on the board.
-     */
+    /* TODO §4.7 (Sizing the coefficients, and the slip): the lecture's
+     * first pass, as it was written on the board. */
     (void)f;
     overtraining_weights w = {0};
     return w;
 }
 
-/* ---- Exercise 4.7 (**) equal_cost ---------------------------------------- */
+/* ---- Exercise 4.7 (*) equal_cost ------------------------------------- */
 
-overtraining_token_ratios overtraining_equal_cost(const overtraining_factors *f,
-                                                  const overtraining_split *s)
+overtraining_token_ratios
+overtraining_equal_cost(const overtraining_factors *f,
+                        const overtraining_split *s)
 {
-    /* TODO(ch4 §4.7): token counts that give each term its share of the cost.
-     */
+    /* TODO §4.7 (Sizing the coefficients, and the slip): token counts that
+     * give each term its share of the cost. */
     (void)f;
     (void)s;
     overtraining_token_ratios r = {0};
     return r;
 }
 
-/* ---- Exercise 4.8 (*) estimate ------------------------------------------- */
+/* ---- Exercise 4.8 (*) estimate --------------------------------------- */
 
 double overtraining_inference_tokens(const overtraining_fleet *fleet)
 {
-    /* TODO(ch4 §4.8): tokens per second over the whole deployment, derated. */
+    /* TODO §4.8 (The worked estimate): tokens per second over the whole
+     * deployment, derated. */
     (void)fleet;
     return 0.0;
 }
@@ -159,20 +170,41 @@ double overtraining_inference_tokens(const overtraining_fleet *fleet)
 double overtraining_factor(double pretrain_tokens, double params_active,
                            double tokens_per_param)
 {
-    /* TODO(ch4 §4.8): how many times the rule's token count the model saw. */
+    /* TODO §4.8 (The worked estimate): how many times the rule's token
+     * count the model saw. */
     (void)pretrain_tokens;
     (void)params_active;
     (void)tokens_per_param;
     return 0.0;
 }
 
-/* ---- Exercise 4.9 (***) inference_optimal -------------------------------- */
+/* ---- Exercise 4.9 (**) from_traffic ---------------------------------- */
+
+overtraining_estimate
+overtraining_from_traffic(const overtraining_fleet *fleet,
+                          const overtraining_factors *f,
+                          const overtraining_split *s, double params_active,
+                          double tokens_per_param)
+{
+    /* TODO §4.8 (The worked estimate): from the traffic to the pre-training
+     * tokens the split asks for, and how far past the rule they are. */
+    (void)fleet;
+    (void)f;
+    (void)s;
+    (void)params_active;
+    (void)tokens_per_param;
+    overtraining_estimate e = {0};
+    return e;
+}
+
+/* ---- Exercise 4.10 (***) inference_optimal --------------------------- */
 
 overtraining_lifetime overtraining_lifetime_at(const cost_scaling_fit *fit,
                                                double params, double loss,
                                                double inference_tokens)
 {
-    /* TODO(ch4 §4.9): train just long enough to reach the loss, then serve. */
+    /* TODO §4.9 (Beyond the lecture): train just long enough to reach the
+     * loss, then serve. */
     (void)fit;
     (void)params;
     (void)loss;
@@ -185,10 +217,25 @@ overtraining_lifetime
 overtraining_inference_optimal(const cost_scaling_fit *fit, double loss,
                                double inference_tokens)
 {
-    /* TODO(ch4 §4.9): bisect the slope of the total cost between the smallest
-     * model that reaches the loss and the compute-optimal one. */
+    /* TODO §4.9 (Beyond the lecture): search the models that reach the loss
+     * for the one of least lifetime FLOPs. */
     (void)fit;
     (void)loss;
+    (void)inference_tokens;
+    overtraining_lifetime l = {0};
+    return l;
+}
+
+/* ---- Exercise 4.11 (***) budget_optimal ------------------------------ */
+
+overtraining_lifetime
+overtraining_budget_optimal(const cost_scaling_fit *fit,
+                            double lifetime_flops, double inference_tokens)
+{
+    /* TODO §4.10 (The best model a lifetime budget buys): search the models
+     * the budget can pay for, training and serving, for the least loss. */
+    (void)fit;
+    (void)lifetime_flops;
     (void)inference_tokens;
     overtraining_lifetime l = {0};
     return l;

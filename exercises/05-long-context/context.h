@@ -1,24 +1,18 @@
 /*
- * context.h -- Chapter 5: long context, and reading a model's memory costs off its
- * API prices.
+ * context.h -- Chapter 5: long context, and what API prices reveal about a
+ * model's memory.
  *
  * The contract for chapter 5. You implement these functions in
- * exercises/05-long-context/context.c; the tests in tests/05-long-context/ check them,
- * and the reference in solutions/05-long-context/context.c is what the book's numbers
- * come from. Read chapters/05-long-context.md alongside.
+ * exercises/05-long-context/context.c; the tests in tests/05-long-context/
+ * check them. Read chapter 5 of the book (chalk.pdf) alongside: each
+ * function names the section that derives it.
  *
- * The model (lecture section 6) is chapter 1's roofline, seen along the context
- * length L instead of the batch. On `chips` chips sharing a step of `batch` sequences,
- * each with L tokens of context,
- *
- *   compute_s = batch * 2 * N_active                   / (chips * flops_per_s)
- *   memory_s  = (N_total * bytes_per_param + batch * L * kv_bytes) / (chips * BW)
- *
- * and a step takes max(compute_s, memory_s). Divided by the batch, compute is flat in
- * L and memory rises linearly: the kink where they meet is where a provider's price
- * steps up. FLOPs are 2 per multiply-accumulate (spec sheets count them so), and
- * every parameter or cached element is multiplied by its bytes. All quantities are SI
- * doubles: seconds, bytes, FLOP/s, bytes/s, USD; token counts are doubles too.
+ * The model is chapter 1's decode step seen along the context length L
+ * instead of the batch: a step of `batch` sequences, each holding L tokens
+ * of context, on `chips` chips that share the work evenly. FLOPs are 2 per
+ * multiply-accumulate (spec sheets count them so), and every parameter or
+ * cached element is multiplied by its bytes. All quantities are SI doubles:
+ * seconds, bytes, FLOP/s, bytes/s, USD; token counts are doubles too.
  */
 #ifndef CHALK_CONTEXT_H
 #define CHALK_CONTEXT_H
@@ -28,191 +22,345 @@
 
 #include "cost.h"
 
-/* One model served on one scale-up domain. Per-chip figures are per chip. */
+/* One model served on one scale-up domain. Rates are per chip. */
 typedef struct context_deploy {
-    double params_total;       /* N_total: all weights, fetched every step */
-    double params_active;      /* N_active: weights one token multiplies through */
-    double bytes_per_param;    /* 2 for bf16, 1 for fp8, 0.5 for fp4 */
-    double kv_bytes_per_token; /* b_kv: KV cache per token of context, all layers */
-    int chips;                 /* chips sharing the work */
-    double flops_per_s;        /* per chip, at the precision of the math */
-    double hbm_bytes_per_s;    /* per chip */
+    double params_total;       /* N_total: all weights, read every step */
+    double params_active;      /* N_active: weights one token uses */
+    double bytes_per_param;    /* beta: 2 bf16, 1 fp8, 0.5 fp4 */
+    double kv_bytes_per_token; /* b_kv: cache per context token */
+    /* f_attn: attention FLOPs a new token spends per token of context
+     * (context_attention_flops_per_context_token); 0 leaves attention's
+     * arithmetic out, as the lecture does */
+    double attn_flops_per_context_token;
+    int chips;              /* n: chips sharing the work */
+    double flops_per_s;     /* F: per chip, all arithmetic at this peak */
+    double hbm_bytes_per_s; /* W_BW: per chip */
 } context_deploy;
 
-/* ---- Exercise 5.1 (*) context_roofline: cost per token against context -- §5.1 */
+/* ---- Exercise 5.1 (*) context_roofline ---------------------------------
+ * §5.1 (The roofline against context) */
 
-/* One token's share of a step: the step divided by the batch. */
+/* One new token's share of a step or a pass, in seconds. */
 typedef struct context_token_time {
-    double compute_s; /* 2 N_active / (chips F): flat in the context */
-    double memory_s;  /* (N_total bytes / batch + L b_kv) / (chips BW) */
-    double time_s;    /* max(compute_s, memory_s) */
+    double compute_s; /* its arithmetic, on all chips together */
+    double memory_s;  /* its share of the memory traffic */
+    double time_s;    /* the larger of the two: the roofline */
     cost_bound bound; /* COST_BOUND_COMPUTE when compute_s >= memory_s */
 } context_token_time;
 
-/* Time per generated token at this batch and context, the roofline of a decode step
- * divided by the batch. Preconditions: batch > 0, context_tokens >= 0. */
-context_token_time context_time_per_token(const context_deploy *d, double batch,
+/* Time per generated token of a decode step at this batch and context:
+ * the step of chapter 1 divided by the batch. compute_s is the token's
+ * arithmetic: the weights' 2 N_active FLOPs plus f_attn for each of the
+ * context_tokens it attends to, at n chips of F. memory_s is the token's
+ * share of the step's reads: the weights, read once per step and shared by
+ * the batch, plus its own sequence's whole cache, at n chips of W_BW.
+ * A tie (compute_s == memory_s) is compute-bound.
+ * Preconditions: batch > 0, context_tokens >= 0. */
+context_token_time context_time_per_token(const context_deploy *d,
+                                          double batch,
                                           double context_tokens);
 
-/* The context where the memory line meets the compute line: the kink. */
+/* ---- Exercise 5.2 (**) context_kink ------------------------------------
+ * §5.1 (The roofline against context) */
+
+/* The context at which a token's cost starts to climb, if it does. */
 typedef struct context_kink {
-    bool exists;   /* false when the weights alone keep memory above compute */
-    double tokens; /* L where memory_s == compute_s per token; 0 when !exists */
+    bool exists;   /* false: no such context (see below) */
+    double tokens; /* L_kink in tokens; 0 when !exists */
 } context_kink;
 
-/* Solves  (N_total bytes / batch + L b_kv) / BW = 2 N_active / F  for L. It exists
- * only when the batch is past chapter 1's balance batch without KV (the weight
- * fetch shared by the batch is already below compute); as the batch grows it tends
- * to 2 N_active BW / (F b_kv). Preconditions: batch > 0, kv_bytes_per_token > 0. */
+/* The kink of context_time_per_token at this batch: the context L_kink > 0
+ * such that a token is compute-bound at every context up to L_kink and
+ * memory-bound at every context beyond it. It is a real number, not
+ * rounded. No kink (exists = false, tokens = 0):
+ *   - when a token is already memory-bound, or exactly balanced, at zero
+ *     context (the batch's share of the weights takes at least as long as
+ *     its arithmetic): memory-bound everywhere past zero;
+ *   - when memory never overtakes compute: attention's arithmetic for one
+ *     more token of context takes at least as long as fetching that
+ *     token's cache.
+ * `batch` may be INFINITY: the weight share is then zero, and the kink is
+ * the balance context L* of chapter 1, the limit at any batch.
+ * Preconditions: batch > 0, kv_bytes_per_token > 0. */
 context_kink context_kink_tokens(const context_deploy *d, double batch);
 
-/* ---- Exercise 5.2 (**) kv_from_price: the price step read as a crossover - §5.2 */
+/* ---- Exercise 5.3 (*) kv_from_price -----------------------------------
+ * §5.2 (Solving for the bytes per token) */
 
-/* KV bytes per token that put the compute/KV crossover at `crossover_tokens`, with
- * the weight fetch negligible (a large batch):
- *     b_kv = (hbm_bytes_per_s / flops_per_s) * 2 * N_active / L.
- * flops_per_s counts 2 FLOPs per multiply-accumulate. Preconditions: all > 0. */
-double context_kv_bytes_from_crossover(double params_active, double crossover_tokens,
-                                       double flops_per_s, double hbm_bytes_per_s);
-
-/* The same from chapter 1's hardware ratio r = (F / 2) * bytes_per_weight / BW (the
- * lecture's "~300": multiplies per weight fetched), which hides bytes per weight:
- *     b_kv = bytes_per_weight * N_active / (r * L).
+/* The KV bytes per token of context that put a kink at `crossover_tokens`
+ * when the batch is so large that the weight fetch is negligible and, as
+ * in the lecture, attention's arithmetic is left out: the cache for which
+ * one token's fetch of its whole context takes exactly as long as its
+ * arithmetic. flops_per_s counts 2 FLOPs per multiply-accumulate.
  * Preconditions: all > 0. */
+double context_kv_bytes_from_crossover(double params_active,
+                                       double crossover_tokens,
+                                       double flops_per_s,
+                                       double hbm_bytes_per_s);
+
+/* The same answer from chapter 1's hardware ratio r instead of the chip's
+ * rates: r is multiplies per second times bytes per weight over bytes per
+ * second (the lecture's "~300"), so it counts multiplies per WEIGHT
+ * fetched, and a weight is `bytes_per_weight` bytes. Both functions agree
+ * on any chip. Preconditions: all > 0. */
 double context_kv_bytes_from_ratio(double hw_ratio, double bytes_per_weight,
-                                   double params_active, double crossover_tokens);
+                                   double params_active,
+                                   double crossover_tokens);
 
-/* ---- Exercise 5.3 (*) kv_shape: KV bytes per token from the shape ------ §5.3 */
+/* ---- Exercise 5.4 (*) kv_shape -----------------------------------------
+ * §5.3 (Is 833 bytes a plausible cache?) */
 
-/* Bytes of K and V one token leaves in the cache, summed over the layers that keep
- * their own KV (`kv_contexts`; fewer than the layers when layers share a cache):
- *     kv_contexts * 2 * kv_heads * head_dim * bytes_per_element.
- * The 2 is K and V. Multi-head attention has kv_heads = query heads, grouped-query
- * fewer, multi-query 1. Preconditions: all inputs >= 0. */
-double context_kv_bytes_per_token(double kv_contexts, double kv_heads, double head_dim,
+/* Bytes of keys and values one token leaves in the cache, summed over the
+ * `kv_contexts` layers that keep a cache of their own (fewer than the
+ * layers when layers share one): in each, a key and a value of `head_dim`
+ * numbers for each of `kv_heads` heads, at `bytes_per_element` each.
+ * Multi-head attention has as many KV heads as query heads, grouped-query
+ * fewer, multi-query one. Preconditions: all inputs >= 0. */
+double context_kv_bytes_per_token(double kv_contexts, double kv_heads,
+                                  double head_dim,
                                   double bytes_per_element);
 
-/* DeepSeek's multi-head latent attention caches ONE latent vector per token and
- * layer, from which K and V are both rebuilt, plus a small decoupled RoPE key:
- *     layers * (latent_dim + rope_dim) * bytes_per_element    (no factor 2).
- * Preconditions: all inputs >= 0. */
-double context_mla_kv_bytes_per_token(double layers, double latent_dim, double rope_dim,
+/* DeepSeek's multi-head latent attention (MLA): in each of `layers`
+ * layers, ONE latent vector of `latent_dim` numbers per token, from which
+ * keys and values are both rebuilt, plus a decoupled RoPE key of
+ * `rope_dim` numbers, at `bytes_per_element` each. Preconditions: all
+ * inputs >= 0. */
+double context_mla_kv_bytes_per_token(double layers, double latent_dim,
+                                      double rope_dim,
                                       double bytes_per_element);
 
-/* ---- Exercise 5.4 (**) windows_sparse: local layers and sparse reads ----- §5.3 */
+/* ---- Exercise 5.5 (*) windows_sparse -----------------------------------
+ * §5.3 (Is 833 bytes a plausible cache?) */
 
-/* KV bytes one sequence of `context_tokens` holds when `global_layers` attend to the
- * whole context and `local_layers` to a sliding window of `window_tokens` only (they
- * keep at most that many tokens of KV). `kv_bytes_per_layer_token` is one layer's KV
- * for one token. Preconditions: all inputs >= 0. */
+/* KV bytes one sequence of `context_tokens` holds when `global_layers`
+ * keep the whole context and `local_layers` keep only the last
+ * `window_tokens` of it (all of it while the context is shorter).
+ * `kv_bytes_per_layer_token` is one layer's cache for one token.
+ * Preconditions: all inputs >= 0. */
 double context_window_kv_bytes(double global_layers, double local_layers,
-                               double window_tokens, double kv_bytes_per_layer_token,
+                               double window_tokens,
+                               double kv_bytes_per_layer_token,
                                double context_tokens);
 
-/* Bytes one decode step reads for one sequence under sparse attention: the KV of the
- * `selected_tokens` it attends to (all of them, if the context is shorter), plus a
- * small index entry (`index_bytes_per_token`) for every token of the context, which a
- * light scorer reads to choose them. Preconditions: all inputs >= 0. */
-double context_sparse_read_bytes(double kv_bytes_per_token, double index_bytes_per_token,
-                                 double selected_tokens, double context_tokens);
+/* Bytes one decode step reads for one sequence under sparse attention:
+ * the cache of the `selected_tokens` it attends to (every token, while the
+ * context is shorter than that), plus an index entry of
+ * `index_bytes_per_token` for every token of the context, which a light
+ * scorer reads to choose them. Preconditions: all inputs >= 0. */
+double context_sparse_read_bytes(double kv_bytes_per_token,
+                                 double index_bytes_per_token,
+                                 double selected_tokens,
+                                 double context_tokens);
 
-/* ---- Exercise 5.5 (**) pass_length: output against input price ----------- §5.4 */
+/* ---- Exercise 5.6 (**) pass_length -------------------------------------
+ * §5.4 (Output against input price) */
 
-/* A pass of `pass_tokens` new tokens per sequence (1 for decode, many for prefill)
- * computes on every new token but reads the weights and the existing KV once. Per
- * new token:
- *   compute_s = 2 N_active / (chips F)
- *   memory_s  = (N_total bytes / batch + L b_kv) / (chips BW * pass_tokens).
- * Preconditions: batch > 0, context_tokens >= 0, pass_tokens >= 1. */
-context_token_time context_pass_time_per_token(const context_deploy *d, double batch,
-                                               double context_tokens, double pass_tokens);
+/* Time per NEW token of a forward pass in which each of `batch` sequences,
+ * holding `context_tokens` of context, adds `pass_tokens` new tokens (1 in
+ * decode, many in prefill). Every new token does its own arithmetic (its
+ * attention over the context_tokens before the pass; the new tokens'
+ * attention to one another is left out), while the weights and the
+ * existing caches are read once per pass, however many tokens ride on it.
+ * A pass of one token is exactly context_time_per_token. Preconditions:
+ * batch > 0, context_tokens >= 0, pass_tokens >= 1. */
+context_token_time context_pass_time_per_token(const context_deploy *d,
+                                               double batch,
+                                               double context_tokens,
+                                               double pass_tokens);
 
-/* The pass length at which a pass stops being memory-bound: memory_s of a one-token
- * pass over compute_s. Below 1 the decode step itself is compute-bound. */
+/* The balanced pass length: the number of new tokens per sequence (a real
+ * number, not rounded) at which a pass's memory time per token equals its
+ * compute time per token. Below 1 when decode itself is compute-bound.
+ * Preconditions: batch > 0, context_tokens >= 0. */
 double context_crossover_pass_tokens(const context_deploy *d, double batch,
                                      double context_tokens);
 
 /* What an output-over-input price ratio says, read as a cost ratio. */
 typedef struct context_price_ratio {
-    bool exists;                    /* false for a ratio below 1 (see below) */
-    double decode_mfu_over_prefill; /* 1 / ratio */
-    double crossover_pass_tokens;   /* the pass length where the two meet: ratio */
+    bool exists;                    /* false for a ratio below 1 */
+    double decode_mfu_over_prefill; /* decode MFU over prefill MFU */
+    double crossover_pass_tokens;   /* the balanced pass it implies */
 } context_price_ratio;
 
-/* If prefill sits on the compute floor and decode pays memory, a decode token costs
- * `output_over_input` times a prefill token, so decode's arithmetic is busy 1/ratio
- * of the time prefill's is, and a pass of `ratio` tokens would be balanced. No
- * answer for a ratio below 1: on the roofline a decode token never costs less than a
- * prefill token. Precondition: output_over_input > 0. */
+/* Reads a price ratio theta = output price / input price as the roofline
+ * does: prefill on the compute floor, decode paying memory, prices
+ * following costs. No reading (exists = false, both numbers 0) for
+ * theta < 1: on the roofline a decode token never costs less than a
+ * prefill token; theta == 1 is a decode that is exactly balanced.
+ * Precondition: output_over_input > 0. */
 context_price_ratio context_read_price_ratio(double output_over_input);
 
-/* ---- Exercise 5.6 (***) cache_tiers: where to keep a cached context ------ §5.5 */
+/* ---- Exercise 5.7 (***) draft_length ----------------------------------
+ * §5.4 (Output against input price) */
 
-/* The drain time of a device: seconds to read all of it once, capacity / bandwidth.
- * Preconditions: both > 0. */
+/* A speculative-decoding plan: how many tokens to draft ahead. */
+typedef struct context_draft_plan {
+    int draft_tokens;       /* q: tokens drafted per sequence and step */
+    double tokens_per_step; /* expected tokens a sequence gains a step */
+    double s_per_token;     /* expected seconds between its tokens */
+    double speedup;         /* plain decode's s_per_token over this one */
+} context_draft_plan;
+
+/* The number of drafted tokens q, from 0 to max_draft, that minimises the
+ * expected time between a sequence's tokens when every sequence of the
+ * batch drafts q tokens ahead and one pass of the model checks them
+ * (chapter 1's speculative decoding, priced with this chapter's pass):
+ *   - the check is one pass of q + 1 new tokens per sequence at this
+ *     batch and context: batch * (q + 1) new tokens, each taking the
+ *     time_s of context_pass_time_per_token;
+ *   - drafting costs `draft_cost` times the time of a plain decode step
+ *     (the same pass with one new token) for each drafted token;
+ *   - each guess is accepted with chance `accept` independently, and a
+ *     step keeps the guesses up to the first rejected one, plus the one
+ *     token the check itself produces.
+ * q = 0 is plain decode (speedup 1). On a tie (times equal within a
+ * relative 1e-12) the smaller q wins. accept may be 0 (q = 0 is then
+ * best) and 1 (every guess is kept). Preconditions: 0 <= accept <= 1,
+ * draft_cost >= 0, max_draft >= 0, batch > 0, context_tokens >= 0. */
+context_draft_plan context_best_draft(const context_deploy *d, double batch,
+                                      double context_tokens, double accept,
+                                      double draft_cost, int max_draft);
+
+/* ---- Exercise 5.8 (**) cache_tiers -------------------------------------
+ * §5.5 (Cache hits and memory tiers) */
+
+/* The drain time of a device in seconds: how long it takes to read all of
+ * it once. Preconditions: both > 0. */
 double context_drain_s(double capacity_bytes, double bytes_per_s);
 
-/* USD per byte to hold a cached context on tier `t` for `hold_s` seconds and read it
- * back once. The device's cost buys capacity and bandwidth together, so a byte pays
- * for whichever share it uses more of:
- *     (usd_per_hour / 3600) * max(hold_s / capacity_bytes, 1 / bytes_per_s).
- * The two meet at hold_s = the drain time. Precondition: hold_s >= 0. */
+/* USD per byte to hold a cached context on one device of tier `t` for
+ * `hold_s` seconds and then read it back once. The device costs
+ * t->usd_per_hour whatever it is used for, and a byte pays for the larger
+ * of its two claims on it: the share of the capacity it occupies for
+ * hold_s, or the share of the bandwidth its one read takes (not their
+ * sum). Precondition: hold_s >= 0. */
 double context_tier_usd_per_byte(const cost_tier *t, double hold_s);
+
+/* USD per byte of KV cache to rematerialise a context of `context_tokens`
+ * tokens: one prefill recomputes it, each token doing its weight
+ * arithmetic and attending to every token before it in the context (the
+ * first to none, the last to context_tokens - 1), all at the peak F of
+ * chips rented at `usd_per_chip_hour`, spread over the context_tokens *
+ * kv_bytes_per_token bytes it rebuilds. Independent of the number of
+ * chips. Preconditions: context_tokens >= 1, kv_bytes_per_token > 0,
+ * usd_per_chip_hour > 0. */
+double context_remat_usd_per_byte(const context_deploy *d,
+                                  double context_tokens,
+                                  double usd_per_chip_hour);
 
 /* Where a cached context is cheapest to keep. */
 typedef struct context_tier_choice {
-    bool remat;          /* recomputing beats every tier */
-    size_t tier;         /* index into the tiers given; unused when remat */
-    double usd_per_byte; /* the cost of the choice */
+    bool remat;          /* recomputing is no dearer than every tier */
+    size_t tier;         /* index into tiers[]; 0 when remat */
+    double usd_per_byte; /* what the choice costs */
 } context_tier_choice;
 
-/* The cheapest of `count` tiers for a hold of `hold_s` seconds, or rematerialisation
- * (recomputing the KV from the tokens) when that costs `remat_usd_per_byte` or less
- * than every tier. On a tie the earlier tier wins. Preconditions: count >= 1,
- * hold_s >= 0, remat_usd_per_byte > 0. */
-context_tier_choice context_cheapest_tier(const cost_tier *const *tiers, size_t count,
-                                          double hold_s, double remat_usd_per_byte);
+/* The cheapest of `count` tiers for a hold of `hold_s` seconds, or
+ * rematerialisation when `remat_usd_per_byte` is less than or EQUAL to the
+ * cheapest tier's cost. Between tiers of equal cost the earlier in tiers[]
+ * wins. Preconditions: count >= 1, hold_s >= 0, remat_usd_per_byte > 0
+ * (INFINITY when recomputing is not an option). */
+context_tier_choice context_cheapest_tier(const cost_tier *const *tiers,
+                                          size_t count, double hold_s,
+                                          double remat_usd_per_byte);
 
-/* ---- Exercise 5.7 (**) attention_parity: the quadratic term ------------- §5.6 */
+/* ---- Exercise 5.9 (*) attention_parity ---------------------------------
+ * §5.6 (Why context stopped near 200k) */
 
-/* Attention FLOPs one new token spends per token of context: in each of `attn_layers`
- * layers, each of `q_heads` query heads takes a dot product with every cached key
- * (`qk_dim` multiply-accumulates) and adds up every cached value (`v_dim`):
- *     2 * attn_layers * q_heads * (qk_dim + v_dim)     FLOPs per context token.
- * For MLA with absorbed projections, qk_dim = latent + RoPE and v_dim = latent.
- * Preconditions: all inputs >= 0. */
-double context_attention_flops_per_context_token(double attn_layers, double q_heads,
-                                                 double qk_dim, double v_dim);
+/* f_attn: the attention FLOPs one new token spends per token of context:
+ * in each of `attn_layers` layers, each of `q_heads` query heads scores
+ * the cached key (`qk_dim` multiply-accumulates) and adds in the cached
+ * value (`v_dim`). For MLA with absorbed projections, qk_dim = latent +
+ * RoPE and v_dim = latent. Preconditions: all inputs >= 0. */
+double context_attention_flops_per_context_token(double attn_layers,
+                                                 double q_heads,
+                                                 double qk_dim,
+                                                 double v_dim);
 
-/* The context at which attention's FLOPs per token equal the weight multiplies',
- * 2 N_active. Preconditions: both > 0. */
+/* L_par: the context at which a token's attention FLOPs equal its weight
+ * FLOPs, 2 N_active. Preconditions: both > 0. */
 double context_attention_parity_tokens(double params_active,
                                        double attn_flops_per_context_token);
 
-/* ---- Exercise 5.8 (**) api_bill: what a request costs -------------------- §5.7 */
+/* ---- Exercise 5.10 (*) api_bill -----------------------------------------
+ * §5.7 (Price lists as data) */
 
 /* A request's bill, or the reason there is none. */
 typedef struct context_bill {
-    bool exists;        /* false when the price list has no price for what was asked */
-    bool long_tier;     /* the prompt was billed at the long-prompt tier */
-    double input_usd;   /* uncached prompt tokens, at the input or cache-write price */
-    double cached_usd;  /* prompt tokens read from the cache */
-    double output_usd;  /* generated tokens */
-    double usd;         /* the sum; 0 when !exists */
+    bool exists;      /* false: the list lacks a price this request needs */
+    bool long_tier;   /* the prompt's length picked the long tier */
+    double input_usd; /* uncached prompt tokens (input or write price) */
+    double cached_usd; /* prompt tokens read from the cache */
+    double output_usd; /* generated tokens, thinking included */
+    double usd;        /* the sum */
 } context_bill;
 
-/* Bills one request of `input_tokens` prompt tokens (of which `cached_tokens` are
- * read from the cache) and `output_tokens` generated tokens:
- *   - the tier is chosen by the whole prompt length: longer than the threshold bills
- *     EVERY token, input and output, at the long tier;
- *   - cached tokens pay the tier's cache-read price;
- *   - the uncached rest pays the input price, or with `write` the 5-minute or 1-hour
- *     cache-write price.
- * No answer (exists = false) when cached_tokens > 0 and the tier has no cache-read
- * price, or `write` asks for a write price the list does not have.
+/* Bills one request of `input_tokens` prompt tokens, of which
+ * `cached_tokens` are read from the cache, and `output_tokens` generated
+ * tokens, on price list `p` (USD per million tokens; a price of 0 is one
+ * the list does not have, never a free one). The rules, in order:
+ *   1. the tier: the long tier when the list has one
+ *      (long_threshold_tokens > 0) and input_tokens is strictly greater
+ *      than long_threshold_tokens; a prompt of exactly the threshold is
+ *      short. Output tokens never count towards the threshold. long_tier
+ *      reports this choice whether or not a bill exists;
+ *   2. the tier's prices apply to EVERY token of the request, input,
+ *      cached and output alike, not only to the tokens past the threshold;
+ *   3. cached tokens pay the tier's cache-read price;
+ *   4. the other prompt tokens pay the tier's input price, or with `write`
+ *      the list's 5-minute or 1-hour write price (a write price belongs to
+ *      the list, not to a tier: the same at either tier).
+ * No bill (exists = false, long_tier set, every USD field 0) when
+ * cached_tokens > 0 and the tier has no cache-read price, or when `write`
+ * asks for a write price the list does not have.
  * Preconditions: 0 <= cached_tokens <= input_tokens, output_tokens >= 0. */
 context_bill context_api_usd(const cost_api_price *p, double input_tokens,
                              double output_tokens, double cached_tokens,
                              cost_cache_write write);
+
+/* ---- Exercise 5.11 (***) cache_schedule --------------------------------
+ * §5.8 (A conversation's cache bill) */
+
+/* How one request bills the conversation's prefix. */
+typedef enum context_cache_action {
+    CONTEXT_SEND_UNCACHED = 0, /* input price; any entry left as is */
+    CONTEXT_READ_CACHE,        /* read price; the entry's life restarts */
+    CONTEXT_WRITE_5M,          /* write price; a new 5-minute entry */
+    CONTEXT_WRITE_1H,          /* write price; a new 1-hour entry */
+} context_cache_action;
+
+/* Lives of the two cache entries, in seconds (Anthropic's 5-minute and
+ * 1-hour caches). */
+#define CONTEXT_CACHE_5M_S 300.0
+#define CONTEXT_CACHE_1H_S 3600.0
+
+/* The most requests context_cheapest_cache_schedule takes. */
+#define CONTEXT_SCHEDULE_MAX_REQUESTS 256
+
+/* The least a conversation can pay for a prefix of `prefix_tokens` that
+ * its `count` requests each send again, at times request_times_s[0..count)
+ * in seconds, on price list `p`; the chosen action for each request is
+ * written to actions[0..count). Only the prefix is billed: each action
+ * costs what context_api_usd charges for a request of prefix_tokens input
+ * tokens and no output (READ: all of them cached; WRITE: written with that
+ * life), and an action whose price the list lacks is not available. The
+ * rules of the cache:
+ *   - there is at most one entry; none before the first request;
+ *   - an entry written or last read at time t, with life T, can be read at
+ *     time u when u - t <= T (an entry exactly T old is still live);
+ *     reading it makes u its new start; after that it is gone;
+ *   - a write replaces any entry; sending uncached leaves it as it is.
+ * There is always an answer: sending every request uncached is a schedule.
+ * Ties: of the schedules whose totals are equal within a relative 1e-9,
+ * the one chosen comes first when schedules are compared request by
+ * request in the order UNCACHED < READ < WRITE_5M < WRITE_1H (the first
+ * request at which they differ decides).
+ * Preconditions: 1 <= count <= CONTEXT_SCHEDULE_MAX_REQUESTS, times not
+ * decreasing, prefix_tokens > 0, the list has an input price. */
+double context_cheapest_cache_schedule(const cost_api_price *p,
+                                       double prefix_tokens,
+                                       const double *request_times_s,
+                                       size_t count,
+                                       context_cache_action *actions);
 
 #endif /* CHALK_CONTEXT_H */

@@ -2,9 +2,10 @@
  * revnets.c -- Chapter 6 exercises: YOUR implementation.
  *
  * Each function below compiles and returns a placeholder, so the tests run
- * and fail. Replace each body with what chapters/06-revnets.md derives; the
- * contract (units, buffer sizes, preconditions) is in revnets.h beside this
- * file.
+ * and fail. Replace each body with what chapter 6 of the book derives;
+ * the contract (units, buffer sizes, preconditions, tie and no-answer
+ * rules) is in revnets.h beside this file, and each TODO names the
+ * section of the book to read.
  *
  *   make check CH=06     run the chapter's tests against this file
  *   make hint CH=06      show the next hint for the first failing exercise
@@ -13,13 +14,13 @@
 
 #include <math.h>
 
-/* ---- Exercise 6.1 (*) feistel
- * ------------------------------------------------- */
+/* ---- Exercise 6.1 (*) feistel -------------------------------------- */
 
 void revnets_feistel_encrypt(uint32_t block[2], const uint32_t *round_keys,
                              int rounds, revnets_round_fn f)
 {
-    /* TODO(ch6 §6.2): (L, R) -> (R, L ^ f(R, K_i)), round after round. */
+    /* TODO §6.2 (The Feistel construction): the round of revnets.h, once
+     * per round key. */
     (void)block;
     (void)round_keys;
     (void)rounds;
@@ -29,20 +30,20 @@ void revnets_feistel_encrypt(uint32_t block[2], const uint32_t *round_keys,
 void revnets_feistel_decrypt(uint32_t block[2], const uint32_t *round_keys,
                              int rounds, revnets_round_fn f)
 {
-    /* TODO(ch6 §6.2): undo one round at a time, last key first, running f
-     * forwards. */
+    /* TODO §6.2 (The Feistel construction): undo one round at a time,
+     * running f forwards. */
     (void)block;
     (void)round_keys;
     (void)rounds;
     (void)f;
 }
 
-/* ---- Exercise 6.2 (*) toy_cipher
- * ---------------------------------------------- */
+/* ---- Exercise 6.2 (*) toy_cipher ----------------------------------- */
 
 uint32_t revnets_toy_f(uint32_t half, uint32_t round_key)
 {
-    /* TODO(ch6 §6.2): t = half ^ key; rotate t * (t | 1) by 16 bits. */
+    /* TODO §6.2 (The Feistel construction): the round function of
+     * revnets.h. */
     (void)half;
     (void)round_key;
     return 0;
@@ -51,8 +52,8 @@ uint32_t revnets_toy_f(uint32_t half, uint32_t round_key)
 void revnets_toy_encrypt(uint32_t block[2], const uint32_t key[4],
                          int rounds)
 {
-    /* TODO(ch6 §6.2): the Feistel network with revnets_toy_f and K_i =
-     * key[i % 4]. */
+    /* TODO §6.2 (The Feistel construction): your Feistel network with
+     * revnets_toy_f and the toy key schedule. */
     (void)block;
     (void)key;
     (void)rounds;
@@ -61,19 +62,19 @@ void revnets_toy_encrypt(uint32_t block[2], const uint32_t key[4],
 void revnets_toy_decrypt(uint32_t block[2], const uint32_t key[4],
                          int rounds)
 {
-    /* TODO(ch6 §6.2): the same round keys, decrypted. */
+    /* TODO §6.2 (The Feistel construction): the same round keys,
+     * decrypted. */
     (void)block;
     (void)key;
     (void)rounds;
 }
 
-/* ---- Exercise 6.3 (**) tea_xtea
- * ----------------------------------------------- */
+/* ---- Exercise 6.3 (**) tea_xtea ------------------------------------ */
 
 void revnets_tea_encrypt(uint32_t v[2], const uint32_t k[4], int cycles)
 {
-    /* TODO(ch6 §6.3): each cycle adds delta to sum, then updates v0, then
-     * v1. */
+    /* TODO §6.3 (TEA and XTEA): the three lines of revnets.h, `cycles`
+     * times. */
     (void)v;
     (void)k;
     (void)cycles;
@@ -81,8 +82,8 @@ void revnets_tea_encrypt(uint32_t v[2], const uint32_t k[4], int cycles)
 
 void revnets_tea_decrypt(uint32_t v[2], const uint32_t k[4], int cycles)
 {
-    /* TODO(ch6 §6.3): the cycles backwards: v1 first, subtracting; sum
-     * starts at delta * cycles. */
+    /* TODO §6.3 (TEA and XTEA): invert each line; what must each line
+     * see again? */
     (void)v;
     (void)k;
     (void)cycles;
@@ -90,8 +91,8 @@ void revnets_tea_decrypt(uint32_t v[2], const uint32_t k[4], int cycles)
 
 void revnets_xtea_encrypt(uint32_t v[2], const uint32_t k[4], int cycles)
 {
-    /* TODO(ch6 §6.3): v0 with key word sum & 3, sum += delta, v1 with (sum
-     * >> 11) & 3. */
+    /* TODO §6.3 (TEA and XTEA): the three lines of revnets.h, `cycles`
+     * times. */
     (void)v;
     (void)k;
     (void)cycles;
@@ -99,28 +100,25 @@ void revnets_xtea_encrypt(uint32_t v[2], const uint32_t k[4], int cycles)
 
 void revnets_xtea_decrypt(uint32_t v[2], const uint32_t k[4], int cycles)
 {
-    /* TODO(ch6 §6.3): the same three lines in reverse order, subtracting.
-     */
+    /* TODO §6.3 (TEA and XTEA): invert each line, as for TEA. */
     (void)v;
     (void)k;
     (void)cycles;
 }
 
-/* ---- Exercise 6.4 (*) generator
- * ----------------------------------------------- */
+/* ---- Exercise 6.4 (*) generator ------------------------------------ */
 
 uint64_t revnets_rng_next(revnets_rng *g)
 {
-    /* TODO(ch6 §6.4): advance the state by the golden-ratio constant, then
-     * hash it (the three lines in revnets.h). */
+    /* TODO §6.4 (Avalanche, measured): the five lines of revnets.h. */
     (void)g;
     return 0;
 }
 
 double revnets_rng_uniform(revnets_rng *g, double lo, double hi)
 {
-    /* TODO(ch6 §6.4): the top 53 bits as a fraction in [0, 1), scaled to
-     * [lo, hi). */
+    /* TODO §6.4 (Avalanche, measured): the top 53 bits as a fraction,
+     * scaled to [lo, hi). */
     (void)g;
     (void)lo;
     (void)hi;
@@ -129,23 +127,20 @@ double revnets_rng_uniform(revnets_rng *g, double lo, double hi)
 
 void revnets_fill_uniform(double *w, size_t n, double scale, uint64_t seed)
 {
-    /* TODO(ch6 §6.4): n draws from revnets_rng_uniform(g, -scale, scale),
-     * in order. */
+    /* TODO §6.4 (Avalanche, measured): n draws in order from one seeded
+     * generator. */
     for (size_t i = 0; i < n; i++)
         w[i] = 0.0;
     (void)scale;
     (void)seed;
 }
 
-/* ---- Exercise 6.5 (**) avalanche
- * ---------------------------------------------- */
+/* ---- Exercise 6.5 (*) avalanche ------------------------------------ */
 
 double revnets_avalanche(revnets_mix_fn mix, const void *ctx, long trials,
                          uint64_t seed)
 {
-    /* TODO(ch6 §6.4): draw each trial's input from a seeded revnets_rng,
-     * flip each of its 64 bits, count changed output bits, divide by trials
-     * * 64 * 64. */
+    /* TODO §6.4 (Avalanche, measured): p_flip as revnets.h defines it. */
     (void)mix;
     (void)ctx;
     (void)trials;
@@ -155,28 +150,44 @@ double revnets_avalanche(revnets_mix_fn mix, const void *ctx, long trials,
 
 uint64_t revnets_cipher_mix(uint64_t in, const void *ctx)
 {
-    /* TODO(ch6 §6.4): split into two words (high word first), encrypt with
-     * the revnets_keyed cipher, pack again. */
+    /* TODO §6.4 (Avalanche, measured): two words, encrypted, packed
+     * again. */
     (void)ctx;
     return in;
 }
 
 uint64_t revnets_mlp_mix(uint64_t in, const void *ctx)
 {
-    /* TODO(ch6 §6.4): bits to +-1, the layers of revnets_mlp, signs back to
-     * bits. */
+    /* TODO §6.4 (Avalanche, measured): bits to +-1, the layers of
+     * revnets_mlp, signs back to bits. */
     (void)ctx;
     return ~in;
 }
 
-/* ---- Exercise 6.6 (*) revnet_block
- * -------------------------------------------- */
+/* ---- Exercise 6.6 (**) rounds_to_avalanche ------------------------- */
+
+int revnets_rounds_to_avalanche(revnets_rounds_fn mix, const void *ctx,
+                                int max_rounds, double tolerance,
+                                long trials, uint64_t seed)
+{
+    /* TODO §6.4 (Avalanche, measured): measure each member of the family
+     * with your revnets_avalanche; which r does the contract ask for? */
+    (void)mix;
+    (void)ctx;
+    (void)max_rounds;
+    (void)tolerance;
+    (void)trials;
+    (void)seed;
+    return -1;
+}
+
+/* ---- Exercise 6.7 (*) revnet_block --------------------------------- */
 
 void revnets_block_forward(const double *wf, const double *wg, int half,
                            double *x1, double *x2, revnets_dtype dt)
 {
-    /* TODO(ch6 §6.5): x1 += F(x2), then x2 += G(x1); round every operation
-     * to dt. */
+    /* TODO §6.5 (RevNets): the two lines of revnets.h, every operation
+     * rounded to dt. */
     (void)wf;
     (void)wg;
     (void)half;
@@ -188,7 +199,7 @@ void revnets_block_forward(const double *wf, const double *wg, int half,
 void revnets_block_inverse(const double *wf, const double *wg, int half,
                            double *x1, double *x2, revnets_dtype dt)
 {
-    /* TODO(ch6 §6.5): x2 -= G(x1), then x1 -= F(x2). */
+    /* TODO §6.5 (RevNets): the forward block undone, last line first. */
     (void)wf;
     (void)wg;
     (void)half;
@@ -200,7 +211,7 @@ void revnets_block_inverse(const double *wf, const double *wg, int half,
 void revnets_lecture_step(const double *w, int half, double *x, double *y,
                           revnets_dtype dt)
 {
-    /* TODO(ch6 §6.5): (x, y) -> (y + f(x), x). */
+    /* TODO §6.5 (RevNets): the lecture's step of revnets.h. */
     (void)w;
     (void)half;
     (void)x;
@@ -208,13 +219,12 @@ void revnets_lecture_step(const double *w, int half, double *x, double *y,
     (void)dt;
 }
 
-/* ---- Exercise 6.7 (**) reconstruction
- * ----------------------------------------- */
+/* ---- Exercise 6.8 (*) reconstruction ------------------------------- */
 
 void revnets_stack_forward(const revnets_net *net, double *x1, double *x2,
                            revnets_dtype dt)
 {
-    /* TODO(ch6 §6.5): every block, first to last. */
+    /* TODO §6.5 (RevNets): every block, first to last. */
     (void)net;
     (void)x1;
     (void)x2;
@@ -224,7 +234,7 @@ void revnets_stack_forward(const revnets_net *net, double *x1, double *x2,
 void revnets_stack_inverse(const revnets_net *net, double *x1, double *x2,
                            revnets_dtype dt)
 {
-    /* TODO(ch6 §6.5): every block's inverse, last to first. */
+    /* TODO §6.5 (RevNets): every block's inverse, last to first. */
     (void)net;
     (void)x1;
     (void)x2;
@@ -235,8 +245,8 @@ double revnets_reconstruction_error(const revnets_net *net,
                                     const double *x1, const double *x2,
                                     revnets_dtype dt, double *work)
 {
-    /* TODO(ch6 §6.5): round the input, forward, inverse, largest
-     * difference. */
+    /* TODO §6.5 (RevNets): forward then inverse on a rounded copy; the
+     * largest difference from what you started with. */
     (void)net;
     (void)x1;
     (void)x2;
@@ -245,13 +255,12 @@ double revnets_reconstruction_error(const revnets_net *net,
     return -1.0;
 }
 
-/* ---- Exercise 6.8 (*) training_cost
- * ------------------------------------------- */
+/* ---- Exercise 6.9 (*) training_cost -------------------------------- */
 
 size_t revnets_work_stored(int layers, int half)
 {
-    /* TODO(ch6 §6.6): what the backward pass reads, kept for every block.
-     */
+    /* TODO §6.6 (Training memory): what the backward pass reads, kept for
+     * every block. */
     (void)layers;
     (void)half;
     return 0;
@@ -259,7 +268,7 @@ size_t revnets_work_stored(int layers, int half)
 
 size_t revnets_work_reversible(int layers, int half)
 {
-    /* TODO(ch6 §6.6): the state and one scratch vector. */
+    /* TODO §6.6 (Training memory): the state and one scratch vector. */
     (void)layers;
     (void)half;
     return 0;
@@ -267,23 +276,21 @@ size_t revnets_work_reversible(int layers, int half)
 
 double revnets_train_flops(int layers, int half, bool reversible)
 {
-    /* TODO(ch6 §6.6): forward + backward (twice forward) + one forward if
-     * reversible. */
+    /* TODO §6.6 (Training memory): count C_fwd, then the step. */
     (void)layers;
     (void)half;
     (void)reversible;
     return 0.0;
 }
 
-/* ---- Exercise 6.9 (**) stored_backprop
- * ---------------------------------------- */
+/* ---- Exercise 6.10 (**) stored_backprop ---------------------------- */
 
 double revnets_backward_stored(const revnets_net *net, const double *x1,
                                const double *x2, double *grad, double *gx1,
                                double *gx2, double *work)
 {
-    /* TODO(ch6 §6.6): forward keeping x2, F(x2), y1, G(y1) per block; then
-     * the chain rule block by block from the top. */
+    /* TODO §6.6 (Training memory): a forward pass that keeps what the
+     * backward pass reads, then the chain rule, block by block. */
     (void)net;
     (void)x1;
     (void)x2;
@@ -294,16 +301,14 @@ double revnets_backward_stored(const revnets_net *net, const double *x1,
     return 0.0;
 }
 
-/* ---- Exercise 6.10 (***) reversible_backprop
- * ---------------------------------- */
+/* ---- Exercise 6.11 (***) reversible_backprop ----------------------- */
 
 double revnets_backward_reversible(const revnets_net *net, const double *x1,
                                    const double *x2, double *grad,
                                    double *gx1, double *gx2, double *work)
 {
-    /* TODO(ch6 §6.6): forward keeping only the output; then, from the top,
-     * invert each block to regenerate its input while back-propagating
-     * through it. */
+    /* TODO §6.6 (Training memory): the same gradients in 3 * half doubles
+     * of work. */
     (void)net;
     (void)x1;
     (void)x2;
@@ -314,20 +319,20 @@ double revnets_backward_reversible(const revnets_net *net, const double *x1,
     return 0.0;
 }
 
-/* ---- Exercise 6.11 (**) activation_memory
- * ------------------------------------- */
+/* ---- Exercise 6.12 (**) activation_memory -------------------------- */
 
 double revnets_act_bytes_per_layer(const revnets_layer *l)
 {
-    /* TODO(ch6 §6.7): Korthikanti et al. Table 2, one row per case. */
+    /* TODO §6.7 (Activation memory of a transformer layer): one case per
+     * way of splitting and recomputing. */
     (void)l;
     return 0.0;
 }
 
 double revnets_act_bytes_per_model(const revnets_layer *l, int layers)
 {
-    /* TODO(ch6 §6.7): the first pipeline stage holds every layer's worth.
-     */
+    /* TODO §6.7 (Activation memory of a transformer layer): what the
+     * first pipeline stage holds. */
     (void)l;
     (void)layers;
     return 0.0;
@@ -335,8 +340,8 @@ double revnets_act_bytes_per_model(const revnets_layer *l, int layers)
 
 double revnets_recompute_flops_fraction(const revnets_layer *l)
 {
-    /* TODO(ch6 §6.7): extra FLOPs over the 3 forwards of a training step.
-     */
+    /* TODO §6.7 (Activation memory of a transformer layer): the FLOPs
+     * recomputed over the FLOPs of a step. */
     (void)l;
     return -1.0;
 }
@@ -345,9 +350,27 @@ double revnets_model_state_bytes_per_gpu(double params,
                                          double tensor_parallel,
                                          double pipeline_parallel)
 {
-    /* TODO(ch6 §6.7): 16 bytes per parameter, split over t x p GPUs. */
+    /* TODO §6.7 (Activation memory of a transformer layer): the formula
+     * of revnets.h. */
     (void)params;
     (void)tensor_parallel;
     (void)pipeline_parallel;
     return 0.0;
+}
+
+/* ---- Exercise 6.13 (***) checkpoint_plan --------------------------- */
+
+revnets_checkpoint_plan revnets_plan_checkpoints(int layers,
+                                                 double layer_bytes,
+                                                 double input_bytes,
+                                                 double budget_bytes)
+{
+    /* TODO §6.8 (Checkpoints under a memory budget): search the plans
+     * for the one the contract's rules pick. */
+    (void)layers;
+    (void)layer_bytes;
+    (void)input_bytes;
+    (void)budget_bytes;
+    revnets_checkpoint_plan none = {0};
+    return none;
 }

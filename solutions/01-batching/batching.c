@@ -2,9 +2,11 @@
  * batching.c -- Chapter 1 reference solution: batch size, step time, cost
  * per token.
  *
- * Contract and equations: exercises/01-batching/batching.h. Every function
- * is a closed form; the only subtlety is reporting "no such batch" plainly
- * when the roofline says there is none.
+ * Contract: exercises/01-batching/batching.h; the equations are chapter
+ * 1's. Every function but the last is a closed form; the subtleties are
+ * reporting "no such batch" plainly when the roofline says there is none,
+ * and rounding a quotient that is meant to be whole. batching_cheapest is
+ * a search over hardware and chip counts.
  */
 #include "batching.h"
 
@@ -107,7 +109,7 @@ long batching_all_experts_batch(const batching_deploy *d, double idle_share)
     if (q == 0.0)
         return 1; /* one token already reads every weight */
     /* q^B <= idle_share <=> B >= ln(idle_share) / ln(q), q = 1 - k/E */
-    double b = ceil(log(idle_share) / log(q) * (1.0 - 1e-12));
+    double b = ceil(log(idle_share) / log(q) * (1.0 - 1e-9));
     return b < 1.0 ? 1 : (long)b;
 }
 /* endregion: experts-fetched */
@@ -193,12 +195,14 @@ batching_departures batching_train_departures(double hbm_bytes,
 
 /* ---- Exercise 1.8 ---------------------------------------------------- */
 
-/* floor() that forgives the last-bit rounding of a quotient meant to be
- * whole. A limit beyond what a long holds (or an infinite one) saturates at
- * LONG_MAX: converting such a double to long would be undefined. */
+/* floor() that forgives the rounding of a quotient meant to be whole: a
+ * value within a relative 1e-9 below a whole number counts as it (the
+ * contract's rule). A limit beyond what a long holds (or an infinite one)
+ * saturates at LONG_MAX: converting such a double to long would be
+ * undefined. */
 static long whole_floor(double x)
 {
-    double n = floor(x * (1.0 + 1e-12));
+    double n = floor(x * (1.0 + 1e-9));
     return n < (double)LONG_MAX ? (long)n : LONG_MAX;
 }
 
@@ -274,3 +278,89 @@ batching_fast batching_fast_mode(const batching_deploy *d,
     return f;
 }
 /* endregion: fast-mode */
+
+/* ---- Exercise 1.10 --------------------------------------------------- */
+
+/* region: cheapest */
+/* The model on n chips of one offer. */
+static batching_deploy on_offer(const batching_deploy *model,
+                                const batching_offer *o, int n)
+{
+    batching_deploy d = *model;
+    d.chips = n;
+    d.flops_per_s = o->flops_per_s;
+    d.hbm_bytes_per_s = o->hbm_bytes_per_s;
+    d.hbm_bytes = o->hbm_bytes;
+    d.usd_per_chip_hour = o->usd_per_chip_hour;
+    return d;
+}
+
+/* The cheapest batch of one deployment: the largest that meets both
+ * limits, since step / batch never grows with the batch. 0 when none. */
+static long cheapest_batch(const batching_deploy *d, double context,
+                           double target_s)
+{
+    batching_limit hbm = batching_max_batch_hbm(d, context);
+    batching_limit fast = batching_max_batch_latency(d, context, target_s);
+    if (!hbm.exists || !fast.exists)
+        return 0;
+    return hbm.batch < fast.batch ? hbm.batch : fast.batch;
+}
+
+/* The cost of offer i on n chips at its cheapest batch, in USD per
+ * million tokens; INFINITY when it serves no batch within the target. */
+static double cost_on(const batching_deploy *model, double context,
+                      double target_s, const batching_offer *o, int n,
+                      long *batch)
+{
+    batching_deploy d = on_offer(model, o, n);
+    *batch = cheapest_batch(&d, context, target_s);
+    if (*batch < 1)
+        return INFINITY;
+    return batching_usd_per_mtok(&d, (double)*batch, context);
+}
+
+batching_plan batching_cheapest(const batching_deploy *model,
+                                double context_tokens, double target_step_s,
+                                const batching_offer *offers, int count)
+{
+    COST_ASSERT(context_tokens > 0.0 && target_step_s > 0.0 && count >= 0 &&
+                "need a context, a target, offers");
+    batching_plan plan = {.exists = false, .offer = -1};
+    /* the least cost of every offer at every chip count */
+    double least = INFINITY;
+    int most_chips = 0;
+    long b;
+    for (int i = 0; i < count; i++) {
+        COST_ASSERT(offers[i].max_chips >= 1 && "need chips");
+        for (int n = 1; n <= offers[i].max_chips; n++)
+            least = fmin(least, cost_on(model, context_tokens,
+                                        target_step_s, &offers[i], n, &b));
+        if (offers[i].max_chips > most_chips)
+            most_chips = offers[i].max_chips;
+    }
+    if (least == INFINITY)
+        return plan; /* no offer serves one sequence within the target */
+    /* the fewest chips, then the earliest offer, among equal costs */
+    for (int n = 1; n <= most_chips; n++) {
+        for (int j = 0; j < count; j++) {
+            if (n > offers[j].max_chips)
+                continue;
+            double cost = cost_on(model, context_tokens, target_step_s,
+                                  &offers[j], n, &b);
+            if (cost <= least * (1.0 + 1e-9)) {
+                batching_deploy d = on_offer(model, &offers[j], n);
+                plan.exists = true;
+                plan.offer = j;
+                plan.chips = n;
+                plan.batch = b;
+                plan.step_s =
+                    batching_step_at(&d, (double)b, context_tokens).step_s;
+                plan.usd_per_mtok = cost;
+                return plan;
+            }
+        }
+    }
+    return plan; /* not reached: the least cost is some offer's */
+}
+/* endregion: cheapest */

@@ -1,17 +1,20 @@
 /*
- * moe.c -- Chapter 2 reference solution: an MoE layer laid out across a rack.
+ * moe.c -- Chapter 2 reference solution: an MoE layer laid out across
+ * a rack.
  *
- * Contract and equations: exercises/02-moe/moe.h. Everything is a closed form
- * except the routing simulation, which draws from SplitMix64 (never rand(): its
- * numbers differ between C libraries) and is checked against the binomial closed
- * forms below it. The regions the book prints keep within 70 columns.
+ * Contract: exercises/02-moe/moe.h; equations: chapter 2 of the book.
+ * Everything is a closed form except the routing simulation, which
+ * draws from SplitMix64 (never rand(): its numbers differ between C
+ * libraries) and is checked against the binomial closed forms below
+ * it, and the layout search of exercise 2.12. The regions the book
+ * prints keep within 70 columns.
  */
 #include "moe.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-/* ---- Exercise 2.1 ------------------------------------------------------------ */
+/* ---- Exercise 2.1 ---------------------------------------------------- */
 
 /* region: expert-params */
 double moe_expert_params(int d_model, int d_ff)
@@ -36,7 +39,7 @@ moe_layer_count moe_layer_params(const moe_shape *s)
 }
 /* endregion: expert-params */
 
-/* ---- Exercise 2.2 ------------------------------------------------------------ */
+/* ---- Exercise 2.2 ---------------------------------------------------- */
 
 /* region: placement */
 moe_placement moe_place_experts(int experts, int domain_chips)
@@ -58,11 +61,10 @@ moe_placement moe_place_experts(int experts, int domain_chips)
 }
 /* endregion: placement */
 
-/* ---- Exercise 2.3 ------------------------------------------------------------ */
+/* ---- Exercise 2.3 ---------------------------------------------------- */
 
 /* region: a2a-bytes */
-double moe_a2a_bytes_per_token(int d_model, int top_k,
-                               double act_bytes)
+double moe_a2a_bytes_per_token(int d_model, int top_k, double act_bytes)
 {
     COST_ASSERT(d_model >= 1 && top_k >= 1 && act_bytes > 0.0 &&
                 "need positive sizes");
@@ -78,7 +80,7 @@ double moe_a2a_remote_fraction(int gpus)
     return 1.0 - 1.0 / gpus;
 }
 
-/* ---- Exercise 2.4 ------------------------------------------------------------ */
+/* ---- Exercise 2.4 ---------------------------------------------------- */
 
 const char *moe_bound_name(moe_bound bound)
 {
@@ -122,8 +124,8 @@ static double kv_slope_s(const moe_deploy *d, double context_tokens)
 static double a2a_slope_s(const moe_deploy *d)
 {
     double r = d->racks;
-    double per_layer = moe_a2a_bytes_per_token(d->d_model, d->top_k,
-                                               d->act_bytes);
+    double per_layer =
+        moe_a2a_bytes_per_token(d->d_model, d->top_k, d->act_bytes);
     double bytes = d->moe_layers * per_layer;
     double per_byte_s = 1.0 / (r * d->scaleup_bytes_per_s);
     double cross_s = (r - 1.0) / (r * d->scaleout_bytes_per_s);
@@ -183,7 +185,7 @@ moe_knee moe_knee_batch(const moe_deploy *d, double context_tokens)
 }
 /* endregion: knee */
 
-/* ---- Exercise 2.5 ------------------------------------------------------------ */
+/* ---- Exercise 2.5 ---------------------------------------------------- */
 
 /* region: racks */
 moe_racks moe_span_racks(int racks, double scaleup_bytes_per_s,
@@ -204,7 +206,7 @@ moe_racks moe_span_racks(int racks, double scaleup_bytes_per_s,
 }
 /* endregion: racks */
 
-/* ---- Exercise 2.6 ------------------------------------------------------------ */
+/* ---- Exercise 2.6 ---------------------------------------------------- */
 
 /* region: expert-batch */
 double moe_tokens_per_expert(double batch, int experts, int top_k)
@@ -222,7 +224,7 @@ double moe_min_batch(double hw_ratio, int experts, int top_k)
 }
 /* endregion: expert-batch */
 
-/* ---- Exercise 2.7 ------------------------------------------------------------ */
+/* ---- Exercise 2.7 ---------------------------------------------------- */
 
 /* region: rng */
 uint64_t moe_rng_next(uint64_t *state)
@@ -247,13 +249,13 @@ uint64_t moe_rng_below(uint64_t *state, uint64_t n)
 }
 /* endregion: rng */
 
-/* ---- Exercise 2.8 ------------------------------------------------------------ */
+/* ---- Exercise 2.8 ---------------------------------------------------- */
 
 /* ln P(X = x) for X ~ Binomial(n, p), 0 < p < 1. */
 static double binomial_log_pmf(int n, double p, int x)
 {
-    return lgamma(n + 1.0) - lgamma(x + 1.0) - lgamma(n - x + 1.0) + x * log(p) +
-           (n - x) * log1p(-p);
+    return lgamma(n + 1.0) - lgamma(x + 1.0) - lgamma(n - x + 1.0) +
+           x * log(p) + (n - x) * log1p(-p);
 }
 
 static double binomial_pmf(int n, double p, int x)
@@ -309,8 +311,8 @@ typedef struct drop_query {
 static bool drops_too_many(long capacity, const void *ctx)
 {
     const drop_query *q = ctx;
-    double drop = moe_expected_drop_fraction(q->batch, q->experts,
-                                             q->top_k, (int)capacity);
+    double drop = moe_expected_drop_fraction(q->batch, q->experts, q->top_k,
+                                             (int)capacity);
     return drop >= q->max_drop;
 }
 
@@ -327,8 +329,7 @@ int moe_capacity_for_drop(int batch, int experts, int top_k,
 /* endregion: drops */
 
 /* region: max-bounds */
-moe_max_bounds moe_expected_max_load(int batch, int experts,
-                                     int top_k)
+moe_max_bounds moe_expected_max_load(int batch, int experts, int top_k)
 {
     COST_ASSERT(batch >= 1 && top_k >= 1 && top_k <= experts &&
                 "need 1 <= k <= E");
@@ -347,7 +348,7 @@ moe_max_bounds moe_expected_max_load(int batch, int experts,
 }
 /* endregion: max-bounds */
 
-/* ---- Exercise 2.9 ------------------------------------------------------------ */
+/* ---- Exercise 2.9 ---------------------------------------------------- */
 
 /* region: route */
 void moe_route_batch(uint64_t *rng, int batch, int experts, int top_k,
@@ -374,9 +375,8 @@ void moe_route_batch(uint64_t *rng, int batch, int experts, int top_k,
 /* endregion: route */
 
 /* region: simulate */
-moe_imbalance moe_simulate(uint64_t seed, int experts, int top_k,
-                           int batch, int trials,
-                           double capacity_factor)
+moe_imbalance moe_simulate(uint64_t seed, int experts, int top_k, int batch,
+                           int trials, double capacity_factor)
 {
     COST_ASSERT(batch >= 1 && trials >= 1 && capacity_factor >= 0.0 &&
                 "need a batch, trials and a factor >= 0");
@@ -403,8 +403,9 @@ moe_imbalance moe_simulate(uint64_t seed, int experts, int top_k,
     }
     m.max_load_over_mean = sum_max / trials / m.mean_load;
 
-    /* floor(factor x mean), forgiving the last bit of a product */
-    double cap = floor(capacity_factor * m.mean_load * (1 + 1e-12));
+    /* floor(factor x mean), forgiving a product that lands a hair
+     * below a whole number (1.15 x 100 = 114.99999999999999) */
+    double cap = floor(capacity_factor * m.mean_load * (1 + 1e-9));
     m.capacity = cap < batch ? (int)cap : batch;
     /* dropped(c) = sum over loads x > c of (x - c), from c = B
      * down: each step down adds the count of loads above c */
@@ -427,7 +428,7 @@ moe_imbalance moe_simulate(uint64_t seed, int experts, int top_k,
 }
 /* endregion: simulate */
 
-/* ---- Exercise 2.10 ----------------------------------------------------------- */
+/* ---- Exercise 2.10 --------------------------------------------------- */
 
 /* region: capacity */
 double moe_domain_hbm_bytes(int chips, double hbm_bytes)
@@ -464,14 +465,13 @@ moe_largest moe_largest_model(double domain_hbm_bytes,
 }
 /* endregion: capacity */
 
-/* ---- Exercise 2.11 ----------------------------------------------------------- */
+/* ---- Exercise 2.11 --------------------------------------------------- */
 
 /* region: scaling */
 /* "64x for 4x": 64^a = 4, so a = ln 4 / ln 64 = 1/3. */
 static const double ROUTED_EXPONENT = 1.0 / 3.0;
 
-double moe_dense_equivalent_params(double params_active,
-                                   double experts)
+double moe_dense_equivalent_params(double params_active, double experts)
 {
     COST_ASSERT(params_active > 0.0 && experts >= 1.0 && "need both");
     return params_active * pow(experts, ROUTED_EXPONENT);
@@ -484,3 +484,151 @@ double moe_expert_multiplier(double active_ratio)
     return pow(1.0 / active_ratio, 1.0 / ROUTED_EXPONENT);
 }
 /* endregion: scaling */
+
+/* ---- Exercise 2.12 --------------------------------------------------- */
+
+/* 2^53: past it a double no longer holds every whole number. */
+static const double MOE_MAX_BATCH = 9007199254740992.0;
+
+static bool positive(double x)
+{
+    return x > 0.0 && isfinite(x);
+}
+
+/* NULL when the query is in range, else why not. */
+static const char *layout_query_error(const moe_layout_query *q)
+{
+    const moe_deploy *m = &q->model;
+    if (!positive(m->params_active) || !isfinite(m->params_total) ||
+        !(m->params_total >= m->params_active))
+        return "the model needs params_total >= params_active > 0";
+    if (!positive(m->bytes_per_param) || !positive(m->act_bytes))
+        return "bytes per parameter and per activation must be > 0";
+    if (!(m->kv_bytes_per_token >= 0.0) || !isfinite(m->kv_bytes_per_token))
+        return "KV bytes per token must be >= 0";
+    if (m->d_model < 1 || m->moe_layers < 0 || m->top_k < 1 ||
+        m->top_k > m->experts)
+        return "the layer needs d_model >= 1, moe_layers >= 0, 1 <= k <= E";
+    if (!positive(m->flops_per_s) || !positive(m->hbm_bytes_per_s) ||
+        !positive(m->scaleup_bytes_per_s))
+        return "FLOP/s, HBM and scale-up bandwidths must be > 0";
+    if (q->max_racks > 1 && !positive(m->scaleout_bytes_per_s))
+        return "more than one rack needs a scale-out bandwidth > 0";
+    if (!(q->context_tokens >= 0.0) || !isfinite(q->context_tokens))
+        return "the context must be >= 0";
+    if (!positive(q->hbm_bytes) || !positive(q->usd_per_gpu_hour) ||
+        !positive(q->max_step_s))
+        return "HBM, price and latency target must be > 0";
+    if (q->domain_chips < 1 || q->max_racks < 1)
+        return "a layout needs at least one GPU and one rack";
+    return NULL;
+}
+
+/* region: layout */
+/* Does a step of `batch` sequences meet the target, in time and in
+ * HBM? The contract's test, exactly. */
+static bool layout_fits(const moe_deploy *d, const moe_layout_query *q,
+                        double batch)
+{
+    double weights = d->params_total * d->bytes_per_param;
+    double caches = batch * q->context_tokens * d->kv_bytes_per_token;
+    double hbm = all_gpus(d) * q->hbm_bytes;
+    if (weights + caches > hbm)
+        return false;
+    moe_step s = moe_step_at(d, batch, q->context_tokens);
+    return s.step_s <= q->max_step_s;
+}
+
+/* The largest whole batch that fits, or 0. */
+static double layout_batch(const moe_deploy *d, const moe_layout_query *q)
+{
+    double t = q->max_step_s, L = q->context_tokens;
+    double room =
+        all_gpus(d) * q->hbm_bytes - d->params_total * d->bytes_per_param;
+    if (room < 0.0 || weights_s(d) > t)
+        return 0.0; /* the weights alone do not fit, in HBM or time */
+    /* each roof that grows with the batch caps it, and so does HBM */
+    double b = t / fmax(compute_slope_s(d), a2a_slope_s(d));
+    double kv_s = kv_slope_s(d, L);
+    if (kv_s > 0.0)
+        b = fmin(b, (t - weights_s(d)) / kv_s);
+    double seq_bytes = L * d->kv_bytes_per_token;
+    if (seq_bytes > 0.0)
+        b = fmin(b, room / seq_bytes);
+    b = fmin(floor(b), MOE_MAX_BATCH);
+    if (!(b >= 1.0))
+        b = 1.0; /* the loops below decide */
+    /* the quotients may land a hair off a whole number: settle it
+     * on the test itself */
+    while (b >= 1.0 && !layout_fits(d, q, b))
+        b -= 1.0;
+    while (b >= 1.0 && b < MOE_MAX_BATCH && layout_fits(d, q, b + 1.0))
+        b += 1.0;
+    return b;
+}
+
+/* One layout at its largest batch; exists = false if none fits. */
+static moe_layout layout_at(const moe_layout_query *q, int racks, int gpus)
+{
+    moe_layout l = {.exists = false, .why = MOE_LAYOUT_NONE_FITS};
+    moe_deploy d = q->model;
+    d.racks = racks;
+    d.gpus = gpus;
+    double b = layout_batch(&d, q);
+    if (b < 1.0)
+        return l;
+    l.exists = true;
+    l.why = MOE_LAYOUT_FOUND;
+    l.racks = racks;
+    l.gpus_per_rack = gpus;
+    l.experts_per_gpu = d.experts / (racks * gpus);
+    l.batch = b;
+    l.step = moe_step_at(&d, b, q->context_tokens);
+    l.tokens_per_s = b / l.step.step_s;
+    /* the rent of every GPU for one step, over its B tokens */
+    double usd_per_s = all_gpus(&d) * q->usd_per_gpu_hour / 3600.0;
+    l.usd_per_token = usd_per_s * l.step.step_s / b;
+    return l;
+}
+
+/* Fewer GPUs in all, then fewer racks. */
+static bool smaller(const moe_layout *a, const moe_layout *b)
+{
+    long ga = (long)a->racks * a->gpus_per_rack;
+    long gb = (long)b->racks * b->gpus_per_rack;
+    return ga < gb || (ga == gb && a->racks < b->racks);
+}
+
+moe_layout moe_cheapest_layout(const moe_layout_query *q)
+{
+    moe_layout best = {.exists = false, .why = MOE_LAYOUT_BAD_QUERY};
+    if (layout_query_error(q) != NULL)
+        return best;
+    int experts = q->model.experts;
+    double least = INFINITY;
+    /* pass 0 finds the least cost; pass 1 the smallest layout
+     * within 1e-9 of it */
+    for (int pass = 0; pass < 2; pass++) {
+        for (int r = 1; r <= q->max_racks && r <= experts; r++) {
+            if (experts % r != 0)
+                continue;
+            int per_rack = experts / r;
+            for (int n = 1; n <= q->domain_chips && n <= per_rack; n++) {
+                if (per_rack % n != 0)
+                    continue; /* not the same experts on each GPU */
+                moe_layout l = layout_at(q, r, n);
+                if (!l.exists)
+                    continue;
+                if (pass == 0)
+                    least = fmin(least, l.usd_per_token);
+                else if (l.usd_per_token <= least * (1 + 1e-9) &&
+                         (!best.exists || smaller(&l, &best)))
+                    best = l;
+            }
+        }
+    }
+    if (!best.exists)
+        best.why = MOE_LAYOUT_NONE_FITS;
+    return best;
+}
+/* endregion: layout */

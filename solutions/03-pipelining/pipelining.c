@@ -1,31 +1,37 @@
 /*
- * pipelining.c -- Chapter 3 reference solution: rack hops, bubbles, the schedule
- * simulator, the decode loop and memory per GPU.
+ * pipelining.c -- Chapter 3 reference solution: rack hops, bubbles, the
+ * schedule simulator, the decode loop and memory per GPU.
  *
- * Contract and equations: exercises/03-pipelining/pipelining.h. Everything is a
- * closed form except the simulator, which measures what the closed forms of the
- * bubble predict: the tests hold the two to each other. The regions the book
- * prints are kept within 74 columns, so that no listing wraps.
- */
+ * Contract and equations: exercises/03-pipelining/pipelining.h. Everything
+ * is a closed form except the simulator, which measures what the closed
+ * forms of the bubble predict: the tests hold the two to each other. The
+ * regions the book prints are kept within 76 columns, so that no listing
+ * wraps. */
 #include "pipelining.h"
 
 #include <limits.h>
 #include <math.h>
 
-/* ceil() that forgives the last-bit rounding of a quotient meant to be whole, so
- * that 8 / (2 * 2) gives 2 layers and not 3. */
+/* The smallest whole number at or above x, where an x within a relative
+ * 1e-9 of a whole number counts as that number (the contract's rounding
+ * rule): 7 * 5e-3 / 5e-3 is 7.000000000000001, and 7 micro-batches, not 8.
+ */
 static double whole_ceil(double x)
 {
-    return ceil(x * (1.0 - 1e-12));
+    double near = round(x);
+    if (fabs(x - near) <= 1e-9 * fabs(x))
+        return near;
+    return ceil(x);
 }
 
-/* x as an int, saturating at INT_MAX (a cast of a larger double is undefined). */
+/* x as an int, saturating at INT_MAX (a cast of a larger double is
+ * undefined). */
 static int int_of(double x)
 {
     return x < (double)INT_MAX ? (int)x : INT_MAX;
 }
 
-/* ---- Exercise 3.1 ------------------------------------------------------------ */
+/* ---- Exercise 3.1 ---------------------------------------------------- */
 
 /* region: rack-hop */
 double pipelining_scaleup_s(const pipelining_hop *h)
@@ -46,9 +52,24 @@ double pipelining_scaleout_s(const pipelining_hop *h)
     double bytes = h->tokens * h->d_model * h->activation_bytes;
     return cost_transfer_s(bytes, h->chips * h->scaleout_bytes_per_s);
 }
+
+double pipelining_alltoall_bytes_per_s(double scaleup_bytes_per_s,
+                                       double bisection_bytes_per_s,
+                                       int chips)
+{
+    COST_ASSERT(scaleup_bytes_per_s > 0.0 && chips >= 1);
+    COST_ASSERT(bisection_bytes_per_s >= 0.0 && "0: a switched network");
+    /* switched (bisection 0): the bisection never binds */
+    if (bisection_bytes_per_s == 0.0)
+        return scaleup_bytes_per_s;
+    /* half the chips send half their bytes across the cut: n D / 4 bytes
+     * through bisection_bytes_per_s, so each chip's D goes at 4 W / n */
+    double cut = 4.0 * bisection_bytes_per_s / chips;
+    return fmin(scaleup_bytes_per_s, cut);
+}
 /* endregion: rack-hop */
 
-/* ---- Exercise 3.2 ------------------------------------------------------------ */
+/* ---- Exercise 3.2 ---------------------------------------------------- */
 
 /* region: hop-condition */
 double pipelining_hop_ratio(double bandwidth_ratio, int experts_per_token,
@@ -72,11 +93,10 @@ int pipelining_min_layers_per_stage(double bandwidth_ratio,
 }
 /* endregion: hop-condition */
 
-/* ---- Exercise 3.3 ------------------------------------------------------------ */
+/* ---- Exercise 3.3 ---------------------------------------------------- */
 
 /* region: bubble */
-double pipelining_bubble_fraction(int stages, int microbatches,
-                                  int chunks)
+double pipelining_bubble_fraction(int stages, int microbatches, int chunks)
 {
     COST_ASSERT(stages >= 1 && microbatches >= 1 && chunks >= 1);
     /* in slots of one chunk's pass: ideal v m, fill and drain p - 1 */
@@ -92,46 +112,54 @@ double pipelining_bubble_over_ideal(int stages, int microbatches,
 }
 /* endregion: bubble */
 
-/* ---- passes ------------------------------------------------------------------ */
+/* ---- passes -----------------------------------------------------------
+ */
 
-static pipelining_op op_of(int stage, int microbatch, int chunk, pipelining_pass pass)
+static pipelining_op op_of(int stage, int microbatch, int chunk,
+                           pipelining_pass pass)
 {
-    pipelining_op op = {.stage = stage, .microbatch = microbatch, .chunk = chunk,
-                        .pass = pass, .start_s = 0.0, .end_s = 0.0};
+    pipelining_op op = {.stage = stage,
+                        .microbatch = microbatch,
+                        .chunk = chunk,
+                        .pass = pass,
+                        .start_s = 0.0,
+                        .end_s = 0.0};
     return op;
 }
 
-/* ---- Exercise 3.4 ------------------------------------------------------------ */
+/* ---- Exercise 3.4 ---------------------------------------------------- */
 
 /* region: gpipe-order */
 pipelining_op pipelining_gpipe_op(const pipelining_plan *plan, int stage,
-                                  int k)
+                                  int index)
 {
     int m = plan->microbatches;
     COST_ASSERT(stage >= 0 && stage < plan->stages);
-    COST_ASSERT(k >= 0 && k < 2 * m && "a stage runs 2m passes");
-    if (k < m)
-        return op_of(stage, k, 0, PIPELINING_FORWARD);
-    int last_first = 2 * m - 1 - k; /* backwards from micro-batch m-1 */
+    COST_ASSERT(index >= 0 && index < 2 * m && "a stage runs 2m passes");
+    if (index < m)
+        return op_of(stage, index, 0, PIPELINING_FORWARD);
+    int last_first = 2 * m - 1 - index; /* backwards from the last */
     return op_of(stage, last_first, 0, PIPELINING_BACKWARD);
 }
 /* endregion: gpipe-order */
 
-/* The k-th pass of a one-forward-one-backward order with `warmup` forwards first:
- * forwards and backwards are each numbered 0, 1, ... in the order they run. */
-static void one_f_one_b(int total, int warmup, int k, pipelining_pass *pass, int *number)
+/* The pass at position `index` of a one-forward-one-backward order with
+ * `warmup` forwards first: forwards and backwards are each numbered 0, 1,
+ * ... in the order they run. */
+static void one_f_one_b(int total, int warmup, int index,
+                        pipelining_pass *pass, int *number)
 {
     int steady = total - warmup; /* forward-backward pairs */
-    if (k < warmup) {
+    if (index < warmup) {
         *pass = PIPELINING_FORWARD;
-        *number = k;
-    } else if (k < warmup + 2 * steady) {
-        int i = k - warmup;
+        *number = index;
+    } else if (index < warmup + 2 * steady) {
+        int i = index - warmup;
         *pass = i % 2 == 0 ? PIPELINING_FORWARD : PIPELINING_BACKWARD;
         *number = i % 2 == 0 ? warmup + i / 2 : i / 2;
     } else {
         *pass = PIPELINING_BACKWARD;
-        *number = steady + (k - warmup - 2 * steady);
+        *number = steady + (index - warmup - 2 * steady);
     }
 }
 
@@ -142,34 +170,35 @@ static int min_int(int a, int b)
 
 /* region: 1f1b-order */
 pipelining_op pipelining_1f1b_op(const pipelining_plan *plan, int stage,
-                                 int k)
+                                 int index)
 {
     int m = plan->microbatches;
     COST_ASSERT(stage >= 0 && stage < plan->stages);
-    COST_ASSERT(k >= 0 && k < 2 * m && "a stage runs 2m passes");
+    COST_ASSERT(index >= 0 && index < 2 * m && "a stage runs 2m passes");
     /* stage s gets p - s - 1 forwards ahead: the time for its first
      * backward to come back from the last stage */
     int warmup = min_int(plan->stages - stage - 1, m);
     pipelining_pass kind;
     int number;
-    one_f_one_b(m, warmup, k, &kind, &number);
+    one_f_one_b(m, warmup, index, &kind, &number);
     return op_of(stage, number, 0, kind);
 }
 /* endregion: 1f1b-order */
 
-/* ---- Exercise 3.5 ------------------------------------------------------------ */
+/* ---- Exercise 3.5 ---------------------------------------------------- */
 
 /* region: interleaved-order */
 pipelining_op pipelining_interleaved_op(const pipelining_plan *plan,
-                                        int stage, int k)
+                                        int stage, int index)
 {
     int p = plan->stages, v = plan->chunks;
     int total = plan->microbatches * v; /* chunk passes of each kind */
-    COST_ASSERT(stage >= 0 && stage < p && k >= 0 && k < 2 * total);
+    COST_ASSERT(stage >= 0 && stage < p);
+    COST_ASSERT(index >= 0 && index < 2 * total);
     int warmup = min_int(2 * (p - stage - 1) + (v - 1) * p, total);
     pipelining_pass kind;
     int j;
-    one_f_one_b(total, warmup, k, &kind, &j);
+    one_f_one_b(total, warmup, index, &kind, &j);
     /* micro-batches in groups of p, each group through chunks 0..v-1 */
     int microbatch = (j / (p * v)) * p + j % p;
     int chunk = (j / p) % v;
@@ -179,25 +208,26 @@ pipelining_op pipelining_interleaved_op(const pipelining_plan *plan,
 }
 /* endregion: interleaved-order */
 
-/* ---- Exercise 3.6 ------------------------------------------------------------ */
+/* ---- Exercise 3.6 ---------------------------------------------------- */
 
-static pipelining_op order_op(const pipelining_plan *plan, int stage, int k)
+static pipelining_op order_op(const pipelining_plan *plan, int stage,
+                              int index)
 {
     if (plan->schedule == PIPELINING_GPIPE)
-        return pipelining_gpipe_op(plan, stage, k);
+        return pipelining_gpipe_op(plan, stage, index);
     if (plan->schedule == PIPELINING_1F1B)
-        return pipelining_1f1b_op(plan, stage, k);
-    return pipelining_interleaved_op(plan, stage, k);
+        return pipelining_1f1b_op(plan, stage, index);
+    return pipelining_interleaved_op(plan, stage, index);
 }
 
 /* region: simulate */
-/* The pass (mb, virtual stage j, pass) in ops[], or NULL. It is sought
- * in its stage's passes outwards from position `near`: an input usually
- * runs at about the same place in its own stage's order, so the search
- * is short, whatever order the order functions produce. */
+/* The pass (mb, virtual stage j, pass) in ops[], or NULL. It is sought in
+ * its stage's passes outwards from position `near`: an input usually runs
+ * at about the same place in its own stage's order, so the search is short,
+ * whatever order the order functions produce. */
 static const pipelining_op *find_op(const pipelining_plan *plan,
-                                    const pipelining_op *ops, int mb,
-                                    int j, pipelining_pass pass, int near)
+                                    const pipelining_op *ops, int mb, int j,
+                                    pipelining_pass pass, int near)
 {
     int per_stage = pipelining_ops_per_stage(plan);
     int stage = j % plan->stages, chunk = j / plan->stages;
@@ -208,8 +238,7 @@ static const pipelining_op *find_op(const pipelining_plan *plan,
             if (k < 0 || k >= per_stage)
                 continue;
             const pipelining_op *o = first + k;
-            if (o->microbatch == mb && o->chunk == chunk &&
-                o->pass == pass)
+            if (o->microbatch == mb && o->chunk == chunk && o->pass == pass)
                 return o;
         }
     return NULL;
@@ -275,8 +304,8 @@ bool pipelining_simulate(const pipelining_plan *plan, pipelining_op *ops,
             return false; /* every stage waits on another: a deadlock */
     }
 
-    /* measure: the makespan, and the activations each stage holds, from
-     * a forward's start to its backward's end */
+    /* measure: the makespan, and the activations each stage holds, from a
+     * forward's start to its backward's end */
     double makespan = 0.0, peak = 0.0;
     for (int s = 0; s < p; s++) {
         const pipelining_op *first = ops + (size_t)s * per_stage;
@@ -301,25 +330,26 @@ bool pipelining_simulate(const pipelining_plan *plan, pipelining_op *ops,
 }
 /* endregion: simulate */
 
-/* ---- Exercise 3.7 ------------------------------------------------------------ */
+/* ---- Exercise 3.7 ---------------------------------------------------- */
 
 /* region: decode-loop */
 double pipelining_decode_token_s(int stages, double stage_s, double hop_s)
 {
     COST_ASSERT(stages >= 1 && stage_s > 0.0 && hop_s >= 0.0);
+    if (stages == 1)
+        return stage_s; /* one rack: no network to cross */
     /* P stages, P hops: the last hop takes the token back to stage 0 */
     return stages * (stage_s + hop_s);
 }
 
-int pipelining_decode_microbatches(int stages, double stage_s,
-                                   double hop_s)
+int pipelining_decode_microbatches(int stages, double stage_s, double hop_s)
 {
     double loop_s = pipelining_decode_token_s(stages, stage_s, hop_s);
     return int_of(whole_ceil(loop_s / stage_s));
 }
 /* endregion: decode-loop */
 
-/* ---- Exercise 3.8 ------------------------------------------------------------ */
+/* ---- Exercise 3.8 ---------------------------------------------------- */
 
 /* region: capacity */
 double pipelining_weight_bytes_per_gpu(const pipelining_memory *m)
@@ -355,3 +385,39 @@ pipelining_fit pipelining_min_stages_to_fit(const pipelining_memory *m,
     return fit;
 }
 /* endregion: capacity */
+
+/* ---- Exercise 3.9 ---------------------------------------------------- */
+
+/* region: split */
+pipelining_split pipelining_best_split(const pipelining_deployment *d)
+{
+    COST_ASSERT(d->layers >= 1 && d->chips >= 1 && d->max_stages >= 1);
+    COST_ASSERT(d->step_s > 0.0 && d->hop_s >= 0.0 && d->hbm_bytes > 0.0);
+    COST_ASSERT(d->min_layers_per_stage >= 1 && d->microbatch_seqs > 0.0);
+    pipelining_split none = {.exists = false};
+    int most = d->max_stages < d->layers ? d->max_stages : d->layers;
+    double seq_kv_bytes = d->context_tokens * d->kv_bytes_per_token;
+    for (int p = 1; p <= most; p++) {
+        int emptiest = d->layers / p, fullest = (d->layers + p - 1) / p;
+        if (p > 1 && emptiest < d->min_layers_per_stage)
+            break; /* thinner still for every larger p */
+        /* the fullest stage: the largest share of everything, and the
+         * busiest, so it sets the pace of the loop */
+        double share = (double)fullest / d->layers;
+        double loop_s = d->step_s + (p > 1 ? p * d->hop_s : 0.0);
+        int m = int_of(whole_ceil(loop_s / (share * d->step_s)));
+        double kv = m * d->microbatch_seqs * seq_kv_bytes;
+        double bytes = share * (d->weight_bytes + kv) / d->chips;
+        if (bytes > d->hbm_bytes * (1.0 + 1e-9))
+            continue; /* a larger p may still fit, or may not */
+        pipelining_split s = {.exists = true,
+                              .stages = p,
+                              .max_layers_per_stage = fullest,
+                              .microbatches = m,
+                              .token_s = loop_s,
+                              .bytes_per_gpu = bytes};
+        return s;
+    }
+    return none;
+}
+/* endregion: split */

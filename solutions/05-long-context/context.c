@@ -1,25 +1,34 @@
 /*
  * context.c -- Chapter 5 reference solution: long context, KV bytes read
- * off prices, cache tiers.
+ * off prices, cache tiers, speculative decoding, cache schedules.
  *
- * Contract and equations: exercises/05-long-context/context.h. Every
- * function is a closed form; the care goes into units (bytes per weight, 2
- * FLOPs per multiply- accumulate) and into saying plainly when there is no
- * answer.
+ * Contract: exercises/05-long-context/context.h. The closed forms are
+ * short; the care goes into units (bytes per weight, 2 FLOPs per
+ * multiply-accumulate), into saying plainly when there is no answer, and
+ * into the tie rules of the two searches.
  */
 #include "context.h"
 
 #include <math.h>
+#include <stdlib.h>
 
-/* ---- Exercise 5.1
- * ------------------------------------------------------------ */
+/* ---- Exercise 5.1 ---------------------------------------------------- */
 
 /* region: per-token */
-/* Seconds of arithmetic per new token, on all chips together. */
-static double compute_per_token_s(const context_deploy *d)
+/* FLOPs of one new token at this context: the weights and its attention
+ * over every cached token. */
+static double token_flops(const context_deploy *d, double context_tokens)
 {
-    return COST_FLOPS_PER_MAC * d->params_active /
-           (d->chips * d->flops_per_s);
+    double weight_flops = COST_FLOPS_PER_MAC * d->params_active;
+    double attn_flops = context_tokens * d->attn_flops_per_context_token;
+    return weight_flops + attn_flops;
+}
+
+/* Seconds of arithmetic per new token, on all chips together. */
+static double compute_per_token_s(const context_deploy *d,
+                                  double context_tokens)
+{
+    return token_flops(d, context_tokens) / (d->chips * d->flops_per_s);
 }
 
 /* Seconds of memory traffic per sequence for one pass: its share of the
@@ -50,33 +59,37 @@ context_token_time context_time_per_token(const context_deploy *d,
 {
     COST_ASSERT(batch > 0 && context_tokens >= 0 &&
                 "need batch > 0, context >= 0");
-    return token_time(compute_per_token_s(d),
+    return token_time(compute_per_token_s(d, context_tokens),
                       memory_per_sequence_s(d, batch, context_tokens));
-}
-
-context_kink context_kink_tokens(const context_deploy *d, double batch)
-{
-    COST_ASSERT(batch > 0 && d->kv_bytes_per_token > 0 &&
-                "need batch and a KV cache");
-    context_kink k = {.exists = false, .tokens = 0.0};
-    /* (W / batch + L b_kv) / (n BW) = c  =>  L = (c n BW - W / batch) /
-     * b_kv */
-    double bytes_in_compute_time =
-        compute_per_token_s(d) * d->chips * d->hbm_bytes_per_s;
-    double weight_bytes_all = d->params_total * d->bytes_per_param;
-    double shared_weight_bytes = weight_bytes_all / batch;
-    if (bytes_in_compute_time <= shared_weight_bytes)
-        return k; /* memory-bound at every context: the batch is too small
-                   */
-    k.exists = true;
-    k.tokens = (bytes_in_compute_time - shared_weight_bytes) /
-               d->kv_bytes_per_token;
-    return k;
 }
 /* endregion: roofline */
 
-/* ---- Exercise 5.2
- * ------------------------------------------------------------ */
+/* ---- Exercise 5.2 ---------------------------------------------------- */
+
+/* region: kink */
+context_kink context_kink_tokens(const context_deploy *d, double batch)
+{
+    COST_ASSERT(batch > 0 && d->kv_bytes_per_token > 0 &&
+                "need a batch and a KV cache");
+    context_kink k = {.exists = false, .tokens = 0.0};
+    /* Both lines in bytes of HBM traffic, times n W_BW: compute is
+     * c0 + c1 L, memory is m0 + m1 L. */
+    double bytes_per_flop = d->hbm_bytes_per_s / d->flops_per_s;
+    double c0 = COST_FLOPS_PER_MAC * d->params_active * bytes_per_flop;
+    double c1 = d->attn_flops_per_context_token * bytes_per_flop;
+    double m0 = d->params_total * d->bytes_per_param / batch;
+    double m1 = d->kv_bytes_per_token;
+    if (c0 <= m0)
+        return k; /* the weight share alone: memory-bound from the start */
+    if (m1 <= c1)
+        return k; /* attention's arithmetic outgrows the cache fetch */
+    k.exists = true;
+    k.tokens = (c0 - m0) / (m1 - c1);
+    return k;
+}
+/* endregion: kink */
+
+/* ---- Exercise 5.3 ---------------------------------------------------- */
 
 /* region: kv-from-price */
 double context_kv_bytes_from_crossover(double params_active,
@@ -107,8 +120,7 @@ double context_kv_bytes_from_ratio(double hw_ratio, double bytes_per_weight,
 }
 /* endregion: kv-from-price */
 
-/* ---- Exercise 5.3
- * ------------------------------------------------------------ */
+/* ---- Exercise 5.4 ---------------------------------------------------- */
 
 /* region: kv-shape */
 double context_kv_bytes_per_token(double kv_contexts, double kv_heads,
@@ -131,8 +143,7 @@ double context_mla_kv_bytes_per_token(double layers, double latent_dim,
 }
 /* endregion: kv-shape */
 
-/* ---- Exercise 5.4
- * ------------------------------------------------------------ */
+/* ---- Exercise 5.5 ---------------------------------------------------- */
 
 /* region: windows */
 double context_window_kv_bytes(double global_layers, double local_layers,
@@ -163,8 +174,7 @@ double context_sparse_read_bytes(double kv_bytes_per_token,
 }
 /* endregion: windows */
 
-/* ---- Exercise 5.5
- * ------------------------------------------------------------ */
+/* ---- Exercise 5.6 ---------------------------------------------------- */
 
 /* region: pass */
 context_token_time context_pass_time_per_token(const context_deploy *d,
@@ -178,14 +188,16 @@ context_token_time context_pass_time_per_token(const context_deploy *d,
      * length */
     double pass_memory_s = memory_per_sequence_s(d, batch, context_tokens);
     double memory_s = pass_memory_s / pass_tokens;
-    return token_time(compute_per_token_s(d), memory_s);
+    return token_time(compute_per_token_s(d, context_tokens), memory_s);
 }
 
 double context_crossover_pass_tokens(const context_deploy *d, double batch,
                                      double context_tokens)
 {
+    COST_ASSERT(batch > 0 && context_tokens >= 0 && "bad pass");
+    /* memory / L_pass = compute  =>  L_pass = memory / compute */
     return memory_per_sequence_s(d, batch, context_tokens) /
-           compute_per_token_s(d);
+           compute_per_token_s(d, context_tokens);
 }
 
 context_price_ratio context_read_price_ratio(double output_over_input)
@@ -201,51 +213,7 @@ context_price_ratio context_read_price_ratio(double output_over_input)
 }
 /* endregion: pass */
 
-/* ---- Exercise 5.6
- * ------------------------------------------------------------ */
-
-/* region: tiers */
-double context_drain_s(double capacity_bytes, double bytes_per_s)
-{
-    COST_ASSERT(capacity_bytes > 0 && bytes_per_s > 0 && "need a device");
-    return capacity_bytes / bytes_per_s;
-}
-
-double context_tier_usd_per_byte(const cost_tier *t, double hold_s)
-{
-    COST_ASSERT(hold_s >= 0 && "need a hold time >= 0");
-    double usd_per_s = t->usd_per_hour / COST_HOUR_S;
-    double capacity_share_s =
-        hold_s / t->capacity_bytes; /* seconds of device per byte */
-    double bandwidth_share_s = 1.0 / t->bytes_per_s;
-    return usd_per_s * fmax(capacity_share_s, bandwidth_share_s);
-}
-
-context_tier_choice context_cheapest_tier(const cost_tier *const *tiers,
-                                          size_t count, double hold_s,
-                                          double remat_usd_per_byte)
-{
-    COST_ASSERT(count >= 1 && remat_usd_per_byte > 0 &&
-                "need a tier and a remat cost");
-    context_tier_choice c = {.remat = false, .tier = 0};
-    c.usd_per_byte = context_tier_usd_per_byte(tiers[0], hold_s);
-    for (size_t i = 1; i < count; i++) {
-        double usd = context_tier_usd_per_byte(tiers[i], hold_s);
-        if (usd < c.usd_per_byte) {
-            c.tier = i;
-            c.usd_per_byte = usd;
-        }
-    }
-    if (remat_usd_per_byte <= c.usd_per_byte) {
-        c.remat = true;
-        c.usd_per_byte = remat_usd_per_byte;
-    }
-    return c;
-}
-/* endregion: tiers */
-
-/* ---- Exercise 5.7
- * ------------------------------------------------------------ */
+/* ---- Exercise 5.9 ---------------------------------------------------- */
 
 /* region: parity */
 double context_attention_flops_per_context_token(double attn_layers,
@@ -270,8 +238,67 @@ double context_attention_parity_tokens(double params_active,
 }
 /* endregion: parity */
 
-/* ---- Exercise 5.8
- * ------------------------------------------------------------ */
+/* ---- Exercise 5.8 ---------------------------------------------------- */
+
+/* region: tiers */
+double context_drain_s(double capacity_bytes, double bytes_per_s)
+{
+    COST_ASSERT(capacity_bytes > 0 && bytes_per_s > 0 && "need a device");
+    return capacity_bytes / bytes_per_s;
+}
+
+double context_tier_usd_per_byte(const cost_tier *t, double hold_s)
+{
+    COST_ASSERT(hold_s >= 0 && "need a hold time >= 0");
+    double usd_per_s = t->usd_per_hour / COST_HOUR_S;
+    /* seconds of the whole device each byte claims */
+    double capacity_share_s = hold_s / t->capacity_bytes;
+    double bandwidth_share_s = 1.0 / t->bytes_per_s;
+    return usd_per_s * fmax(capacity_share_s, bandwidth_share_s);
+}
+/* endregion: tiers */
+
+/* region: remat */
+double context_remat_usd_per_byte(const context_deploy *d,
+                                  double context_tokens,
+                                  double usd_per_chip_hour)
+{
+    COST_ASSERT(context_tokens >= 1 && d->kv_bytes_per_token > 0 &&
+                usd_per_chip_hour > 0 && "need a context and a price");
+    /* token i attends to the i tokens before it: on average (L - 1) / 2 */
+    double mean_attended = (context_tokens - 1.0) / 2.0;
+    double chip_s = token_flops(d, mean_attended) / d->flops_per_s;
+    double usd = chip_s * usd_per_chip_hour / COST_HOUR_S;
+    return usd / d->kv_bytes_per_token;
+}
+/* endregion: remat */
+
+/* region: cheapest */
+context_tier_choice context_cheapest_tier(const cost_tier *const *tiers,
+                                          size_t count, double hold_s,
+                                          double remat_usd_per_byte)
+{
+    COST_ASSERT(count >= 1 && remat_usd_per_byte > 0 &&
+                "need a tier and a remat cost");
+    context_tier_choice c = {.remat = false, .tier = 0};
+    c.usd_per_byte = context_tier_usd_per_byte(tiers[0], hold_s);
+    for (size_t i = 1; i < count; i++) {
+        double usd = context_tier_usd_per_byte(tiers[i], hold_s);
+        if (usd < c.usd_per_byte) { /* strictly: the earlier wins a tie */
+            c.tier = i;
+            c.usd_per_byte = usd;
+        }
+    }
+    if (remat_usd_per_byte <= c.usd_per_byte) {
+        c.remat = true;
+        c.tier = 0;
+        c.usd_per_byte = remat_usd_per_byte;
+    }
+    return c;
+}
+/* endregion: cheapest */
+
+/* ---- Exercise 5.10 --------------------------------------------------- */
 
 /* region: bill */
 static double per_token_usd(double usd_per_mtok)
@@ -310,3 +337,183 @@ context_bill context_api_usd(const cost_api_price *p, double input_tokens,
     return b;
 }
 /* endregion: bill */
+
+/* ---- Exercise 5.7 ---------------------------------------------------- */
+
+/* region: draft */
+/* Expected tokens a step yields with q guesses kept up to the first
+ * rejected one: 1 + a + a^2 + ... + a^q (exact for a = 1 too). */
+static double expected_tokens(double accept, int q)
+{
+    double sum = 0.0, term = 1.0;
+    for (int i = 0; i <= q; i++) {
+        sum += term;
+        term *= accept;
+    }
+    return sum;
+}
+
+/* Seconds of one pass of `pass_tokens` new tokens per sequence. */
+static double pass_s(const context_deploy *d, double batch,
+                     double context_tokens, double pass_tokens)
+{
+    context_token_time t =
+        context_pass_time_per_token(d, batch, context_tokens, pass_tokens);
+    return batch * pass_tokens * t.time_s;
+}
+
+context_draft_plan context_best_draft(const context_deploy *d, double batch,
+                                      double context_tokens, double accept,
+                                      double draft_cost, int max_draft)
+{
+    COST_ASSERT(accept >= 0 && accept <= 1 && draft_cost >= 0 &&
+                max_draft >= 0 && "bad speculation");
+    double decode_s = pass_s(d, batch, context_tokens, 1.0);
+    context_draft_plan best = {.draft_tokens = 0,
+                               .tokens_per_step = 1.0,
+                               .s_per_token = decode_s,
+                               .speedup = 1.0};
+    for (int q = 1; q <= max_draft; q++) {
+        double step_s = pass_s(d, batch, context_tokens, q + 1.0) +
+                        q * draft_cost * decode_s;
+        double tokens = expected_tokens(accept, q);
+        double s_per_token = step_s / tokens;
+        /* a smaller q wins a tie within a relative 1e-12 */
+        if (s_per_token < best.s_per_token * (1.0 - 1e-12)) {
+            best.draft_tokens = q;
+            best.tokens_per_step = tokens;
+            best.s_per_token = s_per_token;
+        }
+    }
+    best.speedup = decode_s / best.s_per_token;
+    return best;
+}
+/* endregion: draft */
+
+/* ---- Exercise 5.11 --------------------------------------------------- */
+
+/* region: schedule */
+/* The state between requests: the entry's kind (none, 5m, 1h) and the
+ * request that last wrote or read it. */
+enum { NO_ENTRY = 0, ENTRY_5M = 1, ENTRY_1H = 2, ENTRY_KINDS = 3 };
+
+/* What one action costs for the prefix, or INFINITY when the list lacks
+ * its price. */
+static double action_usd(const cost_api_price *p, double prefix,
+                         context_cache_action a)
+{
+    context_bill b;
+    if (a == CONTEXT_READ_CACHE)
+        b = context_api_usd(p, prefix, 0, prefix, COST_CACHE_WRITE_NONE);
+    else if (a == CONTEXT_WRITE_5M)
+        b = context_api_usd(p, prefix, 0, 0, COST_CACHE_WRITE_5M);
+    else if (a == CONTEXT_WRITE_1H)
+        b = context_api_usd(p, prefix, 0, 0, COST_CACHE_WRITE_1H);
+    else
+        b = context_api_usd(p, prefix, 0, 0, COST_CACHE_WRITE_NONE);
+    return b.exists ? b.usd : INFINITY;
+}
+
+/* Whether an entry of `kind`, last touched at `since`, is live at `now`. */
+static bool live(int kind, double since, double now)
+{
+    if (kind == NO_ENTRY)
+        return false;
+    double life =
+        kind == ENTRY_5M ? CONTEXT_CACHE_5M_S : CONTEXT_CACHE_1H_S;
+    return now - since <= life;
+}
+
+/* The state after taking action a at request i from state (kind, j). */
+static void next_state(context_cache_action a, size_t i, int kind, size_t j,
+                       int *next_kind, size_t *next_j)
+{
+    *next_kind = kind;
+    *next_j = j; /* sent uncached: the entry ages on */
+    if (a == CONTEXT_READ_CACHE)
+        *next_j = i; /* a hit: the same entry, its life restarted */
+    if (a == CONTEXT_WRITE_5M || a == CONTEXT_WRITE_1H) {
+        *next_kind = a == CONTEXT_WRITE_5M ? ENTRY_5M : ENTRY_1H;
+        *next_j = i; /* a new entry replaces the old */
+    }
+}
+
+/* cost[(i * ENTRY_KINDS + kind) * count + j]: the least the requests i..
+ * still cost from the state (kind, j) before request i; 0 past the end. */
+static size_t slot(size_t count, size_t i, int kind, size_t j)
+{
+    return ((i * ENTRY_KINDS) + (size_t)kind) * count + j;
+}
+
+/* The action taken at request i from state (kind, j), and what the rest
+ * then costs; the first action of the order that is cheapest within a
+ * relative 1e-9 (when `best` is known), else the cheapest. */
+static double best_action(const cost_api_price *p, double prefix,
+                          const double *t, size_t count, const double *cost,
+                          size_t i, int kind, size_t j, double best,
+                          context_cache_action *chosen)
+{
+    double least = INFINITY;
+    for (int a = CONTEXT_SEND_UNCACHED; a <= CONTEXT_WRITE_1H; a++) {
+        if (a == CONTEXT_READ_CACHE && !live(kind, t[j], t[i]))
+            continue;
+        double usd = action_usd(p, prefix, (context_cache_action)a);
+        if (!isfinite(usd))
+            continue;
+        int nk;
+        size_t nj;
+        next_state((context_cache_action)a, i, kind, j, &nk, &nj);
+        double rest = i + 1 < count ? cost[slot(count, i + 1, nk, nj)] : 0;
+        double total = usd + rest;
+        if (isfinite(best) && total <= best * (1.0 + 1e-9)) {
+            *chosen = (context_cache_action)a;
+            return total;
+        }
+        if (total < least) {
+            least = total;
+            *chosen = (context_cache_action)a;
+        }
+    }
+    return least;
+}
+
+double context_cheapest_cache_schedule(const cost_api_price *p,
+                                       double prefix_tokens,
+                                       const double *request_times_s,
+                                       size_t count,
+                                       context_cache_action *actions)
+{
+    COST_ASSERT(count >= 1 && count <= CONTEXT_SCHEDULE_MAX_REQUESTS &&
+                prefix_tokens > 0 && "bad conversation");
+    for (size_t i = 1; i < count; i++)
+        COST_ASSERT(request_times_s[i] >= request_times_s[i - 1] &&
+                    "times must not decrease");
+    double *cost = malloc(count * ENTRY_KINDS * count * sizeof *cost);
+    COST_ASSERT(cost && "out of memory");
+    /* backwards: the least cost of requests i.. from every state */
+    for (size_t i = count; i-- > 0;) {
+        for (int kind = NO_ENTRY; kind < ENTRY_KINDS; kind++) {
+            size_t states = kind == NO_ENTRY ? 1 : i; /* j < i */
+            for (size_t j = 0; j < states; j++) {
+                context_cache_action a;
+                cost[slot(count, i, kind, j)] =
+                    best_action(p, prefix_tokens, request_times_s, count,
+                                cost, i, kind, j, INFINITY, &a);
+            }
+        }
+    }
+    /* forwards: the first cheapest action at each request */
+    double total = cost[slot(count, 0, NO_ENTRY, 0)];
+    int kind = NO_ENTRY;
+    size_t j = 0;
+    for (size_t i = 0; i < count; i++) {
+        context_cache_action a = CONTEXT_SEND_UNCACHED;
+        best_action(p, prefix_tokens, request_times_s, count, cost, i, kind,
+                    j, cost[slot(count, i, kind, j)], &a);
+        actions[i] = a;
+        next_state(a, i, kind, j, &kind, &j);
+    }
+    free(cost);
+    return total;
+}
+/* endregion: schedule */

@@ -11,8 +11,7 @@
 
 #include <math.h>
 
-/* ---- Exercise 6.1
- * ------------------------------------------------------------ */
+/* ---- Exercise 6.1 feistel ------------------------------------------ */
 
 /* region: feistel */
 void revnets_feistel_encrypt(uint32_t block[2], const uint32_t *round_keys,
@@ -45,8 +44,7 @@ void revnets_feistel_decrypt(uint32_t block[2], const uint32_t *round_keys,
 }
 /* endregion: feistel */
 
-/* ---- Exercise 6.2
- * ------------------------------------------------------------ */
+/* ---- Exercise 6.2 toy_cipher --------------------------------------- */
 
 /* region: toy */
 uint32_t revnets_toy_f(uint32_t half, uint32_t round_key)
@@ -91,8 +89,7 @@ void revnets_toy_decrypt(uint32_t block[2], const uint32_t key[4],
 }
 /* endregion: toy */
 
-/* ---- Exercise 6.3
- * ------------------------------------------------------------ */
+/* ---- Exercise 6.3 tea_xtea ----------------------------------------- */
 
 /* region: tea */
 void revnets_tea_encrypt(uint32_t v[2], const uint32_t k[4], int cycles)
@@ -158,8 +155,7 @@ void revnets_xtea_decrypt(uint32_t v[2], const uint32_t k[4], int cycles)
 }
 /* endregion: xtea */
 
-/* ---- Exercise 6.4
- * ------------------------------------------------------------ */
+/* ---- Exercise 6.4 generator ---------------------------------------- */
 
 /* region: splitmix */
 uint64_t revnets_rng_next(revnets_rng *g)
@@ -188,8 +184,7 @@ void revnets_fill_uniform(double *w, size_t n, double scale, uint64_t seed)
         w[i] = scale == 0.0 ? 0.0 : revnets_rng_uniform(&g, -scale, scale);
 }
 
-/* ---- Exercise 6.5
- * ------------------------------------------------------------ */
+/* ---- Exercise 6.5 avalanche ---------------------------------------- */
 
 /* Set bits of a word (C11 has no portable popcount). */
 static int popcount64(uint64_t x)
@@ -264,8 +259,40 @@ uint64_t revnets_mlp_mix(uint64_t in, const void *ctx)
 }
 /* endregion: mlp */
 
-/* ---- Exercise 6.6
- * ------------------------------------------------------------ */
+/* ---- Exercise 6.6 rounds_to_avalanche ------------------------------ */
+
+/* region: rounds-to-avalanche */
+/* One member of a family of mixers, as a revnets_mix_fn sees it. */
+typedef struct rounds_member {
+    revnets_rounds_fn family;
+    int rounds;
+    const void *ctx;
+} rounds_member;
+
+static uint64_t member_mix(uint64_t in, const void *ctx)
+{
+    const rounds_member *m = ctx;
+    return m->family(in, m->rounds, m->ctx);
+}
+
+int revnets_rounds_to_avalanche(revnets_rounds_fn mix, const void *ctx,
+                                int max_rounds, double tolerance,
+                                long trials, uint64_t seed)
+{
+    COST_ASSERT(max_rounds >= 0 && tolerance >= 0.0 && trials >= 1 &&
+                "need max_rounds >= 0, tolerance >= 0, trials >= 1");
+    for (int r = 1; r <= max_rounds; r++) {
+        rounds_member m = {.family = mix, .rounds = r, .ctx = ctx};
+        double p = revnets_avalanche(member_mix, &m, trials, seed);
+        /* a distance equal to the tolerance counts as reached */
+        if (fabs(p - 0.5) <= tolerance)
+            return r;
+    }
+    return 0; /* none up to max_rounds */
+}
+/* endregion: rounds-to-avalanche */
+
+/* ---- Exercise 6.7 revnet_block ------------------------------------- */
 
 /* tanh(W h)_i in precision dt: the dot product summed in order, every
  * product and partial sum rounded, then tanh rounded. */
@@ -318,8 +345,7 @@ void revnets_lecture_step(const double *w, int half, double *x, double *y,
 }
 /* endregion: block */
 
-/* ---- Exercise 6.7
- * ------------------------------------------------------------ */
+/* ---- Exercise 6.8 reconstruction ----------------------------------- */
 
 /* region: stack */
 void revnets_stack_forward(const revnets_net *net, double *x1, double *x2,
@@ -359,8 +385,7 @@ double revnets_reconstruction_error(const revnets_net *net,
 }
 /* endregion: stack */
 
-/* ---- Exercise 6.8
- * ------------------------------------------------------------ */
+/* ---- Exercise 6.9 training_cost ------------------------------------ */
 
 /* region: training-cost */
 size_t revnets_work_stored(int layers, int half)
@@ -386,8 +411,7 @@ double revnets_train_flops(int layers, int half, bool reversible)
 }
 /* endregion: training-cost */
 
-/* ---- Exercises 6.9 and 6.10: the shared backward step
- * -------------------------- */
+/* ---- Exercises 6.10 and 6.11: the shared backward step ------------- */
 
 /* a[i] = tanh(W h)_i for every i, in double. */
 static void tanh_layer(const double *w, int half, const double *h,
@@ -440,8 +464,7 @@ static double *grad_g(const revnets_net *net, double *grad, int l)
     return grad + (revnets_wg(net, l) - net->weights);
 }
 
-/* ---- Exercise 6.9
- * ------------------------------------------------------------ */
+/* ---- Exercise 6.10 stored_backprop --------------------------------- */
 
 /* region: stored-backward */
 double revnets_backward_stored(const revnets_net *net, const double *x1,
@@ -454,8 +477,8 @@ double revnets_backward_stored(const revnets_net *net, const double *x1,
         h1[i] = x1[i];
         h2[i] = x2[i];
     }
-    for (int l = 0; l < net->layers;
-         l++) { /* forward, keeping 4 vectors a block */
+    /* forward, keeping 4 vectors a block */
+    for (int l = 0; l < net->layers; l++) {
         double *keep = work + (size_t)4 * n * l;
         double *in_f = keep, *a_f = keep + n, *in_g = keep + 2 * n,
                *a_g = keep + 3 * n;
@@ -485,8 +508,7 @@ double revnets_backward_stored(const revnets_net *net, const double *x1,
 }
 /* endregion: stored-backward */
 
-/* ---- Exercise 6.10
- * ----------------------------------------------------------- */
+/* ---- Exercise 6.11 reversible_backprop ----------------------------- */
 
 /* region: reversible-backward */
 double revnets_backward_reversible(const revnets_net *net, const double *x1,
@@ -499,25 +521,23 @@ double revnets_backward_reversible(const revnets_net *net, const double *x1,
         h1[i] = x1[i];
         h2[i] = x2[i];
     }
-    revnets_stack_forward(net, h1, h2,
-                          REVNETS_DOUBLE); /* keep the output only */
+    /* forward, keeping the output only */
+    revnets_stack_forward(net, h1, h2, REVNETS_DOUBLE);
     double loss = half_square(h1, h2, n);
     for (int i = 0; i < n; i++) {
         gx1[i] = h1[i];
         gx2[i] = h2[i];
     }
     for (int l = net->layers - 1; l >= 0; l--) {
-        /* (h1, h2) = (y1, y2): regenerate x2 = y2 - G(y1), then back
-         * through
-         * G */
+        /* (h1, h2) = (y1, y2): regenerate x2 = y2 - G(y1), then
+         * back through G */
         tanh_layer(revnets_wg(net, l), n, h1, a);
         for (int i = 0; i < n; i++)
             h2[i] -= a[i];
         branch_backward(revnets_wg(net, l), n, h1, a, gx2,
                         grad_g(net, grad, l), gx1);
-        /* (h1, h2) = (y1, x2): regenerate x1 = y1 - F(x2), then back
-         * through
-         * F */
+        /* (h1, h2) = (y1, x2): regenerate x1 = y1 - F(x2), then
+         * back through F */
         tanh_layer(revnets_wf(net, l), n, h2, a);
         for (int i = 0; i < n; i++)
             h1[i] -= a[i];
@@ -528,8 +548,7 @@ double revnets_backward_reversible(const revnets_net *net, const double *x1,
 }
 /* endregion: reversible-backward */
 
-/* ---- Exercise 6.11
- * ----------------------------------------------------------- */
+/* ---- Exercise 6.12 activation_memory ------------------------------- */
 
 /* region: activation-memory */
 double revnets_act_bytes_per_layer(const revnets_layer *l)
@@ -543,8 +562,7 @@ double revnets_act_bytes_per_layer(const revnets_layer *l)
     double sbh = s * b * h;
     /* the attention scores: softmax output, its dropout mask and output */
     double attention_core = 5.0 * a * s / (h * t);
-    /* inside the attention and MLP blocks: what tensor parallelism splits
-     */
+    /* inside attention and the MLP: what tensor parallelism splits */
     double split = 24.0 / t;
     /* norms, dropout masks, block inputs: split only along the sequence */
     double replicated = l->sequence_parallel ? 10.0 / t : 10.0;
@@ -554,8 +572,9 @@ double revnets_act_bytes_per_layer(const revnets_layer *l)
     case REVNETS_RECOMPUTE_SELECTIVE:
         return sbh * (replicated + split);
     case REVNETS_RECOMPUTE_FULL:
-        /* the layer's 16-bit input, on every tensor-parallel GPU */
-        return sbh * 2.0;
+        /* the layer's 16-bit input as this GPU holds it: split along the
+         * sequence with sequence parallelism, whole on every GPU without */
+        return l->sequence_parallel ? sbh * 2.0 / t : sbh * 2.0;
     }
     return 0.0;
 }
@@ -593,3 +612,58 @@ double revnets_model_state_bytes_per_gpu(double params,
     return REVNETS_ADAM_BYTES_PER_PARAM * params / gpus;
 }
 /* endregion: activation-memory */
+
+/* ---- Exercise 6.13 checkpoint_plan --------------------------------- */
+
+/* region: checkpoint-plan */
+/* The peak memory of a plan: its checkpoints, and the larger of the
+ * stored layers' activations (held until the backward pass frees them,
+ * first) and one segment's (while it is recomputed and differentiated).
+ * §6.8 (Checkpoints under a memory budget) */
+static double plan_peak(int stored, int segments, int segment,
+                        double layer_bytes, double input_bytes)
+{
+    int held = stored > segment ? stored : segment;
+    return segments * input_bytes + held * layer_bytes;
+}
+
+revnets_checkpoint_plan revnets_plan_checkpoints(int layers,
+                                                 double layer_bytes,
+                                                 double input_bytes,
+                                                 double budget_bytes)
+{
+    COST_ASSERT(layers >= 1 && layers <= 4096 && layer_bytes > 0.0 &&
+                input_bytes > 0.0 && input_bytes <= layer_bytes &&
+                budget_bytes >= 0.0 && "checkpoint plan: bad sizes");
+    revnets_checkpoint_plan none = {0};
+    /* The peak is not monotone in the stored count (storing up to a
+     * segment's length of layers is free): try them all, most first. */
+    for (int stored = layers; stored >= 0; stored--) {
+        int recomputed = layers - stored;
+        revnets_checkpoint_plan best = {0};
+        if (recomputed == 0) {
+            double peak = plan_peak(stored, 0, 0, layer_bytes, input_bytes);
+            if (peak <= budget_bytes)
+                best = (revnets_checkpoint_plan){
+                    .exists = true, .stored = stored, .peak_bytes = peak};
+        }
+        for (int k = 1; k <= recomputed; k++) {
+            int segments = (recomputed + k - 1) / k;
+            double peak =
+                plan_peak(stored, segments, k, layer_bytes, input_bytes);
+            if (peak <= budget_bytes &&
+                (!best.exists || peak < best.peak_bytes))
+                best = (revnets_checkpoint_plan){.exists = true,
+                                                 .stored = stored,
+                                                 .segment = k,
+                                                 .segments = segments,
+                                                 .peak_bytes = peak};
+        }
+        if (best.exists) {
+            best.extra_flops_fraction = recomputed / (3.0 * layers);
+            return best;
+        }
+    }
+    return none;
+}
+/* endregion: checkpoint-plan */

@@ -6,6 +6,7 @@
  *   chalk departures      the train schedule: a step drains HBM once (1.6)
  *   chalk max-batch       the largest batch HBM or a step-time target allows (1.6)
  *   chalk fast-mode       a smaller batch for a faster step, and its cost (1.9)
+ *   chalk cheapest        the cheapest hardware, chip count and batch for a step target (1.10)
  *
  * Every number comes from the chapter's reference (batching_*, through
  * exercises/01-batching/batching.h) applied to a deployment resolved from presets
@@ -55,6 +56,9 @@ static const chalk_flag F_BALANCE_MULTIPLE = {
 /* The routed experts' idle share at which a batch counts as reading every expert. */
 #define IDLE_SHARE 0.01
 
+/* The most offers a cheapest search compares (every hardware preset fits). */
+enum { MAX_OFFERS = 16 };
+
 /* ---- a deployment and the workload ---------------------------------------------------------- */
 
 /* What each command reads: the deployment and up to four workload inputs, one of
@@ -65,6 +69,9 @@ typedef struct setup {
     chalk_sweep batch, context, target, speedup;
     const chalk_sweep *swept;
     double balance_multiple; /* fast-mode: the normal batch over the balance batch; 0: --batch */
+    batching_offer offers[MAX_OFFERS]; /* cheapest: the hardware it searches */
+    int offer_count;
+    char offer_names[MAX_OFFERS * 16];
     /* The echo's constant parts, built once for a report (every row repeats them):
      * before the batch and context, and after them, as put_setup(echo) puts them. */
     unsigned echo;
@@ -521,6 +528,123 @@ static int run_fast(const chalk_args *a)
                       rows_of(&s), ECHO_CONTEXT | CHALK_ECHO_FLOPS | CHALK_ECHO_HBM, build_fast);
 }
 
+/* ---- cheapest ------------------------------------------------------------------------------ */
+
+/* The offers of a search: the hardware of --hw or of the rate flags alone, up to its
+ * --chips (default: its scale-up domain), at its price; without them, every preset
+ * with a dense peak at --dtype and a dated price, each up to its scale-up domain. */
+static int read_offers(const chalk_args *a, setup *s)
+{
+    const chalk_deploy *d = &s->d;
+    bool one = d->hw || chalk_given(a, &CHALK_F_FLOPS) || chalk_given(a, &CHALK_F_HBM_BPS);
+    if (one) {
+        if (!d->has_flops || !d->has_bw || !d->has_hbm)
+            return chalk_fail("cheapest needs --hw NAME, or --flops-per-s, --hbm-bytes-per-s "
+                              "and --hbm-bytes, for the hardware it prices");
+        if (!d->has_price)
+            return chalk_fail("cheapest needs --usd-per-chip-hour X (%s has no sourced price)",
+                              d->hw ? d->hw->name : "hardware from flags");
+        s->offers[0] = (batching_offer){d->hw ? d->hw->name : "(from flags)",
+                                        d->flops_per_s,
+                                        d->hbm_bytes_per_s,
+                                        d->hbm_bytes,
+                                        d->usd_per_chip_hour,
+                                        d->chips};
+        s->offer_count = 1;
+    } else {
+        if (chalk_given(a, &CHALK_F_CHIPS) || chalk_given(a, &CHALK_F_HBM_BYTES) ||
+            chalk_given(a, &CHALK_F_USD))
+            return chalk_fail("cheapest: --chips, --hbm-bytes and --usd-per-chip-hour describe "
+                              "one offer: pass --hw NAME (or the rate flags) with them");
+        size_t n = 0;
+        const cost_hw *const *all = cost_hw_presets(&n);
+        for (size_t i = 0; i < n && s->offer_count < MAX_OFFERS; i++) {
+            const cost_hw *hw = all[i];
+            if (hw->preliminary || !cost_hw_supports(hw, d->dtype) || !cost_hw_has_price(hw))
+                continue;
+            s->offers[s->offer_count++] = (batching_offer){
+                hw->name,     cost_hw_peak_flops_per_s(hw, d->dtype), hw->hbm_bytes_per_s,
+                hw->hbm_bytes, hw->usd_per_chip_hour,                  hw->scaleup_domain_chips};
+        }
+        if (s->offer_count == 0)
+            return chalk_fail("cheapest: no hardware preset has a %s peak and a dated price; "
+                              "pass --hw NAME --usd-per-chip-hour X",
+                              cost_dtype_name(d->dtype));
+    }
+    size_t used = 0;
+    for (int i = 0; i < s->offer_count; i++)
+        used += (size_t)snprintf(s->offer_names + used, sizeof s->offer_names - used, "%s%s",
+                                 i ? " " : "", s->offers[i].name);
+    return CHALK_OK;
+}
+
+static void build_cheapest(const void *ctx, long row, chalk_record *r)
+{
+    const setup *s = ctx;
+    const chalk_deploy *d = &s->d;
+    double context = chalk_sweep_at(&s->context, row), target = chalk_sweep_at(&s->target, row);
+    chalk_clear(r);
+    chalk_field *f =
+        chalk_put_string(r, "model", "model", CHALK_INPUT, d->model ? d->model->name : NULL);
+    if (!d->model)
+        chalk_null_words(r, f, "(from flags)"); /* JSON: null */
+    chalk_put_string(r, "dtype", "dtype", CHALK_INPUT, cost_dtype_name(d->dtype));
+    chalk_put_number(r, "params_total", "params total", CHALK_U_PARAMS, CHALK_INPUT,
+                     d->params_total);
+    chalk_put_number(r, "bytes_per_param", "bytes per param", CHALK_U_BYTES_PER_PARAM,
+                     CHALK_INPUT, d->bytes_per_param);
+    chalk_put_number(r, "kv_bytes_per_token", "KV bytes per token", CHALK_U_BYTES_PER_TOKEN,
+                     CHALK_INPUT, d->kv_bytes_per_token);
+    chalk_put_number(r, "context", "context", CHALK_U_TOKENS, CHALK_INPUT, context);
+    chalk_put_number(r, "target_step_s", "target step", CHALK_U_SECONDS, CHALK_INPUT, target);
+    chalk_put_string(r, "offers", "hardware searched", CHALK_INPUT, s->offer_names);
+
+    batching_plan p = batching_cheapest(&s->bd, context, target, s->offers, s->offer_count);
+    const char *why = chalk_fmt(r,
+                                "no deployment of %s steps within %g s at %g tokens of context "
+                                "(below every latency floor, or the weights fit no domain)",
+                                s->offer_names, target, context);
+    chalk_put_bool(r, "found", "found", 0, p.exists);
+    f = chalk_put_string(r, "best_hw", "cheapest hardware", 0,
+                         p.exists ? s->offers[p.offer].name : NULL);
+    if (!p.exists)
+        chalk_null_words(r, f, "none"); /* JSON: null */
+    chalk_put_result(r, "best_chips", "chips", CHALK_U_COUNT, 0, p.exists, p.chips, why);
+    chalk_put_result(r, "best_batch", "batch", CHALK_U_SEQUENCES, 0, p.exists, (double)p.batch,
+                     why);
+    chalk_put_result(r, "step_s", "step", CHALK_U_SECONDS, 0, p.exists, p.step_s, why);
+    chalk_put_result(r, "usd_per_mtok", "cost", CHALK_U_USD_PER_MTOK, 0, p.exists,
+                     p.usd_per_mtok, why);
+    chalk_put_result(r, "tokens_per_s", "throughput", CHALK_U_TOKENS_PER_S, CHALK_DETAIL,
+                     p.exists, p.exists ? (double)p.batch / p.step_s : 0.0, why);
+    chalk_put_result(r, "usd_per_hour", "rent per hour, all chips", CHALK_U_USD, CHALK_DETAIL,
+                     p.exists, p.exists ? p.chips * s->offers[p.offer].usd_per_chip_hour : 0.0,
+                     why);
+}
+
+static int run_cheapest(const chalk_args *a)
+{
+    setup s;
+    int status = setup_read(a, CHALK_NEED_PARAMS | CHALK_NEED_KV, NEED_CONTEXT, &s);
+    if (status)
+        return status;
+    if (!s.target.given)
+        status = chalk_fail("cheapest needs --target-step-s S (the longest acceptable step)");
+    for (long i = 0; !status && i < s.context.points; i++)
+        if (!(chalk_sweep_at(&s.context, i) > 0.0) || !(s.bd.kv_bytes_per_token > 0.0))
+            status = chalk_fail("cheapest needs --context > 0 and a KV cache: HBM must hold "
+                                "each sequence's");
+    if (!status)
+        status = read_offers(a, &s);
+    if (status) {
+        setup_free(&s);
+        return status;
+    }
+    return setup_emit(a, &s,
+                      "chalk cheapest: the cheapest deployment within a step target (lecture 1.10)",
+                      rows_of(&s), 0, build_cheapest);
+}
+
 /* ---- the commands -----------------------------------------------------------------------------
  */
 
@@ -537,6 +661,9 @@ static const chalk_flag *const DEPARTURES_FLAGS[] = {&CHALK_F_HW, &CHALK_F_HBM_B
                                                      &CHALK_F_HBM_BPS, NULL};
 static const chalk_flag *const MAX_BATCH_FLAGS[] = {
     CHALK_MODEL_FLAGS, CHALK_RATE_FLAGS, &CHALK_F_HBM_BYTES, &CHALK_F_CONTEXT, &F_TARGET, NULL};
+static const chalk_flag *const CHEAPEST_FLAGS[] = {
+    CHALK_MODEL_FLAGS, CHALK_RATE_FLAGS, &CHALK_F_HBM_BYTES, &CHALK_F_USD,
+    &CHALK_F_CONTEXT,  &F_TARGET,        NULL};
 static const chalk_flag *const FAST_FLAGS[] = {
     CHALK_MODEL_FLAGS,   CHALK_RATE_FLAGS, &CHALK_F_HBM_BYTES, &CHALK_F_BATCH,
     &F_BALANCE_MULTIPLE, &CHALK_F_CONTEXT, &F_SPEEDUP,         NULL};
@@ -604,6 +731,22 @@ static const char *const EXAMPLES_FAST[] = {
     "--batch 6000 --speedup 2",
     NULL};
 
+static const char *const ABOUT_CHEAPEST[] = {
+    "The cheapest way to serve a model at --context with a step of at most",
+    "--target-step-s: over hardware, chip count (1 up to the scale-up domain, or",
+    "--chips) and whole batch, the deployment whose weights and KV caches fit in HBM,",
+    "whose step meets the target, and whose USD per million tokens is least (ties:",
+    "the fewest chips, then the earlier preset). With --hw NAME (or hardware flags)",
+    "it searches that hardware at its price (--usd-per-chip-hour when it has none);",
+    "without, every preset with a peak at --dtype and a dated price. Null, with a",
+    "reason, when nothing meets the target. --context or --target-step-s may be a sweep.",
+    NULL};
+static const char *const EXAMPLES_CHEAPEST[] = {
+    "chalk cheapest --model llama3-70b --context 8192 --target-step-s 0.03",
+    "chalk cheapest --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --usd-per-chip-hour 2 "
+    "--context 1024 --target-step-s 0.02",
+    NULL};
+
 static const chalk_command COMMANDS[] = {
     {"decode", "[flags]", "one decode step: roofline, tokens/s, USD per Mtok (1.2-1.4)",
      DECODE_FLAGS, ABOUT_DECODE, EXAMPLES_DECODE, run_decode},
@@ -615,6 +758,8 @@ static const chalk_command COMMANDS[] = {
      MAX_BATCH_FLAGS, ABOUT_MAX_BATCH, EXAMPLES_MAX_BATCH, run_max_batch},
     {"fast-mode", "[flags]", "a smaller batch for a faster step, and its cost (1.9)", FAST_FLAGS,
      ABOUT_FAST, EXAMPLES_FAST, run_fast},
+    {"cheapest", "[flags]", "the cheapest hardware, chips and batch for a step target (1.10)",
+     CHEAPEST_FLAGS, ABOUT_CHEAPEST, EXAMPLES_CHEAPEST, run_cheapest},
 };
 
 const chalk_chapter chalk_chapter_01_batching = {

@@ -167,6 +167,16 @@ static const chalk_flag F_LAYERS = {
     .max = 1e4,
     .rules = CHALK_WHOLE | CHALK_SWEEPS,
 };
+static const chalk_flag F_BISECTION = {
+    .name = "--bisection-bytes-per-s",
+    .arg = "X",
+    .key = "bisection_bytes_per_s",
+    .group = G_PIPE,
+    .help = "what crosses the --hw domain's narrowest cut into halves, one way (a torus); "
+            "0: switched",
+    .min = 0,
+    .max = 1e18,
+};
 static const chalk_flag F_TOKENS = {
     .name = "--tokens",
     .arg = "T",
@@ -311,7 +321,9 @@ typedef struct hop_setup {
     chalk_deploy d;
     chalk_sweep top_k, layers;
     const chalk_sweep *swept;
-    double ratio;   /* scale-up over scale-out bandwidth */
+    double ratio;   /* the all-to-all's rate over scale-out bandwidth */
+    bool has_bisection;
+    double bisection, alltoall; /* --bisection-bytes-per-s; the all-to-all's rate */
     bool has_times; /* --tokens given: the two times can be computed */
     double tokens, d_model, activation_bytes;
 } hop_setup;
@@ -330,8 +342,16 @@ static void build_hop(const void *ctx, long row, chalk_record *r)
         chalk_put_number(r, "scaleout_bytes_per_s", "scale-out, one way", CHALK_U_BYTES_PER_S,
                          CHALK_INPUT, s->d.hw->scaleout_bytes_per_s);
     }
-    chalk_put_number(r, "bandwidth_ratio", "bandwidth gap (up / out)", CHALK_U_PLAIN, CHALK_INPUT,
-                     s->ratio);
+    if (s->has_bisection) {
+        chalk_put_number(r, "bisection_bytes_per_s", "bisection, one way", CHALK_U_BYTES_PER_S,
+                         CHALK_INPUT, s->bisection);
+        chalk_put_number(r, "chips", "chips in the all-to-all", CHALK_U_COUNT, CHALK_INPUT,
+                         s->d.chips);
+        chalk_put_number(r, "alltoall_bytes_per_s", "all-to-all rate per chip",
+                         CHALK_U_BYTES_PER_S, 0, s->alltoall);
+    }
+    chalk_put_number(r, "bandwidth_ratio", "bandwidth gap (up / out)", CHALK_U_PLAIN,
+                     s->has_bisection ? 0 : CHALK_INPUT, s->ratio);
     chalk_put_number(r, "top_k", "experts per token", CHALK_U_COUNT, CHALK_INPUT, top_k);
     chalk_put_maybe(r, "layers_per_stage", "layers per stage", CHALK_U_COUNT, CHALK_INPUT,
                     s->layers.given, chalk_sweep_at(&s->layers, row));
@@ -354,7 +374,7 @@ static void build_hop(const void *ctx, long row, chalk_record *r)
         .experts_per_token = top_k,
         .layers_per_stage = layers,
         .chips = s->d.chips,
-        .scaleup_bytes_per_s = s->d.hw ? s->d.hw->scaleup_bytes_per_s : 0.0,
+        .scaleup_bytes_per_s = s->d.hw ? s->alltoall : 0.0,
         .scaleout_bytes_per_s = s->d.hw ? s->d.hw->scaleout_bytes_per_s : 0.0,
     };
     bool times = s->has_times && has_layers;
@@ -365,7 +385,8 @@ static void build_hop(const void *ctx, long row, chalk_record *r)
         chalk_put_number(r, "d_model", "d_model", CHALK_U_COUNT, CHALK_INPUT, s->d_model);
         chalk_put_number(r, "activation_bytes", "bytes per activation", CHALK_U_PLAIN, CHALK_INPUT,
                          s->activation_bytes);
-        chalk_put_number(r, "chips", "GPUs per stage", CHALK_U_COUNT, CHALK_INPUT, s->d.chips);
+        if (!s->has_bisection)
+            chalk_put_number(r, "chips", "GPUs per stage", CHALK_U_COUNT, CHALK_INPUT, s->d.chips);
     }
     chalk_put_result(r, "scaleup_s", "all-to-all in the rack", CHALK_U_SECONDS, 0, times,
                      times ? pipelining_scaleup_s(&h) : 0.0, why);
@@ -387,12 +408,20 @@ static int hop_read(const chalk_args *a, hop_setup *s)
             return chalk_fail("%s has no sourced scale-up and scale-out bandwidth; pass "
                               "--bandwidth-ratio R",
                               s->d.hw->name);
-        s->ratio = s->d.hw->scaleup_bytes_per_s / s->d.hw->scaleout_bytes_per_s;
+        s->has_bisection = chalk_given(a, &F_BISECTION);
+        if ((status = chalk_number(a, &F_BISECTION, &s->bisection)))
+            return status;
+        /* the all-to-all's rate: the chip's own, or its share of a torus's cut */
+        s->alltoall = pipelining_alltoall_bytes_per_s(s->d.hw->scaleup_bytes_per_s,
+                                                      s->bisection, s->d.chips);
+        s->ratio = s->alltoall / s->d.hw->scaleout_bytes_per_s;
     } else if (!status && !has_ratio) {
         return chalk_fail("%s needs --bandwidth-ratio R (or --hw NAME)", cmd);
     }
     if (status)
         return status;
+    if (!s->d.hw && chalk_given(a, &F_BISECTION))
+        return chalk_fail("%s: --bisection-bytes-per-s needs --hw NAME (its chips' own rate)", cmd);
     const cost_model *m = s->d.model;
     if (!s->top_k.given) {
         if (!m)
@@ -978,7 +1007,7 @@ static int run_read(const chalk_args *a)
 /* ---- the commands -------------------------------------------------------------------------- */
 
 static const chalk_flag *const HOP_FLAGS[] = {
-    &CHALK_F_MODEL, &CHALK_F_HW, &CHALK_F_CHIPS, &F_RATIO,     &F_TOP_K,
+    &CHALK_F_MODEL, &CHALK_F_HW, &CHALK_F_CHIPS, &F_RATIO,   &F_BISECTION, &F_TOP_K,
     &F_LAYERS,      &F_TOKENS,   &F_D_MODEL,     &F_ACT_BYTES, NULL};
 static const chalk_flag *const BUBBLE_FLAGS[] = {&F_STAGES, &F_MICROBATCHES, &F_CHUNKS, NULL};
 static const chalk_flag *const SCHEDULE_FLAGS[] = {
@@ -1001,13 +1030,17 @@ static const char *const ABOUT_HOP[] = {
     "  scale_up_over_scale_out = 2 x top_k x layers / bandwidth_ratio   (>= 1: hidden)",
     "  min_layers_per_stage    = ceil(bandwidth_ratio / (2 x top_k)), at least 1",
     "The gap comes from --bandwidth-ratio R or from --hw's one-way NVLink/ICI and NIC",
-    "bandwidth; the experts per token from --top-k or --model. --tokens T (with --hw and",
-    "a width) adds the two times. --top-k or --layers-per-stage may be a sweep.",
+    "bandwidth; the experts per token from --top-k or --model. On a torus (a TPU pod),",
+    "--bisection-bytes-per-s W limits the all-to-all of the --chips to",
+    "  alltoall_bytes_per_s = min(scaleup_bytes_per_s, 4 W / chips)",
+    "and the gap is that over the scale-out rate. --tokens T (with --hw and a width)",
+    "adds the two times. --top-k or --layers-per-stage may be a sweep.",
     NULL};
 static const char *const EXAMPLES_HOP[] = {
     "chalk rack-hop --bandwidth-ratio 8 --top-k 8 --layers-per-stage 1",
     "chalk rack-hop --model deepseek-v3 --hw gb200-nvl72 --layers-per-stage 2 --tokens 2048",
-    "chalk rack-hop --hw h100-sxm --top-k 2 --layers-per-stage 1:8:8:linear --csv", NULL};
+    "chalk rack-hop --hw h100-sxm --top-k 2 --layers-per-stage 1:8:8:linear --csv",
+    "chalk rack-hop --hw tpu-v5e --bisection-bytes-per-s 1.6e12 --top-k 8", NULL};
 
 static const char *const ABOUT_BUBBLE[] = {
     "The bubble of a pipelined training batch, P stages, M micro-batches, V chunks per",
@@ -1080,6 +1113,12 @@ static const char *const EXAMPLES_READ[] = {
     "chalk weight-read --params-total 1e12 --weight-bytes 1 --hw gb200-nvl72 --versus h100-sxm",
     "chalk weight-read --model deepseek-v3 --dtype fp8 --hw h100-sxm --stages 1:8:8:linear", NULL};
 
+/* pipeline-split lives in 03-pipelining-split.c. */
+int chalk_03_run_split(const chalk_args *a);
+extern const chalk_flag *const CHALK_03_SPLIT_FLAGS[];
+extern const char *const CHALK_03_SPLIT_ABOUT[];
+extern const char *const CHALK_03_SPLIT_EXAMPLES[];
+
 static const chalk_command COMMANDS[] = {
     {"rack-hop", "[flags]", "scale-up time over scale-out time at a stage boundary (3.2)",
      HOP_FLAGS, ABOUT_HOP, EXAMPLES_HOP, run_hop},
@@ -1093,6 +1132,8 @@ static const chalk_command COMMANDS[] = {
      MEMORY_FLAGS, ABOUT_MEMORY, EXAMPLES_MEMORY, run_memory},
     {"weight-read", "[flags]", "the weight read of a scale-up domain; stages add none (4.6)",
      READ_FLAGS, ABOUT_READ, EXAMPLES_READ, run_read},
+    {"pipeline-split", "[flags]", "the fewest racks that serve a model in decode (3.7)",
+     CHALK_03_SPLIT_FLAGS, CHALK_03_SPLIT_ABOUT, CHALK_03_SPLIT_EXAMPLES, chalk_03_run_split},
 };
 
 const chalk_chapter chalk_chapter_03_pipelining = {

@@ -33,6 +33,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "chalk.h"
@@ -328,6 +329,64 @@ static const chalk_flag F_V_DIM = {
     .rules = CHALK_WHOLE,
 };
 
+static const chalk_flag F_ATTN_FLOPS = {
+    .name = "--attn-flops-per-context-token",
+    .arg = "F",
+    .key = "attn_flops_per_context_token",
+    .group = G_SHAPE,
+    .help = "attention FLOPs a new token spends per token of context (default: from "
+            "--model or the --attn-layers shape; 0 leaves attention's arithmetic out)",
+    .min = 0,
+    .max = 1e15,
+};
+
+static const chalk_flag F_ACCEPT = {
+    .name = "--accept",
+    .arg = "A",
+    .key = "accept",
+    .group = G_WORK,
+    .help = "speculation: the chance each drafted token is accepted; may be a sweep",
+    .min = 0,
+    .max = 1,
+    .rules = CHALK_SWEEPS,
+};
+static const chalk_flag F_DRAFT_COST = {
+    .name = "--draft-cost",
+    .arg = "C",
+    .key = "draft_cost",
+    .group = G_WORK,
+    .help = "speculation: drafting one token, as a share of a plain decode step (default 0)",
+    .min = 0,
+    .max = 1e6,
+};
+static const chalk_flag F_MAX_DRAFT = {
+    .name = "--max-draft",
+    .arg = "Q",
+    .key = "max_draft",
+    .group = G_WORK,
+    .help = "speculation: the most tokens drafted ahead (default 16)",
+    .min = 0,
+    .max = 4096,
+    .rules = CHALK_WHOLE,
+};
+static const chalk_flag F_PREFIX = {
+    .name = "--prefix-tokens",
+    .arg = "P",
+    .key = "prefix_tokens",
+    .group = G_PRICE,
+    .help = "tokens of the prefix every request of the conversation sends again",
+    .min = 0,
+    .max = 1e12,
+    .rules = CHALK_ABOVE_MIN,
+};
+static const chalk_flag F_TIMES = {
+    .name = "--times-s",
+    .arg = "T,T,...",
+    .key = "request_times_s",
+    .group = G_PRICE,
+    .help = "when the requests are sent, seconds, comma-separated, not decreasing",
+};
+
 /* ---- small shared pieces ----------------------------------------------------------------- */
 
 enum { SHORT_CHARS = 40 };
@@ -345,17 +404,28 @@ static long rows_of(const chalk_sweep *swept)
     return swept ? swept->points : 1;
 }
 
-static context_deploy context_of(const chalk_deploy *d)
+static context_deploy context_of(const chalk_deploy *d, double attn_flops_per_context_token)
 {
     return (context_deploy){
         .params_total = d->params_total,
         .params_active = d->params_active,
         .bytes_per_param = d->bytes_per_param,
         .kv_bytes_per_token = d->kv_bytes_per_token,
+        .attn_flops_per_context_token = attn_flops_per_context_token,
         .chips = d->chips,
         .flops_per_s = d->flops_per_s,
         .hbm_bytes_per_s = d->hbm_bytes_per_s,
     };
+}
+
+/* A model preset's attention shape (MLA with absorbed projections scores in latent +
+ * RoPE dimensions and sums in the latent), as f_attn, the FLOPs per context token. */
+static double model_attn_flops(const cost_model *m)
+{
+    bool mla = m->attn == COST_ATTN_MLA;
+    double qk = mla ? m->kv_lora_rank + m->rope_head_dim : m->head_dim;
+    double v = mla ? m->kv_lora_rank : m->head_dim;
+    return context_attention_flops_per_context_token(m->layers, m->heads, qk, v);
 }
 
 /* An unknown name of a chapter preset kind, with the nearest names. */
@@ -810,9 +880,8 @@ typedef struct serve_setup {
     chalk_sweep batch, context, pass;
     const chalk_sweep *swept;
     const cost_api_price *api; /* context-cost --api: the price at each context */
-    /* context-crossover: attention's shape */
-    bool has_attn;
-    double attn_layers, q_heads, qk_dim, v_dim;
+    bool has_attn;     /* attention's arithmetic known (0 if left out on purpose) */
+    double attn_flops; /* f_attn, FLOPs per context token */
 } serve_setup;
 
 static void serve_free(serve_setup *s)
@@ -820,6 +889,43 @@ static void serve_free(serve_setup *s)
     chalk_sweep_free(&s->batch);
     chalk_sweep_free(&s->context);
     chalk_sweep_free(&s->pass);
+}
+
+/* Attention's arithmetic: f_attn from --attn-flops-per-context-token, else from the
+ * --attn-layers shape, else from the model preset; none (0, has_attn false) without
+ * any of them: the lecture's model. */
+static int attention_shape(const chalk_args *a, serve_setup *s)
+{
+    const chalk_flag *const shape[] = {&F_ATTN_LAYERS, &F_Q_HEADS, &F_QK_DIM, &F_V_DIM};
+    double dims[4];
+    int given = 0;
+    for (int i = 0; i < 4; i++) {
+        if (!chalk_given(a, shape[i]))
+            continue;
+        int status = chalk_number(a, shape[i], &dims[i]);
+        if (status)
+            return status;
+        given++;
+    }
+    if (given > 0 && given < 4)
+        return chalk_fail("%s: an attention shape needs all of --attn-layers, --q-heads, "
+                          "--qk-dim and --v-dim",
+                          a->cmd->name);
+    if (chalk_given(a, &F_ATTN_FLOPS)) {
+        if (given)
+            return chalk_fail("%s: give --attn-flops-per-context-token or an attention shape, "
+                              "not both",
+                              a->cmd->name);
+        s->has_attn = true;
+        return chalk_number(a, &F_ATTN_FLOPS, &s->attn_flops);
+    }
+    if (given == 4)
+        s->attn_flops = context_attention_flops_per_context_token(dims[0], dims[1], dims[2],
+                                                                  dims[3]);
+    else if (s->d.model)
+        s->attn_flops = model_attn_flops(s->d.model);
+    s->has_attn = given == 4 || s->d.model != NULL;
+    return CHALK_OK;
 }
 
 /* The deployment, with N_active from --params-active when given (a dense model
@@ -841,7 +947,9 @@ static int serve_read(const chalk_args *a, unsigned needs, serve_setup *s)
                           s->d.params_total);
     if ((needs & CHALK_NEED_PARAMS) && !s->has_total)
         return chalk_fail("%s needs --params-total N (or --model NAME)", a->cmd->name);
-    s->cd = context_of(&s->d);
+    if ((status = attention_shape(a, s)))
+        return status;
+    s->cd = context_of(&s->d, s->attn_flops);
     chalk_sweep *const inputs[] = {&s->batch, &s->context, &s->pass};
     const chalk_flag *const flags[] = {&CHALK_F_BATCH, &CHALK_F_CONTEXT, &F_PASS};
     for (int i = 0; i < 3 && !status; i++)
@@ -881,6 +989,12 @@ static void put_serve_echo(chalk_record *r, const serve_setup *s, long row, bool
         chalk_put_number(r, "pass_tokens", "pass length", CHALK_U_TOKENS, CHALK_INPUT,
                          chalk_sweep_at(&s->pass, row));
     chalk_deploy_echo_tail(r, &s->d, CHALK_ECHO_FLOPS);
+    chalk_field *f = chalk_put_number(r, "attn_flops_per_context_token",
+                                      "attention FLOPs per context token", CHALK_U_FLOPS,
+                                      CHALK_INPUT, s->attn_flops);
+    if (!s->has_attn)
+        chalk_note(r, f, "left out: no --model, attention shape or "
+                         "--attn-flops-per-context-token");
 }
 
 /* The kink at `batch` (an unbounded batch for HUGE_VAL), or why there is none. */
@@ -898,12 +1012,22 @@ static const char *kink_at(chalk_record *r, const serve_setup *s, double batch, 
         return NULL;
     char share[SHORT_CHARS], compute[SHORT_CHARS];
     context_token_time t = context_time_per_token(&s->cd, batch, 0.0);
-    chalk_human(share, sizeof share, CHALK_U_SECONDS, t.memory_s);
-    chalk_human(compute, sizeof compute, CHALK_U_SECONDS, t.compute_s);
+    if (t.memory_s >= t.compute_s) {
+        chalk_human(share, sizeof share, CHALK_U_SECONDS, t.memory_s);
+        chalk_human(compute, sizeof compute, CHALK_U_SECONDS, t.compute_s);
+        return chalk_fmt(r,
+                         "at this batch each token's share of the weight fetch (%s) already "
+                         "reaches its arithmetic (%s): memory-bound at every context",
+                         share, compute);
+    }
+    /* the two slopes, per token of context: one more token of context */
+    context_token_time t1 = context_time_per_token(&s->cd, batch, 1.0);
+    chalk_human(share, sizeof share, CHALK_U_SECONDS, t1.memory_s - t.memory_s);
+    chalk_human(compute, sizeof compute, CHALK_U_SECONDS, t1.compute_s - t.compute_s);
     return chalk_fmt(r,
-                     "at this batch each token's share of the weight fetch (%s) already exceeds "
-                     "its arithmetic (%s): memory-bound at every context",
-                     share, compute);
+                     "attention's arithmetic for one more token of context (%s) takes at least "
+                     "as long as fetching its cache (%s): compute-bound at every context",
+                     compute, share);
 }
 
 static void put_token_time(chalk_record *r, context_token_time t)
@@ -924,8 +1048,9 @@ static void build_context_cost(const void *ctx, long row, chalk_record *r)
     put_serve_echo(r, s, row, false);
     context_token_time t = context_time_per_token(&s->cd, batch, context);
     put_token_time(r, t);
-    chalk_put_number(r, "cost_over_flat", "cost / flat cost", CHALK_U_RATIO, 0,
-                     t.time_s / t.compute_s);
+    /* the flat cost: a token's weight arithmetic alone, at zero context */
+    double flat_s = context_time_per_token(&s->cd, batch, 0.0).compute_s;
+    chalk_put_number(r, "cost_over_flat", "cost / flat cost", CHALK_U_RATIO, 0, t.time_s / flat_s);
     context_kink k;
     const char *why = kink_at(r, s, batch, &k);
     chalk_put_result(r, "kink_tokens", "kink", CHALK_U_TOKENS, CHALK_DETAIL, k.exists, k.tokens,
@@ -934,7 +1059,7 @@ static void build_context_cost(const void *ctx, long row, chalk_record *r)
     double sparse_ctx = k.exists && context > k.tokens ? sqrt(context * k.tokens) : context;
     context_token_time sparse = context_time_per_token(&s->cd, batch, sparse_ctx);
     chalk_put_result(r, "sqrt_sparse_cost_over_flat", "cost / flat, reads as sqrt past the kink",
-                     CHALK_U_RATIO, CHALK_DETAIL, k.exists, sparse.time_s / sparse.compute_s, why);
+                     CHALK_U_RATIO, CHALK_DETAIL, k.exists, sparse.time_s / flat_s, why);
     const char *no_price = chalk_fmt(r, "no price for %s; pass --usd-per-chip-hour",
                                      s->d.hw ? s->d.hw->name : "this hardware");
     chalk_put_result(r, "usd_per_mtok", "cost", CHALK_U_USD_PER_MTOK, 0, s->d.has_price,
@@ -983,36 +1108,6 @@ static int run_context_cost(const chalk_args *a)
 
 /* ---- context-crossover ----------------------------------------------------------------- */
 
-/* Attention's shape from the flags, else from the model preset (MLA with absorbed
- * projections scores in latent + RoPE dimensions and sums in the latent). */
-static int attention_shape(const chalk_args *a, serve_setup *s)
-{
-    const chalk_flag *const shape[] = {&F_ATTN_LAYERS, &F_Q_HEADS, &F_QK_DIM, &F_V_DIM};
-    double *to[] = {&s->attn_layers, &s->q_heads, &s->qk_dim, &s->v_dim};
-    int given = 0;
-    for (int i = 0; i < 4; i++) {
-        if (!chalk_given(a, shape[i]))
-            continue;
-        int status = chalk_number(a, shape[i], to[i]);
-        if (status)
-            return status;
-        given++;
-    }
-    if (given > 0 && given < 4)
-        return chalk_fail("context-crossover: an attention shape needs all of --attn-layers, "
-                          "--q-heads, --qk-dim and --v-dim");
-    const cost_model *m = s->d.model;
-    if (given == 0 && m) {
-        bool mla = m->attn == COST_ATTN_MLA;
-        s->attn_layers = m->layers;
-        s->q_heads = m->heads;
-        s->qk_dim = mla ? m->kv_lora_rank + m->rope_head_dim : m->head_dim;
-        s->v_dim = mla ? m->kv_lora_rank : m->head_dim;
-    }
-    s->has_attn = given == 4 || m != NULL;
-    return CHALK_OK;
-}
-
 static void build_crossover(const void *ctx, long row, chalk_record *r)
 {
     const serve_setup *s = ctx;
@@ -1040,14 +1135,12 @@ static void build_crossover(const void *ctx, long row, chalk_record *r)
                           used <= s->d.chips * s->d.hbm_bytes, no_use);
     const char *no_shape = "no attention shape: pass --model NAME or --attn-layers, --q-heads, "
                            "--qk-dim, --v-dim";
-    double f = s->has_attn ? context_attention_flops_per_context_token(s->attn_layers, s->q_heads,
-                                                                       s->qk_dim, s->v_dim)
-                           : 0.0;
-    chalk_put_result(r, "attn_flops_per_context_token", "attention FLOPs per context token",
-                     CHALK_U_FLOPS, 0, s->has_attn, f, no_shape);
-    chalk_put_result(
-        r, "attention_parity_tokens", "attention meets the weights", CHALK_U_TOKENS, 0, s->has_attn,
-        s->has_attn ? context_attention_parity_tokens(s->d.params_active, f) : 0.0, no_shape);
+    bool parity = s->has_attn && s->attn_flops > 0.0;
+    chalk_put_result(r, "attention_parity_tokens", "attention meets the weights", CHALK_U_TOKENS, 0,
+                     parity,
+                     parity ? context_attention_parity_tokens(s->d.params_active, s->attn_flops)
+                            : 0.0,
+                     s->has_attn ? "attention's arithmetic left out (0 FLOPs)" : no_shape);
 }
 
 static int run_crossover(const chalk_args *a)
@@ -1062,8 +1155,6 @@ static int run_crossover(const chalk_args *a)
         status = chalk_fail("context-crossover takes single values, not a sweep");
     else if (chalk_given(a, &CHALK_F_CONTEXT) || chalk_given(a, &F_PASS))
         status = chalk_fail("context-crossover computes contexts: it takes no --context");
-    if (!status)
-        status = attention_shape(a, &s);
     if (!status)
         status = emit_over(a,
                            "chalk context-crossover: where KV fetch meets compute, and attention "
@@ -1165,22 +1256,18 @@ typedef struct tier_setup {
     bool single, has_price;
     chalk_sweep hold;
     chalk_deploy d;
-    bool has_remat;
-    double remat_usd_per_byte, kv_bytes_per_token;
+    bool has_remat, has_context;
+    double remat_usd_per_byte, kv_bytes_per_token, context_tokens;
 } tier_setup;
-
-/* USD per byte to recompute a token's KV: its arithmetic on one chip, at the chip's
- * price, over its bytes (lecture 6.5). */
-static double remat_usd_per_byte(const chalk_deploy *d)
-{
-    double chip_s = COST_FLOPS_PER_MAC * d->params_active / d->flops_per_s;
-    return chip_s * d->usd_per_chip_hour / COST_HOUR_S / d->kv_bytes_per_token;
-}
 
 static void put_remat(chalk_record *r, const tier_setup *s)
 {
-    const char *why = "no model on hardware with a price: pass --model, --hw (or --flops-per-s) "
-                      "and --usd-per-chip-hour";
+    const char *why = !s->has_context
+                          ? "no --context: recomputing depends on the context it rebuilds"
+                          : "no model on hardware with a price: pass --model, --hw (or "
+                            "--flops-per-s) and --usd-per-chip-hour";
+    chalk_put_maybe(r, "context", "context rebuilt", CHALK_U_TOKENS, CHALK_INPUT, s->has_context,
+                    s->context_tokens);
     chalk_put_result(r, "remat_usd_per_gb", "recompute, per GB of cache", CHALK_U_USD, 0,
                      s->has_remat, s->remat_usd_per_byte * COST_GB_BYTES, why);
     chalk_put_result(r, "remat_usd_per_mtok", "recompute, per million tokens", CHALK_U_USD, 0,
@@ -1255,9 +1342,21 @@ static int run_tier(const chalk_args *a)
     if (status)
         return status;
     s.kv_bytes_per_token = s.d.has_kv ? s.d.kv_bytes_per_token : 0.0;
-    s.has_remat = s.d.has_params && s.d.has_flops && s.d.has_price && s.kv_bytes_per_token > 0.0;
-    if (s.has_remat)
-        s.remat_usd_per_byte = remat_usd_per_byte(&s.d);
+    double attn = s.d.model ? model_attn_flops(s.d.model) : 0.0;
+    bool attn_given;
+    if ((status = read_opt(a, &F_ATTN_FLOPS, &attn, &attn_given)))
+        return status;
+    if ((status = read_opt(a, &CHALK_F_CONTEXT, &s.context_tokens, &s.has_context)))
+        return status;
+    if (s.has_context && s.context_tokens < 1)
+        return chalk_fail("tier: --context counts the tokens recomputing rebuilds: at least 1");
+    s.has_remat = s.has_context && s.d.has_params && s.d.has_flops && s.d.has_price &&
+                  s.kv_bytes_per_token > 0.0;
+    if (s.has_remat) {
+        context_deploy cd = context_of(&s.d, attn);
+        s.remat_usd_per_byte =
+            context_remat_usd_per_byte(&cd, s.context_tokens, s.d.usd_per_chip_hour);
+    }
     const char *name = chalk_value(a, &F_TIER);
     if (name && !(s.preset = cost_tier_find(name)))
         return unknown_name("tier", name, tier_name, tier_count());
@@ -1312,6 +1411,7 @@ static void build_price(const void *ctx, long row, chalk_record *r)
     context_bill b = context_api_usd(p, input, s->output, s->cached, s->write);
     bool is_long = cost_api_has_long_tier(p) && input > p->long_threshold_tokens;
     chalk_put_string(r, "tier", "tier", 0, is_long ? "long" : "base");
+    chalk_put_bool(r, "long_tier", "billed at the long tier", CHALK_DETAIL, is_long);
     const char *why;
     if (s->write == COST_CACHE_WRITE_5M && p->cache_write_5m_usd_per_mtok <= 0.0)
         why = chalk_fmt(r,
@@ -1361,6 +1461,163 @@ static int run_price(const chalk_args *a)
     return status;
 }
 
+/* ---- draft ----------------------------------------------------------------------------- */
+
+typedef struct draft_setup {
+    serve_setup s;
+    chalk_sweep accept;
+    double draft_cost, max_draft;
+} draft_setup;
+
+static void build_draft(const void *ctx, long row, chalk_record *r)
+{
+    const draft_setup *g = ctx;
+    const serve_setup *s = &g->s;
+    double batch = chalk_sweep_at(&s->batch, 0), context = chalk_sweep_at(&s->context, 0);
+    double accept = chalk_sweep_at(&g->accept, row);
+    chalk_clear(r);
+    put_serve_echo(r, s, 0, false);
+    chalk_put_number(r, "accept", "chance a guess is kept", CHALK_U_FRACTION, CHALK_INPUT, accept);
+    chalk_put_number(r, "draft_cost", "draft cost (plain steps)", CHALK_U_PLAIN, CHALK_INPUT,
+                     g->draft_cost);
+    chalk_put_number(r, "max_draft", "at most", CHALK_U_TOKENS, CHALK_INPUT, g->max_draft);
+    chalk_put_number(r, "crossover_pass_tokens", "balanced pass length", CHALK_U_TOKENS, 0,
+                     context_crossover_pass_tokens(&s->cd, batch, context));
+    context_draft_plan p =
+        context_best_draft(&s->cd, batch, context, accept, g->draft_cost, (int)g->max_draft);
+    chalk_put_number(r, "draft_tokens", "best draft length", CHALK_U_TOKENS, 0, p.draft_tokens);
+    chalk_put_number(r, "tokens_per_step", "tokens a step keeps", CHALK_U_TOKENS, 0,
+                     p.tokens_per_step);
+    chalk_put_number(r, "s_per_token", "time between a sequence's tokens", CHALK_U_SECONDS, 0,
+                     p.s_per_token);
+    chalk_put_number(r, "speedup", "speed-up over plain decode", CHALK_U_RATIO, 0, p.speedup);
+    chalk_put_bool(r, "speculation_pays", "drafting beats plain decode", CHALK_DETAIL,
+                   p.draft_tokens > 0);
+}
+
+static int run_draft(const chalk_args *a)
+{
+    draft_setup g = {.max_draft = 16};
+    int status = serve_read(a, CHALK_NEED_PARAMS | CHALK_NEED_FLOPS | CHALK_NEED_BW |
+                                   CHALK_NEED_KV,
+                            &g.s);
+    if (status || (status = need_inputs(a, &g.s, true, true, false)))
+        return status;
+    bool given;
+    if (g.s.swept)
+        status = chalk_fail("draft: only --accept may be a sweep");
+    if (!status && (status = read_opt(a, &F_DRAFT_COST, &g.draft_cost, &given)) == CHALK_OK)
+        status = read_opt(a, &F_MAX_DRAFT, &g.max_draft, &given);
+    if (!status && !chalk_given(a, &F_ACCEPT))
+        status = chalk_fail("draft needs --accept A (the chance a guess is kept)");
+    if (!status)
+        status = chalk_sweep_read(a, &F_ACCEPT, &g.accept);
+    if (!status)
+        status = emit_over(a,
+                           "chalk draft: the draft length that makes speculative decoding "
+                           "fastest (book 5.4)",
+                           &g.accept, build_draft, &g);
+    chalk_sweep_free(&g.accept);
+    serve_free(&g.s);
+    return status;
+}
+
+/* ---- cache-schedule --------------------------------------------------------------------- */
+
+typedef struct schedule_setup {
+    const cost_api_price *api;
+    double prefix_tokens;
+    size_t count;
+    double times[CONTEXT_SCHEDULE_MAX_REQUESTS];
+} schedule_setup;
+
+static const char *const ACTION_WORDS[] = {
+    [CONTEXT_SEND_UNCACHED] = "uncached",
+    [CONTEXT_READ_CACHE] = "hit",
+    [CONTEXT_WRITE_5M] = "write-5m",
+    [CONTEXT_WRITE_1H] = "write-1h",
+};
+
+static void build_schedule(const void *ctx, long row, chalk_record *r)
+{
+    const schedule_setup *g = ctx;
+    (void)row;
+    context_cache_action actions[CONTEXT_SCHEDULE_MAX_REQUESTS];
+    chalk_clear(r);
+    chalk_put_string(r, "api", "price list", CHALK_INPUT, g->api->name);
+    chalk_put_string(r, "date", "dated", CHALK_INPUT, g->api->date);
+    chalk_put_number(r, "prefix_tokens", "prefix", CHALK_U_TOKENS, CHALK_INPUT, g->prefix_tokens);
+    chalk_put_number(r, "requests", "requests", CHALK_U_COUNT, CHALK_INPUT, (double)g->count);
+    double usd = context_cheapest_cache_schedule(g->api, g->prefix_tokens, g->times, g->count,
+                                                 actions);
+    context_bill one = context_api_usd(g->api, g->prefix_tokens, 0, 0, COST_CACHE_WRITE_NONE);
+    double writes = 0, hits = 0;
+    char words[CONTEXT_SCHEDULE_MAX_REQUESTS * 10] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < g->count; i++) {
+        writes += actions[i] == CONTEXT_WRITE_5M || actions[i] == CONTEXT_WRITE_1H;
+        hits += actions[i] == CONTEXT_READ_CACHE;
+        int n = snprintf(words + used, sizeof words - used, "%s%s", i ? " " : "",
+                         ACTION_WORDS[actions[i]]);
+        used += n > 0 ? (size_t)n : 0;
+    }
+    chalk_put_string(r, "schedule", "schedule", 0, words);
+    chalk_put_number(r, "writes", "cache writes", CHALK_U_COUNT, 0, writes);
+    chalk_put_number(r, "hits", "cache hits", CHALK_U_COUNT, 0, hits);
+    chalk_put_bool(r, "caches", "the schedule uses the cache", CHALK_DETAIL, writes > 0);
+    chalk_put_number(r, "usd", "the prefix's bill", CHALK_U_USD, 0, usd);
+    chalk_put_number(r, "uncached_usd", "sent uncached every time", CHALK_U_USD, 0,
+                     one.usd * (double)g->count);
+}
+
+/* Reads "t0,t1,..." into g->times: numbers, not decreasing, at most the contract's
+ * limit. */
+static int read_times(const char *text, schedule_setup *g)
+{
+    const char *p = text;
+    g->count = 0;
+    while (*p) {
+        char *end;
+        double t = strtod(p, &end);
+        if (end == p || !isfinite(t) || t < 0)
+            return chalk_fail("--times-s: \"%s\" is not a list of seconds >= 0 (e.g. 0,240,480)",
+                              text);
+        if (g->count == CONTEXT_SCHEDULE_MAX_REQUESTS)
+            return chalk_fail("--times-s: at most %d requests", CONTEXT_SCHEDULE_MAX_REQUESTS);
+        if (g->count > 0 && t < g->times[g->count - 1])
+            return chalk_fail("--times-s: %g comes before %g: times must not decrease", t,
+                              g->times[g->count - 1]);
+        g->times[g->count++] = t;
+        p = end;
+        if (*p == ',')
+            p++;
+        else if (*p)
+            return chalk_fail("--times-s: \"%s\" is not a list of seconds >= 0 (e.g. 0,240,480)",
+                              text);
+    }
+    if (g->count == 0)
+        return chalk_fail("--times-s: no request times");
+    return CHALK_OK;
+}
+
+static int run_schedule(const chalk_args *a)
+{
+    schedule_setup g = {0};
+    const char *api = chalk_value(a, &F_API), *times = chalk_value(a, &F_TIMES);
+    if (!api)
+        return chalk_fail("cache-schedule needs --api NAME (chalk list api)");
+    int status = find_api(api, &g.api);
+    if (status)
+        return status;
+    if (!chalk_given(a, &F_PREFIX) || !times)
+        return chalk_fail("cache-schedule needs --prefix-tokens P and --times-s T,T,...");
+    if ((status = chalk_number(a, &F_PREFIX, &g.prefix_tokens)) || (status = read_times(times, &g)))
+        return status;
+    return emit_over(a, "chalk cache-schedule: the cheapest way to cache a conversation's prefix "
+                        "(book 5.8)",
+                     NULL, build_schedule, &g);
+}
+
 /* ---- the commands ---------------------------------------------------------------------------- */
 
 static const chalk_flag *const KV_FLAGS[] = {
@@ -1374,14 +1631,19 @@ static const chalk_flag *const IMPLIED_FLAGS[] = {
 #define SERVE_MODEL_FLAGS                                                                          \
     &CHALK_F_MODEL, &CHALK_F_PARAMS_TOTAL, &F_PARAMS_ACTIVE, &CHALK_F_WEIGHT_BYTES,                \
         &CHALK_F_KV_BYTES, &CHALK_F_DTYPE, &CHALK_F_KV_DTYPE
+#define ATTN_FLAGS &F_ATTN_LAYERS, &F_Q_HEADS, &F_QK_DIM, &F_V_DIM, &F_ATTN_FLOPS
 static const chalk_flag *const COST_FLAGS[] = {
-    SERVE_MODEL_FLAGS, CHALK_RATE_FLAGS, &CHALK_F_USD, &CHALK_F_BATCH,
-    &CHALK_F_CONTEXT,  &F_API,           NULL};
-static const chalk_flag *const CROSSOVER_FLAGS[] = {
-    SERVE_MODEL_FLAGS, CHALK_RATE_FLAGS, &CHALK_F_BATCH, &F_ATTN_LAYERS,
-    &F_Q_HEADS,        &F_QK_DIM,        &F_V_DIM,       NULL};
-static const chalk_flag *const PASS_FLAGS[] = {SERVE_MODEL_FLAGS, CHALK_RATE_FLAGS, &CHALK_F_BATCH,
-                                               &CHALK_F_CONTEXT,  &F_PASS,          NULL};
+    SERVE_MODEL_FLAGS, ATTN_FLAGS, CHALK_RATE_FLAGS, &CHALK_F_USD, &CHALK_F_BATCH,
+    &CHALK_F_CONTEXT,  &F_API,     NULL};
+static const chalk_flag *const CROSSOVER_FLAGS[] = {SERVE_MODEL_FLAGS, ATTN_FLAGS,
+                                                    CHALK_RATE_FLAGS,  &CHALK_F_BATCH, NULL};
+static const chalk_flag *const PASS_FLAGS[] = {SERVE_MODEL_FLAGS, ATTN_FLAGS,       CHALK_RATE_FLAGS,
+                                               &CHALK_F_BATCH,    &CHALK_F_CONTEXT, &F_PASS,
+                                               NULL};
+static const chalk_flag *const DRAFT_FLAGS[] = {
+    SERVE_MODEL_FLAGS, ATTN_FLAGS,     CHALK_RATE_FLAGS, &CHALK_F_BATCH, &CHALK_F_CONTEXT,
+    &F_ACCEPT,         &F_DRAFT_COST, &F_MAX_DRAFT,     NULL};
+static const chalk_flag *const SCHEDULE_FLAGS[] = {&F_API, &F_PREFIX, &F_TIMES, NULL};
 static const chalk_flag *const RATIO_FLAGS[] = {&F_RATIO, &F_API, &F_LONG, NULL};
 static const chalk_flag *const TIER_FLAGS[] = {&F_TIER,
                                                &F_CAPACITY,
@@ -1397,6 +1659,8 @@ static const chalk_flag *const TIER_FLAGS[] = {&F_TIER,
                                                &CHALK_F_HW,
                                                &CHALK_F_FLOPS,
                                                &CHALK_F_USD,
+                                               &CHALK_F_CONTEXT,
+                                               &F_ATTN_FLOPS,
                                                NULL};
 static const chalk_flag *const PRICE_FLAGS[] = {&F_API,    &F_INPUT,       &F_OUTPUT,
                                                 &F_CACHED, &F_CACHE_WRITE, NULL};
@@ -1429,12 +1693,14 @@ static const char *const EXAMPLES_IMPLIED[] = {
     "chalk kv-from-price --params-active 1e11 --context 2e5 --hw-ratio 300 --weight-bytes 0.5",
     "chalk kv-from-price --params-active 1e11 --context 2e5 --hw gb200-nvl72 --dtype fp4", NULL};
 static const char *const ABOUT_COST[] = {
-    "Time per generated token at a batch and context (lecture 6.1): the decode step over",
-    "the batch,",
-    "  compute = 2 x params_active / (chips x flops_per_s)                 flat",
+    "Time per generated token at a batch and context (lecture 6.1; book 5.1): the decode",
+    "step over the batch,",
+    "  compute = (2 x params_active + context x f_attn) / (chips x flops_per_s)",
     "  memory  = (params_total x bytes / batch + context x kv_bytes) / (chips x BW)",
-    "and cost_over_flat = max(compute, memory) / compute. kink_tokens is where they meet;",
-    "--api NAME adds the list's prices at a prompt of --context tokens.",
+    "f_attn, attention's FLOPs per context token, comes from --model, an attention shape",
+    "or --attn-flops-per-context-token (0 leaves it out, as the lecture does).",
+    "cost_over_flat = max(compute, memory) / (compute at zero context). kink_tokens is",
+    "where they meet; --api NAME adds the list's prices at a prompt of --context tokens.",
     "--context (or --batch) may be a sweep.",
     NULL};
 static const char *const EXAMPLES_COST[] = {
@@ -1442,12 +1708,14 @@ static const char *const EXAMPLES_COST[] = {
     "--batch 16384 --context 1024:1e6 --csv",
     NULL};
 static const char *const ABOUT_CROSSOVER[] = {
-    "Where long context starts to cost (lecture 6.1, 6.6):",
-    "  balance_context_tokens  = 2 x params_active x BW / (flops_per_s x kv_bytes)",
-    "                            (the KV fetch meets compute, at any large batch)",
+    "Where long context starts to cost (lecture 6.1, 6.6; book 5.1, 5.6):",
+    "  balance_context_tokens  where the KV fetch overtakes compute at any large batch:",
+    "                          2 x params_active x BW / F / (kv_bytes - f_attn x BW / F)",
     "  kink_tokens             the same at --batch, after the batch's share of weights",
-    "  attention_parity_tokens = 2 x params_active / (2 x attn_layers x q_heads x",
-    "                            (qk_dim + v_dim)): attention FLOPs meet the weights'",
+    "  attention_parity_tokens = 2 x params_active / f_attn, f_attn = 2 x attn_layers x",
+    "                          q_heads x (qk_dim + v_dim): attention FLOPs meet the weights'",
+    "Null, with the reason, where there is no kink. f_attn from --model, a shape or",
+    "--attn-flops-per-context-token (0: attention left out, the lecture's model).",
     NULL};
 static const char *const EXAMPLES_CROSSOVER[] = {
     "chalk context-crossover --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --kv-dtype fp8 "
@@ -1464,6 +1732,28 @@ static const char *const EXAMPLES_PASS[] = {
     "chalk pass --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --kv-dtype fp8 --batch 1024 "
     "--context 8192 --pass-tokens 1:256:9",
     NULL};
+static const char *const ABOUT_DRAFT[] = {
+    "Speculative decoding priced with the pass of book 5.4: each sequence drafts q tokens",
+    "ahead, one pass of q + 1 tokens checks them, and each guess is kept with chance",
+    "--accept up to the first rejected one. draft_tokens is the q from 0 to --max-draft",
+    "with the least expected time per token (the smaller q on a tie), drafting costing",
+    "--draft-cost plain decode steps per token. --accept may be a sweep.",
+    NULL};
+static const char *const EXAMPLES_DRAFT[] = {
+    "chalk draft --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --kv-dtype fp8 --batch 1024 "
+    "--context 8192 --accept 0.85",
+    NULL};
+static const char *const ABOUT_SCHEDULE[] = {
+    "The cheapest way to bill a prefix of --prefix-tokens that every request of a",
+    "conversation sends again, at the --times-s given, on an --api price list: each",
+    "request sends it uncached, reads a live cache entry (a hit restarts its life), or",
+    "writes a 5-minute or 1-hour entry (book 5.8). An entry exactly its life old is live.",
+    "Of equally cheap schedules, the earliest in the order uncached, hit, write-5m,",
+    "write-1h wins, request by request.",
+    NULL};
+static const char *const EXAMPLES_SCHEDULE[] = {
+    "chalk cache-schedule --api claude-opus-4.6 --prefix-tokens 100000 --times-s 0,60,2000,2060",
+    NULL};
 static const char *const ABOUT_RATIO[] = {
     "An output/input price ratio X read as a cost ratio (lecture 6.4): prefill on the",
     "compute floor, decode paying memory, so decode MFU / prefill MFU = 1/X and a pass",
@@ -1476,8 +1766,9 @@ static const char *const ABOUT_TIER[] = {
     "W and cost P per hour: drain_s = C / W, and a byte held --hold-s T seconds and read",
     "back once costs (P / 3600) x max(T / C, 1 / W). With --tier NAME or your own",
     "--capacity-bytes/--bytes-per-s/--usd-per-hour, that device; otherwise every preset",
-    "and the cheapest. A model on priced hardware adds the cost to recompute instead",
-    "(remat). --hold-s may be a sweep.",
+    "and the cheapest. A model on priced hardware with --context L adds the cost to",
+    "recompute instead (remat): the prefill of L tokens, attention included (book 5.5).",
+    "--hold-s may be a sweep.",
     NULL};
 static const char *const EXAMPLES_TIER[] = {
     "chalk tier --tier nvme", "chalk tier --hold-s 300", "chalk tier --hold-s 0.001:1e6 --csv",
@@ -1507,6 +1798,10 @@ static const chalk_command COMMANDS[] = {
      ABOUT_CROSSOVER, EXAMPLES_CROSSOVER, run_crossover},
     {"pass", "[flags]", "time per new token against the pass length (6.4)", PASS_FLAGS, ABOUT_PASS,
      EXAMPLES_PASS, run_pass},
+    {"draft", "[flags]", "the best draft length for speculative decoding (book 5.4)",
+     DRAFT_FLAGS, ABOUT_DRAFT, EXAMPLES_DRAFT, run_draft},
+    {"cache-schedule", "[flags]", "the cheapest cache schedule for a conversation (book 5.8)",
+     SCHEDULE_FLAGS, ABOUT_SCHEDULE, EXAMPLES_SCHEDULE, run_schedule},
     {"price-ratio", "[flags]", "output over input price, read as decode's utilisation (6.4)",
      RATIO_FLAGS, ABOUT_RATIO, EXAMPLES_RATIO, run_ratio},
     {"tier", "[flags]", "drain time and the cost of holding a cache, per tier (6.5)", TIER_FLAGS,

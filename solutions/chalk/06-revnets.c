@@ -7,6 +7,7 @@
  *   chalk avalanche-depth    the toy cipher and the two MLPs side by side, by depth (6.4)
  *   chalk revnet             a reversible stack: reconstruction error, training memory (6.5-6.6)
  *   chalk activation-memory  bytes a transformer layer keeps for its backward pass (6.7)
+ *   chalk checkpoint-plan    the fewest recomputed layers that fit the HBM (6.8)
  *
  * The lecture's chapter-6 quantities (reference/lecture-notes.md section 10) and the
  * command behind each:
@@ -29,6 +30,7 @@
  * allocated here, once per command, sized before any row is built.
  */
 #include <ctype.h>
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -376,6 +378,13 @@ static int run_decrypt(const chalk_args *a)
 
 /* ---- avalanche -------------------------------------------------------------------------- */
 
+/* The identity on 64 bits: its avalanche is the floor, 1/64. */
+static uint64_t identity_mix(uint64_t in, const void *ctx)
+{
+    (void)ctx;
+    return in;
+}
+
 /* The weights of a width-64 MLP of `depth` layers with variance gain^2 / 64, drawn
  * from `seed`; NULL after an error line when they cannot be allocated. */
 static double *mlp_weights(int depth, double gain, uint64_t seed)
@@ -452,6 +461,11 @@ static void build_depth(const void *ctx, long row, chalk_record *r)
                      avalanche_of(s, MIXER_MLP, depth));
     chalk_put_number(r, "residual_mlp_flipped_fraction", "residual MLP", CHALK_U_FRACTION, 0,
                      avalanche_of(s, MIXER_RESIDUAL_MLP, depth));
+    /* the two anchors of section 6.4, as reference lines for a plot */
+    chalk_put_number(r, "identity_flipped_fraction", "the identity", CHALK_U_FRACTION, CHALK_DETAIL,
+                     revnets_avalanche(identity_mix, NULL, 1, 0));
+    chalk_put_number(r, "ideal_flipped_fraction", "an ideal cipher", CHALK_U_FRACTION, CHALK_DETAIL,
+                     0.5);
 }
 
 /* Reads the experiment's inputs, draws the key and (for the MLPs) the weights of the
@@ -570,6 +584,11 @@ static void build_revnet(const void *ctx, long row, chalk_record *r)
                      ef);
     chalk_put_number(r, "reconstruction_error_double", "  in double", CHALK_U_PLAIN, CHALK_DETAIL,
                      ed);
+    /* the same errors in units of each format's unit roundoff, 2^-24 and 2^-53 */
+    chalk_put_number(r, "reconstruction_error_float_roundoffs", "  in float's roundoffs",
+                     CHALK_U_PLAIN, CHALK_DETAIL, ef / (FLT_EPSILON / 2));
+    chalk_put_number(r, "reconstruction_error_double_roundoffs", "  in double's roundoffs",
+                     CHALK_U_PLAIN, CHALK_DETAIL, ed / (DBL_EPSILON / 2));
     /* the size of the values the error is measured against */
     for (int i = 0; i < 2 * s->half; i++)
         s->work[i] = s->x[i];
@@ -694,9 +713,9 @@ static void put_fit(chalk_record *r, const act_setup *s, double tp, double activ
                                  : "no total: pass --model NAME (and --layers L)");
 }
 
-static void build_act(const void *ctx, long row, chalk_record *r)
+/* The layer at point `row` of the sweep. */
+static revnets_layer act_layer_at(const act_setup *s, long row)
 {
-    const act_setup *s = ctx;
     revnets_layer l = {
         .seq_tokens = chalk_sweep_at(&s->seq, row),
         .microbatch = chalk_sweep_at(&s->microbatch, row),
@@ -706,6 +725,13 @@ static void build_act(const void *ctx, long row, chalk_record *r)
         .sequence_parallel = s->sequence_parallel,
         .recompute = s->recompute,
     };
+    return l;
+}
+
+static void build_act(const void *ctx, long row, chalk_record *r)
+{
+    const act_setup *s = ctx;
+    revnets_layer l = act_layer_at(s, row);
     double layers = chalk_sweep_at(&s->layers, row);
     chalk_clear(r);
     chalk_field *m =
@@ -763,58 +789,67 @@ static void act_free(act_setup *s)
     chalk_sweep_free(&s->tp);
 }
 
-static int run_act(const chalk_args *a)
+/* Reads activation-memory's flags into *s (which the caller frees with act_free,
+ * also after an error). */
+static int act_read(const chalk_args *a, act_setup *s)
 {
-    act_setup s = {0};
     const char *name = chalk_value(a, &CHALK_F_MODEL);
-    if (name && !(s.model = cost_model_find(name)))
+    if (name && !(s->model = cost_model_find(name)))
         return chalk_unknown_model(name);
     const char *hw = chalk_value(a, &CHALK_F_HW);
-    if (hw && !(s.hw = cost_hw_find(hw)))
+    if (hw && !(s->hw = cost_hw_find(hw)))
         return chalk_unknown_hw(hw);
-    s.pp = 1;
-    int pp_status = chalk_number(a, &F_PP, &s.pp);
-    if (pp_status)
-        return pp_status;
-    if (s.model) {
-        s.hidden = s.model->d_model;
-        s.heads = s.model->heads;
+    s->pp = 1;
+    int status = chalk_number(a, &F_PP, &s->pp);
+    if (status)
+        return status;
+    if (s->model) {
+        s->hidden = s->model->d_model;
+        s->heads = s->model->heads;
     }
-    chalk_sweep *const sweeps[] = {&s.seq, &s.microbatch, &s.layers, &s.tp};
+    chalk_sweep *const sweeps[] = {&s->seq, &s->microbatch, &s->layers, &s->tp};
     const chalk_flag *const flags[] = {&F_SEQ, &F_MICROBATCH, &F_MODEL_LAYERS, &F_TP};
-    int status = CHALK_OK;
     for (int i = 0; i < 4 && !status; i++)
         status = chalk_sweep_read(a, flags[i], sweeps[i]);
     if (!status)
-        status = chalk_one_sweep(sweeps, 4, &s.swept);
+        status = chalk_one_sweep(sweeps, 4, &s->swept);
     if (!status)
-        status = chalk_number(a, &F_HIDDEN, &s.hidden);
+        status = chalk_number(a, &F_HIDDEN, &s->hidden);
     if (!status)
-        status = chalk_number(a, &F_HEADS, &s.heads);
+        status = chalk_number(a, &F_HEADS, &s->heads);
     const char *rc = chalk_value(a, &F_RECOMPUTE);
     if (!status && rc) {
         int k = pick("--recompute", rc, RECOMPUTE, 3);
         status = k < 0 ? CHALK_USAGE : CHALK_OK;
-        s.recompute = (revnets_recompute)(k < 0 ? 0 : k);
+        s->recompute = (revnets_recompute)(k < 0 ? 0 : k);
     }
-    if (!status && !s.seq.given)
-        status = chalk_fail("activation-memory needs --seq S (tokens per sequence)");
-    if (!status && !s.microbatch.given)
-        status = chalk_fail("activation-memory needs --microbatch B (sequences per micro-batch)");
-    if (!status && s.hidden == 0.0)
-        status = chalk_fail("activation-memory needs --hidden H (or --model NAME)");
-    if (!status && s.heads == 0.0)
-        status = chalk_fail("activation-memory needs --heads A (or --model NAME)");
+    if (!status && !s->seq.given)
+        status = chalk_fail("%s needs --seq S (tokens per sequence)", a->cmd->name);
+    if (!status && !s->microbatch.given)
+        status = chalk_fail("%s needs --microbatch B (sequences per micro-batch)", a->cmd->name);
+    if (!status && s->hidden == 0.0)
+        status = chalk_fail("%s needs --hidden H (or --model NAME)", a->cmd->name);
+    if (!status && s->heads == 0.0)
+        status = chalk_fail("%s needs --heads A (or --model NAME)", a->cmd->name);
+    if (status)
+        return status;
+    if (!s->tp.given)
+        s->tp.one = 1;
+    s->has_layers = s->layers.given || s->model;
+    if (!s->layers.given && s->model)
+        s->layers.one = s->model->layers;
+    s->sequence_parallel = chalk_given(a, &F_SP);
+    return CHALK_OK;
+}
+
+static int run_act(const chalk_args *a)
+{
+    act_setup s = {0};
+    int status = act_read(a, &s);
     if (status) {
         act_free(&s);
         return status;
     }
-    if (!s.tp.given)
-        s.tp.one = 1;
-    s.has_layers = s.layers.given || s.model;
-    if (!s.layers.given && s.model)
-        s.layers.one = s.model->layers;
-    s.sequence_parallel = chalk_given(a, &F_SP);
     chalk_report rep = {
         .title = "chalk activation-memory: bytes a layer keeps for the backward pass (6.7)",
         .rows = s.swept ? s.swept->points : 1,
@@ -826,6 +861,102 @@ static int run_act(const chalk_args *a)
     return status;
 }
 
+/* ---- checkpoint-plan -------------------------------------------------------------------- */
+
+/* The HBM a GPU has: --hbm-bytes, else the --hw preset's. */
+typedef struct plan_setup {
+    act_setup act;
+    double hbm_bytes;
+} plan_setup;
+
+static void build_plan(const void *ctx, long row, chalk_record *r)
+{
+    const plan_setup *p = ctx;
+    const act_setup *s = &p->act;
+    revnets_layer l = act_layer_at(s, row);
+    int layers = (int)chalk_sweep_at(&s->layers, row);
+    revnets_layer input = l;
+    input.recompute = REVNETS_RECOMPUTE_FULL;
+    double layer_bytes = revnets_act_bytes_per_layer(&l);
+    double input_bytes = revnets_act_bytes_per_layer(&input);
+    double state = revnets_model_state_bytes_per_gpu(cost_model_params_total(s->model),
+                                                     l.tensor_parallel, s->pp);
+    double budget = fmax(p->hbm_bytes - state, 0.0);
+    revnets_checkpoint_plan plan =
+        revnets_plan_checkpoints(layers, layer_bytes, input_bytes, budget);
+    const char *none = "no plan fits: even every layer recomputed needs more than the budget";
+
+    chalk_clear(r);
+    chalk_put_string(r, "model", "model", CHALK_INPUT, s->model->name);
+    chalk_put_number(r, "seq_tokens", "sequence", CHALK_U_TOKENS, CHALK_INPUT, l.seq_tokens);
+    chalk_put_number(r, "microbatch", "micro-batch", CHALK_U_SEQUENCES, CHALK_INPUT, l.microbatch);
+    chalk_put_number(r, "layers", "layers", CHALK_U_COUNT, CHALK_INPUT, layers);
+    chalk_put_number(r, "tensor_parallel", "tensor parallel", CHALK_U_COUNT, CHALK_INPUT,
+                     l.tensor_parallel);
+    chalk_put_bool(r, "sequence_parallel", "sequence parallel", CHALK_INPUT, l.sequence_parallel);
+    chalk_put_string(r, "recompute", "stored layers keep", CHALK_INPUT, RECOMPUTE[l.recompute]);
+    chalk_put_number(r, "pipeline_parallel", "pipeline stages", CHALK_U_COUNT, CHALK_INPUT, s->pp);
+    chalk_put_number(r, "hbm_bytes", "HBM per GPU", CHALK_U_BYTES, CHALK_INPUT, p->hbm_bytes);
+    chalk_put_number(r, "model_state_bytes_per_gpu", "model state per GPU", CHALK_U_BYTES,
+                     CHALK_DETAIL, state);
+    chalk_put_number(r, "budget_bytes", "activation budget", CHALK_U_BYTES, 0, budget);
+    chalk_put_number(r, "layer_bytes", "a stored layer", CHALK_U_BYTES, CHALK_DETAIL, layer_bytes);
+    chalk_put_number(r, "input_bytes", "a checkpoint", CHALK_U_BYTES, CHALK_DETAIL, input_bytes);
+    chalk_put_bool(r, "plan_exists", "a plan fits", 0, plan.exists);
+    chalk_put_bool(r, "needs_recompute", "some layer recomputed", CHALK_DETAIL,
+                   plan.exists && plan.stored < layers);
+    chalk_put_result(r, "stored_layers", "layers stored", CHALK_U_COUNT, 0, plan.exists,
+                     plan.stored, none);
+    chalk_put_result(r, "recomputed_layers", "layers recomputed", CHALK_U_COUNT, 0, plan.exists,
+                     layers - plan.stored, none);
+    chalk_put_result(r, "segment_layers", "layers a segment", CHALK_U_COUNT, 0, plan.exists,
+                     plan.segment, none);
+    chalk_put_result(r, "segments", "segments", CHALK_U_COUNT, CHALK_DETAIL, plan.exists,
+                     plan.segments, none);
+    chalk_put_result(r, "peak_bytes", "peak activations", CHALK_U_BYTES, 0, plan.exists,
+                     plan.peak_bytes, none);
+    /* the plan's segments, plus selective recomputation in the stored layers */
+    double stored_share = layers > 0 ? (double)plan.stored / layers : 0.0;
+    chalk_put_result(
+        r, "extra_flops_fraction", "extra FLOPs, recomputing", CHALK_U_FRACTION, 0, plan.exists,
+        plan.extra_flops_fraction + stored_share * revnets_recompute_flops_fraction(&l), none);
+}
+
+static int run_plan(const chalk_args *a)
+{
+    plan_setup p = {0};
+    int status = act_read(a, &p.act);
+    if (!status && !p.act.model)
+        status = chalk_fail("checkpoint-plan needs --model NAME (its parameters and layers)");
+    if (!status && p.act.recompute == REVNETS_RECOMPUTE_FULL)
+        status = chalk_fail("checkpoint-plan: --recompute is what a stored layer keeps, none or "
+                            "selective; full recomputation is what the plan chooses");
+    if (!status && !p.act.hw && !chalk_given(a, &CHALK_F_HBM_BYTES))
+        status = chalk_fail("checkpoint-plan needs --hw NAME or --hbm-bytes X (the HBM per GPU)");
+    if (!status) {
+        p.hbm_bytes = p.act.hw ? p.act.hw->hbm_bytes : 0.0;
+        status = chalk_number(a, &CHALK_F_HBM_BYTES, &p.hbm_bytes);
+    }
+    for (long i = 0; !status && i < p.act.layers.points; i++) {
+        double n = chalk_sweep_at(&p.act.layers, i);
+        if (n > 4096)
+            status = chalk_fail("checkpoint-plan: --layers %g is more than 4096", n);
+    }
+    if (status) {
+        act_free(&p.act);
+        return status;
+    }
+    chalk_report rep = {.title =
+                            "chalk checkpoint-plan: the fewest recomputed layers that fit (6.8)",
+                        .rows = p.act.swept ? p.act.swept->points : 1,
+                        .swept = p.act.swept,
+                        .build = build_plan,
+                        .ctx = &p};
+    status = chalk_emit(a, &rep);
+    act_free(&p.act);
+    return status;
+}
+
 /* ---- the commands ------------------------------------------------------------------------- */
 
 static const chalk_flag *const CRYPT_FLAGS[] = {&F_CIPHER, &F_KEY, &F_BLOCK, &F_ROUNDS, NULL};
@@ -834,6 +965,19 @@ static const chalk_flag *const AVALANCHE_FLAGS[] = {&F_MIXER, &F_MIX_ROUNDS, &F_
 static const chalk_flag *const DEPTH_FLAGS[] = {&F_DEPTH, &F_TRIALS, &F_SEED, &F_GAIN, NULL};
 static const chalk_flag *const REVNET_FLAGS[] = {&F_LAYERS, &F_WIDTH, &F_REV_DTYPE,
                                                  &F_SEED,   &F_GAIN,  NULL};
+static const chalk_flag *const PLAN_FLAGS[] = {&CHALK_F_MODEL,
+                                               &F_SEQ,
+                                               &F_MICROBATCH,
+                                               &F_HIDDEN,
+                                               &F_HEADS,
+                                               &F_MODEL_LAYERS,
+                                               &F_TP,
+                                               &F_SP,
+                                               &F_RECOMPUTE,
+                                               &F_PP,
+                                               &CHALK_F_HW,
+                                               &CHALK_F_HBM_BYTES,
+                                               NULL};
 static const chalk_flag *const ACT_FLAGS[] = {
     &CHALK_F_MODEL, &F_SEQ, &F_MICROBATCH, &F_HIDDEN, &F_HEADS,    &F_MODEL_LAYERS,
     &F_TP,          &F_SP,  &F_RECOMPUTE,  &F_PP,     &CHALK_F_HW, NULL};
@@ -906,7 +1050,8 @@ static const char *const ABOUT_ACT[] = {
     "                                                     --sequence-parallel)",
     "  none, tensor parallel t    sbh (10 + 24/t + 5as/(ht))",
     "  selective                  the same without the 5as/h term",
-    "  full                       2 sbh, each layer's input",
+    "  full                       2 sbh, each layer's input (2 sbh / t with",
+    "                             --sequence-parallel: the input is split along s)",
     "with s = --seq, b = --microbatch, h = --hidden, a = --heads. bytes_per_model is",
     "--layers times that: what the first pipeline stage holds. extra_flops_fraction is",
     "what recomputing adds to a step's 3 forwards: full 1/3, selective 4bs^2h of them.",
@@ -923,6 +1068,28 @@ static const char *const EXAMPLES_ACT[] = {
     "--pipeline-parallel 8 --hw a100-sxm",
     "chalk activation-memory --seq 2048 --microbatch 1 --hidden 6144 --heads 64 --layers 48", NULL};
 
+static const char *const ABOUT_PLAN[] = {
+    "A plan of checkpoints for a model's first pipeline stage (chapter 6, section 6.8):",
+    "the last stored_layers layers, nearest the output, keep their activations (as",
+    "--recompute says: none or selective); the others are cut into segments of",
+    "segment_layers layers, each keeping only its first layer's input and recomputed",
+    "from it in the backward pass, after the stored layers are freed. The plan",
+    "recomputes the fewest layers whose peak memory,",
+    "  segments x input_bytes + layer_bytes x max(stored_layers, segment_layers),",
+    "fits the budget: the HBM (--hw, or --hbm-bytes) less the model state of 16 bytes a",
+    "parameter over t x --pipeline-parallel GPUs. A stored layer keeps what",
+    "activation-memory gives; a checkpoint is the layer's input as the GPU holds it.",
+    "Ties: the least peak, then the shorter segment. No plan fits: null, with a reason.",
+    "--seq, --microbatch, --layers or --tensor-parallel may be a sweep.",
+    NULL};
+static const char *const EXAMPLES_PLAN[] = {
+    "chalk checkpoint-plan --model gpt3-175b --seq 2048 --microbatch 1 --tensor-parallel 8 "
+    "--pipeline-parallel 8 --hw a100-sxm",
+    "chalk checkpoint-plan --model gpt3-175b --seq 1024:32768:6 --microbatch 1 "
+    "--tensor-parallel 8 --pipeline-parallel 8 --sequence-parallel --recompute selective "
+    "--hw a100-sxm --csv",
+    NULL};
+
 static const chalk_command COMMANDS[] = {
     {"encrypt", "[flags]", "a block through TEA, XTEA or the toy Feistel cipher (6.2-6.3)",
      CRYPT_FLAGS, ABOUT_ENCRYPT, EXAMPLES_ENCRYPT, run_encrypt},
@@ -936,6 +1103,8 @@ static const chalk_command COMMANDS[] = {
      REVNET_FLAGS, ABOUT_REVNET, EXAMPLES_REVNET, run_revnet},
     {"activation-memory", "[flags]", "bytes a transformer layer keeps for backward (6.7)",
      ACT_FLAGS, ABOUT_ACT, EXAMPLES_ACT, run_act},
+    {"checkpoint-plan", "[flags]", "the fewest recomputed layers that fit the HBM (6.8)",
+     PLAN_FLAGS, ABOUT_PLAN, EXAMPLES_PLAN, run_plan},
 };
 
 const chalk_chapter chalk_chapter_06_revnets = {

@@ -19,10 +19,15 @@
  *   B200          9e15 dense fp4 FLOP/s, 8e12 B/s (NVIDIA HGX B200 datasheet)
  *   A100 SXM      312e12 bf16 FLOP/s, 2.039e12 B/s (NVIDIA A100 datasheet)
  *   Rubin         288e9 B HBM at 20e12 B/s, the lecture's round figures
+ *   Prices        H100 $4.25, A100 $2.21 per GPU-hour (CoreWeave, 2024-02-07, as in
+ *                 lib/hw.c); the lecture's $2 per GPU-hour for the GB200
+ *   A100 SXM      80e9 B of HBM (NVIDIA A100 datasheet)
  */
 #include "../test_util.h"
 
 #include "batching.h"
+
+#include <limits.h>
 
 #define TIGHT 1e-9 /* closed forms: only rounding differs */
 
@@ -122,9 +127,22 @@ static void kv_fetch_grows_with_batch_and_with_context(void **state)
     assert_close(batching_kv_s(&d, 64, 32768), 4 * 64 * 8192 * one, TIGHT, "s");
 }
 
+/* batching.h: a batch of 0 does no arithmetic and reads no cache, and a context of 0
+ * reads no cache at any batch; the weights are read all the same. */
+static void an_empty_batch_or_context_costs_no_compute_and_no_kv(void **state)
+{
+    (void)state;
+    batching_deploy d = llama70b_on_h100x8();
+    assert_true(batching_compute_s(&d, 0) == 0.0);
+    assert_true(batching_kv_s(&d, 0, 8192) == 0.0);
+    assert_true(batching_kv_s(&d, 64, 0) == 0.0);
+    batching_step s = batching_step_at(&d, 0, 0);
+    assert_close(s.step_s, 70.6e9 * 2 / (8 * 3.35e12), TIGHT, "s");
+}
+
 /* ---- 1.2 step_time --------------------------------------------------------- */
 
-/* Lecture §1.3: at tiny batch the weight fetch dominates. */
+/* Lecture 1.3: at tiny batch the weight fetch dominates. */
 static void decode_at_batch_1_is_memory_bound(void **state)
 {
     (void)state;
@@ -135,7 +153,7 @@ static void decode_at_batch_1_is_memory_bound(void **state)
     assert_close(s.memory_s, s.weights_s + s.kv_s, TIGHT, "s");
 }
 
-/* Lecture §1.3: past the balance point compute dominates (short context). */
+/* Lecture 1.3: past the balance point compute dominates (short context). */
 static void decode_at_large_batch_and_short_context_is_compute_bound(void **state)
 {
     (void)state;
@@ -145,7 +163,7 @@ static void decode_at_large_batch_and_short_context_is_compute_bound(void **stat
     assert_close(s.step_s, 20000 * compute_slope(&d), TIGHT, "s");
 }
 
-/* Lecture §1.2: the engines overlap, so the step is the max, not the sum. */
+/* Lecture 1.2: the engines overlap, so the step is the max, not the sum. */
 static void step_time_is_the_max_of_compute_and_memory_not_their_sum(void **state)
 {
     (void)state;
@@ -158,7 +176,7 @@ static void step_time_is_the_max_of_compute_and_memory_not_their_sum(void **stat
     }
 }
 
-/* Lecture §1.3: the floor is streaming all weights once; for Llama 3 70B in bf16 on
+/* Lecture 1.3: the floor is streaming all weights once; for Llama 3 70B in bf16 on
  * 8 H100s that is 70.6e9 x 2 / (8 x 3.35e12) = 5.27 ms. */
 static void latency_floor_is_one_read_of_all_weights(void **state)
 {
@@ -169,7 +187,7 @@ static void latency_floor_is_one_read_of_all_weights(void **state)
         assert_true(batching_step_at(&d, b, 1000).step_s >= batching_latency_floor_s(&d));
 }
 
-/* Lecture §1.3 and batching.h: the floor streams N_total, every expert, not only the
+/* Lecture 1.3 and batching.h: the floor streams N_total, every expert, not only the
  * active ones. DeepSeek-V3 in fp4 on 72 GPUs: 671e9 x 0.5 / (72 x 8e12) = 0.58 ms. */
 static void latency_floor_of_an_moe_reads_every_expert(void **state)
 {
@@ -239,6 +257,9 @@ static void a_batch_reads_the_experts_some_token_wants(void **state)
     d.experts_per_token = 1;
     assert_close(batching_params_fetched(&d, 3), 0x1p30 + 0x1p33 * 37.0 / 64, TIGHT, "params");
     assert_close(batching_params_fetched(&d, 2), 0x1p30 + 0x1p33 * 7.0 / 16, TIGHT, "params");
+    /* batching.h: the batch is a real number and the expectation smooth in it */
+    assert_close(batching_params_fetched(&d, 2.5), 0x1p30 + 0x1p33 * (1 - pow(0.75, 2.5)),
+                 TIGHT, "params");
 }
 
 /* (31/32)^999 < 1e-13: a batch of 1,000 wants every one of DeepSeek-V3's experts. */
@@ -272,9 +293,37 @@ static void an_idle_share_met_exactly_counts_as_met(void **state)
     assert_int_equal(batching_all_experts_batch(&d, 0.5), 1);
 }
 
+/* batching.h's rounding rule: with k = 1 of E = 4 a batch of 3 leaves (3/4)^3 = 27/64
+ * of the experts idle, exactly (27/64 is a double), so 3 is the answer for a share of
+ * 27/64, though ln(27/64) / ln(3/4) is 3.0000000000000004 in floating point. */
+static void an_idle_share_a_rounding_error_above_a_whole_batch_counts_as_met(void **state)
+{
+    (void)state;
+    batching_deploy d = power_of_two_toy();
+    d.experts_routed = 4;
+    d.experts_per_token = 1;
+    assert_int_equal(batching_all_experts_batch(&d, 27.0 / 64), 3);
+    assert_int_equal(batching_all_experts_batch(&d, 27.0 / 64 * 0.999), 4);
+}
+
+/* Dense routing: a router that picks all E experts makes every weight an active one
+ * (N_active = N_total), so every batch reads N_total and a batch of 1 leaves no expert
+ * idle. (1 - k/E) is 0 here: nothing may be divided by it. */
+static void routing_to_every_expert_reads_every_weight_from_one_sequence(void **state)
+{
+    (void)state;
+    batching_deploy d = power_of_two_toy();
+    d.params_active = d.params_total;
+    d.experts_routed = 8;
+    d.experts_per_token = 8;
+    assert_close(batching_params_fetched(&d, 1), 0x1p33, TIGHT, "params");
+    assert_close(batching_params_fetched(&d, 5), 0x1p33, TIGHT, "params");
+    assert_int_equal(batching_all_experts_batch(&d, 0.01), 1);
+}
+
 /* ---- 1.4 throughput_cost --------------------------------------------------- */
 
-/* Lecture §1.7: a system makes batch / step tokens per second. */
+/* Lecture 1.7: a system makes batch / step tokens per second. */
 static void tokens_per_second_is_batch_over_step_time(void **state)
 {
     (void)state;
@@ -283,7 +332,7 @@ static void tokens_per_second_is_batch_over_step_time(void **state)
     assert_close(batching_tokens_per_s(&d, 2000, 8192), 2000 / step, TIGHT, "tokens/s");
 }
 
-/* Lecture §1.4: once compute-bound, a system makes chips x F / (2 N_active) tokens
+/* Lecture 1.4: once compute-bound, a system makes chips x F / (2 N_active) tokens
  * per second, whatever the batch: DeepSeek-V3 on 72 GPUs at 10e15 FLOP/s,
  * 72 x 10e15 / (2 x 37e9) = 9.7 million. Batch 20,000 at 256 tokens of context is
  * compute-bound (2.1 ms of compute against 1.2 ms of memory). */
@@ -296,7 +345,7 @@ static void tokens_per_second_once_compute_bound_is_chips_times_flops_over_2_n_a
                  "tokens/s");
 }
 
-/* Lecture §1.4: cost per token = chips x USD/hour x step / 3600 / batch. */
+/* Lecture 1.4: cost per token = chips x USD/hour x step / 3600 / batch. */
 static void cost_per_million_tokens_is_rent_per_step_over_tokens(void **state)
 {
     (void)state;
@@ -306,7 +355,7 @@ static void cost_per_million_tokens_is_rent_per_step_over_tokens(void **state)
     assert_close(batching_usd_per_mtok(&d, 3000, 8192), expected, TIGHT, "USD/Mtok");
 }
 
-/* Lecture §1.4: once compute-bound, cost per token stops falling (the floor). */
+/* Lecture 1.4: once compute-bound, cost per token stops falling (the floor). */
 static void cost_per_token_flattens_once_compute_bound(void **state)
 {
     (void)state;
@@ -317,7 +366,7 @@ static void cost_per_token_flattens_once_compute_bound(void **state)
     assert_true(batching_usd_per_mtok(&d, 100, 0) > 10 * floor);
 }
 
-/* Lecture §1.4 ("about 1000x worse"): at batch 1 and no context, cost over the floor
+/* Lecture 1.4 ("about 1000x worse"): at batch 1 and no context, cost over the floor
  * is (weights_s) / (compute slope), which is the balance batch itself. */
 static void unbatched_cost_over_floor_equals_the_balance_batch(void **state)
 {
@@ -336,7 +385,7 @@ static void h100_bf16_ratio_is_about_295(void **state)
     assert_close(batching_hw_ratio(989e12, 3.35e12, 2.0), 295.0, 0.005, "");
 }
 
-/* Lecture §1.5 check (notes): B200 fp4 4.5e15 MAC/s x 0.5 B / 8e12 B/s = 281;
+/* Lecture 1.5 check (notes): B200 fp4 4.5e15 MAC/s x 0.5 B / 8e12 B/s = 281;
  * GB200's 10e15 FLOP/s gives 312.5. */
 static void blackwell_fp4_ratio_is_about_300(void **state)
 {
@@ -352,7 +401,7 @@ static void a100_bf16_ratio_is_about_half_of_300(void **state)
     assert_close(batching_hw_ratio(312e12, 2.039e12, 2.0), 153.0, 0.005, "");
 }
 
-/* Lecture §1.5: DeepSeek "32 of 256 experts", sparsity 8: 300 x 8 = 2,400. */
+/* Lecture 1.5: DeepSeek "32 of 256 experts", sparsity 8: 300 x 8 = 2,400. */
 static void deepseek_balance_batch_is_300_times_8(void **state)
 {
     (void)state;
@@ -373,7 +422,7 @@ static void balance_batch_without_kv_is_ratio_times_sparsity(void **state)
     assert_close(b.batch, 312.5 * 671e9 / 37e9, TIGHT, "sequences");
 }
 
-/* Lecture §1.5: adding KV back raises the balance batch; closed form
+/* Lecture 1.5: adding KV back raises the balance batch; closed form
  * t_weights / (c - kappa), c the compute slope and kappa the KV slope. */
 static void kv_traffic_raises_the_balance_batch(void **state)
 {
@@ -386,7 +435,7 @@ static void kv_traffic_raises_the_balance_batch(void **state)
     assert_true(b.batch > 312.5 * 671e9 / 37e9);
 }
 
-/* Lecture §1.3: past some context the KV slope beats the compute slope, and no batch
+/* Lecture 1.3: past some context the KV slope beats the compute slope, and no batch
  * is compute-bound. Llama 3 70B on H100: 2 x 70.6e9 x 3.35e12 / (989e12 x 327,680)
  * = 1,459 tokens. */
 static void no_balance_batch_when_kv_slope_exceeds_compute_slope(void **state)
@@ -433,7 +482,7 @@ static void at_exactly_the_max_balanced_context_there_is_no_balance_batch(void *
 
 /* ---- 1.7 train_departures -------------------------------------------------- */
 
-/* Lecture §1.6: Rubin, 288 GB / 20 TB/s = 14.4 ms (the lecture says "about 15"). */
+/* Lecture 1.6: Rubin, 288 GB / 20 TB/s = 14.4 ms (the lecture says "about 15"). */
 static void rubin_drain_time_is_14_4_ms(void **state)
 {
     (void)state;
@@ -448,7 +497,7 @@ static void hopper_and_blackwell_drain_in_about_24_ms(void **state)
     assert_close(batching_train_departures(192e9, 8e12).step_s, 24e-3, TIGHT, "s");
 }
 
-/* Lecture §1.6: with 20 ms trains, the worst case is 40 ms: wait one, ride one. */
+/* Lecture 1.6: with 20 ms trains, the worst case is 40 ms: wait one, ride one. */
 static void worst_case_latency_is_two_steps(void **state)
 {
     (void)state;
@@ -518,7 +567,7 @@ static void latency_target_admits_the_largest_batch_under_it(void **state)
     assert_int_equal(l.batch, (long)floor(fmin(target / c, (target - tw) / kappa)));
 }
 
-/* Lecture §1.2: both lines must stay under the target. At 256 tokens of context
+/* Lecture 1.2: both lines must stay under the target. At 256 tokens of context
  * DeepSeek-V3's compute line is the steeper: a 15 ms step holds
  * floor(15e-3 x 72 x 10e15 / (2 x 37e9)) = 145,945 sequences (memory alone: 461,627). */
 static void latency_target_at_short_context_is_capped_by_compute(void **state)
@@ -547,7 +596,61 @@ static void a_limit_met_by_exactly_one_sequence_admits_a_batch_of_1(void **state
     assert_int_equal(l.batch, 1);
 }
 
-/* Lecture §1.3: no batch, not even 1, steps faster than the latency floor. */
+/* batching.h's rounding rule: a target of exactly one sequence's step, t_weights +
+ * kappa (DeepSeek-V3 at 1,024 tokens), admits that sequence, though (target -
+ * t_weights) / kappa is 0.99999999999983 in floating point. */
+static void a_target_of_exactly_one_sequences_step_admits_it_despite_rounding(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    double target = weights_term(&d) + kv_slope(&d, 1024);
+    assert_true(batching_step_at(&d, 1, 1024).step_s <= target);
+    batching_limit l = batching_max_batch_latency(&d, 1024, target);
+    assert_true(l.exists);
+    assert_int_equal(l.batch, 1);
+}
+
+/* batching.h: a target met exactly counts. With no KV cache the memory line is flat
+ * at the floor, so a target of exactly the floor admits every batch whose compute
+ * fits: power-of-two toy, 2^-10 s / 2^-21 s per sequence = 2,048. */
+static void a_target_exactly_at_the_floor_admits_a_batch_when_there_is_no_cache(void **state)
+{
+    (void)state;
+    batching_deploy d = power_of_two_toy();
+    batching_limit l = batching_max_batch_latency(&d, 0, 0x1p-10);
+    assert_true(l.exists);
+    assert_int_equal(l.batch, 2048);
+}
+
+/* batching.h: no answer when the weights alone fill HBM. Power-of-two toy with 2^32
+ * bytes a chip: 4 chips hold 2^34 bytes, exactly the weights (2^33 x 2); 2^21 more
+ * bytes a chip hold 4 x 2^21 / (1024 x 2^12) = 2 caches of 1,024 tokens. */
+static void weights_that_exactly_fill_hbm_leave_room_for_no_sequence(void **state)
+{
+    (void)state;
+    batching_deploy d = power_of_two_toy();
+    d.hbm_bytes = 0x1p32 + 0x1p21;
+    batching_limit two = batching_max_batch_hbm(&d, 1024);
+    assert_true(two.exists);
+    assert_int_equal(two.batch, 2);
+    d.hbm_bytes = 0x1p32;
+    batching_limit l = batching_max_batch_hbm(&d, 1024);
+    assert_false(l.exists);
+    assert_int_equal(l.batch, 0);
+}
+
+/* batching.h: a batch beyond what a long holds is LONG_MAX. With no KV cache and a
+ * target of 1e300 s the compute line alone allows 1e300 / 2^-21 sequences. */
+static void a_batch_beyond_what_a_long_holds_is_long_max(void **state)
+{
+    (void)state;
+    batching_deploy d = power_of_two_toy();
+    batching_limit l = batching_max_batch_latency(&d, 0, 1e300);
+    assert_true(l.exists);
+    assert_true(l.batch == LONG_MAX);
+}
+
+/* Lecture 1.3: no batch, not even 1, steps faster than the latency floor. */
 static void latency_target_below_the_floor_admits_no_batch(void **state)
 {
     (void)state;
@@ -558,7 +661,7 @@ static void latency_target_below_the_floor_admits_no_batch(void **state)
 
 /* ---- 1.9 fast_mode --------------------------------------------------------- */
 
-/* Lecture notes §1.9: on an ideal roofline with no KV, serving at 2.5 x B* and
+/* Lecture notes 1.9: on an ideal roofline with no KV, serving at 2.5 x B* and
  * speeding up 2.5x lands exactly on B*: same cost per token. */
 static void fast_mode_on_an_ideal_roofline_costs_nothing_extra(void **state)
 {
@@ -589,7 +692,7 @@ static void fast_mode_with_kv_shrinks_the_batch_and_raises_cost(void **state)
     assert_true(f.cost_ratio > 1.0);
 }
 
-/* Lecture §1.3: a 2.5x faster step than one already at the floor does not exist. */
+/* Lecture 1.3: a 2.5x faster step than one already at the floor does not exist. */
 static void fast_mode_below_the_floor_is_impossible(void **state)
 {
     (void)state;
@@ -614,12 +717,208 @@ static void fast_mode_with_room_for_less_than_one_sequence_is_impossible(void **
     assert_false(batching_fast_mode(&d, 4096, 2, (tw + 2 * kappa) / (tw + 0.5 * kappa)).possible);
 }
 
+/* batching.h: a fast batch of exactly 1 is possible. Power-of-two toy at 4,096 tokens
+ * (kappa = 2^-20 s, above the compute slope 2^-21 s): a normal batch of 1,026 steps in
+ * 2^-10 + 1026 x 2^-20 = 2 (2^-10 + 2^-20) s, memory-bound, so twice as fast is
+ * 2^-10 + 2^-20 s, the step of exactly one sequence. */
+static void fast_mode_with_room_for_exactly_one_sequence_is_possible(void **state)
+{
+    (void)state;
+    batching_deploy d = power_of_two_toy();
+    batching_fast f = batching_fast_mode(&d, 4096, 1026, 2.0);
+    assert_true(f.possible);
+    assert_close(f.batch, 1.0, TIGHT, "sequences");
+    assert_close(f.step_s, 0x1p-10 + 0x1p-20, TIGHT, "s");
+    double normal = 2 * (0x1p-10 + 0x1p-20);
+    assert_close(f.cost_ratio, (f.step_s / 1.0) / (normal / 1026), TIGHT, "x");
+}
+
+/* ---- 1.10 cheapest --------------------------------------------------------- */
+
+/* The offers of the tests below: per-GPU datasheet figures in bf16 and the prices of
+ * lib/hw.c, 8 GPUs to a server. */
+static batching_offer h100_offer(void)
+{
+    batching_offer o = {"h100", 989e12, 3.35e12, 80e9, 4.25, 8};
+    return o;
+}
+static batching_offer a100_offer(void)
+{
+    batching_offer o = {"a100", 312e12, 2.039e12, 80e9, 2.21, 8};
+    return o;
+}
+
+/* The power-of-two toy as an offer: one chip's figures, 4 to a domain, $1 an hour. */
+static batching_offer toy_offer(void)
+{
+    batching_offer o = {"toy", 0x1p50, 0x1p42, 0x1p32 + 0x1p20, 1.0, 4};
+    return o;
+}
+
+/* Llama 3 70B on n chips of an offer at L tokens: the smallest n whose largest batch
+ * reaches the balance batch B* = t_w / (c - kappa) (the same on every n: each term
+ * scales as 1/n), i.e. the fewest chips at which a token costs its arithmetic alone.
+ * The batch must reach ceil(B*) under all three limits: HBM, n C >= beta N + B L b;
+ * memory line, (t_w1 + B kappa1) / n <= T; compute line, B c1 / n <= T (t_w1, c1,
+ * kappa1 the terms on one chip). */
+static int llama_fewest_compute_bound_chips(const batching_offer *o, double ctx, double t)
+{
+    double tw1 = 70.6e9 * 2 / o->hbm_bytes_per_s, c1 = 2 * 70.6e9 / o->flops_per_s;
+    double k1 = ctx * 327680.0 / o->hbm_bytes_per_s;
+    double b = ceil(tw1 / (c1 - k1));
+    double by_hbm = (70.6e9 * 2 + b * ctx * 327680.0) / o->hbm_bytes;
+    double by_memory = (tw1 + b * k1) / t, by_compute = b * c1 / t;
+    return (int)ceil(fmax(by_hbm, fmax(by_memory, by_compute)));
+}
+
+/* Lecture 1.4 and 1.5: past the balance batch a token costs its arithmetic, p c1 /
+ * 3600 per token on any number of chips, so the cheapest deployment is the FEWEST
+ * chips whose largest batch gets there. Llama 3 70B on H100s at 1,024 tokens within
+ * 30 ms: 6 chips (B* = 990; 6 x 80 GB hold 1,009 caches), at its largest batch,
+ * floor((6 x 80e9 - 141.2e9) / (1024 x 327,680)) = 1,009 (the step target allows
+ * floor(0.03 x 6 / c1) = 1,260), for 4.25 x 2 x 70.6e9 / 989e12 / 3600 x 1e6 USD. */
+static void past_the_knee_the_fewest_chips_that_reach_it_are_the_cheapest(void **state)
+{
+    (void)state;
+    batching_deploy m = llama70b_on_h100x8();
+    batching_offer o = h100_offer();
+    batching_plan p = batching_cheapest(&m, 1024, 0.03, &o, 1);
+    assert_true(p.exists);
+    assert_int_equal(p.offer, 0);
+    assert_int_equal(p.chips, llama_fewest_compute_bound_chips(&o, 1024, 0.03));
+    assert_int_equal(p.chips, 6);
+    assert_int_equal(p.batch, (long)floor((6 * 80e9 - 141.2e9) / (1024 * 327680.0)));
+    assert_int_equal(p.batch, 1009);
+    double c1 = 2 * 70.6e9 / 989e12;
+    assert_close(p.step_s, 1009 * c1 / 6, TIGHT, "s");
+    assert_close(p.usd_per_mtok, 4.25 * c1 / 3600 * 1e6, TIGHT, "USD/Mtok");
+}
+
+/* A tighter target needs more chips: within 20 ms, (t_w1 + 990 kappa1) / 20 ms = 7.07
+ * chips, so 8, and there the step target, not HBM, sets the largest batch:
+ * floor(0.02 x 8 / c1) = 1,120 (HBM would hold 1,486). */
+static void a_tighter_target_needs_more_chips_and_caps_the_batch(void **state)
+{
+    (void)state;
+    batching_deploy m = llama70b_on_h100x8();
+    batching_offer o = h100_offer();
+    batching_plan p = batching_cheapest(&m, 1024, 0.02, &o, 1);
+    assert_true(p.exists);
+    assert_int_equal(p.chips, llama_fewest_compute_bound_chips(&o, 1024, 0.02));
+    assert_int_equal(p.chips, 8);
+    double c1 = 2 * 70.6e9 / 989e12;
+    assert_int_equal(p.batch, (long)floor(0.02 * 8 / c1));
+    assert_close(p.usd_per_mtok, 4.25 * c1 / 3600 * 1e6, TIGHT, "USD/Mtok");
+}
+
+/* The cheapest chip-hour is not the cheapest token: at 1,024 tokens within 30 ms the
+ * A100 ($2.21) can do no better than its arithmetic, 2.21 x 2N / 312e12 per token
+ * ($0.278 per million), while the H100 ($4.25) reaches its own, 4.25 x 2N / 989e12
+ * ($0.169). */
+static void the_cheapest_chip_hour_is_not_the_cheapest_token(void **state)
+{
+    (void)state;
+    batching_deploy m = llama70b_on_h100x8();
+    batching_offer offers[] = {a100_offer(), h100_offer()};
+    batching_plan p = batching_cheapest(&m, 1024, 0.03, offers, 2);
+    assert_true(p.exists);
+    assert_int_equal(p.offer, 1);
+    assert_int_equal(p.chips, 6);
+    assert_close(p.usd_per_mtok, 4.25 * 2 * 70.6e9 / 989e12 / 3600 * 1e6, TIGHT, "USD/Mtok");
+}
+
+/* At 32,768 tokens every batch is memory-bound (past L* = 1,459 tokens), and a token
+ * costs chip-hours of bandwidth: the cheapest bandwidth wins, on the most chips (each
+ * chip added holds more caches to share the weight fetch). A100: 8 chips hold
+ * floor((640e9 - 141.2e9) / (32768 x 327,680)) = 46 sequences; their step,
+ * (141.2e9 + 46 x 32768 x 327,680) / (8 x 2.039e12) = 38.9 ms, is within 50 ms; the
+ * H100's same 46 sequences cost 4.25 / 3.35 against the A100's 2.21 / 2.039 per TB/s. */
+static void when_every_batch_is_memory_bound_the_cheapest_bandwidth_wins(void **state)
+{
+    (void)state;
+    batching_deploy m = llama70b_on_h100x8();
+    batching_offer offers[] = {h100_offer(), a100_offer()};
+    batching_plan p = batching_cheapest(&m, 32768, 0.05, offers, 2);
+    assert_true(p.exists);
+    assert_int_equal(p.offer, 1);
+    assert_int_equal(p.chips, 8);
+    assert_int_equal(p.batch, (long)floor((640e9 - 141.2e9) / (32768 * 327680.0)));
+    double step = (141.2e9 + 46 * 32768 * 327680.0) / (8 * 2.039e12);
+    assert_close(p.step_s, step, TIGHT, "s");
+    assert_close(p.usd_per_mtok, 8 * 2.21 * step / 3600 / 46 * 1e6, TIGHT, "USD/Mtok");
+}
+
+/* No deployment steps faster than its latency floor: Llama 3 70B's 141.2 GB take
+ * 141.2e9 / (8 x 3.35e12) = 5.27 ms on 8 H100s and 8.66 ms on 8 A100s, so a 5 ms
+ * target has no answer. */
+static void a_target_below_every_floor_has_no_deployment(void **state)
+{
+    (void)state;
+    batching_deploy m = llama70b_on_h100x8();
+    batching_offer offers[] = {h100_offer(), a100_offer()};
+    batching_plan p = batching_cheapest(&m, 1024, 0.005, offers, 2);
+    assert_false(p.exists);
+    assert_int_equal(p.offer, -1);
+    assert_int_equal(p.chips, 0);
+    assert_int_equal(p.batch, 0);
+    assert_true(p.step_s == 0.0 && p.usd_per_mtok == 0.0);
+}
+
+/* Llama 3.1 405B in bf16, 810 GB of weights, fits no 8 x 80 GB server; and with no
+ * offers at all there is nothing to buy. */
+static void weights_that_fit_no_domain_or_no_offers_have_no_deployment(void **state)
+{
+    (void)state;
+    batching_deploy m = llama70b_on_h100x8();
+    m.params_total = m.params_active = 405e9;
+    batching_offer offers[] = {h100_offer(), a100_offer()};
+    assert_false(batching_cheapest(&m, 1024, 10.0, offers, 2).exists);
+    batching_deploy small = llama70b_on_h100x8();
+    batching_plan none = batching_cheapest(&small, 1024, 0.03, offers, 0);
+    assert_false(none.exists);
+    assert_int_equal(none.offer, -1);
+}
+
+/* batching.h's tie rule: two offers alike in every figure cost the same on the same
+ * chips, and the earlier one wins. */
+static void equal_costs_on_equal_chips_go_to_the_earlier_offer(void **state)
+{
+    (void)state;
+    batching_deploy m = llama70b_on_h100x8();
+    batching_offer offers[] = {h100_offer(), h100_offer()};
+    offers[1].name = "h100 again";
+    batching_plan p = batching_cheapest(&m, 1024, 0.03, offers, 2);
+    assert_true(p.exists);
+    assert_int_equal(p.offer, 0);
+    assert_int_equal(p.chips, 6);
+}
+
+/* Limits met exactly count, and the search reaches an offer's max_chips. The toy
+ * model on toy chips at 1,024 tokens (weights 2^34 B, one cache 2^22 B, kappa on n
+ * chips 2^-20 / n s): only 4 chips hold the weights and a cache (4 x (2^32 + 2^20)
+ * B), and a target of 2^-10 + 2^-22 s is exactly their step at batch 1 (fewer chips
+ * stream the weights alone in 2^-8 / n s). */
+static void a_deployment_that_meets_both_limits_exactly_is_served(void **state)
+{
+    (void)state;
+    batching_deploy m = power_of_two_toy();
+    batching_offer o = toy_offer();
+    batching_plan p = batching_cheapest(&m, 1024, 0x1p-10 + 0x1p-22, &o, 1);
+    assert_true(p.exists);
+    assert_int_equal(p.chips, 4);
+    assert_int_equal(p.batch, 1);
+    assert_true(p.step_s == 0x1p-10 + 0x1p-22);
+    assert_close(p.usd_per_mtok, 4 * 1.0 * (0x1p-10 + 0x1p-22) / 3600 * 1e6, TIGHT,
+                 "USD/Mtok");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         CHALK_TEST(roofline_terms, compute_time_is_batch_times_two_flops_per_active_param),
         CHALK_TEST(roofline_terms, weight_fetch_reads_every_parameter_not_just_active_ones),
         CHALK_TEST(roofline_terms, kv_fetch_grows_with_batch_and_with_context),
+        CHALK_TEST(roofline_terms, an_empty_batch_or_context_costs_no_compute_and_no_kv),
         CHALK_TEST(step_time, decode_at_batch_1_is_memory_bound),
         CHALK_TEST(step_time, decode_at_large_batch_and_short_context_is_compute_bound),
         CHALK_TEST(step_time, step_time_is_the_max_of_compute_and_memory_not_their_sum),
@@ -633,6 +932,8 @@ int main(void)
         CHALK_TEST(experts_fetched, a_large_batch_reads_nearly_every_expert),
         CHALK_TEST(experts_fetched, deepseek_leaves_under_one_percent_of_experts_idle_from_146_sequences),
         CHALK_TEST(experts_fetched, an_idle_share_met_exactly_counts_as_met),
+        CHALK_TEST(experts_fetched, an_idle_share_a_rounding_error_above_a_whole_batch_counts_as_met),
+        CHALK_TEST(experts_fetched, routing_to_every_expert_reads_every_weight_from_one_sequence),
         CHALK_TEST(throughput_cost, tokens_per_second_is_batch_over_step_time),
         CHALK_TEST(throughput_cost, tokens_per_second_once_compute_bound_is_chips_times_flops_over_2_n_active),
         CHALK_TEST(throughput_cost, cost_per_million_tokens_is_rent_per_step_over_tokens),
@@ -658,11 +959,24 @@ int main(void)
         CHALK_TEST(batch_limits, latency_target_admits_the_largest_batch_under_it),
         CHALK_TEST(batch_limits, latency_target_at_short_context_is_capped_by_compute),
         CHALK_TEST(batch_limits, a_limit_met_by_exactly_one_sequence_admits_a_batch_of_1),
+        CHALK_TEST(batch_limits, a_target_of_exactly_one_sequences_step_admits_it_despite_rounding),
+        CHALK_TEST(batch_limits, a_target_exactly_at_the_floor_admits_a_batch_when_there_is_no_cache),
+        CHALK_TEST(batch_limits, weights_that_exactly_fill_hbm_leave_room_for_no_sequence),
+        CHALK_TEST(batch_limits, a_batch_beyond_what_a_long_holds_is_long_max),
         CHALK_TEST(batch_limits, latency_target_below_the_floor_admits_no_batch),
         CHALK_TEST(fast_mode, fast_mode_on_an_ideal_roofline_costs_nothing_extra),
         CHALK_TEST(fast_mode, fast_mode_with_kv_shrinks_the_batch_and_raises_cost),
         CHALK_TEST(fast_mode, fast_mode_below_the_floor_is_impossible),
         CHALK_TEST(fast_mode, fast_mode_with_room_for_less_than_one_sequence_is_impossible),
+        CHALK_TEST(fast_mode, fast_mode_with_room_for_exactly_one_sequence_is_possible),
+        CHALK_TEST(cheapest, past_the_knee_the_fewest_chips_that_reach_it_are_the_cheapest),
+        CHALK_TEST(cheapest, a_tighter_target_needs_more_chips_and_caps_the_batch),
+        CHALK_TEST(cheapest, the_cheapest_chip_hour_is_not_the_cheapest_token),
+        CHALK_TEST(cheapest, when_every_batch_is_memory_bound_the_cheapest_bandwidth_wins),
+        CHALK_TEST(cheapest, a_target_below_every_floor_has_no_deployment),
+        CHALK_TEST(cheapest, weights_that_fit_no_domain_or_no_offers_have_no_deployment),
+        CHALK_TEST(cheapest, equal_costs_on_equal_chips_go_to_the_earlier_offer),
+        CHALK_TEST(cheapest, a_deployment_that_meets_both_limits_exactly_is_served),
     };
     return cmocka_run_group_tests_name("01-batching", tests, NULL, NULL);
 }

@@ -1,8 +1,8 @@
 /*
  * test_moe.c -- Chapter 2 tests: an MoE layer laid out across a rack.
  *
- * Built twice: against exercises/02-moe/moe.c (yours) and against
- * solutions/02-moe/moe.c (the reference). Each test states one fact; the comment
+ * Built against exercises/02-moe/moe.c (yours) and, in the instructor's copy,
+ * against the reference solution. Each test states one fact; the comment
  * above it names where the expected value comes from. Expected values are closed
  * forms with published inputs, never copied from output. The routing simulation
  * is random, so its tests hold it to closed forms (binomial mean, variance, tails
@@ -23,6 +23,11 @@
  *   H100 / DGX    8 GPUs, 80e9 B HBM each (scaling book gpus.md)
  *   TPU v5e       1.97e14 bf16 FLOP/s, 8.2e11 B/s (scaling book tpus.md)
  *   SplitMix64    first outputs from state 0 (Vigna, prng.di.unimi.it/splitmix64.c)
+ *
+ * Edge cases use deployments whose numbers are powers of two (exact in binary), so
+ * that a tie the contract states is a tie in doubles too. Section marks such as
+ * §2.4 (Three roofs) are the book's (chapter 2 of chalk.pdf); "lecture §2.2" is
+ * ../shared/reference/lecture-notes.md.
  */
 #include "../test_util.h"
 
@@ -106,7 +111,7 @@ static void total_minus_active_is_the_experts_a_token_skips(void **state)
 
 /* ---- 2.2 expert_placement ---------------------------------------------------- */
 
-/* Lecture §2.2: DeepSeek's 256 experts on a 72-GPU rack use 64 GPUs, 4 experts each,
+/* lecture §2.2: DeepSeek's 256 experts on a 72-GPU rack use 64 GPUs, 4 experts each,
  * and leave 8 GPUs without experts. */
 static void deepseek_on_nvl72_uses_64_gpus_with_4_experts_each(void **state)
 {
@@ -146,9 +151,31 @@ static void using_all_72_gpus_does_not_lighten_the_busiest(void **state)
     assert_int_equal(moe_place_experts(160, 72).busiest_if_all, 3);
 }
 
+/* Fewer experts than GPUs: one expert a GPU, the rest idle; as many as GPUs: all
+ * used; a prime count above the domain (257) fits evenly on 1 GPU only, and
+ * spreading it over all 72 would leave ceil(257 / 72) = 4 on the busiest. */
+static void fewer_experts_than_gpus_put_one_on_each(void **state)
+{
+    (void)state;
+    moe_placement mixtral = moe_place_experts(8, 72);
+    assert_int_equal(mixtral.gpus_used, 8);
+    assert_int_equal(mixtral.experts_per_gpu, 1);
+    assert_int_equal(mixtral.gpus_idle, 64);
+    assert_int_equal(mixtral.busiest_if_all, 1);
+    moe_placement full = moe_place_experts(72, 72);
+    assert_int_equal(full.gpus_used, 72);
+    assert_int_equal(full.gpus_idle, 0);
+    assert_int_equal(full.busiest_if_all, 1);
+    moe_placement prime = moe_place_experts(257, 72);
+    assert_int_equal(prime.gpus_used, 1);
+    assert_int_equal(prime.experts_per_gpu, 257);
+    assert_int_equal(prime.busiest_if_all, 4);
+}
+
+
 /* ---- 2.3 a2a_bytes ----------------------------------------------------------- */
 
-/* Lecture §2.2: out to k experts and back, k x d_model x bytes each way:
+/* lecture §2.2: out to k experts and back, k x d_model x bytes each way:
  * 2 x 8 x 7,168 x 1 = 114,688 bytes per token per layer in fp8. */
 static void a_token_sends_k_copies_out_and_gets_k_back(void **state)
 {
@@ -182,7 +209,7 @@ static void compute_and_memory_roofs_are_chapter_1s_over_the_gpus_used(void **st
     assert_close(s.memory_s, s.weights_s + s.kv_s, TIGHT, "s");
 }
 
-/* Lecture §2.2: every MoE layer dispatches and combines; the step's all-to-all is
+/* lecture §2.2: every MoE layer dispatches and combines; the step's all-to-all is
  * 58 x B x 2 k d act_bytes over 64 GPUs' NVLink. */
 static void network_roof_counts_every_moe_layer_both_ways(void **state)
 {
@@ -231,7 +258,7 @@ static void kv_fetch_counts_against_the_memory_roof(void **state)
 
 /* Both moving roofs grow as B, so network over compute is
  * layers x 2 k d act_bytes x F / (2 N_active W_up), whatever the batch: 0.49 with
- * fp4 activations, 0.98 ("fits perfectly") with fp8. */
+ * fp4 activations, 0.98 with fp8 (§2.4 (Three roofs)). */
 static void network_over_compute_does_not_depend_on_the_batch(void **state)
 {
     (void)state;
@@ -277,9 +304,108 @@ static void no_knee_when_the_kv_fetch_outgrows_both_roofs(void **state)
     assert_int_equal(moe_step_at(&d, 1e6, 1.01 * ctx).bound, MOE_BOUND_MEMORY);
 }
 
+/* A deployment whose every number is a power of two, so that ties are exact: each
+ * sequence adds 1 s of compute (2 x 1 / 2), 1 s of all-to-all (1 layer x 2 x 1 x 1 x
+ * 0.5 bytes at 1 B/s) and L s of KV fetch (L x 1 byte at 1 B/s); the weights take
+ * 4 s (4 bytes at 1 B/s). */
+static moe_deploy exact_toy(void)
+{
+    moe_deploy d = {
+        .params_total = 4, .params_active = 1, .bytes_per_param = 1,
+        .kv_bytes_per_token = 1, .d_model = 1, .moe_layers = 1, .experts = 2,
+        .top_k = 1, .act_bytes = 0.5, .gpus = 1, .racks = 1, .flops_per_s = 2,
+        .hbm_bytes_per_s = 1, .scaleup_bytes_per_s = 1, .scaleout_bytes_per_s = 1,
+    };
+    return d;
+}
+
+static const char *bound_name(int b)
+{
+    return moe_bound_name((moe_bound)b);
+}
+
+/* moe.h: the three names, and "?" for a value that is not a roof. */
+static void bound_names_are_the_three_roofs(void **state)
+{
+    (void)state;
+    assert_string_equal(moe_bound_name(MOE_BOUND_COMPUTE), "compute");
+    assert_string_equal(moe_bound_name(MOE_BOUND_MEMORY), "memory");
+    assert_string_equal(moe_bound_name(MOE_BOUND_NETWORK), "network");
+    assert_string_equal(moe_bound_name((moe_bound)7), "?");
+}
+
+/* moe.h's tie rules at B = 4 with no context: compute 4 s, memory 4 s, network 4 s.
+ * A three-way tie is COMPUTE (the network must be strictly larger); twice the
+ * activation bytes make the network 8 s, strictly larger: NETWORK. At B = 2 compute
+ * is 2 s against memory's 4 s: MEMORY. */
+static void ties_between_roofs_go_to_compute(void **state)
+{
+    (void)state;
+    moe_deploy d = exact_toy();
+    moe_step tie = moe_step_at(&d, 4, 0);
+    assert_close(tie.compute_s, 4.0, TIGHT, "s");
+    assert_close(tie.memory_s, 4.0, TIGHT, "s");
+    assert_close(tie.a2a_s, 4.0, TIGHT, "s");
+    assert_named(tie.bound, MOE_BOUND_COMPUTE, bound_name);
+    assert_close(tie.step_s, 4.0, TIGHT, "s");
+    assert_named(moe_step_at(&d, 2, 0).bound, MOE_BOUND_MEMORY, bound_name);
+    d.act_bytes = 1.0;
+    moe_step net = moe_step_at(&d, 4, 0);
+    assert_named(net.bound, MOE_BOUND_NETWORK, bound_name);
+    assert_close(net.step_s, 8.0, TIGHT, "s");
+}
+
+/* A step of no sequences reads the weights and nothing else: 4 s, MEMORY. */
+static void an_empty_batch_only_reads_the_weights(void **state)
+{
+    (void)state;
+    moe_deploy d = exact_toy();
+    moe_step s = moe_step_at(&d, 0, 1000);
+    assert_close(s.compute_s, 0.0, TIGHT, "s");
+    assert_close(s.kv_s, 0.0, TIGHT, "s");
+    assert_close(s.a2a_s, 0.0, TIGHT, "s");
+    assert_close(s.step_s, 4.0, TIGHT, "s");
+    assert_named(s.bound, MOE_BOUND_MEMORY, bound_name);
+}
+
+/* The toy's compute and network slopes are both 1 s: network over compute is 1, a
+ * tie that counts as COMPUTE past the knee. The knee is W / (1 - L): 4 sequences
+ * at no context, 8 at half a token. At L = 1 the KV slope equals the steeper roof's
+ * exactly: no knee (a tie is no knee), batch 0, and memory binds at every batch. */
+static void knee_ties_go_to_compute_and_to_no_knee(void **state)
+{
+    (void)state;
+    moe_deploy d = exact_toy();
+    assert_close(moe_network_over_compute(&d), 1.0, TIGHT, "x");
+    moe_knee k = moe_knee_batch(&d, 0);
+    assert_true(k.exists);
+    assert_named(k.after, MOE_BOUND_COMPUTE, bound_name);
+    assert_close(k.batch, 4.0, TIGHT, "sequences");
+    assert_close(moe_knee_batch(&d, 0.5).batch, 8.0, TIGHT, "sequences");
+    moe_knee none = moe_knee_batch(&d, 1.0);
+    assert_false(none.exists);
+    assert_close(none.batch, 0.0, TIGHT, "sequences");
+    assert_named(moe_step_at(&d, 1e6, 1.0).bound, MOE_BOUND_MEMORY, bound_name);
+}
+
+/* A model with no MoE layer sends nothing: network over compute is 0, and 100
+ * sequences are 100 s of compute, against 4 s of weights: COMPUTE. */
+static void no_moe_layer_means_no_network(void **state)
+{
+    (void)state;
+    moe_deploy d = exact_toy();
+    d.moe_layers = 0;
+    assert_close(moe_network_over_compute(&d), 0.0, TIGHT, "x");
+    moe_step s = moe_step_at(&d, 100, 0);
+    assert_close(s.a2a_s, 0.0, TIGHT, "s");
+    assert_close(s.compute_s, 100.0, TIGHT, "s");
+    assert_named(s.bound, MOE_BOUND_COMPUTE, bound_name);
+}
+
+
 /* ---- 2.5 two_racks ----------------------------------------------------------- */
 
-/* Lecture §2.3: with 2 racks half the tokens cross a network 8x slower, 0.5 x 8 = 4
+/* lecture §2.3: with 2 racks half the tokens cross a network 8x slower, 0.5 x 8 = 4
  * when both halves overlap, 4 + 0.5 = 4.5 when they run one after the other. */
 static void two_racks_with_an_8x_slower_link_slow_the_all_to_all_4x(void **state)
 {
@@ -364,6 +490,17 @@ static void scaling_book_v5e_deepseek_needs_3840_tokens(void **state)
     double r = 1.97e14 / 2 * 1.0 / 8.2e11;
     assert_close(moe_min_batch(r, 256, 8), 3840.0, 0.002, "sequences");
 }
+
+/* Dense routing (k = E): every expert sees every token, so it needs r sequences,
+ * chapter 1's balance batch with sparsity 1; no batch gives no tokens. */
+static void dense_routing_sends_every_token_to_every_expert(void **state)
+{
+    (void)state;
+    assert_close(moe_tokens_per_expert(1000, 8, 8), 1000.0, TIGHT, "tokens");
+    assert_close(moe_tokens_per_expert(0, 256, 8), 0.0, TIGHT, "tokens");
+    assert_close(moe_min_batch(312.5, 8, 8), 312.5, TIGHT, "sequences");
+}
+
 
 /* ---- 2.7 rng ----------------------------------------------------------------- */
 
@@ -453,6 +590,62 @@ static void busiest_expert_bounds_bracket_an_enumerated_case(void **state)
     assert_close(m.lower, 1.375, TIGHT, "tokens");
     assert_close(m.upper, 1.5, TIGHT, "tokens");
 }
+
+/* The tail's edges: P(X > n - 1) = p^n, P(X > n) = 0, P(X > -1) = 1; p = 0 puts X at
+ * 0 and p = 1 at n; no tokens, no load. */
+static void binomial_tail_at_its_edges(void **state)
+{
+    (void)state;
+    assert_close(moe_binomial_tail(10, 0.25, 9), pow(0.25, 10), TIGHT, "");
+    assert_close(moe_binomial_tail(10, 0.25, 10), 0.0, TIGHT, "");
+    assert_close(moe_binomial_tail(10, 0.25, 1000), 0.0, TIGHT, "");
+    assert_close(moe_binomial_tail(10, 0.25, -5), 1.0, TIGHT, "");
+    assert_close(moe_binomial_tail(10, 0.0, 0), 0.0, TIGHT, "");
+    assert_close(moe_binomial_tail(10, 1.0, 9), 1.0, TIGHT, "");
+    assert_close(moe_binomial_tail(0, 0.5, 0), 0.0, TIGHT, "");
+}
+
+/* Far in the tail: 100 fair coins all heads is 2^-100 = 7.9e-31 and 99 or more is
+ * 101 x 2^-100. Subtracting from 1 would give 0; summing the tail keeps them. */
+static void a_tail_of_1e_minus_30_is_accurate(void **state)
+{
+    (void)state;
+    assert_close(moe_binomial_tail(100, 0.5, 99), ldexp(1.0, -100), 1e-9, "");
+    assert_close(moe_binomial_tail(100, 0.5, 98), 101 * ldexp(1.0, -100), 1e-9, "");
+}
+
+/* Dense routing, k = E: every load is the batch, so capacity c drops (B - c) / B of
+ * the assignments exactly: 10 tokens at capacity 7 drop 0.3. For 1% of 100 tokens,
+ * capacity 99 drops exactly 1%, which is not below it: the answer is 100. */
+static void dense_routing_drops_exactly_the_excess(void **state)
+{
+    (void)state;
+    assert_close(moe_expected_drop_fraction(10, 4, 4, 7), 0.3, TIGHT, "");
+    assert_close(moe_expected_drop_fraction(10, 4, 4, 10), 0.0, TIGHT, "");
+    assert_close(moe_expected_drop_fraction(10, 4, 4, 25), 0.0, TIGHT, "");
+    assert_int_equal(moe_capacity_for_drop(100, 4, 4, 0.01), 100);
+    assert_int_equal(moe_capacity_for_drop(100, 4, 4, 0.0101), 99);
+}
+
+/* The hand case of expected_drops_are_the_excess_over_capacity: capacity 2 drops
+ * 3/16 = 0.1875 exactly, so a target of 0.1875 needs capacity 3 (strictly below). */
+static void a_drop_equal_to_the_target_is_not_enough(void **state)
+{
+    (void)state;
+    assert_close(moe_expected_drop_fraction(4, 4, 2, 2), 0.1875, TIGHT, "");
+    assert_int_equal(moe_capacity_for_drop(4, 4, 2, 0.1875), 3);
+    assert_int_equal(moe_capacity_for_drop(4, 4, 2, 0.1876), 2);
+}
+
+/* Dense routing: every load is exactly the batch, so both bounds are the batch. */
+static void dense_routing_makes_both_bounds_the_batch(void **state)
+{
+    (void)state;
+    moe_max_bounds m = moe_expected_max_load(5, 3, 3);
+    assert_close(m.lower, 5.0, TIGHT, "tokens");
+    assert_close(m.upper, 5.0, TIGHT, "tokens");
+}
+
 
 /* ---- 2.9 routing_simulation -------------------------------------------------- */
 
@@ -578,9 +771,62 @@ static void imbalance_shrinks_as_the_batch_grows(void **state)
                    (b.upper + 5 * se) / 2048, "x");
 }
 
+/* moe.h: load has exactly `experts` entries; they are zeroed first, whatever they
+ * held, and no other element is touched (the guards past the end keep their value). */
+static void routing_writes_exactly_the_experts_loads(void **state)
+{
+    (void)state;
+    int load[10];
+    for (int j = 0; j < 10; j++)
+        load[j] = 12345;
+    uint64_t s = 4;
+    moe_route_batch(&s, 0, 8, 2, load);
+    for (int j = 0; j < 8; j++)
+        assert_int_equal(load[j], 0);
+    assert_int_equal(load[8], 12345);
+    assert_int_equal(load[9], 12345);
+    moe_route_batch(&s, 50, 8, 8, load);
+    for (int j = 0; j < 8; j++)
+        assert_int_equal(load[j], 50);
+    assert_int_equal(load[8], 12345);
+}
+
+/* moe.h's rounding rule: 16 experts, 8 per token, 200 tokens: a mean load of 100.
+ * 1.15 x 100 is 114.99999999999999 in doubles and 0.29 x 100 is 28.999999999999996,
+ * but the capacities are 115 and 29 tokens. Factor 0 drops every assignment; a
+ * factor of 10 is capped at the batch, 200, and drops none. */
+static void capacity_rounds_the_factor_times_the_mean_down_forgivingly(void **state)
+{
+    (void)state;
+    assert_int_equal(moe_simulate(1, 16, 8, 200, 2, 1.15).capacity, 115);
+    assert_int_equal(moe_simulate(1, 16, 8, 200, 2, 0.29).capacity, 29);
+    moe_imbalance zero = moe_simulate(1, 16, 8, 200, 2, 0.0);
+    assert_int_equal(zero.capacity, 0);
+    assert_close(zero.drop_fraction, 1.0, TIGHT, "");
+    moe_imbalance big = moe_simulate(1, 16, 8, 200, 2, 10.0);
+    assert_int_equal(big.capacity, 200);
+    assert_close(big.drop_fraction, 0.0, TIGHT, "");
+}
+
+/* Dense routing: every load is the batch, 100, and so is the busiest; a capacity of
+ * 99 drops exactly 1% of the assignments, not fewer, so the 1% capacity is 100, a
+ * factor of 1.00. */
+static void dense_routing_needs_every_token_of_capacity_for_1_percent(void **state)
+{
+    (void)state;
+    moe_imbalance m = moe_simulate(9, 4, 4, 100, 3, 1.0);
+    assert_true(m.ok);
+    assert_close(m.mean_load, 100.0, TIGHT, "tokens");
+    assert_close(m.max_load_over_mean, 1.0, TIGHT, "x");
+    assert_int_equal(m.capacity, 100);
+    assert_close(m.drop_fraction, 0.0, TIGHT, "");
+    assert_close(m.capacity_factor_p99, 1.0, TIGHT, "x");
+}
+
+
 /* ---- 2.10 rack_capacity ------------------------------------------------------ */
 
-/* Lecture §2.5: 8 Hoppers hold 8 x 80 GB = 640 GB; a GB200 NVL72 72 x 186 GB. */
+/* lecture §2.5: 8 Hoppers hold 8 x 80 GB = 640 GB; a GB200 NVL72 72 x 186 GB. */
 static void hopper_tray_holds_640_gb_and_an_nvl72_13_tb(void **state)
 {
     (void)state;
@@ -615,9 +861,29 @@ static void no_model_fits_when_even_the_active_part_overflows(void **state)
     assert_true(moe_largest_model(640e9, 2.0, 295, 0, 0, 300e9).exists);
 }
 
+/* The boundary: with no context, HBM of exactly N_active x bytes holds the model
+ * with nothing to spare, sparsity 1 and the batch r; one byte less holds nothing,
+ * and then every number is 0. */
+static void a_domain_exactly_full_of_active_weights_is_an_answer(void **state)
+{
+    (void)state;
+    moe_largest m = moe_largest_model(2e9, 1.0, 295, 0, 0, 2e9);
+    assert_true(m.exists);
+    assert_close(m.params_total, 2e9, TIGHT, "params");
+    assert_close(m.sparsity, 1.0, TIGHT, "");
+    assert_close(m.batch, 295.0, TIGHT, "sequences");
+    moe_largest none = moe_largest_model(2e9 - 1, 1.0, 295, 0, 0, 2e9);
+    assert_false(none.exists);
+    assert_close(none.params_total, 0.0, TIGHT, "params");
+    assert_close(none.sparsity, 0.0, TIGHT, "");
+    assert_close(none.batch, 0.0, TIGHT, "sequences");
+    assert_close(none.kv_bytes, 0.0, TIGHT, "B");
+}
+
+
 /* ---- 2.11 routed_scaling ----------------------------------------------------- */
 
-/* Lecture §1.8 (Clark et al. 2022): 64 experts at 370M active ~ a dense 1.3B; the
+/* lecture §1.8 (Clark et al. 2022): 64 experts at 370M active ~ a dense 1.3B; the
  * cube root of 64 is 4, so 370M x 4 = 1.48e9, within 15% of 1.3e9. */
 static void sixty_four_experts_at_370m_match_about_a_dense_1_3b(void **state)
 {
@@ -627,7 +893,7 @@ static void sixty_four_experts_at_370m_match_about_a_dense_1_3b(void **state)
     assert_close(moe_dense_equivalent_params(1e9, 1), 1e9, TIGHT, "params");
 }
 
-/* Lecture §1.8: halving active parameters at equal quality costs 8x the experts. */
+/* lecture §1.8: halving active parameters at equal quality costs 8x the experts. */
 static void halving_active_parameters_costs_8x_the_experts(void **state)
 {
     (void)state;
@@ -635,6 +901,234 @@ static void halving_active_parameters_costs_8x_the_experts(void **state)
     assert_close(moe_expert_multiplier(0.25), 64.0, TIGHT, "x");
     assert_close(moe_expert_multiplier(1.0), 1.0, TIGHT, "x");
 }
+
+/* ---- 2.12 cheapest_layout ---------------------------------------------------- */
+
+/* A toy model in powers of two (exact in binary): 2^33 weights of one byte, 2^30
+ * active, 8 experts of which each token visits 2, one MoE layer of d_model 1,024
+ * sending one byte an element. Per GPU: 2^40 FLOP/s, 2^36 B/s of HBM, 2^36 B/s of
+ * NVLink and of NIC. On G GPUs a sequence adds 2 x 2^30 / (G 2^40) = 2^-9 / G s of
+ * compute; the weights take 2^33 / (G 2^36) = 2^-3 / G s to read; the all-to-all,
+ * 4,096 bytes a sequence, adds 2^-24 / G s on one rack: it never binds. */
+static moe_layout_query toy_query(void)
+{
+    moe_layout_query q = {
+        .model = {
+            .params_total = 0x1p33, .params_active = 0x1p30, .bytes_per_param = 1,
+            .kv_bytes_per_token = 0x1p20, .d_model = 1024, .moe_layers = 1,
+            .experts = 8, .top_k = 2, .act_bytes = 1, .gpus = 0, .racks = 0,
+            .flops_per_s = 0x1p40, .hbm_bytes_per_s = 0x1p36,
+            .scaleup_bytes_per_s = 0x1p36, .scaleout_bytes_per_s = 0x1p36,
+        },
+        .context_tokens = 0, .hbm_bytes = 0x1p32, .domain_chips = 8, .max_racks = 1,
+        .usd_per_gpu_hour = 3.6, .max_step_s = 0x1p-3,
+    };
+    return q;
+}
+
+/* §2.10 (The cheapest layout for a latency target), with no context: the 2^33 weights need 2 GPUs of 2^32 bytes (filling them
+ * exactly fits; 1 GPU cannot hold them). Every layout of 2, 4 or 8 GPUs is then
+ * compute-bound at the 1/8 s target, with B = 2^-3 / (2^-9 / G) = 64 G sequences,
+ * and costs the same per token, G p / 3600 x 2^-3 / (64 G): the tie goes to the
+ * fewest GPUs, 2, each holding 4 experts, at 128 sequences. */
+static void compute_bound_layouts_cost_the_same_and_the_fewest_gpus_win(void **state)
+{
+    (void)state;
+    moe_layout_query q = toy_query();
+    moe_layout l = moe_cheapest_layout(&q);
+    assert_true(l.exists);
+    assert_int_equal(l.why, MOE_LAYOUT_FOUND);
+    assert_int_equal(l.racks, 1);
+    assert_int_equal(l.gpus_per_rack, 2);
+    assert_int_equal(l.experts_per_gpu, 4);
+    assert_close(l.batch, 128.0, TIGHT, "sequences");
+    assert_named(l.step.bound, MOE_BOUND_COMPUTE, bound_name);
+    assert_close(l.step.step_s, 0x1p-3, TIGHT, "s");
+    assert_close(l.tokens_per_s, 128 / 0x1p-3, TIGHT, "tokens/s");
+    assert_close(l.usd_per_token, 2 * 3.6 / 3600 * 0x1p-3 / 128, TIGHT, "USD");
+}
+
+/* §2.10 (The cheapest layout for a latency target) at a long context: 1,024 tokens of 2^20 bytes, a GiB of cache a sequence,
+ * on GPUs of 2^34 bytes. The KV fetch, 2^30 / (G 2^36) = 2^-6 / G s a sequence, now
+ * binds: B = (2^-3 - 2^-3 / G) / (2^-6 / G) = 8 (G - 1), below both the compute cap
+ * 64 G and the HBM cap (G 2^34 - 2^33) / 2^30 = 16 G - 8. One GPU has no time left
+ * for any cache; on G GPUs a token costs G p / 3600 x 2^-3 / (8 (G - 1)), which
+ * falls as G grows: all 8 GPUs, 56 sequences, memory-bound. */
+static void at_long_context_more_gpus_hold_a_cheaper_batch(void **state)
+{
+    (void)state;
+    moe_layout_query q = toy_query();
+    q.context_tokens = 1024;
+    q.hbm_bytes = 0x1p34;
+    moe_layout l = moe_cheapest_layout(&q);
+    assert_true(l.exists);
+    assert_int_equal(l.racks, 1);
+    assert_int_equal(l.gpus_per_rack, 8);
+    assert_int_equal(l.experts_per_gpu, 1);
+    assert_close(l.batch, 56.0, TIGHT, "sequences");
+    assert_named(l.step.bound, MOE_BOUND_MEMORY, bound_name);
+    assert_close(l.step.step_s, 0x1p-3, TIGHT, "s");
+    assert_close(l.usd_per_token, 8 * 3.6 / 3600 * 0x1p-3 / 56, TIGHT, "USD");
+}
+
+/* §2.10 (The cheapest layout for a latency target) and §2.5 (Two racks): GPUs of 2^30 bytes need all 8 to hold the weights, but a rack has
+ * only 4: the one layout is 2 racks of 4, one expert a GPU. Its NIC moves 2^19 B/s:
+ * half of each sequence's 4,096 bytes, spread over 8 GPUs, crosses at
+ * 2^12 / 8 x (1/2) / 2^19 = 2^-11 s a sequence, twice the compute's 2^-12. The
+ * network caps the batch at 2^-3 / 2^-11 = 256 sequences. With one rack allowed
+ * there is no layout at all. */
+static void when_the_weights_need_two_racks_the_network_sets_the_batch(void **state)
+{
+    (void)state;
+    moe_layout_query q = toy_query();
+    q.hbm_bytes = 0x1p30;
+    q.domain_chips = 4;
+    q.max_racks = 2;
+    q.model.scaleout_bytes_per_s = 0x1p19;
+    moe_layout l = moe_cheapest_layout(&q);
+    assert_true(l.exists);
+    assert_int_equal(l.racks, 2);
+    assert_int_equal(l.gpus_per_rack, 4);
+    assert_int_equal(l.experts_per_gpu, 1);
+    assert_close(l.batch, 256.0, TIGHT, "sequences");
+    assert_named(l.step.bound, MOE_BOUND_NETWORK, bound_name);
+    assert_close(l.usd_per_token, 8 * 3.6 / 3600 * 0x1p-3 / 256, TIGHT, "USD");
+    q.max_racks = 1;
+    assert_false(moe_cheapest_layout(&q).exists);
+}
+
+/* The second tie rule: GPUs of 2^30 bytes need 8 of them, and a rack has 8. One
+ * rack of 8, 2 of 4, 4 of 2 and 8 of 1 all use 8 GPUs, are compute-bound at 512
+ * sequences (the NIC is as fast as NVLink) and cost the same: the fewest racks win. */
+static void the_same_gpus_in_fewer_racks_win_a_tie(void **state)
+{
+    (void)state;
+    moe_layout_query q = toy_query();
+    q.hbm_bytes = 0x1p30;
+    q.max_racks = 8;
+    moe_layout l = moe_cheapest_layout(&q);
+    assert_true(l.exists);
+    assert_int_equal(l.racks, 1);
+    assert_int_equal(l.gpus_per_rack, 8);
+    assert_close(l.batch, 512.0, TIGHT, "sequences");
+    assert_named(l.step.bound, MOE_BOUND_COMPUTE, bound_name);
+}
+
+/* The running example, §2.10 (The cheapest layout for a latency target): DeepSeek-V3 (671e9 and 37e9 parameters, published)
+ * in fp4 on GB200 GPUs (10e15 FLOP/s, 8e12 B/s, 186e9 B), 1,024 tokens of fp4 MLA
+ * cache (61 x 576 x 0.5 = 17,568 B a token), $2 a GPU-hour, a 20 ms step. No layout
+ * beats the compute-bound cost, p / 3600 x 2 N_active / F a token (a step is at
+ * least B times the compute each sequence adds). One or two GPUs cannot read the
+ * 335.5 GB of weights in 20 ms (2 GPUs take 21 ms); 4 can (10.5 ms), and at
+ * B = floor(20 ms / (2 N_active / (4 F))) = 10,810 they are compute-bound (memory
+ * 16.6 ms), with 4 x 186 GB holding the weights and 195 GB of caches. So: 4 GPUs,
+ * 64 experts each. 8 to 64 GPUs cost the same but for rounding (the 8-GPU layout
+ * comes out a part in 1e16 cheaper): only the contract's 1e-9 tie rule picks 4. */
+static void deepseek_at_a_20_ms_step_needs_only_4_gpus(void **state)
+{
+    (void)state;
+    moe_layout_query q = {
+        .model = deepseek_on_nvl72(),
+        .context_tokens = 1024, .hbm_bytes = 186e9, .domain_chips = 72,
+        .max_racks = 1, .usd_per_gpu_hour = 2.0, .max_step_s = 0.020,
+    };
+    q.model.kv_bytes_per_token = 17568.0;
+    moe_layout l = moe_cheapest_layout(&q);
+    assert_true(l.exists);
+    assert_int_equal(l.racks, 1);
+    assert_int_equal(l.gpus_per_rack, 4);
+    assert_int_equal(l.experts_per_gpu, 64);
+    double slope = 2.0 * 37e9 / (4 * 10e15);
+    assert_close(l.batch, floor(0.020 / slope), 1e-12, "sequences");
+    assert_named(l.step.bound, MOE_BOUND_COMPUTE, bound_name);
+    assert_close(l.usd_per_token, 2.0 / 3600 * 2.0 * 37e9 / 10e15, 1e-12, "USD");
+}
+
+/* moe.h's rounding rule. On one GPU, 3e9 active parameters at 1e15 FLOP/s add
+ * 6e-6 s a sequence. A 45 ms target divided by it is
+ * 7499.999999999999 in doubles, yet 7,500 x 6e-6 is 0.045 exactly: the batch is
+ * 7,500. A 15 ms target divided by it is 2500.0, yet 2,500 x 6e-6 is
+ * 0.015000000000000001, over the target: the batch is 2,499. The contract's test is
+ * moe_step_at's own step time, so the batch B must pass it and B + 1 must fail. */
+static void a_batch_quotient_a_hair_off_a_whole_number_is_checked(void **state)
+{
+    (void)state;
+    moe_layout_query q = toy_query();
+    q.model.params_total = 3e9;
+    q.model.params_active = 3e9;
+    q.model.flops_per_s = 1e15;
+    q.model.hbm_bytes_per_s = 3e12; /* the weights: 1 ms */
+    q.hbm_bytes = 1e12;
+    q.domain_chips = 1;
+    const double targets[] = {0.045, 0.015};
+    for (int i = 0; i < 2; i++) {
+        q.max_step_s = targets[i];
+        moe_layout l = moe_cheapest_layout(&q);
+        assert_true(l.exists);
+        assert_int_equal(l.gpus_per_rack, 1);
+        assert_close(l.batch, targets[i] / 6e-6, 1.0 / 2000, "sequences");
+        assert_close(l.batch, floor(l.batch), 0.0, "sequences");
+        moe_deploy d = q.model;
+        d.gpus = 1;
+        d.racks = 1;
+        assert_true(moe_step_at(&d, l.batch, 0).step_s <= targets[i]);
+        assert_false(moe_step_at(&d, l.batch + 1, 0).step_s <= targets[i]);
+    }
+}
+
+/* No layout: below 1/64 s not even all 8 GPUs can read the weights (2^-3 / 8 =
+ * 2^-6 s). Then exists is false, why is NONE_FITS and every number 0. A target of
+ * exactly 2^-6 s is met (at most, not below): 8 GPUs, compute and weights both
+ * 2^-6 s at B = 2^-6 / 2^-12 = 64. */
+static void no_layout_when_the_weights_cannot_be_read_in_time(void **state)
+{
+    (void)state;
+    moe_layout_query q = toy_query();
+    q.max_step_s = 0x1p-7;
+    moe_layout l = moe_cheapest_layout(&q);
+    assert_false(l.exists);
+    assert_int_equal(l.why, MOE_LAYOUT_NONE_FITS);
+    assert_int_equal(l.racks, 0);
+    assert_int_equal(l.gpus_per_rack, 0);
+    assert_close(l.batch, 0.0, TIGHT, "sequences");
+    assert_close(l.usd_per_token, 0.0, TIGHT, "USD");
+    q.max_step_s = 0x1p-6;
+    moe_layout edge = moe_cheapest_layout(&q);
+    assert_true(edge.exists);
+    assert_int_equal(edge.gpus_per_rack, 8);
+    assert_close(edge.batch, 64.0, TIGHT, "sequences");
+    assert_close(edge.step.step_s, 0x1p-6, TIGHT, "s");
+}
+
+/* moe.h's ranges: a target, price or HBM of 0 or NaN, no GPU, no rack, or two racks
+ * with no scale-out network: no answer, why BAD_QUERY. */
+static void a_query_out_of_range_has_no_layout(void **state)
+{
+    (void)state;
+    moe_layout_query q = toy_query();
+    q.max_step_s = 0;
+    assert_int_equal(moe_cheapest_layout(&q).why, MOE_LAYOUT_BAD_QUERY);
+    q = toy_query();
+    q.usd_per_gpu_hour = NAN;
+    assert_int_equal(moe_cheapest_layout(&q).why, MOE_LAYOUT_BAD_QUERY);
+    q = toy_query();
+    q.hbm_bytes = 0;
+    assert_int_equal(moe_cheapest_layout(&q).why, MOE_LAYOUT_BAD_QUERY);
+    q = toy_query();
+    q.domain_chips = 0;
+    assert_int_equal(moe_cheapest_layout(&q).why, MOE_LAYOUT_BAD_QUERY);
+    q = toy_query();
+    q.max_racks = 0;
+    assert_int_equal(moe_cheapest_layout(&q).why, MOE_LAYOUT_BAD_QUERY);
+    q = toy_query();
+    q.max_racks = 2;
+    q.model.scaleout_bytes_per_s = 0;
+    moe_layout l = moe_cheapest_layout(&q);
+    assert_false(l.exists);
+    assert_int_equal(l.why, MOE_LAYOUT_BAD_QUERY);
+    assert_close(l.batch, 0.0, TIGHT, "sequences");
+}
+
 
 int main(void)
 {
@@ -645,6 +1139,7 @@ int main(void)
         CHALK_TEST(expert_placement, deepseek_on_nvl72_uses_64_gpus_with_4_experts_each),
         CHALK_TEST(expert_placement, gpus_used_is_the_largest_divisor_not_a_power_of_two),
         CHALK_TEST(expert_placement, using_all_72_gpus_does_not_lighten_the_busiest),
+        CHALK_TEST(expert_placement, fewer_experts_than_gpus_put_one_on_each),
         CHALK_TEST(a2a_bytes, a_token_sends_k_copies_out_and_gets_k_back),
         CHALK_TEST(a2a_bytes, the_share_leaving_the_gpu_is_one_minus_one_over_n),
         CHALK_TEST(three_roofs, compute_and_memory_roofs_are_chapter_1s_over_the_gpus_used),
@@ -654,6 +1149,11 @@ int main(void)
         CHALK_TEST(three_roofs, network_over_compute_does_not_depend_on_the_batch),
         CHALK_TEST(three_roofs, knee_is_where_the_steeper_roof_meets_memory),
         CHALK_TEST(three_roofs, no_knee_when_the_kv_fetch_outgrows_both_roofs),
+        CHALK_TEST(three_roofs, bound_names_are_the_three_roofs),
+        CHALK_TEST(three_roofs, ties_between_roofs_go_to_compute),
+        CHALK_TEST(three_roofs, an_empty_batch_only_reads_the_weights),
+        CHALK_TEST(three_roofs, knee_ties_go_to_compute_and_to_no_knee),
+        CHALK_TEST(three_roofs, no_moe_layer_means_no_network),
         CHALK_TEST(two_racks, two_racks_with_an_8x_slower_link_slow_the_all_to_all_4x),
         CHALK_TEST(two_racks, the_real_ratio_is_18x_and_more_racks_cross_more),
         CHALK_TEST(two_racks, one_rack_or_an_equal_link_costs_nothing_extra),
@@ -661,6 +1161,7 @@ int main(void)
         CHALK_TEST(expert_batch, an_expert_sees_batch_times_k_over_e_tokens),
         CHALK_TEST(expert_batch, deepseek_experts_need_10000_sequences_on_gb200),
         CHALK_TEST(expert_batch, scaling_book_v5e_deepseek_needs_3840_tokens),
+        CHALK_TEST(expert_batch, dense_routing_sends_every_token_to_every_expert),
         CHALK_TEST(rng, splitmix64_matches_its_published_outputs),
         CHALK_TEST(rng, rng_below_is_in_range_and_uniform),
         CHALK_TEST(rng, rng_below_has_no_modulo_bias),
@@ -668,6 +1169,11 @@ int main(void)
         CHALK_TEST(load_closed_forms, expected_drops_are_the_excess_over_capacity),
         CHALK_TEST(load_closed_forms, capacity_for_a_drop_target_is_the_smallest_that_meets_it),
         CHALK_TEST(load_closed_forms, busiest_expert_bounds_bracket_an_enumerated_case),
+        CHALK_TEST(load_closed_forms, binomial_tail_at_its_edges),
+        CHALK_TEST(load_closed_forms, a_tail_of_1e_minus_30_is_accurate),
+        CHALK_TEST(load_closed_forms, dense_routing_drops_exactly_the_excess),
+        CHALK_TEST(load_closed_forms, a_drop_equal_to_the_target_is_not_enough),
+        CHALK_TEST(load_closed_forms, dense_routing_makes_both_bounds_the_batch),
         CHALK_TEST(routing_simulation, each_token_visits_k_distinct_experts),
         CHALK_TEST(routing_simulation, every_expert_is_equally_likely),
         CHALK_TEST(routing_simulation, one_experts_load_has_binomial_variance),
@@ -675,11 +1181,23 @@ int main(void)
         CHALK_TEST(routing_simulation, simulated_drops_match_the_binomial_expectation),
         CHALK_TEST(routing_simulation, the_same_seed_gives_the_same_routing),
         CHALK_TEST(routing_simulation, imbalance_shrinks_as_the_batch_grows),
+        CHALK_TEST(routing_simulation, routing_writes_exactly_the_experts_loads),
+        CHALK_TEST(routing_simulation, capacity_rounds_the_factor_times_the_mean_down_forgivingly),
+        CHALK_TEST(routing_simulation, dense_routing_needs_every_token_of_capacity_for_1_percent),
         CHALK_TEST(rack_capacity, hopper_tray_holds_640_gb_and_an_nvl72_13_tb),
         CHALK_TEST(rack_capacity, largest_model_shares_hbm_with_its_batchs_caches),
         CHALK_TEST(rack_capacity, no_model_fits_when_even_the_active_part_overflows),
+        CHALK_TEST(rack_capacity, a_domain_exactly_full_of_active_weights_is_an_answer),
         CHALK_TEST(routed_scaling, sixty_four_experts_at_370m_match_about_a_dense_1_3b),
         CHALK_TEST(routed_scaling, halving_active_parameters_costs_8x_the_experts),
+        CHALK_TEST(cheapest_layout, compute_bound_layouts_cost_the_same_and_the_fewest_gpus_win),
+        CHALK_TEST(cheapest_layout, at_long_context_more_gpus_hold_a_cheaper_batch),
+        CHALK_TEST(cheapest_layout, when_the_weights_need_two_racks_the_network_sets_the_batch),
+        CHALK_TEST(cheapest_layout, the_same_gpus_in_fewer_racks_win_a_tie),
+        CHALK_TEST(cheapest_layout, deepseek_at_a_20_ms_step_needs_only_4_gpus),
+        CHALK_TEST(cheapest_layout, a_batch_quotient_a_hair_off_a_whole_number_is_checked),
+        CHALK_TEST(cheapest_layout, no_layout_when_the_weights_cannot_be_read_in_time),
+        CHALK_TEST(cheapest_layout, a_query_out_of_range_has_no_layout),
     };
     return cmocka_run_group_tests_name("02-moe", tests, NULL, NULL);
 }

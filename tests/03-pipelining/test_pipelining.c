@@ -7,11 +7,14 @@
  * the comment above it names where the expected value comes from. Expected values
  * are written as the closed form with published inputs, never copied from output.
  *
+ * Sections of the book are cited as §N.M (Title), the lecture by timestamp.
+ *
  * Sources of the closed forms:
  *   [lecture]   Pope and Patel, Dwarkesh Podcast, 2026: the rack-hop ratio
  *               (1/8) x 2 x n_act x L_stage >= 1 (48:34-53:54); 4 racks, one
  *               micro-batch, 3/4 idle (57:06); M = P micro-batches in decode and
- *               the capacity equation (64:06-72:48); 2 ms hops (72:48-76:39)
+ *               the capacity equation (64:06-72:48); hops of "a few
+ *               milliseconds" (72:48-76:39), which the book takes as 2 ms
  *   [GPipe]     Huang et al. 2019, arXiv:1811.06965: bubble (p-1)/(m+p-1) of the
  *               total; figure 2 (forwards, then backwards in reverse order)
  *   [Megatron]  Narayanan et al. 2021, arXiv:2104.04473: 1F1B (PipeDream-Flush)
@@ -20,9 +23,14 @@
  *   [Megatron-LM] megatron/core/pipeline_parallel/schedules.py: the interleaved
  *               warm-up 2 (p - rank - 1) + (v - 1) p, and the chunk of the k-th
  *               forward (k / p) % v
+ *   [torus]     an all-to-all among n chips sends n D / 4 bytes across a cut
+ *               into halves each way, so each chip's D goes at 4 W_bis / n
+ *               (§3.2.1 (When the scale-up network is a torus))
  * Published inputs: DeepSeek-V3 d_model 7,168, top-8 routing (config_671B.json);
  * GB200 NVL72 72 GPUs, NVLink 900e9 B/s and NIC 50e9 B/s per GPU each way
- * (scaling-book gpus.md).
+ * (scaling-book gpus.md); TPU v5e pod of 256 chips, bisection 1.6 TB/s, ICI
+ * 400 GB/s per chip both ways together (cloud.google.com/tpu/docs/v5e, read
+ * 2026-11-24), 4.5e10 B/s per link one way, 4 links (scaling-book tpus.md).
  */
 #include "../test_util.h"
 
@@ -102,8 +110,9 @@ static void check_op(pipelining_op got, pipelining_pass pass, int microbatch, in
 
 /* ---- 3.1 rack_hop ----------------------------------------------------------- */
 
-/* Lecture §3.2: each token goes out to each of its n_act experts and comes back, in
- * every layer: tokens x 2 x n_act x L x d x bytes over the rack's NVLink. */
+/* §3.2 (Is a rack hop a bottleneck?), [lecture, 48:34]: each token goes out to
+ * each of its n_act experts and comes back, in every layer:
+ * tokens x 2 x n_act x L x d x bytes over the rack's NVLink. */
 static void scaleup_time_counts_dispatch_and_combine_for_each_chosen_expert(void **state)
 {
     (void)state;
@@ -112,7 +121,8 @@ static void scaleup_time_counts_dispatch_and_combine_for_each_chosen_expert(void
                  TIGHT, "s");
 }
 
-/* Lecture §3.2: at the stage boundary each token's activation crosses once. */
+/* §3.2 (Is a rack hop a bottleneck?): at the stage boundary each token's
+ * activation crosses once. */
 static void scaleout_time_is_one_crossing_per_token(void **state)
 {
     (void)state;
@@ -120,8 +130,8 @@ static void scaleout_time_is_one_crossing_per_token(void **state)
     assert_close(pipelining_scaleout_s(&h), 2048 * 7168 * 2.0 / (72 * 50e9), TIGHT, "s");
 }
 
-/* Lecture §3.2: more layers per rack mean more all-to-alls inside it, and still one
- * hop out of it. */
+/* §3.2 (Is a rack hop a bottleneck?): more layers per rack mean more
+ * all-to-alls inside it, and still one hop out of it. */
 static void layers_per_stage_multiply_scaleup_traffic_not_the_hop(void **state)
 {
     (void)state;
@@ -132,8 +142,9 @@ static void layers_per_stage_multiply_scaleup_traffic_not_the_hop(void **state)
                  TIGHT, "s");
 }
 
-/* Lecture §3.2 (RP correcting DP): traffic goes only to the activated experts' GPUs,
- * not to every GPU: top-2 routing moves a quarter of top-8's bytes. */
+/* [lecture, 48:34-53:54] (the lecturer correcting the host): traffic goes only
+ * to the activated experts' GPUs, not to every GPU: top-2 routing moves a
+ * quarter of top-8's bytes. */
 static void traffic_goes_to_activated_experts_not_to_every_gpu(void **state)
 {
     (void)state;
@@ -143,9 +154,40 @@ static void traffic_goes_to_activated_experts_not_to_every_gpu(void **state)
                  "s");
 }
 
+/* [torus], Google's TPU v5e page: a 256-chip pod with a bisection of 1.6 TB/s
+ * sends an all-to-all at 4 x 1.6e12 / 256 = 2.5e10 B/s per chip, a seventh of
+ * the chip's own 1.8e11 B/s of ICI (4 links x 4.5e10, the scaling book). */
+static void torus_pod_alltoall_runs_at_four_bisections_over_the_chips(void **state)
+{
+    (void)state;
+    assert_close(pipelining_alltoall_bytes_per_s(1.8e11, 1.6e12, 256), 4 * 1.6e12 / 256,
+                 TIGHT, "B/s");
+    assert_close(pipelining_alltoall_bytes_per_s(2e11, 1.6e12, 256), 2.5e10, TIGHT, "B/s");
+}
+
+/* The contract: a bisection of 0 is a switched network (an NVLink rack), where
+ * the all-to-all runs at each GPU's own 900e9 B/s. */
+static void switched_rack_alltoall_runs_at_the_full_nvlink_rate(void **state)
+{
+    (void)state;
+    assert_close(pipelining_alltoall_bytes_per_s(900e9, 0, 72), 900e9, TIGHT, "B/s");
+}
+
+/* [torus]: a small torus whose cut carries more than its chips can send is
+ * limited by the chips' own links: 4 x 2e11 / 4 = 2e11 > 1.8e11. At a tie,
+ * 4 x 1e11 / 4 = 1e11, both limits give the same rate. */
+static void alltoall_never_beats_the_chips_own_links(void **state)
+{
+    (void)state;
+    assert_close(pipelining_alltoall_bytes_per_s(1.8e11, 2e11, 4), 1.8e11, TIGHT, "B/s");
+    assert_close(pipelining_alltoall_bytes_per_s(1e11, 1e11, 4), 1e11, TIGHT, "B/s");
+    assert_close(pipelining_alltoall_bytes_per_s(1e11, 0.5e11, 4), 0.5e11, TIGHT, "B/s");
+}
+
 /* ---- 3.2 hop_condition ------------------------------------------------------ */
 
-/* Lecture §3.2 and notes: (1/8) x 2 x 8 x 1 = 2, a 2x margin for one layer per rack. */
+/* [lecture, 48:34-53:54]: (1/8) x 2 x 8 x 1 = 2, a 2x margin for one layer per
+ * rack. */
 static void lecture_top8_with_one_layer_per_rack_has_a_2x_margin(void **state)
 {
     (void)state;
@@ -153,7 +195,8 @@ static void lecture_top8_with_one_layer_per_rack_has_a_2x_margin(void **state)
     assert_int_equal(pipelining_min_layers_per_stage(8, 8), 1);
 }
 
-/* Lecture notes §3.2: a top-2 MoE needs L_stage >= 2; 8 / (2 x 2) is exactly 2. */
+/* §3.2 (Is a rack hop a bottleneck?): a top-2 MoE needs L_stage >= 2;
+ * 8 / (2 x 2) is exactly 2, and a ratio of exactly 1 is enough. */
 static void top2_routing_needs_exactly_two_layers_per_stage(void **state)
 {
     (void)state;
@@ -172,8 +215,9 @@ static void gb200_bandwidth_gap_of_18_needs_two_layers_for_top8(void **state)
     assert_int_equal(pipelining_min_layers_per_stage(900e9 / 50e9, 2), 5);
 }
 
-/* Lecture notes §3.2: d_model and bytes cancel; the ratio of the two times is
- * 2 n_act L / (bandwidth gap) whatever the width and precision. */
+/* §3.2 (Is a rack hop a bottleneck?): d_model and bytes cancel; the ratio of
+ * the two times is 2 n_act L / (bandwidth gap) whatever the width and
+ * precision. */
 static void hop_ratio_is_the_ratio_of_the_two_times_whatever_the_width(void **state)
 {
     (void)state;
@@ -196,9 +240,20 @@ static void one_layer_suffices_when_the_gap_is_small(void **state)
     assert_int_equal(pipelining_min_layers_per_stage(16.5, 8), 2);
 }
 
+/* The contract's rounding rule: a gap of 30 given as 0.9 TB/s over 0.03 TB/s
+ * computes to 30.000000000000004, and top-5 routing then needs 30 / 10 = 3
+ * layers exactly, not 4. */
+static void gap_of_30_as_a_quotient_of_tb_per_s_needs_exactly_3_layers(void **state)
+{
+    (void)state;
+    assert_int_equal(pipelining_min_layers_per_stage(0.9 / 0.03, 5), 3);
+    assert_int_equal(pipelining_min_layers_per_stage(0.9 / 0.03 + 0.5, 5), 4);
+}
+
 /* ---- 3.3 bubble ------------------------------------------------------------- */
 
-/* Lecture §3.5: one inference through 4 racks, each idle three quarters of the time. */
+/* [lecture, 57:06]: one inference through 4 racks, each idle three quarters of
+ * the time. */
 static void one_microbatch_on_four_racks_idles_three_quarters(void **state)
 {
     (void)state;
@@ -291,6 +346,19 @@ static void fewer_microbatches_than_stages_all_warm_up_under_1f1b(void **state)
     assert_op(pipelining_1f1b_op(&plan, 7, 2), F, 1, 0);
 }
 
+/* At the boundary of the warm-up's cap, m = p - 1 micro-batches on the first
+ * stage: min(p - 1, m) = m forwards, no steady pairs, then m backwards. */
+static void first_stage_warms_up_with_every_microbatch_when_m_is_p_minus_1(void **state)
+{
+    (void)state;
+    pipelining_plan plan = plan_of(PIPELINING_1F1B, 4, 3, 1, 1, 2);
+    for (int k = 0; k < 6; k++)
+        assert_op(pipelining_1f1b_op(&plan, 0, k), k < 3 ? F : B, k % 3, 0);
+    assert_op(pipelining_1f1b_op(&plan, 2, 0), F, 0, 0); /* warm-up of 1 */
+    assert_op(pipelining_1f1b_op(&plan, 2, 1), F, 1, 0);
+    assert_op(pipelining_1f1b_op(&plan, 2, 2), B, 0, 0);
+}
+
 /* ---- 3.5 interleaved_order -------------------------------------------------- */
 
 /* Megatron figure 4 (bottom), device 1 of 4, 8 micro-batches, 2 chunks: forwards
@@ -336,6 +404,35 @@ static void interleaved_backwards_come_down_the_chunks(void **state)
     assert_op(pipelining_interleaved_op(&plan, 0, 11), B, 0, 1);
 }
 
+/* Megatron-LM caps the warm-up at every chunk pass: with p = 4, m = 4, v = 2 the
+ * first stage's 2 x 3 + 4 = 10 becomes 8, so it runs every forward (micro-batches
+ * 0-3 on chunk 0, then on chunk 1) and then every backward (chunk 1, then 0). */
+static void interleaved_warm_up_stops_at_every_chunk_pass(void **state)
+{
+    (void)state;
+    pipelining_plan plan = plan_of(PIPELINING_INTERLEAVED, 4, 4, 2, 1, 2);
+    for (int k = 0; k < 16; k++) {
+        int chunk = k < 8 ? k / 4 : 1 - (k - 8) / 4;
+        assert_op(pipelining_interleaved_op(&plan, 0, k), k < 8 ? F : B, k % 4, chunk);
+    }
+}
+
+/* Exactly at the cap: p = 2, m = 2, v = 2 gives stage 0 a warm-up of
+ * 2 x 1 + 2 = 4 = m v, no steady pairs; stage 1 warms up with 2 and then
+ * alternates, its chunk 1 being the last virtual stage. */
+static void interleaved_warm_up_equal_to_every_pass_leaves_no_pairs(void **state)
+{
+    (void)state;
+    pipelining_plan plan = plan_of(PIPELINING_INTERLEAVED, 2, 2, 2, 1, 2);
+    const int mb0[8] = {0, 1, 0, 1, 0, 1, 0, 1}, ch0[8] = {0, 0, 1, 1, 1, 1, 0, 0};
+    for (int k = 0; k < 8; k++)
+        assert_op(pipelining_interleaved_op(&plan, 0, k), k < 4 ? F : B, mb0[k], ch0[k]);
+    const int mb1[8] = {0, 1, 0, 0, 1, 1, 0, 1}, ch1[8] = {0, 0, 1, 1, 1, 1, 0, 0};
+    const pipelining_pass pass1[8] = {F, F, F, B, F, B, B, B};
+    for (int k = 0; k < 8; k++)
+        assert_op(pipelining_interleaved_op(&plan, 1, k), pass1[k], mb1[k], ch1[k]);
+}
+
 /* ---- 3.6 simulate ----------------------------------------------------------- */
 
 /* GPipe: m + p - 1 forward slots and as many backward slots, so the batch takes
@@ -352,7 +449,7 @@ static void simulated_gpipe_takes_m_plus_p_minus_1_slots(void **state)
     assert_close(t.bubble_over_ideal, 3.0 / 8.0, TIGHT, "");
 }
 
-/* Megatron §2.2.1: 1F1B has the same bubble as GPipe, (p - 1)(f + b). */
+/* Megatron, section 2.2.1: 1F1B has the same bubble as GPipe, (p - 1)(f + b). */
 static void simulated_1f1b_has_the_same_bubble_as_gpipe(void **state)
 {
     (void)state;
@@ -362,7 +459,7 @@ static void simulated_1f1b_has_the_same_bubble_as_gpipe(void **state)
     assert_close(t.bubble_fraction, 3.0 / 11.0, TIGHT, "");
 }
 
-/* Megatron §2.2.2: interleaving makes the bubble (p - 1)(f + b)/v: p = 4, m = 8,
+/* Megatron, section 2.2.2: interleaving makes the bubble (p - 1)(f + b)/v: p = 4, m = 8,
  * v = 2 takes (8 + 3/2) x 3 s, an idle share of 3/19. */
 static void simulated_interleaved_bubble_is_divided_by_the_chunks(void **state)
 {
@@ -394,7 +491,7 @@ static void measured_bubble_equals_the_closed_form_for_every_schedule(void **sta
 }
 
 /* GPipe holds every micro-batch before its hard stop; 1F1B at most p (Megatron
- * §2.2.1); interleaved the warm-up plus one, 2(p - 1) + (v - 1)p + 1 chunks, which
+ * section 2.2.1); interleaved the warm-up plus one, 2(p - 1) + (v - 1)p + 1 chunks, which
  * is p + (p - 1)/v micro-batches (Megatron-LM). */
 static void gpipe_holds_m_microbatches_1f1b_p_interleaved_a_little_more(void **state)
 {
@@ -459,17 +556,52 @@ static void simulator_refuses_an_invalid_plan_or_a_short_buffer(void **state)
     assert_true(pipelining_simulate(&fits, ops, 64, &t));
 }
 
+/* A single stage has nothing to fill or drain: the batch is m (f + b) long. */
+static void one_stage_simulates_without_a_bubble(void **state)
+{
+    (void)state;
+    pipelining_plan plan = plan_of(PIPELINING_1F1B, 1, 5, 1, 1.0, 2.0);
+    pipelining_timeline t = simulated(&plan, NULL);
+    assert_close(t.makespan_s, 5 * 3.0, TIGHT, "s");
+    assert_close(t.bubble_fraction + 1.0, 1.0, TIGHT, "");
+}
+
+/* The contract's buffers: a buffer one pass short is refused with nothing
+ * written into it or into *out; a buffer one pass long gets exactly n passes and
+ * its last element is left alone. */
+static void simulator_writes_exactly_the_passes_and_nothing_past_them(void **state)
+{
+    (void)state;
+    pipelining_plan plan = plan_of(PIPELINING_1F1B, 3, 4, 1, 1.0, 2.0);
+    enum { N = 3 * 2 * 4 };
+    pipelining_op ops[N + 1];
+    for (int i = 0; i < N + 1; i++)
+        ops[i] = (pipelining_op){.stage = -9, .microbatch = -9, .start_s = -9, .end_s = -9};
+    pipelining_timeline t = {.makespan_s = -7.0};
+    assert_false(pipelining_simulate(&plan, ops, N - 1, &t));
+    assert_close(t.makespan_s, -7.0, TIGHT, "s");
+    for (int i = 0; i < N + 1; i++)
+        assert_int_equal(ops[i].stage, -9);
+    assert_true(pipelining_simulate(&plan, ops, N + 1, &t));
+    assert_int_equal(t.ops, N);
+    assert_int_equal(ops[N].stage, -9);
+    assert_close(ops[N].end_s, -9, TIGHT, "s");
+    assert_int_equal(ops[N - 1].stage, 2);
+}
+
 /* ---- 3.7 decode_loop -------------------------------------------------------- */
 
-/* Lecture §4.5 and notes: a 20 ms step over 4 racks, 2 ms per hop: 4 x 2 = 8 ms of
- * hops, a 28 ms token (the lecture says "20 to 30"). */
+/* §3.5 (Decode is a loop): a 20 ms step over 4 racks, 2 ms per hop (the book's
+ * figure for the lecture's "a few milliseconds"): 4 x 2 = 8 ms of hops, a 28 ms
+ * token (the lecturer says "20 to 30", [lecture, 72:48-76:39]). */
 static void four_hops_of_2_ms_add_8_ms_to_a_20_ms_step(void **state)
 {
     (void)state;
     assert_close(pipelining_decode_token_s(4, 20e-3 / 4, 2e-3), 20e-3 + 4 * 2e-3, TIGHT, "s");
 }
 
-/* Lecture §3.6: without hops pipelining is latency-neutral: P stages of t/P each. */
+/* [lecture, 60:58]: without hops pipelining is latency-neutral: P stages of
+ * t/P each. */
 static void without_hops_pipelining_is_latency_neutral(void **state)
 {
     (void)state;
@@ -477,7 +609,9 @@ static void without_hops_pipelining_is_latency_neutral(void **state)
         assert_close(pipelining_decode_token_s(p, 20e-3 / p, 0), 20e-3, TIGHT, "s");
 }
 
-/* Lecture §4.3: decode is a loop, and P micro-batches keep P stages busy. */
+/* §3.5 (Decode is a loop), [lecture, 67:30-70:40]: P micro-batches keep P
+ * stages busy. The quotient is P exactly, but 7 x 5e-3 / 5e-3 computes to
+ * 7.000000000000001: the contract's rounding rule makes it 7. */
 static void decode_needs_as_many_microbatches_as_stages(void **state)
 {
     (void)state;
@@ -495,10 +629,29 @@ static void hop_latency_needs_more_microbatches_than_stages(void **state)
     assert_int_equal(pipelining_decode_microbatches(4, 2e-3, 2e-3), 8);
 }
 
+/* The contract: one stage crosses no network, so its token takes the step alone
+ * and one micro-batch keeps it busy, whatever the hop would cost. */
+static void one_stage_crosses_no_network(void **state)
+{
+    (void)state;
+    assert_close(pipelining_decode_token_s(1, 20e-3, 2e-3), 20e-3, TIGHT, "s");
+    assert_int_equal(pipelining_decode_microbatches(1, 20e-3, 2e-3), 1);
+}
+
+/* From two stages on, a hop follows every stage: 2 x (10 + 2) = 24 ms, and
+ * ceil(24 / 10) = 3 micro-batches. */
+static void two_stages_pay_two_hops(void **state)
+{
+    (void)state;
+    assert_close(pipelining_decode_token_s(2, 10e-3, 2e-3), 24e-3, TIGHT, "s");
+    assert_int_equal(pipelining_decode_microbatches(2, 10e-3, 2e-3), 3);
+}
+
 /* ---- 3.8 capacity ----------------------------------------------------------- */
 
-/* The lecture's numbers (notes §4.4): 1 TB of weights, E = 64 GPUs per stage,
- * b = 2,000 sequences per micro-batch, 200k context, 2 KB (2,048 B) per token. */
+/* The lecture's numbers [lecture, 64:06-72:48]: 1 TB of weights, n = 64 GPUs per
+ * stage, B_micro = 2,000 sequences per micro-batch, 200k context, 2 KB (2,048 B)
+ * per token. */
 static pipelining_memory lecture_memory(int stages, int microbatches)
 {
     pipelining_memory m = {
@@ -509,7 +662,7 @@ static pipelining_memory lecture_memory(int stages, int microbatches)
     return m;
 }
 
-/* Lecture §4.4: weights per GPU = 1e12 / (64 P) = 15.6 GB / P. */
+/* §3.6 (The capacity equation): weights per GPU = 1e12 / (64 P) = 15.6 GB / P. */
 static void weights_per_gpu_fall_as_one_over_the_stages(void **state)
 {
     (void)state;
@@ -519,8 +672,9 @@ static void weights_per_gpu_fall_as_one_over_the_stages(void **state)
     }
 }
 
-/* Lecture §4.4: with M = P micro-batches in flight the KV per GPU is
- * 2,000 x 200,000 x 2,048 / 64 = 12.8 GB whatever P is. */
+/* §3.6 (The capacity equation), [lecture, 70:40-72:48]: with M = P
+ * micro-batches in flight the KV per GPU is 2,000 x 200,000 x 2,048 / 64 =
+ * 12.8 GB whatever P is. */
 static void kv_per_gpu_with_p_microbatches_does_not_depend_on_p(void **state)
 {
     (void)state;
@@ -530,8 +684,9 @@ static void kv_per_gpu_with_p_microbatches_does_not_depend_on_p(void **state)
     }
 }
 
-/* Lecture §4.4 (DP's objection): per sequence, a stage stores only its layers' share
- * of the cache: with one micro-batch the KV per GPU does fall as 1/P. */
+/* [lecture, 70:40-72:48] (the host's objection): per sequence, a stage stores
+ * only its layers' share of the cache: with one micro-batch the KV per GPU does
+ * fall as 1/P. */
 static void kv_per_gpu_of_one_microbatch_falls_with_the_stages(void **state)
 {
     (void)state;
@@ -567,6 +722,213 @@ static void fewest_stages_is_exact_at_the_boundary(void **state)
     assert_int_equal(fit.stages, 5);
 }
 
+/* The contract's rounding rule: on 72 GPUs per stage the KV cache takes
+ * 2,000 x 200,000 x 2,048 / 72 = 11.38 GB, and 14.85 GB leaves exactly
+ * 1e12 / (72 x 4) = 3.47 GB for weights: 4 stages, though the quotient
+ * computes to 4.000000000000001. */
+static void lecture_model_on_72_gpus_fits_4_stages_exactly(void **state)
+{
+    (void)state;
+    pipelining_memory m = lecture_memory(0, 0);
+    m.chips = 72;
+    pipelining_fit fit = pipelining_min_stages_to_fit(&m, 14.85e9);
+    assert_true(fit.exists);
+    assert_int_equal(fit.stages, 4);
+}
+
+/* KV cache exactly filling the HBM leaves no room for any share of the weights:
+ * no number of stages fits (12.8 GB of KV on a 12.8 GB GPU). 15.625 MB more
+ * leaves room for 1e12 / (64 x 1,000): 1,000 stages. */
+static void kv_filling_the_hbm_exactly_leaves_no_stages(void **state)
+{
+    (void)state;
+    pipelining_memory m = lecture_memory(0, 0);
+    pipelining_fit fit = pipelining_min_stages_to_fit(&m, 12.8e9);
+    assert_false(fit.exists);
+    assert_int_equal(fit.stages, 0);
+    fit = pipelining_min_stages_to_fit(&m, 12.8e9 + 15.625e6);
+    assert_true(fit.exists);
+    assert_int_equal(fit.stages, 1000);
+}
+
+/* Zero-valued inputs the contract allows: with no KV cache (0 bytes per token,
+ * or 0 tokens of context) the weights alone decide: 1e12 / (64 x 5e9) = 3.125,
+ * so 4 stages. */
+static void a_model_without_kv_cache_needs_the_weights_alone(void **state)
+{
+    (void)state;
+    pipelining_memory m = lecture_memory(0, 0);
+    m.kv_bytes_per_token = 0;
+    pipelining_fit fit = pipelining_min_stages_to_fit(&m, 5e9);
+    assert_true(fit.exists);
+    assert_int_equal(fit.stages, 4);
+    m = lecture_memory(0, 0);
+    m.context_tokens = 0;
+    assert_int_equal(pipelining_min_stages_to_fit(&m, 5e9).stages, 4);
+    m = lecture_memory(4, 4);
+    m.kv_bytes_per_token = 0;
+    assert_close(pipelining_kv_bytes_per_gpu(&m) + 1.0, 1.0, TIGHT, "B");
+}
+
+/* ---- 3.9 split -------------------------------------------------------------- */
+
+/* The lecture's frontier model [lecture, 64:06-72:48] cut into `layers` layers:
+ * 1 TB of weights, 2,000 sequences of 200k tokens at 2,048 B per token per
+ * micro-batch, racks of 64 GPUs; a 20 ms step on one rack. */
+static pipelining_deployment lecture_deployment(int layers, double hbm_bytes, double hop_s)
+{
+    pipelining_deployment d = {
+        .layers = layers, .weight_bytes = 1e12, .kv_bytes_per_token = 2048,
+        .context_tokens = 200e3, .microbatch_seqs = 2000, .chips = 64,
+        .hbm_bytes = hbm_bytes, .step_s = 20e-3, .hop_s = hop_s,
+        .min_layers_per_stage = 1, .max_stages = 64,
+    };
+    return d;
+}
+
+#define KV_SEQS_BYTES (2000 * 200e3 * 2048) /* one micro-batch's cache, all layers */
+
+/* §3.7 (The best split of a model over racks): one rack that fits is the answer: no hop, one micro-batch in flight,
+ * 1e12 / 64 + 8.192e11 / 64 = 28.4 GB per GPU of a GB200's 186 GB. */
+static void a_model_that_fits_one_rack_is_served_on_one(void **state)
+{
+    (void)state;
+    pipelining_deployment d = lecture_deployment(60, 186e9, 2e-3);
+    pipelining_split s = pipelining_best_split(&d);
+    assert_true(s.exists);
+    assert_int_equal(s.stages, 1);
+    assert_int_equal(s.max_layers_per_stage, 60);
+    assert_int_equal(s.microbatches, 1);
+    assert_close(s.token_s, 20e-3, TIGHT, "s");
+    assert_close(s.bytes_per_gpu, (1e12 + KV_SEQS_BYTES) / 64, TIGHT, "B");
+}
+
+/* §3.6 (The capacity equation), §3.7 (The best split of a model over racks):
+ * without hops and with stages that divide the layers evenly the
+ * split is the capacity equation's: 20 GB GPUs fit 3 stages of 20 layers,
+ * 1e12 / (64 x 3) + 12.8e9 = 18.0 GB, with 3 micro-batches in flight (the
+ * quotient 20 ms / (20 ms x 20/60) computes to 3.0000000000000004). */
+static void without_hops_the_split_is_the_capacity_equations(void **state)
+{
+    (void)state;
+    pipelining_deployment d = lecture_deployment(60, 20e9, 0);
+    pipelining_split s = pipelining_best_split(&d);
+    assert_true(s.exists);
+    assert_int_equal(s.stages, 3);
+    assert_int_equal(s.max_layers_per_stage, 20);
+    assert_int_equal(s.microbatches, 3);
+    assert_close(s.token_s, 20e-3, TIGHT, "s");
+    assert_close(s.bytes_per_gpu, 1e12 / (64 * 3.0) + KV_SEQS_BYTES / 64, TIGHT, "B");
+}
+
+/* §3.7 (The best split of a model over racks): hops of 2 ms on a 20 ms step keep more micro-batches in flight as the
+ * stages grow, P + P^2 / 10 rounded up, and their cache grows faster than the
+ * weights shrink: (1/P)(1e12 + M x 8.192e11) / 64 is 22.3 GB at P = 3
+ * (M = 4), 23.1 GB at P = 4 (M = 6), and more beyond, all over 20 GB: no split.
+ * Without the hops the same model fits on 3 stages. */
+static void slow_hops_can_leave_no_split_that_fits(void **state)
+{
+    (void)state;
+    pipelining_deployment d = lecture_deployment(60, 20e9, 2e-3);
+    pipelining_split s = pipelining_best_split(&d);
+    assert_false(s.exists);
+    assert_int_equal(s.stages, 0);
+    assert_int_equal(s.max_layers_per_stage, 0);
+    assert_int_equal(s.microbatches, 0);
+    assert_close(s.token_s + 1.0, 1.0, TIGHT, "s");
+    assert_close(s.bytes_per_gpu + 1.0, 1.0, TIGHT, "B");
+    d.hop_s = 0; /* the same deployment without hop latency fits on 3 */
+    assert_int_equal(pipelining_best_split(&d).stages, 3);
+}
+
+/* §3.7 (The best split of a model over racks), uneven stages: DeepSeek-V3's 61 layers on 2 stages give the fullest 31.
+ * It sets the pace: a trip of 20 + 2 x 0.1 = 20.2 ms over its 20 x 31/61 =
+ * 10.16 ms is 1.99, so 2 micro-batches (20.2 / 10 would say 3); and it holds
+ * 31/61 of the weights and of the cache: 1 TB does not fit 8 GPUs of 80 GB
+ * (125 GB each), 31/61 of it does. */
+static void the_fullest_stage_sets_the_pace_and_the_memory(void **state)
+{
+    (void)state;
+    pipelining_deployment d = {
+        .layers = 61, .weight_bytes = 1e12, .kv_bytes_per_token = 1000,
+        .context_tokens = 1000, .microbatch_seqs = 100, .chips = 8, .hbm_bytes = 80e9,
+        .step_s = 20e-3, .hop_s = 0.1e-3, .min_layers_per_stage = 1, .max_stages = 8,
+    };
+    pipelining_split s = pipelining_best_split(&d);
+    assert_true(s.exists);
+    assert_int_equal(s.stages, 2);
+    assert_int_equal(s.max_layers_per_stage, 31);
+    assert_int_equal(s.microbatches, 2);
+    assert_close(s.token_s, 20e-3 + 2 * 0.1e-3, TIGHT, "s");
+    assert_close(s.bytes_per_gpu, 31.0 / 61 * (1e12 + 2 * 100 * 1000 * 1000.0) / 8, TIGHT,
+                 "B");
+}
+
+/* §3.7 (The best split of a model over racks): the hop condition caps the stages. Memory alone needs 4 stages of 61
+ * layers (the fullest 16/61 of 1 TB on 8 GPUs is 32.8 GB of 40 GB; 3 stages,
+ * 21/61, would be 43.0 GB); with at least 16 layers per stage 61 / 4 = 15 is too
+ * few, so there is no split; with 15 the answer is 4; and with 3 racks
+ * available, none. */
+static void the_hop_condition_and_the_racks_cap_the_stages(void **state)
+{
+    (void)state;
+    pipelining_deployment d = {
+        .layers = 61, .weight_bytes = 1e12, .kv_bytes_per_token = 0,
+        .context_tokens = 0, .microbatch_seqs = 1, .chips = 8, .hbm_bytes = 40e9,
+        .step_s = 20e-3, .hop_s = 0, .min_layers_per_stage = 15, .max_stages = 8,
+    };
+    pipelining_split s = pipelining_best_split(&d);
+    assert_true(s.exists);
+    assert_int_equal(s.stages, 4);
+    assert_int_equal(s.max_layers_per_stage, 16);
+    assert_close(s.bytes_per_gpu, 16.0 / 61 * 1e12 / 8, TIGHT, "B");
+    d.min_layers_per_stage = 16;
+    assert_false(pipelining_best_split(&d).exists);
+    d.min_layers_per_stage = 15;
+    d.max_stages = 3;
+    assert_false(pipelining_best_split(&d).exists);
+}
+
+/* The contract's boundaries: a GPU filled exactly fits. 8e9 bytes of weights in
+ * 4 layers on 2 GPUs of 2e9: one stage holds 4e9 per GPU, two hold exactly 2e9.
+ * A hair less HBM and 2 stages (or 3, whose fullest stage also holds 2 layers)
+ * no longer fit: the answer is 4 stages of 1 layer. */
+static void a_gpu_filled_exactly_fits(void **state)
+{
+    (void)state;
+    pipelining_deployment d = {
+        .layers = 4, .weight_bytes = 8e9, .kv_bytes_per_token = 0, .context_tokens = 0,
+        .microbatch_seqs = 1, .chips = 2, .hbm_bytes = 2e9, .step_s = 1e-3, .hop_s = 0,
+        .min_layers_per_stage = 1, .max_stages = 4,
+    };
+    pipelining_split s = pipelining_best_split(&d);
+    assert_true(s.exists);
+    assert_int_equal(s.stages, 2);
+    assert_close(s.bytes_per_gpu, 2e9, TIGHT, "B");
+    d.hbm_bytes = 2e9 * (1 - 1e-6);
+    s = pipelining_best_split(&d);
+    assert_int_equal(s.stages, 4);
+    assert_int_equal(s.max_layers_per_stage, 1);
+    assert_close(s.bytes_per_gpu, 1e9, TIGHT, "B");
+}
+
+/* No more stages than layers: 3 layers that fit nowhere leave no split, even
+ * with 8 racks (a stage holds at least one layer). */
+static void there_are_no_more_stages_than_layers(void **state)
+{
+    (void)state;
+    pipelining_deployment d = {
+        .layers = 3, .weight_bytes = 9e9, .kv_bytes_per_token = 0, .context_tokens = 0,
+        .microbatch_seqs = 1, .chips = 1, .hbm_bytes = 2e9, .step_s = 1e-3, .hop_s = 0,
+        .min_layers_per_stage = 1, .max_stages = 8,
+    };
+    assert_false(pipelining_best_split(&d).exists);
+    d.hbm_bytes = 3e9;
+    pipelining_split s = pipelining_best_split(&d);
+    assert_int_equal(s.stages, 3);
+    assert_int_equal(s.microbatches, 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -574,11 +936,15 @@ int main(void)
         CHALK_TEST(rack_hop, scaleout_time_is_one_crossing_per_token),
         CHALK_TEST(rack_hop, layers_per_stage_multiply_scaleup_traffic_not_the_hop),
         CHALK_TEST(rack_hop, traffic_goes_to_activated_experts_not_to_every_gpu),
+        CHALK_TEST(rack_hop, torus_pod_alltoall_runs_at_four_bisections_over_the_chips),
+        CHALK_TEST(rack_hop, switched_rack_alltoall_runs_at_the_full_nvlink_rate),
+        CHALK_TEST(rack_hop, alltoall_never_beats_the_chips_own_links),
         CHALK_TEST(hop_condition, lecture_top8_with_one_layer_per_rack_has_a_2x_margin),
         CHALK_TEST(hop_condition, top2_routing_needs_exactly_two_layers_per_stage),
         CHALK_TEST(hop_condition, gb200_bandwidth_gap_of_18_needs_two_layers_for_top8),
         CHALK_TEST(hop_condition, hop_ratio_is_the_ratio_of_the_two_times_whatever_the_width),
         CHALK_TEST(hop_condition, one_layer_suffices_when_the_gap_is_small),
+        CHALK_TEST(hop_condition, gap_of_30_as_a_quotient_of_tb_per_s_needs_exactly_3_layers),
         CHALK_TEST(bubble, one_microbatch_on_four_racks_idles_three_quarters),
         CHALK_TEST(bubble, gpipe_bubble_is_p_minus_1_over_m_plus_p_minus_1),
         CHALK_TEST(bubble, bubble_over_ideal_is_p_minus_1_over_m),
@@ -588,9 +954,13 @@ int main(void)
         CHALK_TEST(schedule_order, first_stage_of_1f1b_warms_up_with_p_minus_1_forwards),
         CHALK_TEST(schedule_order, last_stage_of_1f1b_alternates_from_the_start),
         CHALK_TEST(schedule_order, fewer_microbatches_than_stages_all_warm_up_under_1f1b),
+        CHALK_TEST(schedule_order,
+                   first_stage_warms_up_with_every_microbatch_when_m_is_p_minus_1),
         CHALK_TEST(interleaved_order, interleaved_first_stage_cycles_chunks_in_groups_of_p),
         CHALK_TEST(interleaved_order, interleaved_last_stage_turns_round_on_its_last_chunk),
         CHALK_TEST(interleaved_order, interleaved_backwards_come_down_the_chunks),
+        CHALK_TEST(interleaved_order, interleaved_warm_up_stops_at_every_chunk_pass),
+        CHALK_TEST(interleaved_order, interleaved_warm_up_equal_to_every_pass_leaves_no_pairs),
         CHALK_TEST(simulate, simulated_gpipe_takes_m_plus_p_minus_1_slots),
         CHALK_TEST(simulate, simulated_1f1b_has_the_same_bubble_as_gpipe),
         CHALK_TEST(simulate, simulated_interleaved_bubble_is_divided_by_the_chunks),
@@ -598,15 +968,29 @@ int main(void)
         CHALK_TEST(simulate, gpipe_holds_m_microbatches_1f1b_p_interleaved_a_little_more),
         CHALK_TEST(simulate, timeline_runs_one_pass_at_a_time_and_waits_for_inputs),
         CHALK_TEST(simulate, simulator_refuses_an_invalid_plan_or_a_short_buffer),
+        CHALK_TEST(simulate, one_stage_simulates_without_a_bubble),
+        CHALK_TEST(simulate, simulator_writes_exactly_the_passes_and_nothing_past_them),
         CHALK_TEST(decode_loop, four_hops_of_2_ms_add_8_ms_to_a_20_ms_step),
         CHALK_TEST(decode_loop, without_hops_pipelining_is_latency_neutral),
         CHALK_TEST(decode_loop, decode_needs_as_many_microbatches_as_stages),
         CHALK_TEST(decode_loop, hop_latency_needs_more_microbatches_than_stages),
+        CHALK_TEST(decode_loop, one_stage_crosses_no_network),
+        CHALK_TEST(decode_loop, two_stages_pay_two_hops),
         CHALK_TEST(capacity, weights_per_gpu_fall_as_one_over_the_stages),
         CHALK_TEST(capacity, kv_per_gpu_with_p_microbatches_does_not_depend_on_p),
         CHALK_TEST(capacity, kv_per_gpu_of_one_microbatch_falls_with_the_stages),
         CHALK_TEST(capacity, fewest_stages_to_fit_or_none_when_the_kv_overflows),
         CHALK_TEST(capacity, fewest_stages_is_exact_at_the_boundary),
+        CHALK_TEST(capacity, lecture_model_on_72_gpus_fits_4_stages_exactly),
+        CHALK_TEST(capacity, kv_filling_the_hbm_exactly_leaves_no_stages),
+        CHALK_TEST(capacity, a_model_without_kv_cache_needs_the_weights_alone),
+        CHALK_TEST(split, a_model_that_fits_one_rack_is_served_on_one),
+        CHALK_TEST(split, without_hops_the_split_is_the_capacity_equations),
+        CHALK_TEST(split, slow_hops_can_leave_no_split_that_fits),
+        CHALK_TEST(split, the_fullest_stage_sets_the_pace_and_the_memory),
+        CHALK_TEST(split, the_hop_condition_and_the_racks_cap_the_stages),
+        CHALK_TEST(split, a_gpu_filled_exactly_fits),
+        CHALK_TEST(split, there_are_no_more_stages_than_layers),
     };
     return cmocka_run_group_tests_name("03-pipelining", tests, NULL, NULL);
 }

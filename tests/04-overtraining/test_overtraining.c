@@ -14,18 +14,25 @@
  *       5.76e23 FLOPs; Table 1: Chinchilla, 70B parameters on 1.4T tokens.
  *   Besiroglu et al. 2024 (arXiv:2404.10102) Table 1: E 1.8172, A 482.01,
  *       B 2085.43, alpha 0.3478, beta 0.3658, whence a = beta / (alpha + beta) = 0.5126.
- *   Sardana et al. 2023 (arXiv:2401.00448) Figure 1: a 13B model facing 2T tokens
- *       of inference is best replaced by a 7B model, saving 1.7e22 FLOPs (17%).
+ *   Sardana et al. 2024 (ICML; arXiv:2401.00448) Figure 1: a 13B model facing 2T
+ *       tokens of inference is best replaced by a 7B model, saving 1.7e22 FLOPs (17%).
+ *   De Vries 2023 ("Go smol or go home"), as coded in the Harm's-law app
+ *       (huggingface.co/spaces/lvwerra/harms-law, app.py): alpha 0.336, beta 0.283
+ *       with the printed A and B (lib/scaling.c, fit "devries").
  *   The lecture (section 5) and its flashcards: k_RL 2 to 6, efficiency ~30% or
  *       1/3; 50M tokens/s for 60 days; 100B active parameters; 20 tokens/param.
  *   Meta's Llama 3 8B model card: 8.03e9 parameters, 15T tokens.
+ *
+ * No answer (overtraining.h): a double result is NaN, a struct result has exists =
+ * false and a reason; every such rule is tested at the point where it starts.
  */
 #include "../test_util.h"
 
 #include "overtraining.h"
 
 #define TIGHT 1e-9   /* closed forms: only rounding differs */
-#define ROOT 1e-7    /* a bisected root, checked through the condition it solves */
+#define ROOT 1e-5    /* a searched optimum (within 1e-6 of the true one in N, by the
+                        contract), checked through the condition it solves */
 #define DAY_S 86400.0
 
 static const cost_scaling_fit *fit(const char *name)
@@ -50,15 +57,53 @@ static double n_opt(const cost_scaling_fit *f, double c)
     return g * pow(c / 6.0, b / (a + b));
 }
 
-/* `back`, found another way, is the compute-optimal model `o` of budget `flops`. */
-static void assert_same_optimum(overtraining_optimum back, overtraining_optimum o,
-                                double flops)
+/* A struct result with an answer: exists, and no reason. */
+#define assert_answer(r)                                                                  \
+    do {                                                                                  \
+        assert_true((r).exists);                                                          \
+        assert_null((r).reason);                                                          \
+    } while (0)
+
+/* A struct result without one: !exists, and a reason to show. */
+#define assert_no_answer(r)                                                               \
+    do {                                                                                  \
+        assert_false((r).exists);                                                         \
+        assert_non_null((r).reason);                                                      \
+    } while (0)
+
+/* A double result without an answer: NaN. */
+#define assert_nan(x) chalk_assert_nan((x), #x, __FILE__, __LINE__)
+static void chalk_assert_nan(double x, const char *expr, const char *file, int line)
 {
-    assert_true(back.exists);
-    assert_close(back.params, o.params, 1e-9, "params");
-    assert_close(back.tokens, o.tokens, 1e-9, "tokens");
-    assert_close(back.flops, flops, 1e-9, "FLOPs");
+    if (isnan(x))
+        return;
+    print_error("%s = %.6g, expected NaN (no answer)\n", expr, x);
+    _fail(file, line);
 }
+
+/* `back`, found another way, is the compute-optimal model `o` of budget `flops`
+ * (a macro, so that a failure points at the test's line). */
+#define assert_same_optimum(back, o, budget)                                              \
+    do {                                                                                  \
+        overtraining_optimum back_ = (back);                                              \
+        assert_answer(back_);                                                             \
+        assert_close(back_.params, (o).params, 1e-9, "params");                           \
+        assert_close(back_.tokens, (o).tokens, 1e-9, "tokens");                           \
+        assert_close(back_.flops, (budget), 1e-9, "FLOPs");                               \
+    } while (0)
+
+/* psi = alpha_N l_N / (alpha_D l_D), from the law, for the conditions of §4.9-4.10. */
+static double psi(const cost_scaling_fit *f, double n, double d)
+{
+    return f->alpha_params * f->a_params / pow(n, f->alpha_params) /
+           (f->alpha_tokens * f->a_tokens / pow(d, f->alpha_tokens));
+}
+
+/* A fit whose arithmetic is exact (every constant 1): at N = 1 the parameter term
+ * is exactly 1, so a loss of 2 is exactly this model's floor. */
+static const cost_scaling_fit UNIT_FIT = {
+    .name = "unit", .title = "unit test fit", .irreducible = 1.0, .a_params = 1.0,
+    .alpha_params = 1.0, .a_tokens = 1.0, .alpha_tokens = 1.0, .source = "this test"};
 
 /* The lecture's factors: RL with or without a backward pass, at an efficiency. */
 static overtraining_factors factors(double k, double eta_rl, double eta_inf)
@@ -87,13 +132,28 @@ static void parameters_pair_with_alpha_and_tokens_with_beta(void **state)
     assert_close(overtraining_loss(fit("besiroglu"), 1e9, 1e12), expected, TIGHT, "nats");
 }
 
-/* As N and D grow without bound only E is left (1e30 of each: the other terms are
- * below 1e-7 nats). */
+/* An unlimited model on unlimited data (the contract allows +INFINITY for either)
+ * leaves exactly E; an unlimited model on finite data leaves E + B / D^beta. */
 static void an_infinite_model_on_infinite_data_keeps_the_irreducible_loss(void **state)
 {
     (void)state;
-    assert_close(overtraining_loss(fit("hoffmann"), 1e30, 1e30), 1.69, 1e-6, "nats");
-    assert_close(overtraining_loss(fit("besiroglu"), 1e30, 1e30), 1.8172, 1e-6, "nats");
+    assert_close(overtraining_loss(fit("hoffmann"), INFINITY, INFINITY), 1.69, TIGHT, "nats");
+    assert_close(overtraining_loss(fit("besiroglu"), INFINITY, INFINITY), 1.8172, TIGHT, "nats");
+    assert_close(overtraining_loss(fit("besiroglu"), INFINITY, 1e12),
+                 1.8172 + 2085.43 / pow(1e12, 0.3658), TIGHT, "nats");
+}
+
+/* The contract: a model of no parameters, or trained on no data (or on a negative
+ * or NaN amount), has no loss: NaN. */
+static void a_model_without_parameters_or_data_has_no_loss(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("hoffmann");
+    assert_nan(overtraining_loss(f, 0.0, 1e12));
+    assert_nan(overtraining_loss(f, 7e9, 0.0));
+    assert_nan(overtraining_loss(f, -7e9, 1e12));
+    assert_nan(overtraining_loss(f, NAN, 1e12));
+    assert_nan(overtraining_loss(f, 7e9, NAN));
 }
 
 /* Closed form: doubling the data removes a fraction 1 - 2^-beta of the data term. */
@@ -124,7 +184,7 @@ static void printed_fit_follows_the_closed_form_at_gophers_budget(void **state)
     (void)state;
     const cost_scaling_fit *f = fit("hoffmann");
     overtraining_optimum o = overtraining_chinchilla(f, 5.76e23);
-    assert_true(o.exists);
+    assert_answer(o);
     assert_close(o.params, n_opt(f, 5.76e23), TIGHT, "params");
     assert_close(o.tokens, 5.76e23 / 6.0 / n_opt(f, 5.76e23), TIGHT, "tokens");
     assert_true(o.params < 0.85 * 40e9);
@@ -184,6 +244,32 @@ static void a_models_compute_optimal_tokens_lead_back_to_its_budget(void **state
     assert_same_optimum(overtraining_chinchilla_for_params(f, o.params), o, 5.76e23);
 }
 
+/* The contract: no budget, a negative, NaN or infinite one buys no model. */
+static void no_budget_buys_no_model(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("besiroglu");
+    assert_no_answer(overtraining_chinchilla(f, 0.0));
+    assert_no_answer(overtraining_chinchilla(f, -1e24));
+    assert_no_answer(overtraining_chinchilla(f, NAN));
+    assert_no_answer(overtraining_chinchilla(f, INFINITY));
+    assert_no_answer(overtraining_chinchilla_for_params(f, 0.0));
+    assert_no_answer(overtraining_chinchilla_for_params(f, NAN));
+    overtraining_optimum none = overtraining_chinchilla(f, 0.0);
+    assert_true(none.params == 0.0 && none.tokens == 0.0 && none.flops == 0.0);
+}
+
+/* The refit's optimality condition for N = 1e300 asks for D near 1e287 tokens, so
+ * 6 N D is beyond a double (1.8e308): the contract's overflow rule, no answer. */
+static void a_model_of_1e300_parameters_needs_more_flops_than_a_double_holds(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("besiroglu");
+    double d = pow(0.3658 * 2085.43 * pow(1e300, 0.3478) / (0.3478 * 482.01), 1.0 / 0.3658);
+    assert_true(isfinite(d) && !isfinite(6.0 * 1e300 * d)); /* the premise */
+    assert_no_answer(overtraining_chinchilla_for_params(f, 1e300));
+}
+
 /* ---- 4.3 iso_loss ---------------------------------------------------------------- */
 
 /* Solving the law for D and putting D back gives the target loss. */
@@ -192,7 +278,7 @@ static void tokens_for_a_loss_invert_the_loss_law(void **state)
     (void)state;
     const cost_scaling_fit *f = fit("besiroglu");
     overtraining_tokens t = overtraining_tokens_for_loss(f, 8e9, 2.1);
-    assert_true(t.exists);
+    assert_answer(t);
     assert_close(law(f, 8e9, t.tokens), 2.1, 1e-12, "nats");
     double expected = pow(2085.43 / (2.1 - 1.8172 - 482.01 / pow(8e9, 0.3478)), 1.0 / 0.3658);
     assert_close(t.tokens, expected, 1e-9, "tokens");
@@ -204,9 +290,38 @@ static void no_amount_of_data_saves_a_model_that_is_too_small(void **state)
     (void)state;
     const cost_scaling_fit *f = fit("hoffmann");
     double floor = 1.69 + 406.4 / pow(1e9, 0.34); /* 1B parameters, infinite data */
-    assert_false(overtraining_tokens_for_loss(f, 1e9, floor - 0.01).exists);
-    assert_false(overtraining_tokens_for_loss(f, 1e9, floor - 1e-6).exists);
-    assert_true(overtraining_tokens_for_loss(f, 1e9, floor + 0.01).exists);
+    assert_no_answer(overtraining_tokens_for_loss(f, 1e9, floor - 0.01));
+    assert_no_answer(overtraining_tokens_for_loss(f, 1e9, floor - 1e-6));
+    assert_answer(overtraining_tokens_for_loss(f, 1e9, floor + 0.01));
+}
+
+/* Exactly at a model's floor the data term must be 0: only infinite data gets
+ * there, so the contract says no answer. With every constant 1 the arithmetic is
+ * exact: at N = 1 the floor is 1 + 1/1 = 2; a loss of 2.5 leaves 0.5 for the data
+ * term, D = 1 / 0.5 = 2 tokens. */
+static void a_loss_exactly_at_the_models_floor_needs_infinite_data(void **state)
+{
+    (void)state;
+    assert_no_answer(overtraining_tokens_for_loss(&UNIT_FIT, 1.0, 2.0));
+    overtraining_tokens t = overtraining_tokens_for_loss(&UNIT_FIT, 1.0, 2.5);
+    assert_answer(t);
+    assert_close(t.tokens, 2.0, TIGHT, "tokens");
+}
+
+/* The contract: a size that is not positive and finite, or a loss that is not
+ * finite, has no answer. */
+static void a_non_finite_loss_or_size_has_no_answer(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("besiroglu");
+    assert_no_answer(overtraining_tokens_for_loss(f, 0.0, 2.0));
+    assert_no_answer(overtraining_tokens_for_loss(f, INFINITY, 2.0));
+    assert_no_answer(overtraining_tokens_for_loss(f, 8e9, NAN));
+    assert_no_answer(overtraining_tokens_for_loss(f, 8e9, INFINITY));
+    assert_no_answer(overtraining_min_params(f, NAN));
+    assert_no_answer(overtraining_min_params(f, INFINITY));
+    assert_no_answer(overtraining_chinchilla_for_loss(f, NAN));
+    assert_no_answer(overtraining_chinchilla_for_loss(f, INFINITY));
 }
 
 /* No finite model reaches the irreducible loss, nor anything below it; just above
@@ -215,13 +330,13 @@ static void no_amount_of_data_saves_a_model_that_is_too_small(void **state)
 static void no_model_reaches_the_irreducible_loss(void **state)
 {
     (void)state;
-    assert_false(overtraining_min_params(fit("hoffmann"), 1.69).exists);
+    assert_no_answer(overtraining_min_params(fit("hoffmann"), 1.69));
     overtraining_size n = overtraining_min_params(fit("hoffmann"), 2.0);
-    assert_true(n.exists);
+    assert_answer(n);
     assert_close(n.params, pow(406.4 / (2.0 - 1.69), 1.0 / 0.34), 1e-12, "params");
-    assert_false(overtraining_chinchilla_for_loss(fit("hoffmann"), 1.69).exists);
-    assert_false(overtraining_chinchilla_for_loss(fit("besiroglu"), 1.5).exists);
-    assert_true(overtraining_chinchilla_for_loss(fit("besiroglu"), 1.9).exists);
+    assert_no_answer(overtraining_chinchilla_for_loss(fit("hoffmann"), 1.69));
+    assert_no_answer(overtraining_chinchilla_for_loss(fit("besiroglu"), 1.5));
+    assert_answer(overtraining_chinchilla_for_loss(fit("besiroglu"), 1.9));
 }
 
 /* The compute-optimal model for a loss is on the frontier: ask for the loss of the
@@ -305,7 +420,60 @@ static void the_total_is_the_sum_of_the_three_terms(void **state)
                            .factors = factors(3, 1.0 / 3, 1.0 / 3)};
     overtraining_costs c = overtraining_cost_terms(&p);
     double expected = 6 * 100e9 * 2e14 + 3 * 100e9 * 1e14 * 3 + 2 * 100e9 * 2e14 * 3;
+    assert_answer(c);
     assert_close(c.total_flops, expected, TIGHT, "FLOPs");
+}
+
+/* The contract: token counts of 0 are allowed and cost 0; a model of 0 parameters,
+ * a negative or NaN token count are not. */
+static void no_tokens_cost_nothing_but_a_model_without_parameters_has_no_costs(void **state)
+{
+    (void)state;
+    overtraining_plan p = {.params_active = 100e9, .factors = factors(3, 1.0 / 3, 1.0 / 3)};
+    overtraining_costs c = overtraining_cost_terms(&p);
+    assert_answer(c);
+    assert_true(c.total_flops == 0.0);
+    p.params_active = 0.0;
+    assert_no_answer(overtraining_cost_terms(&p));
+    p.params_active = 100e9;
+    p.rl_tokens = -1.0;
+    assert_no_answer(overtraining_cost_terms(&p));
+    p.rl_tokens = NAN;
+    assert_no_answer(overtraining_cost_terms(&p));
+}
+
+/* The contract: an efficiency is > 0 and finite; exactly 1 (decode as good as
+ * training) is fine, and so, computably, is 2; 0, infinity and NaN are not, nor is
+ * k_RL = 0. */
+static void an_efficiency_must_be_positive_and_finite(void **state)
+{
+    (void)state;
+    overtraining_plan p = {.params_active = 1e9, .pretrain_tokens = 1e12, .rl_tokens = 1e11,
+                           .inference_tokens = 1e12, .factors = factors(2, 1.0, 1.0)};
+    overtraining_costs c = overtraining_cost_terms(&p);
+    assert_answer(c);
+    assert_close(c.inference_flops, 2 * 1e9 * 1e12, TIGHT, "FLOPs");
+    p.factors.inference_efficiency = 2.0;
+    assert_close(overtraining_cost_terms(&p).inference_flops, 1e9 * 1e12, TIGHT, "FLOPs");
+    p.factors.inference_efficiency = 0.0;
+    assert_no_answer(overtraining_cost_terms(&p));
+    p.factors.inference_efficiency = INFINITY;
+    assert_no_answer(overtraining_cost_terms(&p));
+    p.factors.inference_efficiency = NAN;
+    assert_no_answer(overtraining_cost_terms(&p));
+    p.factors = factors(0, 1.0, 1.0);
+    assert_no_answer(overtraining_cost_terms(&p));
+}
+
+/* 1e-320 is a valid efficiency (a denormal above 0), but 2 N D_inf / 1e-320 is
+ * beyond a double: the contract's overflow rule, no answer. */
+static void an_efficiency_of_1e_minus_320_overflows_to_no_answer(void **state)
+{
+    (void)state;
+    overtraining_plan p = {.params_active = 1e9, .inference_tokens = 1e12,
+                           .factors = factors(2, 1.0, 1e-320)};
+    assert_true(!isfinite(2 * 1e9 * 1e12 / 1e-320)); /* the premise */
+    assert_no_answer(overtraining_cost_terms(&p));
 }
 
 /* ---- 4.5 heuristic --------------------------------------------------------------- */
@@ -343,9 +511,24 @@ static void the_heuristic_costs_under_6_percent_for_exponents_1_and_2(void **sta
 static void the_penalty_is_the_same_with_the_exponents_swapped(void **state)
 {
     (void)state;
-    assert_close(overtraining_equal_cost_penalty(0.5, 3), overtraining_equal_cost_penalty(3, 0.5),
-                 1e-12, "x");
-    assert_true(overtraining_equal_cost_penalty(0.5, 3) > overtraining_equal_cost_penalty(1, 2));
+    double u = pow(0.5 / 3.0, 1.0 / 3.5); /* the minimum of u^-0.5 + u^3 */
+    double expected = 2.0 / (pow(u, -0.5) + pow(u, 3.0));
+    assert_close(overtraining_equal_cost_penalty(0.5, 3), expected, 1e-12, "x");
+    assert_close(overtraining_equal_cost_penalty(3, 0.5), expected, 1e-12, "x");
+    assert_true(expected > 1.0);
+}
+
+/* The contract: exponents are positive and finite; otherwise NaN. */
+static void exponents_must_be_positive_and_finite(void **state)
+{
+    (void)state;
+    assert_nan(overtraining_optimum_term_ratio(0.0, 1.0));
+    assert_nan(overtraining_optimum_term_ratio(1.0, -1.0));
+    assert_nan(overtraining_optimum_term_ratio(NAN, 1.0));
+    assert_nan(overtraining_optimum_term_ratio(1.0, INFINITY));
+    assert_nan(overtraining_equal_cost_penalty(0.0, 1.0));
+    assert_nan(overtraining_equal_cost_penalty(1.0, NAN));
+    assert_nan(overtraining_equal_cost_penalty(INFINITY, 1.0));
 }
 
 /* ---- 4.6 sign_slip --------------------------------------------------------------- */
@@ -396,6 +579,36 @@ static void at_full_efficiency_a_trained_rl_token_costs_one_pretraining_token(vo
     assert_close(overtraining_token_weights(&f).rl, 1.0, TIGHT, "");
     assert_close(overtraining_token_weights_slipped(&f).rl, 1.0, TIGHT, "");
     assert_close(overtraining_token_weights(&f).inference, 1.0 / 3.0, TIGHT, "");
+    assert_answer(overtraining_token_weights(&f));
+    assert_answer(overtraining_token_weights_slipped(&f));
+}
+
+/* The slip multiplies by eta where the correction divides: k eta / 6 is the corrected
+ * weight k / (6 x (1/eta)) at the (unphysical, but valid) efficiency 1/eta. */
+static void the_slipped_weight_is_the_corrected_one_at_efficiency_1_over_eta(void **state)
+{
+    (void)state;
+    overtraining_factors f = factors(4, 0.3, 0.25), inv = factors(4, 1.0 / 0.3, 1.0 / 0.25);
+    overtraining_weights slip = overtraining_token_weights_slipped(&f);
+    overtraining_weights right = overtraining_token_weights(&inv);
+    assert_answer(right);
+    assert_close(slip.rl, right.rl, TIGHT, "");
+    assert_close(slip.inference, right.inference, TIGHT, "");
+}
+
+/* The contract: weights exist only for valid factors (k_RL > 0, efficiencies > 0,
+ * all finite), slipped or not. */
+static void weights_of_invalid_factors_do_not_exist(void **state)
+{
+    (void)state;
+    overtraining_factors zero = factors(3, 0.0, 0.3), infinite = factors(3, 0.3, INFINITY),
+                         no_k = factors(0, 0.3, 0.3);
+    assert_no_answer(overtraining_token_weights(&zero));
+    assert_no_answer(overtraining_token_weights(&infinite));
+    assert_no_answer(overtraining_token_weights(&no_k));
+    assert_no_answer(overtraining_token_weights_slipped(&zero));
+    assert_no_answer(overtraining_token_weights_slipped(&infinite));
+    assert_no_answer(overtraining_token_weights_slipped(&no_k));
 }
 
 /* ---- 4.7 equal_cost -------------------------------------------------------------- */
@@ -434,6 +647,33 @@ static void costlier_rl_tokens_mean_fewer_of_them(void **state)
     double r6 = overtraining_equal_cost(&six, &s).rl_per_pretrain;
     assert_close(r2, 6.0 * 0.3 / 2.0, TIGHT, "");
     assert_close(r2 / r6, 3.0, TIGHT, "x");
+}
+
+/* The contract: a share of 0 is allowed and gives 0 tokens of that kind (here a
+ * lab that does no RL: pre-training and serving half each, so D_inf = D). */
+static void no_share_for_rl_means_no_rl_tokens(void **state)
+{
+    (void)state;
+    overtraining_factors f = factors(3, 1.0 / 3, 1.0 / 3);
+    overtraining_split s = {0.5, 0.0, 0.5};
+    overtraining_token_ratios r = overtraining_equal_cost(&f, &s);
+    assert_answer(r);
+    assert_true(r.rl_per_pretrain == 0.0);
+    assert_close(r.inference_per_pretrain, 1.0, TIGHT, "");
+}
+
+/* The contract: pre-training's share must be > 0 (the ratios are per pre-training
+ * token); no share, a negative or NaN one has no answer. */
+static void no_share_for_pretraining_has_no_answer(void **state)
+{
+    (void)state;
+    overtraining_factors f = factors(3, 1.0 / 3, 1.0 / 3);
+    overtraining_split none = {0.0, 0.5, 0.5}, negative = {-0.1, 0.5, 0.6},
+                       nan = {NAN, 0.5, 0.5}, bad_rl = {0.5, -0.5, 1.0};
+    assert_no_answer(overtraining_equal_cost(&f, &none));
+    assert_no_answer(overtraining_equal_cost(&f, &negative));
+    assert_no_answer(overtraining_equal_cost(&f, &nan));
+    assert_no_answer(overtraining_equal_cost(&f, &bad_rl));
 }
 
 /* ---- 4.8 estimate ---------------------------------------------------------------- */
@@ -484,7 +724,119 @@ static void llama3_8b_is_trained_93x_past_20_tokens_per_parameter(void **state)
     assert_close(overtraining_factor(15e12, 8.03e9, 1), 1868, 0.001, "tokens/param");
 }
 
-/* ---- 4.9 inference_optimal ------------------------------------------------------ */
+/* The contract: a chance of use lies in [0, 1] (exactly 1 allowed, the next double
+ * above it not); a negative rate or duration, NaN, or an overflowing product has
+ * no answer. */
+static void a_chance_above_one_or_a_negative_duration_has_no_answer(void **state)
+{
+    (void)state;
+    overtraining_fleet f = {.tokens_per_s = 50e6, .days = 60, .use_probability = 1.0};
+    assert_close(overtraining_inference_tokens(&f), 50e6 * 60 * DAY_S, TIGHT, "tokens");
+    f.use_probability = nextafter(1.0, 2.0);
+    assert_nan(overtraining_inference_tokens(&f));
+    f.use_probability = -0.1;
+    assert_nan(overtraining_inference_tokens(&f));
+    f.use_probability = 1.0;
+    f.days = -1.0;
+    assert_nan(overtraining_inference_tokens(&f));
+    f.days = 60;
+    f.tokens_per_s = NAN;
+    assert_nan(overtraining_inference_tokens(&f));
+    f.tokens_per_s = 1e300;
+    f.days = 1e300; /* 1e300 x 8.64e304 s overflows */
+    assert_nan(overtraining_inference_tokens(&f));
+}
+
+/* The contract: the factor needs tokens, a model and a rule, all positive. */
+static void the_factor_of_no_model_or_no_rule_has_no_answer(void **state)
+{
+    (void)state;
+    assert_nan(overtraining_factor(15e12, 0.0, 20));
+    assert_nan(overtraining_factor(15e12, 8e9, 0.0));
+    assert_nan(overtraining_factor(0.0, 8e9, 20));
+    assert_nan(overtraining_factor(NAN, 8e9, 20));
+}
+
+/* ---- 4.9 from_traffic ------------------------------------------------------------ */
+
+/* Lecture section 5.4-5.5 with flashcard 18's numbers (k 3, both efficiencies 1/3,
+ * thirds): a served token costs exactly one pre-training token, so D = D_inf =
+ * 50M tokens/s x 60 days = 2.592e14, and 2.592e14 / (20 x 100e9) = 129.6x. */
+static void the_lectures_traffic_at_a_third_pretrains_on_259t_tokens(void **state)
+{
+    (void)state;
+    overtraining_fleet fleet = {.tokens_per_s = 50e6, .days = 60, .use_probability = 1};
+    overtraining_factors f = factors(3, 1.0 / 3, 1.0 / 3);
+    overtraining_split s = {1.0 / 3, 1.0 / 3, 1.0 / 3};
+    overtraining_estimate e = overtraining_from_traffic(&fleet, &f, &s, 100e9, 20);
+    assert_answer(e);
+    assert_close(e.inference_tokens, 50e6 * 60 * DAY_S, TIGHT, "tokens");
+    assert_close(e.pretrain_tokens, 50e6 * 60 * DAY_S, TIGHT, "tokens");
+    assert_close(e.tokens_per_param, 2592.0, TIGHT, "tokens/param");
+    assert_close(e.overtrain_factor, 129.6, TIGHT, "x");
+}
+
+/* At the lecture's 30% a served token costs w_inf = 2 / (6 x 0.3) = 1/0.9
+ * pre-training tokens; equal thirds then ask D_inf / D = 0.9, so D = 2.592e14 / 0.9
+ * = 2.88e14: the 288 trillion of the lecture's check in section 4.9. */
+static void at_the_lectures_30_percent_the_same_traffic_asks_for_288t_tokens(void **state)
+{
+    (void)state;
+    overtraining_fleet fleet = {.tokens_per_s = 50e6, .days = 60, .use_probability = 1};
+    overtraining_factors f = factors(3, 1.0 / 3, 0.3);
+    overtraining_split s = {1.0 / 3, 1.0 / 3, 1.0 / 3};
+    overtraining_estimate e = overtraining_from_traffic(&fleet, &f, &s, 100e9, 20);
+    assert_answer(e);
+    assert_close(e.pretrain_tokens, 2.88e14, TIGHT, "tokens");
+    assert_close(e.overtrain_factor, 144.0, TIGHT, "x");
+}
+
+/* The host's split (a quarter each to pre-training and RL, half to serving) at a
+ * third: D_inf / D = 0.5 / (0.25 x 1) = 2, so D is half the served tokens; derated
+ * by even odds of use, a quarter. */
+static void half_the_budget_for_serving_halves_the_pretraining_tokens(void **state)
+{
+    (void)state;
+    overtraining_fleet fleet = {.tokens_per_s = 50e6, .days = 60, .use_probability = 0.5};
+    overtraining_factors f = factors(3, 1.0 / 3, 1.0 / 3);
+    overtraining_split s = {0.25, 0.25, 0.5};
+    overtraining_estimate e = overtraining_from_traffic(&fleet, &f, &s, 100e9, 20);
+    assert_answer(e);
+    assert_close(e.inference_tokens, 0.5 * 50e6 * 60 * DAY_S, TIGHT, "tokens");
+    assert_close(e.pretrain_tokens, 0.25 * 50e6 * 60 * DAY_S, TIGHT, "tokens");
+}
+
+/* The contract: no traffic gives 0 tokens and a factor of 0 (an answer); no share
+ * for serving leaves pre-training unset (no answer). */
+static void no_traffic_means_no_pretraining_but_no_share_means_no_answer(void **state)
+{
+    (void)state;
+    overtraining_fleet idle = {.tokens_per_s = 0, .days = 60, .use_probability = 1};
+    overtraining_factors f = factors(3, 1.0 / 3, 1.0 / 3);
+    overtraining_split thirds = {1.0 / 3, 1.0 / 3, 1.0 / 3}, no_serving = {0.5, 0.5, 0.0};
+    overtraining_estimate e = overtraining_from_traffic(&idle, &f, &thirds, 100e9, 20);
+    assert_answer(e);
+    assert_true(e.pretrain_tokens == 0.0 && e.overtrain_factor == 0.0);
+    overtraining_fleet busy = {.tokens_per_s = 50e6, .days = 60, .use_probability = 1};
+    assert_no_answer(overtraining_from_traffic(&busy, &f, &no_serving, 100e9, 20));
+}
+
+/* The contract: an invalid fleet, factors, model or rule has no answer. */
+static void an_invalid_fleet_model_or_rule_has_no_estimate(void **state)
+{
+    (void)state;
+    overtraining_fleet fleet = {.tokens_per_s = 50e6, .days = 60, .use_probability = 1};
+    overtraining_fleet bad = {.tokens_per_s = 50e6, .days = -60, .use_probability = 1};
+    overtraining_factors f = factors(3, 1.0 / 3, 1.0 / 3), bad_f = factors(3, 1.0 / 3, 0.0);
+    overtraining_split s = {1.0 / 3, 1.0 / 3, 1.0 / 3};
+    assert_no_answer(overtraining_from_traffic(&bad, &f, &s, 100e9, 20));
+    assert_no_answer(overtraining_from_traffic(&fleet, &bad_f, &s, 100e9, 20));
+    assert_no_answer(overtraining_from_traffic(&fleet, &f, &s, 0.0, 20));
+    assert_no_answer(overtraining_from_traffic(&fleet, &f, &s, 100e9, 0.0));
+    assert_no_answer(overtraining_from_traffic(&fleet, &f, &s, NAN, 20));
+}
+
+/* ---- 4.10 inference_optimal ----------------------------------------------------- */
 
 /* The life of a given model at a loss: tokens from the law, 6 N D and 2 N D_inf. */
 static void a_lifetime_trains_just_to_the_loss_and_counts_both_terms(void **state)
@@ -492,14 +844,30 @@ static void a_lifetime_trains_just_to_the_loss_and_counts_both_terms(void **stat
     (void)state;
     const cost_scaling_fit *f = fit("hoffmann");
     overtraining_lifetime l = overtraining_lifetime_at(f, 20e9, 1.95, 1e13);
-    assert_true(l.exists);
+    assert_answer(l);
+    assert_close(l.loss, 1.95, TIGHT, "nats");
     double d = pow(410.7 / (1.95 - 1.69 - 406.4 / pow(20e9, 0.34)), 1.0 / 0.28);
     assert_close(l.train_tokens, d, 1e-9, "tokens");
     assert_close(l.tokens_per_param, d / 20e9, 1e-9, "tokens/param");
     assert_close(l.train_flops, 6 * 20e9 * d, 1e-9, "FLOPs");
     assert_close(l.inference_flops, 2 * 20e9 * 1e13, TIGHT, "FLOPs");
     assert_close(l.total_flops, 6 * 20e9 * d + 2 * 20e9 * 1e13, 1e-9, "FLOPs");
-    assert_false(overtraining_lifetime_at(f, 1e9, 1.95, 1e13).exists); /* too small */
+    assert_no_answer(overtraining_lifetime_at(f, 1e9, 1.95, 1e13)); /* too small */
+}
+
+/* The contract: no demand is allowed (no inference FLOPs); a negative or NaN demand,
+ * or one whose FLOPs overflow (2 x 2e10 x 1e300), has no answer. */
+static void a_lifetime_needs_a_demand_of_zero_or_more_that_fits_a_double(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("hoffmann");
+    overtraining_lifetime l = overtraining_lifetime_at(f, 20e9, 1.95, 0.0);
+    assert_answer(l);
+    assert_true(l.inference_flops == 0.0);
+    assert_no_answer(overtraining_lifetime_at(f, 20e9, 1.95, -1.0));
+    assert_no_answer(overtraining_lifetime_at(f, 20e9, 1.95, NAN));
+    assert_no_answer(overtraining_lifetime_at(f, 20e9, 1.95, 1e300));
+    assert_no_answer(overtraining_lifetime_at(f, 0.0, 1.95, 1e13));
 }
 
 /* Sardana et al.: with no inference the optimum is the compute-optimal model. */
@@ -509,23 +877,23 @@ static void without_inference_the_optimum_is_the_chinchilla_model(void **state)
     const cost_scaling_fit *f = fit("besiroglu");
     overtraining_optimum c = overtraining_chinchilla_for_loss(f, 2.0);
     overtraining_lifetime l = overtraining_inference_optimal(f, 2.0, 0);
-    assert_true(l.exists);
-    assert_close(l.params, c.params, 1e-7, "params");
-    assert_close(l.train_tokens, c.tokens, 1e-6, "tokens");
+    assert_answer(l);
+    assert_close(l.params, c.params, ROOT, "params");
+    assert_close(l.train_tokens, c.tokens, ROOT, "tokens");
 }
 
 /* The condition the root solves: d(6 N D + 2 N D_inf)/dN = 0 with D on the iso-loss
  * curve gives 2 N D_inf / (6 N D) = psi - 1, psi = alpha A N^-alpha / (beta B D^-beta). */
-static void at_the_optimum_inference_over_training_flops_is_rho_minus_1(void **state)
+static void at_the_optimum_inference_over_training_flops_is_psi_minus_1(void **state)
 {
     (void)state;
     const cost_scaling_fit *f = fit("hoffmann-unrounded");
     overtraining_lifetime l = overtraining_inference_optimal(f, 1.86, 2.6e14);
-    assert_true(l.exists);
+    assert_answer(l);
     assert_close(law(f, l.params, l.train_tokens), 1.86, 1e-12, "nats");
-    double psi = f->alpha_params * f->a_params / pow(l.params, f->alpha_params) /
-                 (f->alpha_tokens * f->a_tokens / pow(l.train_tokens, f->alpha_tokens));
-    assert_close(l.inference_flops / l.train_flops, psi - 1.0, ROOT, "");
+    assert_close(l.loss, 1.86, TIGHT, "nats");
+    assert_close(l.inference_flops / l.train_flops, psi(f, l.params, l.train_tokens) - 1.0,
+                 ROOT, "");
     assert_close(l.inference_flops, 2 * l.params * 2.6e14, TIGHT, "FLOPs");
 }
 
@@ -559,9 +927,28 @@ static void more_demand_makes_the_model_smaller_and_longer_trained(void **state)
 static void no_model_is_inference_optimal_for_an_unreachable_loss(void **state)
 {
     (void)state;
-    assert_false(overtraining_inference_optimal(fit("hoffmann"), 1.69, 1e12).exists);
-    assert_false(overtraining_inference_optimal(fit("besiroglu"), 1.7, 1e12).exists);
-    assert_true(overtraining_inference_optimal(fit("besiroglu"), 1.82, 1e12).exists);
+    assert_no_answer(overtraining_inference_optimal(fit("hoffmann"), 1.69, 1e12));
+    assert_no_answer(overtraining_inference_optimal(fit("besiroglu"), 1.7, 1e12));
+    assert_answer(overtraining_inference_optimal(fit("besiroglu"), 1.82, 1e12));
+    assert_no_answer(overtraining_inference_optimal(fit("besiroglu"), NAN, 1e12));
+}
+
+/* The contract's ranges, at their edges: a loss up to 20 nats and a demand up to
+ * 1e30 tokens have an answer; the next double beyond either, a negative or NaN
+ * demand have none. */
+static void the_search_answers_up_to_20_nats_and_1e30_tokens_and_no_further(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("besiroglu");
+    assert_answer(overtraining_inference_optimal(f, 20.0, 1e12));
+    assert_no_answer(overtraining_inference_optimal(f, nextafter(20.0, 21.0), 1e12));
+    overtraining_lifetime l = overtraining_inference_optimal(f, 1.95, 1e30);
+    assert_answer(l);
+    assert_close(l.inference_flops / l.train_flops, psi(f, l.params, l.train_tokens) - 1.0,
+                 ROOT, "");
+    assert_no_answer(overtraining_inference_optimal(f, 1.95, nextafter(1e30, INFINITY)));
+    assert_no_answer(overtraining_inference_optimal(f, 1.95, -1.0));
+    assert_no_answer(overtraining_inference_optimal(f, 1.95, NAN));
 }
 
 /* Sardana et al. Figure 1: the loss of a compute-optimal 13B model with 2T tokens of
@@ -580,12 +967,145 @@ static void sardanas_13b_with_2t_tokens_of_demand_becomes_about_7b(void **state)
     assert_close((ref_total - l.total_flops) / ref_total, 0.17, 0.05, "");
 }
 
+/* Sardana et al. Figure 1 again, with de Vries's exponents (0.336, 0.283; A and B
+ * as printed): the paper's 7B, 1.7e22 FLOPs and 17% to every digit it prints. */
+static void de_vriess_constants_give_sardanas_7b_1_7e22_and_17_percent(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("devries");
+    overtraining_optimum ref = overtraining_chinchilla_for_params(f, 13e9);
+    overtraining_lifetime l = overtraining_inference_optimal(f, ref.loss, 2e12);
+    double ref_total = ref.flops + 2 * 13e9 * 2e12, saved = ref_total - l.total_flops;
+    assert_true(l.params >= 6.5e9 && l.params < 7.5e9);         /* "7B" */
+    assert_true(saved >= 1.65e22 && saved < 1.75e22);            /* "1.7 x 10^22" */
+    assert_true(saved / ref_total >= 0.165 && saved / ref_total < 0.175); /* "17%" */
+}
+
+/* ---- 4.11 budget_optimal -------------------------------------------------------- */
+
+/* With no inference, the best loss a budget buys is Chinchilla's: Hoffmann's closed
+ * form N = G (C/6)^(beta/(alpha+beta)) at Gopher's 5.76e23 FLOPs. */
+static void without_inference_a_budget_buys_the_compute_optimal_model(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("hoffmann-unrounded");
+    overtraining_lifetime b = overtraining_budget_optimal(f, 5.76e23, 0.0);
+    assert_answer(b);
+    double n = n_opt(f, 5.76e23), d = 5.76e23 / 6.0 / n;
+    assert_close(b.params, n, ROOT, "params");
+    assert_close(b.train_tokens, d, ROOT, "tokens");
+    assert_close(b.loss, law(f, n, d), 1e-9, "nats");
+    assert_true(b.inference_flops == 0.0);
+}
+
+/* The answer spends the budget exactly, 6 N D + 2 N D_inf = C, and its fields are
+ * the law and the cost terms at (N, D). */
+static void the_best_model_spends_the_budget_exactly(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("besiroglu");
+    overtraining_lifetime b = overtraining_budget_optimal(f, 3e26, 2.6e14);
+    assert_answer(b);
+    double n = b.params, d = b.train_tokens;
+    assert_close(6 * n * d + 2 * n * 2.6e14, 3e26, TIGHT, "FLOPs");
+    assert_close(b.total_flops, 3e26, TIGHT, "FLOPs");
+    assert_close(b.train_flops, 6 * n * d, TIGHT, "FLOPs");
+    assert_close(b.inference_flops, 2 * n * 2.6e14, TIGHT, "FLOPs");
+    assert_close(b.tokens_per_param, d / n, TIGHT, "tokens/param");
+    assert_close(b.loss, law(f, n, d), TIGHT, "nats");
+}
+
+/* Section 4.10: along 6 N D + 2 N D_inf = C, dL/dN = 0 gives psi = 1 + D_inf / (3 D),
+ * the same condition as the least-FLOPs model for a loss: inference over training
+ * FLOPs is psi - 1. */
+static void at_the_best_loss_inference_over_training_flops_is_psi_minus_1(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("hoffmann");
+    overtraining_lifetime b = overtraining_budget_optimal(f, 1e25, 1e13);
+    assert_answer(b);
+    assert_close(b.inference_flops / b.train_flops, psi(f, b.params, b.train_tokens) - 1.0,
+                 ROOT, "");
+}
+
+/* Definition of a minimum: 1% larger or smaller models on the same budget (their
+ * D what the budget leaves) reach a higher loss, by the law. */
+static void neighbours_on_the_same_budget_reach_a_higher_loss(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("besiroglu");
+    overtraining_lifetime b = overtraining_budget_optimal(f, 1e26, 1e14);
+    assert_answer(b);
+    for (int k = -1; k <= 1; k += 2) {
+        double n = b.params * pow(1.01, k), d = 1e26 / (6 * n) - 1e14 / 3.0;
+        assert_true(law(f, n, d) > b.loss);
+    }
+}
+
+/* The two problems are one: the budget-optimal model's loss, asked of the search
+ * for the least FLOPs at that loss and demand, gives back the same model and the
+ * same budget. */
+static void the_best_loss_for_a_budget_and_the_least_flops_for_that_loss_agree(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("besiroglu");
+    overtraining_lifetime b = overtraining_budget_optimal(f, 1e26, 2.6e14);
+    overtraining_lifetime l = overtraining_inference_optimal(f, b.loss, 2.6e14);
+    assert_answer(b);
+    assert_answer(l);
+    assert_close(l.params, b.params, ROOT, "params");
+    assert_close(l.total_flops, 1e26, ROOT, "FLOPs");
+}
+
+/* More demand on the same budget leaves less for training: a smaller model, more
+ * tokens per parameter, and a higher loss. */
+static void more_demand_on_the_same_budget_buys_a_smaller_model_and_a_higher_loss(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("besiroglu");
+    overtraining_lifetime lo = overtraining_budget_optimal(f, 1e26, 1e13);
+    overtraining_lifetime hi = overtraining_budget_optimal(f, 1e26, 1e15);
+    assert_answer(lo);
+    assert_answer(hi);
+    assert_true(hi.params < lo.params && hi.loss > lo.loss);
+    assert_true(hi.tokens_per_param > lo.tokens_per_param);
+}
+
+/* Serving 1e20 tokens at 2 FLOPs per parameter would spend a 1e24 budget on a
+ * model of 5,000 parameters: the best model is smaller still, and it exists. */
+static void a_demand_that_could_spend_the_whole_budget_still_leaves_a_model(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("besiroglu");
+    overtraining_lifetime b = overtraining_budget_optimal(f, 1e24, 1e20);
+    assert_answer(b);
+    assert_true(b.params < 1e24 / (2 * 1e20) && b.train_tokens > 0.0);
+    assert_close(6 * b.params * b.train_tokens + 2 * b.params * 1e20, 1e24, TIGHT, "FLOPs");
+}
+
+/* The contract's ranges, at their edges: a budget in (0, 1e40] and a demand in
+ * [0, 1e30]; none, a negative, NaN or larger value has no answer. */
+static void a_budget_needs_flops_in_0_to_1e40_and_a_demand_in_0_to_1e30(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("besiroglu");
+    assert_answer(overtraining_budget_optimal(f, 1e40, 1e30));
+    assert_no_answer(overtraining_budget_optimal(f, nextafter(1e40, INFINITY), 1e13));
+    assert_no_answer(overtraining_budget_optimal(f, 1e26, nextafter(1e30, INFINITY)));
+    assert_no_answer(overtraining_budget_optimal(f, 0.0, 1e13));
+    assert_no_answer(overtraining_budget_optimal(f, -1e26, 1e13));
+    assert_no_answer(overtraining_budget_optimal(f, NAN, 1e13));
+    assert_no_answer(overtraining_budget_optimal(f, 1e26, -1.0));
+    assert_no_answer(overtraining_budget_optimal(f, 1e26, NAN));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         CHALK_TEST(loss, chinchilla_70b_on_1_4t_tokens_follows_the_printed_law),
         CHALK_TEST(loss, parameters_pair_with_alpha_and_tokens_with_beta),
         CHALK_TEST(loss, an_infinite_model_on_infinite_data_keeps_the_irreducible_loss),
+        CHALK_TEST(loss, a_model_without_parameters_or_data_has_no_loss),
         CHALK_TEST(loss, doubling_data_shrinks_the_data_term_by_2_to_the_minus_beta),
         CHALK_TEST(frontier, unrounded_fit_puts_40b_at_gophers_budget),
         CHALK_TEST(frontier, printed_fit_follows_the_closed_form_at_gophers_budget),
@@ -594,8 +1114,12 @@ int main(void)
         CHALK_TEST(frontier, doubling_compute_grows_the_besiroglu_model_by_2_to_the_0_5126),
         CHALK_TEST(frontier, besiroglu_refit_gives_about_20_tokens_per_parameter),
         CHALK_TEST(frontier, a_models_compute_optimal_tokens_lead_back_to_its_budget),
+        CHALK_TEST(frontier, no_budget_buys_no_model),
+        CHALK_TEST(frontier, a_model_of_1e300_parameters_needs_more_flops_than_a_double_holds),
         CHALK_TEST(iso_loss, tokens_for_a_loss_invert_the_loss_law),
         CHALK_TEST(iso_loss, no_amount_of_data_saves_a_model_that_is_too_small),
+        CHALK_TEST(iso_loss, a_loss_exactly_at_the_models_floor_needs_infinite_data),
+        CHALK_TEST(iso_loss, a_non_finite_loss_or_size_has_no_answer),
         CHALK_TEST(iso_loss, no_model_reaches_the_irreducible_loss),
         CHALK_TEST(iso_loss, the_cheapest_model_for_a_loss_is_on_the_frontier),
         CHALK_TEST(iso_loss, compute_optimal_models_split_the_reducible_loss_by_the_exponents),
@@ -604,29 +1128,55 @@ int main(void)
         CHALK_TEST(cost_terms, rl_costs_k_flops_per_parameter_per_token_over_its_efficiency),
         CHALK_TEST(cost_terms, lower_efficiency_makes_every_token_cost_more),
         CHALK_TEST(cost_terms, the_total_is_the_sum_of_the_three_terms),
+        CHALK_TEST(cost_terms, no_tokens_cost_nothing_but_a_model_without_parameters_has_no_costs),
+        CHALK_TEST(cost_terms, an_efficiency_must_be_positive_and_finite),
+        CHALK_TEST(cost_terms, an_efficiency_of_1e_minus_320_overflows_to_no_answer),
         CHALK_TEST(heuristic, equal_exponents_put_the_minimum_where_the_terms_are_equal),
         CHALK_TEST(heuristic, at_the_minimum_the_falling_term_is_nu_over_mu_of_the_rising),
         CHALK_TEST(heuristic, the_heuristic_costs_under_6_percent_for_exponents_1_and_2),
         CHALK_TEST(heuristic, the_penalty_is_the_same_with_the_exponents_swapped),
+        CHALK_TEST(heuristic, exponents_must_be_positive_and_finite),
         CHALK_TEST(sign_slip, flashcard_weights_are_1_5_for_rl_and_1_for_inference),
         CHALK_TEST(sign_slip, the_lectures_first_pass_gives_about_a_tenth),
         CHALK_TEST(sign_slip, the_slip_understates_each_weight_by_eta_squared),
         CHALK_TEST(sign_slip, at_full_efficiency_a_trained_rl_token_costs_one_pretraining_token),
+        CHALK_TEST(sign_slip, the_slipped_weight_is_the_corrected_one_at_efficiency_1_over_eta),
+        CHALK_TEST(sign_slip, weights_of_invalid_factors_do_not_exist),
         CHALK_TEST(equal_cost, thirds_give_d_pre_equal_1_5_d_rl_equal_d_inf),
         CHALK_TEST(equal_cost, half_the_budget_on_inference_doubles_its_tokens),
         CHALK_TEST(equal_cost, costlier_rl_tokens_mean_fewer_of_them),
+        CHALK_TEST(equal_cost, no_share_for_rl_means_no_rl_tokens),
+        CHALK_TEST(equal_cost, no_share_for_pretraining_has_no_answer),
         CHALK_TEST(estimate, fifty_million_tokens_per_second_for_60_days_is_259_trillion),
         CHALK_TEST(estimate, the_fleet_serves_2_6e15_tokens_in_two_months),
         CHALK_TEST(estimate, the_lectures_numbers_give_130x_and_its_rounding_100x),
         CHALK_TEST(estimate, derating_scales_the_tokens_by_the_chance_of_use),
         CHALK_TEST(estimate, llama3_8b_is_trained_93x_past_20_tokens_per_parameter),
+        CHALK_TEST(estimate, a_chance_above_one_or_a_negative_duration_has_no_answer),
+        CHALK_TEST(estimate, the_factor_of_no_model_or_no_rule_has_no_answer),
+        CHALK_TEST(from_traffic, the_lectures_traffic_at_a_third_pretrains_on_259t_tokens),
+        CHALK_TEST(from_traffic, at_the_lectures_30_percent_the_same_traffic_asks_for_288t_tokens),
+        CHALK_TEST(from_traffic, half_the_budget_for_serving_halves_the_pretraining_tokens),
+        CHALK_TEST(from_traffic, no_traffic_means_no_pretraining_but_no_share_means_no_answer),
+        CHALK_TEST(from_traffic, an_invalid_fleet_model_or_rule_has_no_estimate),
         CHALK_TEST(inference_optimal, a_lifetime_trains_just_to_the_loss_and_counts_both_terms),
+        CHALK_TEST(inference_optimal, a_lifetime_needs_a_demand_of_zero_or_more_that_fits_a_double),
         CHALK_TEST(inference_optimal, without_inference_the_optimum_is_the_chinchilla_model),
-        CHALK_TEST(inference_optimal, at_the_optimum_inference_over_training_flops_is_rho_minus_1),
+        CHALK_TEST(inference_optimal, at_the_optimum_inference_over_training_flops_is_psi_minus_1),
         CHALK_TEST(inference_optimal, the_optimum_costs_less_than_its_neighbours_and_than_chinchilla),
         CHALK_TEST(inference_optimal, more_demand_makes_the_model_smaller_and_longer_trained),
         CHALK_TEST(inference_optimal, no_model_is_inference_optimal_for_an_unreachable_loss),
+        CHALK_TEST(inference_optimal, the_search_answers_up_to_20_nats_and_1e30_tokens_and_no_further),
         CHALK_TEST(inference_optimal, sardanas_13b_with_2t_tokens_of_demand_becomes_about_7b),
+        CHALK_TEST(inference_optimal, de_vriess_constants_give_sardanas_7b_1_7e22_and_17_percent),
+        CHALK_TEST(budget_optimal, without_inference_a_budget_buys_the_compute_optimal_model),
+        CHALK_TEST(budget_optimal, the_best_model_spends_the_budget_exactly),
+        CHALK_TEST(budget_optimal, at_the_best_loss_inference_over_training_flops_is_psi_minus_1),
+        CHALK_TEST(budget_optimal, neighbours_on_the_same_budget_reach_a_higher_loss),
+        CHALK_TEST(budget_optimal, the_best_loss_for_a_budget_and_the_least_flops_for_that_loss_agree),
+        CHALK_TEST(budget_optimal, more_demand_on_the_same_budget_buys_a_smaller_model_and_a_higher_loss),
+        CHALK_TEST(budget_optimal, a_demand_that_could_spend_the_whole_budget_still_leaves_a_model),
+        CHALK_TEST(budget_optimal, a_budget_needs_flops_in_0_to_1e40_and_a_demand_in_0_to_1e30),
     };
     return cmocka_run_group_tests_name("04-overtraining", tests, NULL, NULL);
 }

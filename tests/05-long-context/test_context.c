@@ -1,6 +1,6 @@
 /*
  * test_context.c -- Chapter 5 tests: long context, KV bytes read off prices, cache
- * tiers.
+ * tiers, speculative decoding, cache schedules.
  *
  * Built twice: against exercises/05-long-context/context.c (yours) and against
  * solutions/05-long-context/context.c (the reference). Each test states one fact;
@@ -10,7 +10,10 @@
  * Published inputs used below:
  *   DeepSeek-V3   671e9 total, 37e9 active parameters (DeepSeek-V3 README); MLA
  *                 cache 61 layers x (512 + 64) elements (config_671B.json), stored
- *                 in fp8 (its "dtype": "fp8"): 35,136 bytes/token
+ *                 in fp8 (the book's assumption; the reference inference code keeps
+ *                 it in bf16): 35,136 bytes/token; 128 query heads that score in
+ *                 512 + 64 dimensions and sum in 512 (absorbed MLA): 2 x 61 x 128 x
+ *                 1,088 attention FLOPs per context token
  *   Llama 3 70B   80 layers, 8 KV heads of 128 (config.json)
  *   GPT-3 175B    96 layers, 96 heads of 128, multi-head (Brown et al. 2020)
  *   PaLM 540B     118 layers, 1 KV head of 256, multi-query (Chowdhery et al. 2022)
@@ -18,12 +21,14 @@
  *   The lecture   100e9 active parameters, a hardware ratio of 300 at half a byte
  *                 per fp4 weight, a price step at 200k tokens [lecture, 1:36:01]
  *   Gemini 3.1 Pro  $2 / $12 per million tokens up to 200k, $4 / $18 above
- *                 (Google's pricing page, 2026-03)
+ *                 (lib/price.c: Google's list as quoted by a third party, 2026-03-28)
  *   Claude Opus 4.6 $5 in, $25 out, hits $0.50, writes $6.25 (5 min) / $10 (1 h)
- *                 (Anthropic's pricing page, 2026)
+ *                 (lib/price.c: Anthropic's pricing page)
  *   Devices       DDR5-6400: 6400e6 x 8 B/s per channel (JEDEC); Micron 9550 PRO
  *                 30.72 TB at 14 GB/s; Seagate Exos X24 24 TB at 285 MB/s (data
  *                 sheets); prices as in lib/tier.c
+ *   Speculation   a step keeps 1 + a + ... + a^q tokens on average when q guesses
+ *                 are each accepted with chance a (Leviathan et al. 2023, eq. 1)
  */
 #include "../test_util.h"
 
@@ -31,26 +36,51 @@
 
 #define TIGHT 1e-9 /* closed forms: only rounding differs */
 
-/* DeepSeek-V3 in fp4 on a GB200 NVL72, its MLA cache in fp8. */
+/* DeepSeek-V3's absorbed MLA: 61 layers of 128 heads, 576 + 512 per cached token. */
+#define DSV3_ATTN_FLOPS (2.0 * 61 * 128 * (576 + 512))
+
+/* DeepSeek-V3 in fp4 on a GB200 NVL72, its MLA cache in fp8, attention counted. */
 static context_deploy deepseek_on_nvl72(void)
 {
     context_deploy d = {
         .params_total = 671e9, .params_active = 37e9, .bytes_per_param = 0.5,
-        .kv_bytes_per_token = 61 * (512 + 64) * 1.0, .chips = 72,
+        .kv_bytes_per_token = 61 * (512 + 64) * 1.0,
+        .attn_flops_per_context_token = DSV3_ATTN_FLOPS, .chips = 72,
         .flops_per_s = 10e15, .hbm_bytes_per_s = 8e12,
     };
     return d;
 }
 
-/* Per-token compute, and one sequence's memory traffic per pass, written out. */
-static double compute_per_token(const context_deploy *d)
+/* The same without attention's arithmetic, as the lecture draws it. */
+static context_deploy deepseek_without_attention(void)
 {
-    return 2.0 * d->params_active / (d->chips * d->flops_per_s);
+    context_deploy d = deepseek_on_nvl72();
+    d.attn_flops_per_context_token = 0;
+    return d;
+}
+
+/* Per-token compute, and one sequence's memory traffic per pass, written out. */
+static double compute_per_token(const context_deploy *d, double ctx)
+{
+    return (2.0 * d->params_active + ctx * d->attn_flops_per_context_token) /
+           (d->chips * d->flops_per_s);
 }
 static double memory_per_sequence(const context_deploy *d, double batch, double ctx)
 {
     return (d->params_total * d->bytes_per_param / batch + ctx * d->kv_bytes_per_token) /
            (d->chips * d->hbm_bytes_per_s);
+}
+
+/* A toy chip whose numbers are exact in binary: one chip, F FLOP/s, W B/s. */
+static context_deploy toy(double params_total, double params_active, double kv, double attn,
+                          double flops_per_s, double bytes_per_s)
+{
+    context_deploy d = {
+        .params_total = params_total, .params_active = params_active, .bytes_per_param = 1,
+        .kv_bytes_per_token = kv, .attn_flops_per_context_token = attn, .chips = 1,
+        .flops_per_s = flops_per_s, .hbm_bytes_per_s = bytes_per_s,
+    };
+    return d;
 }
 
 /* The four tiers of lib/tier.c, written out with their sources. A bought device is
@@ -69,7 +99,7 @@ static double tier_cost(const cost_tier *t, double hold_s)
     return t->usd_per_hour / 3600 * fmax(hold_s / t->capacity_bytes, 1 / t->bytes_per_s);
 }
 
-/* ---- 5.1 kv_shape ---------------------------------------------------------- */
+/* ---- 5.4 kv_shape ---------------------------------------------------------- */
 
 /* Lecture 6.3: one shared context, K and V, head_dim 128, 8 KV heads, one byte per
  * element: 1 x 2 x 128 x 8 = 2,048 bytes ("gives exactly this number"); 4,096 at bf16. */
@@ -113,16 +143,30 @@ static void deepseek_mla_cache_is_one_latent_per_layer(void **state)
     assert_close(context_mla_kv_bytes_per_token(61, 512, 64, 1), 35136, TIGHT, "B");
 }
 
-/* ---- 5.2 context_roofline -------------------------------------------------- */
+/* ---- 5.1 context_roofline -------------------------------------------------- */
 
-/* Lecture 6.1: compute per token is flat in context, 2 N_active / (chips F). */
-static void compute_per_token_is_flat_in_context(void **state)
+/* Lecture 6.1: without attention's arithmetic, compute per token is flat in context,
+ * 2 N_active / (chips F). */
+static void without_attention_compute_per_token_is_flat(void **state)
 {
     (void)state;
-    context_deploy d = deepseek_on_nvl72();
+    context_deploy d = deepseek_without_attention();
     double c = 2 * 37e9 / (72 * 10e15);
     assert_close(context_time_per_token(&d, 16384, 0).compute_s, c, TIGHT, "s");
     assert_close(context_time_per_token(&d, 16384, 1e6).compute_s, c, TIGHT, "s");
+}
+
+/* Attention adds f_attn FLOPs per token of context: at 32,768 tokens DeepSeek-V3's
+ * token costs (2 x 37e9 + 32,768 x 2 x 61 x 128 x 1,088) / (72 x 10e15) seconds,
+ * 8.5 times its weight arithmetic alone. */
+static void attention_adds_its_flops_per_context_token(void **state)
+{
+    (void)state;
+    context_deploy d = deepseek_on_nvl72();
+    double c = (2 * 37e9 + 32768 * DSV3_ATTN_FLOPS) / (72 * 10e15);
+    assert_close(context_time_per_token(&d, 16384, 32768).compute_s, c, TIGHT, "s");
+    assert_close(context_time_per_token(&d, 16384, 0).compute_s, 2 * 37e9 / (72 * 10e15),
+                 TIGHT, "s");
 }
 
 /* Lecture 6.1: memory per token is the batch's share of the weights plus one
@@ -137,8 +181,8 @@ static void memory_per_token_rises_linearly_with_context(void **state)
     }
 }
 
-/* The max of a flat line and a rising one: compute-bound at short context, memory-
- * bound at long. */
+/* The max of two rising lines: compute-bound at short context, memory-bound at long
+ * (DeepSeek-V3's cache fetch grows faster than its attention arithmetic). */
 static void short_context_is_compute_bound_long_context_memory_bound(void **state)
 {
     (void)state;
@@ -146,22 +190,61 @@ static void short_context_is_compute_bound_long_context_memory_bound(void **stat
     context_token_time short_ctx = context_time_per_token(&d, 65536, 256);
     context_token_time long_ctx = context_time_per_token(&d, 65536, 200e3);
     assert_int_equal(short_ctx.bound, COST_BOUND_COMPUTE);
-    assert_close(short_ctx.time_s, compute_per_token(&d), TIGHT, "s");
+    assert_close(short_ctx.time_s, compute_per_token(&d, 256), TIGHT, "s");
     assert_int_equal(long_ctx.bound, COST_BOUND_MEMORY);
     assert_close(long_ctx.time_s, memory_per_sequence(&d, 65536, 200e3), TIGHT, "s");
 }
 
-/* Closed form: the kink is at L = (2 N_a BW / F - N_total bytes / B) / b_kv; at an
- * unbounded batch it is chapter 1's balance context 2 N_a BW / (F b_kv) = 1,684.9. */
-static void kink_tends_to_the_balance_context_as_the_batch_grows(void **state)
+/* The contract's tie rule: 2 x 1 FLOP at 2 FLOP/s and 1 byte at 1 B/s take 1 s each;
+ * equal times are compute-bound. */
+static void a_tie_is_compute_bound(void **state)
+{
+    (void)state;
+    context_deploy d = toy(1, 1, 1, 0, 2, 1);
+    context_token_time t = context_time_per_token(&d, 1, 0);
+    assert_close(t.compute_s, 1, TIGHT, "s");
+    assert_close(t.memory_s, 1, TIGHT, "s");
+    assert_int_equal(t.bound, COST_BOUND_COMPUTE);
+}
+
+/* ---- 5.2 context_kink ------------------------------------------------------ */
+
+/* Closed form: setting (2 N_a + L f) / F = (N_total beta / B + L b_kv) / W gives
+ * L = (2 N_a W / F - N_total beta / B) / (b_kv - f W / F); at a batch of 20,000,
+ * 1,969 tokens for DeepSeek-V3 on the NVL72. */
+static void kink_is_where_the_two_lines_cross(void **state)
 {
     (void)state;
     context_deploy d = deepseek_on_nvl72();
     double fetchable = 2 * 37e9 * 8e12 / 10e15; /* bytes per sequence in its compute time */
+    double slope = 35136 - DSV3_ATTN_FLOPS * 8e12 / 10e15;
+    context_kink k = context_kink_tokens(&d, 20000);
+    assert_true(k.exists);
+    assert_close(k.tokens, (fetchable - 671e9 * 0.5 / 20000) / slope, TIGHT, "tokens");
+}
+
+/* Without attention the kink is the lecture's, (2 N_a W / F - N_total beta / B) / b_kv:
+ * 1,203 tokens at a batch of 20,000, where attention's arithmetic puts it at 1,969. */
+static void without_attention_the_kink_comes_earlier(void **state)
+{
+    (void)state;
+    context_deploy d = deepseek_without_attention();
+    double fetchable = 2 * 37e9 * 8e12 / 10e15;
     context_kink k = context_kink_tokens(&d, 20000);
     assert_true(k.exists);
     assert_close(k.tokens, (fetchable - 671e9 * 0.5 / 20000) / 35136, TIGHT, "tokens");
-    assert_close(context_kink_tokens(&d, 1e12).tokens, fetchable / 35136, 1e-6, "tokens");
+}
+
+/* As the batch grows the weight share vanishes: at an unbounded batch the kink is
+ * the balance context 2 N_a W / F / (b_kv - f W / F) = 2,748 tokens (1,685 without
+ * attention). */
+static void kink_tends_to_the_balance_context_as_the_batch_grows(void **state)
+{
+    (void)state;
+    context_deploy d = deepseek_on_nvl72();
+    double l_star = 2 * 37e9 * 8e12 / 10e15 / (35136 - DSV3_ATTN_FLOPS * 8e12 / 10e15);
+    assert_close(context_kink_tokens(&d, INFINITY).tokens, l_star, TIGHT, "tokens");
+    assert_close(context_kink_tokens(&d, 1e12).tokens, l_star, 1e-6, "tokens");
 }
 
 /* Chapter 1: below the balance batch without KV (312.5 x 671 / 37 = 5,667 for this
@@ -170,8 +253,40 @@ static void no_kink_below_the_balance_batch(void **state)
 {
     (void)state;
     context_deploy d = deepseek_on_nvl72();
-    assert_false(context_kink_tokens(&d, 5000).exists);
+    context_kink none = context_kink_tokens(&d, 5000);
+    assert_false(none.exists);
+    assert_close(none.tokens, 0, TIGHT, "tokens");
     assert_true(context_kink_tokens(&d, 6000).exists);
+}
+
+/* The boundary: 2 x 1 FLOP at 1 FLOP/s is 2 s; 2 bytes of weights at 1 B/s over a
+ * batch of 1 is 2 s: balanced at zero context, memory-bound past it: no kink. At a
+ * batch of 2 the weight share is 1 s and the kink is at (2 - 1) / 1 = 1 token. */
+static void weights_exactly_balancing_compute_give_no_kink(void **state)
+{
+    (void)state;
+    context_deploy d = toy(2, 1, 1, 0, 1, 1);
+    assert_false(context_kink_tokens(&d, 1).exists);
+    context_kink k = context_kink_tokens(&d, 2);
+    assert_true(k.exists);
+    assert_close(k.tokens, 1, TIGHT, "tokens");
+}
+
+/* When attention's FLOPs per context token take as long as that token's cache fetch
+ * (f / F == b_kv / W: 1 FLOP at 1 FLOP/s, 1 byte at 1 B/s) the lines never cross: no
+ * kink. With half the attention the kink is at 2 / (1 - 0.5) = 4 tokens (unbounded
+ * batch, 2 x 1 FLOP of weights). */
+static void attention_outgrowing_the_cache_fetch_gives_no_kink(void **state)
+{
+    (void)state;
+    context_deploy equal = toy(1, 1, 1, 1, 1, 1);
+    context_kink none = context_kink_tokens(&equal, INFINITY);
+    assert_false(none.exists);
+    assert_close(none.tokens, 0, TIGHT, "tokens");
+    context_deploy half = toy(1, 1, 1, 0.5, 1, 1);
+    context_kink k = context_kink_tokens(&half, INFINITY);
+    assert_true(k.exists);
+    assert_close(k.tokens, 4, TIGHT, "tokens");
 }
 
 /* ---- 5.3 kv_from_price ----------------------------------------------------- */
@@ -203,8 +318,8 @@ static void gb200_fp4_puts_a_200k_step_at_800_bytes(void **state)
     assert_close(context_kv_bytes_from_crossover(1e11, 2e5, 10e15, 8e12), 800, TIGHT, "B");
 }
 
-/* Inverse of chapter 1's balance context L* = 2 N_a BW / (F b_kv): reading b_kv back
- * from DeepSeek-V3's own L* on the NVL72 gives its 35,136 bytes. */
+/* Inverse of chapter 1's balance context L* = 2 N_a W / (F b_kv) (attention left
+ * out): reading b_kv back from DeepSeek-V3's L* on the NVL72 gives its 35,136 bytes. */
 static void kv_from_crossover_inverts_the_balance_context(void **state)
 {
     (void)state;
@@ -228,7 +343,7 @@ static void ratio_and_rate_forms_agree(void **state)
                  "B");
 }
 
-/* ---- 5.4 api_bill ---------------------------------------------------------- */
+/* ---- 5.9 api_bill ---------------------------------------------------------- */
 
 static const cost_api_price *api(const char *name)
 {
@@ -303,18 +418,48 @@ static void claude_writes_cost_1_25x_for_5_minutes_and_2x_for_an_hour(void **sta
 }
 
 /* No price, no bill: Gemini 3.1's long-tier cache read and GPT-5's 5-minute write
- * are not on the lists. */
+ * are not on the lists. Every amount is then 0. */
 static void a_price_the_list_lacks_gives_no_bill(void **state)
 {
     (void)state;
-    assert_false(context_api_usd(api("gemini-3.1-pro"), 300e3, 0, 100e3, COST_CACHE_WRITE_NONE)
-                     .exists);
+    context_bill none =
+        context_api_usd(api("gemini-3.1-pro"), 300e3, 0, 100e3, COST_CACHE_WRITE_NONE);
+    assert_false(none.exists);
+    assert_close(none.usd, 0, TIGHT, "USD");
+    assert_close(none.input_usd, 0, TIGHT, "USD");
     assert_true(context_api_usd(api("gemini-3.1-pro"), 100e3, 0, 50e3, COST_CACHE_WRITE_NONE)
                     .exists);
     assert_false(context_api_usd(api("gpt-5"), 100e3, 0, 0, COST_CACHE_WRITE_5M).exists);
 }
 
-/* ---- 5.5 pass_length ------------------------------------------------------- */
+/* The contract: long_tier reports the prompt's tier even when there is no bill (a
+ * 300k-token Gemini 3.1 prompt with cached tokens has no long-tier read price). */
+static void long_tier_is_reported_even_without_a_bill(void **state)
+{
+    (void)state;
+    context_bill b = context_api_usd(api("gemini-3.1-pro"), 300e3, 0, 100e3, COST_CACHE_WRITE_NONE);
+    assert_false(b.exists);
+    assert_true(b.long_tier);
+}
+
+/* The contract: a write price belongs to the list, not to a tier. A two-tier list
+ * ($3 short, $6 long input) with a $3.75 5-minute write bills a 300k-token write at
+ * 0.3 x $3.75 = $1.125, and its output at the long tier's $22.50. */
+static void a_write_price_is_the_lists_at_either_tier(void **state)
+{
+    (void)state;
+    cost_api_price p = {
+        .name = "two-tier-with-writes", .base = {3, 15, 0.3},
+        .long_threshold_tokens = 200e3, .long_prompt = {6, 22.5, 0.6},
+        .cache_write_5m_usd_per_mtok = 3.75, .cache_write_1h_usd_per_mtok = 6,
+    };
+    context_bill b = context_api_usd(&p, 300e3, 1e3, 0, COST_CACHE_WRITE_5M);
+    assert_true(b.long_tier);
+    assert_close(b.input_usd, 0.3 * 3.75, TIGHT, "USD");
+    assert_close(b.output_usd, 1e3 * 22.5e-6, TIGHT, "USD");
+}
+
+/* ---- 5.6 pass_length ------------------------------------------------------- */
 
 /* Lecture 6.4: decode (a one-token pass) pays the memory term; a long prefill pass
  * spreads it over its tokens and sits on the compute floor. */
@@ -327,10 +472,11 @@ static void decode_pays_memory_prefill_pays_compute(void **state)
     assert_int_equal(decode.bound, COST_BOUND_MEMORY);
     assert_close(decode.time_s, memory_per_sequence(&d, 64, 8192), TIGHT, "s");
     assert_int_equal(prefill.bound, COST_BOUND_COMPUTE);
-    assert_close(prefill.time_s, compute_per_token(&d), TIGHT, "s");
+    assert_close(prefill.time_s, compute_per_token(&d, 8192), TIGHT, "s");
 }
 
-/* Lecture 6.4: memory per token falls as 1 / L_pass; compute per token does not. */
+/* Lecture 6.4: memory per token falls as 1 / L_pass; compute per token, weights and
+ * attention over the context before the pass, does not. */
 static void memory_per_token_falls_as_one_over_the_pass_length(void **state)
 {
     (void)state;
@@ -339,22 +485,40 @@ static void memory_per_token_falls_as_one_over_the_pass_length(void **state)
     for (double pass = 1; pass <= 64; pass *= 4) {
         context_token_time t = context_pass_time_per_token(&d, 256, 32768, pass);
         assert_close(t.memory_s, m1 / pass, TIGHT, "s");
-        assert_close(t.compute_s, compute_per_token(&d), TIGHT, "s");
+        assert_close(t.compute_s, compute_per_token(&d, 32768), TIGHT, "s");
     }
 }
 
-/* Closed form: the pass is balanced at L_pass = one-token memory / compute. */
-static void crossover_pass_is_memory_over_compute(void **state)
+/* The contract: a pass of one token is a decode step, memory and all. */
+static void a_one_token_pass_is_a_decode_step(void **state)
 {
     (void)state;
     context_deploy d = deepseek_on_nvl72();
-    double expected = memory_per_sequence(&d, 1024, 8192) / compute_per_token(&d);
-    assert_close(context_crossover_pass_tokens(&d, 1024, 8192), expected, TIGHT, "tokens");
+    context_token_time pass = context_pass_time_per_token(&d, 2048, 50000, 1);
+    context_token_time step = context_time_per_token(&d, 2048, 50000);
+    assert_close(pass.compute_s, step.compute_s, TIGHT, "s");
+    assert_close(pass.memory_s, step.memory_s, TIGHT, "s");
+    assert_close(pass.memory_s, memory_per_sequence(&d, 2048, 50000), TIGHT, "s");
+}
+
+/* Closed form: the pass is balanced at L_pass = one-token memory / compute: for
+ * DeepSeek-V3 at a batch of 1,024 and 8,192 tokens of context, 3.6 tokens with
+ * attention's arithmetic and 10.4 without it. */
+static void attention_shortens_the_balanced_pass(void **state)
+{
+    (void)state;
+    context_deploy d = deepseek_on_nvl72();
+    context_deploy bare = deepseek_without_attention();
+    double m = memory_per_sequence(&d, 1024, 8192);
+    assert_close(context_crossover_pass_tokens(&d, 1024, 8192),
+                 m / ((2 * 37e9 + 8192 * DSV3_ATTN_FLOPS) / (72 * 10e15)), TIGHT, "tokens");
+    assert_close(context_crossover_pass_tokens(&bare, 1024, 8192), m / (2 * 37e9 / (72 * 10e15)),
+                 TIGHT, "tokens");
 }
 
 /* Lecture 6.4 and flashcard 24: output at 5x input means decode MFU about 1/5 of
  * prefill, and a 5-token pass would balance; Gemini's 6x gives 1/6; a ratio below 1
- * has no reading. */
+ * has no reading, and 1 exactly is a balanced decode. */
 static void price_ratio_5_means_decode_mfu_one_fifth(void **state)
 {
     (void)state;
@@ -363,10 +527,15 @@ static void price_ratio_5_means_decode_mfu_one_fifth(void **state)
     assert_close(r.decode_mfu_over_prefill, 0.2, TIGHT, "");
     assert_close(r.crossover_pass_tokens, 5, TIGHT, "tokens");
     assert_close(context_read_price_ratio(12.0 / 2).decode_mfu_over_prefill, 1.0 / 6, TIGHT, "");
-    assert_false(context_read_price_ratio(0.5).exists);
+    context_price_ratio none = context_read_price_ratio(0.5);
+    assert_false(none.exists);
+    assert_close(none.decode_mfu_over_prefill, 0, TIGHT, "");
+    context_price_ratio one = context_read_price_ratio(1);
+    assert_true(one.exists);
+    assert_close(one.crossover_pass_tokens, 1, TIGHT, "tokens");
 }
 
-/* ---- 5.6 cache_tiers ------------------------------------------------------- */
+/* ---- 5.8 cache_tiers ------------------------------------------------------- */
 
 /* Drain time = capacity / bandwidth: the lecture's Rubin 288 GB / 20 TB/s = 14.4 ms;
  * a DDR5-6400 channel's 256 GB DIMM 5 s; the Micron 9550 30.72 TB / 14 GB/s = 2,194 s;
@@ -401,16 +570,37 @@ static void each_tier_is_cheapest_near_its_own_drain_time(void **state)
     double holds[] = {0.01, 1, 300, 3600, 86400};
     size_t expected[] = {0, 1, 2, 2, 3};
     for (size_t i = 0; i < 5; i++) {
-        context_tier_choice c = context_cheapest_tier(tiers, 4, holds[i], 1.0);
+        context_tier_choice c = context_cheapest_tier(tiers, 4, holds[i], INFINITY);
         assert_false(c.remat);
         assert_int_equal(c.tier, expected[i]);
         assert_close(c.usd_per_byte, tier_cost(tiers[expected[i]], holds[i]), TIGHT, "USD/B");
     }
 }
 
-/* Lecture 6.5: recomputing costs the forward pass, 2 x 37e9 / 10e15 s of a $2/h GPU
- * per token of 35,136 bytes; HBM holds a byte for $2/h / 186e9 per second, so it
- * loses to recomputing past 2 x 37e9 x 186e9 / (10e15 x 35,136) = 39 s. */
+/* Lecture 6.5: recomputing one token costs its forward pass, 2 x 37e9 / 10e15 s of a
+ * $2/h GPU, over its 35,136 bytes of cache. */
+static void recomputing_one_token_costs_its_weight_arithmetic(void **state)
+{
+    (void)state;
+    context_deploy d = deepseek_on_nvl72();
+    double expected = 2 * 37e9 / 10e15 * (2.0 / 3600) / 35136;
+    assert_close(context_remat_usd_per_byte(&d, 1, 2.0), expected, TIGHT, "USD/B");
+}
+
+/* A prefill of L tokens does sum_{i<L} i = L (L - 1) / 2 token-attentions: at 128k
+ * tokens each token costs 2 x 37e9 + 65,535.5 x f_attn FLOPs, 16 times its weight
+ * arithmetic for DeepSeek-V3. */
+static void recomputing_a_long_context_pays_its_attention(void **state)
+{
+    (void)state;
+    context_deploy d = deepseek_on_nvl72();
+    double flops = 2 * 37e9 + (131072 - 1) / 2.0 * DSV3_ATTN_FLOPS;
+    double expected = flops / 10e15 * (2.0 / 3600) / 35136;
+    assert_close(context_remat_usd_per_byte(&d, 131072, 2.0), expected, TIGHT, "USD/B");
+}
+
+/* Lecture 6.5: HBM holds a byte for $2/h / 186e9 per second, so it loses to
+ * recomputing one token past 2 x 37e9 x 186e9 / (10e15 x 35,136) = 39 s. */
 static void recomputing_beats_hbm_for_long_holds(void **state)
 {
     (void)state;
@@ -421,10 +611,27 @@ static void recomputing_beats_hbm_for_long_holds(void **state)
     assert_close(held.usd_per_byte, tier_cost(&HBM, 10), TIGHT, "USD/B");
     context_tier_choice redone = context_cheapest_tier(only_hbm, 1, 60, remat);
     assert_true(redone.remat);
+    assert_int_equal(redone.tier, 0);
     assert_close(redone.usd_per_byte, remat, TIGHT, "USD/B");
 }
 
-/* ---- 5.7 windows_sparse ---------------------------------------------------- */
+/* The contract's ties: of two tiers that cost the same the earlier wins, and
+ * recomputing wins when it costs exactly what the cheapest tier does (the toy device
+ * costs 0.1 USD a byte at its 10 s drain time, 0.1 = 10 / 100 = 1 / 10 exactly). */
+static void ties_go_to_the_earlier_tier_and_to_recomputing(void **state)
+{
+    (void)state;
+    cost_tier a = {"a", "a", 100, 10, 3600, "", ""};
+    cost_tier b = {"b", "b", 100, 10, 3600, "", ""};
+    const cost_tier *twins[] = {&a, &b};
+    context_tier_choice c = context_cheapest_tier(twins, 2, 10, INFINITY);
+    assert_false(c.remat);
+    assert_int_equal(c.tier, 0);
+    assert_true(context_cheapest_tier(twins, 2, 10, 0.1).remat);
+    assert_false(context_cheapest_tier(twins, 2, 10, 0.1000001).remat);
+}
+
+/* ---- 5.5 windows_sparse ---------------------------------------------------- */
 
 /* Character.AI-style layout: 1 global layer in 6, the others a 1,024-token window.
  * At 512 tokens all six layers hold 512 tokens; at 100k the five local layers still
@@ -449,7 +656,17 @@ static void sparse_attention_reads_the_selection_plus_the_index(void **state)
                  1000 * (35136.0 + 61 * 128), TIGHT, "B");
 }
 
-/* ---- 5.8 attention_parity -------------------------------------------------- */
+/* The contract allows a context of zero: nothing is held, nothing read. At exactly
+ * the window a local layer holds the whole context, as a global one does. */
+static void an_empty_context_holds_and_reads_nothing(void **state)
+{
+    (void)state;
+    assert_close(context_window_kv_bytes(2, 6, 1024, 100, 0), 0, TIGHT, "B");
+    assert_close(context_sparse_read_bytes(100, 10, 2048, 0), 0, TIGHT, "B");
+    assert_close(context_window_kv_bytes(2, 6, 1024, 100, 1024), 8 * 1024 * 100.0, TIGHT, "B");
+}
+
+/* ---- 5.7 attention_parity -------------------------------------------------- */
 
 /* Lecture notes open point 16: 60 layers of 64 heads of 128 spend 2 x 60 x 64 x 256
  * = 1,966,080 FLOPs per context token, and reach a 100e9-active model's 2e11 FLOPs
@@ -477,28 +694,255 @@ static void deepseek_mla_reaches_parity_at_a_few_thousand_tokens(void **state)
 {
     (void)state;
     double a = context_attention_flops_per_context_token(61, 128, 576, 512);
-    assert_close(a, 2.0 * 61 * 128 * 1088, TIGHT, "FLOP");
+    assert_close(a, DSV3_ATTN_FLOPS, TIGHT, "FLOP");
     assert_close(context_attention_parity_tokens(37e9, a), 74e9 / a, TIGHT, "tokens");
+}
+
+/* ---- 5.10 draft_length ----------------------------------------------------- */
+
+/* A toy decode whose numbers are exact: one sequence, 1 s of arithmetic per token
+ * (2 x 0.5 FLOP at 1 FLOP/s) and 5 s to read 5 bytes of weights at 1 B/s, so a pass
+ * of q + 1 tokens takes max(q + 1, 5) s and balances at 5 tokens. */
+static context_deploy five_second_decode(void)
+{
+    return toy(5, 0.5, 1, 0, 1, 1);
+}
+
+/* Expected tokens a step yields: 1 + a + ... + a^q (Leviathan et al. 2023, eq. 1). */
+static double kept(double a, int q)
+{
+    return a == 1 ? q + 1 : (1 - pow(a, q + 1)) / (1 - a);
+}
+
+/* With no drafting cost the best draft fills the balanced pass: 4 guesses at a = 0.8
+ * keep (1 - 0.8^5) / 0.2 = 3.36 tokens in the 5 s a plain step takes; a fifth guess
+ * makes the pass compute-bound and each step longer than it gains. */
+static void free_drafts_fill_the_balanced_pass(void **state)
+{
+    (void)state;
+    context_deploy d = five_second_decode();
+    context_draft_plan p = context_best_draft(&d, 1, 0, 0.8, 0, 16);
+    assert_int_equal(p.draft_tokens, 4);
+    assert_close(p.tokens_per_step, kept(0.8, 4), TIGHT, "tokens");
+    assert_close(p.s_per_token, 5 / kept(0.8, 4), TIGHT, "s");
+    assert_close(p.speedup, kept(0.8, 4), TIGHT, "x");
+}
+
+/* Drafting costs: at a = 0.8 with a balanced pass of 20 tokens (20 bytes of weights)
+ * and drafts at 0.1 of a plain step each, a step of q guesses takes 20 + 2q s and
+ * the expected time per token (20 + 2q) / kept(q) is least at q = 6: 8.10 s, against
+ * 8.13 s at q = 5 and 8.17 s at q = 7. */
+static void drafting_cost_shortens_the_best_draft(void **state)
+{
+    (void)state;
+    context_deploy d = toy(20, 0.5, 1, 0, 1, 1);
+    context_draft_plan p = context_best_draft(&d, 1, 0, 0.8, 0.1, 16);
+    assert_int_equal(p.draft_tokens, 6);
+    assert_close(p.s_per_token, (20 + 2 * 6) / kept(0.8, 6), TIGHT, "s");
+    assert_close(p.speedup, 20 / ((20 + 2 * 6) / kept(0.8, 6)), TIGHT, "x");
+}
+
+/* The tie rule: with every guess accepted (a = 1) each q from 4 up keeps q + 1 tokens
+ * in q + 1 s, 1 s a token: the smallest, q = 4, wins; with none accepted (a = 0)
+ * every q up to 4 takes 5 s a token, and q = 0 wins. */
+static void ties_go_to_the_shorter_draft(void **state)
+{
+    (void)state;
+    context_deploy d = five_second_decode();
+    context_draft_plan all = context_best_draft(&d, 1, 0, 1, 0, 12);
+    assert_int_equal(all.draft_tokens, 4);
+    assert_close(all.s_per_token, 1, TIGHT, "s");
+    assert_close(all.speedup, 5, TIGHT, "x");
+    context_draft_plan none = context_best_draft(&d, 1, 0, 0, 0, 12);
+    assert_int_equal(none.draft_tokens, 0);
+    assert_close(none.speedup, 1, TIGHT, "x");
+}
+
+/* When decode is already compute-bound (0.5 s of weights under 1 s of arithmetic)
+ * every guess lengthens the step by a whole token's arithmetic and keeps less than
+ * a token: plain decode is best. max_draft = 0 allows nothing else. */
+static void a_compute_bound_decode_gains_nothing_from_drafts(void **state)
+{
+    (void)state;
+    context_deploy d = toy(0.5, 0.5, 1, 0, 1, 1);
+    context_draft_plan p = context_best_draft(&d, 1, 0, 0.9, 0, 8);
+    assert_int_equal(p.draft_tokens, 0);
+    assert_close(p.s_per_token, 1, TIGHT, "s");
+    context_deploy slow = five_second_decode();
+    assert_int_equal(context_best_draft(&slow, 1, 0, 0.8, 0, 0).draft_tokens, 0);
+}
+
+/* ---- 5.11 cache_schedule --------------------------------------------------- */
+
+/* Claude Opus 4.6, per million tokens: input $5, 5-minute write $6.25, 1-hour write
+ * $10, hit $0.50; a prefix of a million tokens bills those amounts exactly. */
+#define MTOK 1e6
+
+static double schedule(const cost_api_price *p, const double *t, size_t n,
+                       context_cache_action *actions)
+{
+    for (size_t i = 0; i < n; i++)
+        actions[i] = (context_cache_action)-1;
+    return context_cheapest_cache_schedule(p, MTOK, t, n, actions);
+}
+
+static void assert_actions(const context_cache_action *got, const context_cache_action *want,
+                           size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(got[i], want[i]);
+}
+
+/* One request has nothing to reuse: it is sent uncached, $5. */
+static void a_single_request_is_sent_uncached(void **state)
+{
+    (void)state;
+    double t[] = {0};
+    context_cache_action a[1];
+    assert_close(schedule(api("claude-opus-4.6"), t, 1, a), 5, TIGHT, "USD");
+    assert_int_equal(a[0], CONTEXT_SEND_UNCACHED);
+}
+
+/* Requests 4 minutes apart: one 5-minute write and two hits, 6.25 + 2 x 0.5 = $7.25
+ * against $15 uncached. */
+static void requests_minutes_apart_use_a_5_minute_entry(void **state)
+{
+    (void)state;
+    double t[] = {0, 240, 480};
+    context_cache_action a[3];
+    context_cache_action want[] = {CONTEXT_WRITE_5M, CONTEXT_READ_CACHE, CONTEXT_READ_CACHE};
+    assert_close(schedule(api("claude-opus-4.6"), t, 3, a), 7.25, TIGHT, "USD");
+    assert_actions(a, want, 3);
+}
+
+/* Half-hour gaps outlive a 5-minute entry: a 1-hour write and two hits cost
+ * 10 + 2 x 0.5 = $11 against $15; for two requests 10.5 > 10, so none is cached. */
+static void half_hour_gaps_need_the_1_hour_entry(void **state)
+{
+    (void)state;
+    double t3[] = {0, 1800, 3600};
+    context_cache_action a[3];
+    context_cache_action want[] = {CONTEXT_WRITE_1H, CONTEXT_READ_CACHE, CONTEXT_READ_CACHE};
+    assert_close(schedule(api("claude-opus-4.6"), t3, 3, a), 11, TIGHT, "USD");
+    assert_actions(a, want, 3);
+    double t2[] = {0, 1800};
+    context_cache_action b[2];
+    context_cache_action none[] = {CONTEXT_SEND_UNCACHED, CONTEXT_SEND_UNCACHED};
+    assert_close(schedule(api("claude-opus-4.6"), t2, 2, b), 10, TIGHT, "USD");
+    assert_actions(b, none, 2);
+}
+
+/* The boundary: an entry exactly 300 s old is still live (6.25 + 0.5 = $6.75); half
+ * a second later it is gone, and the two requests are cheapest uncached ($10). */
+static void an_entry_exactly_its_life_old_is_live(void **state)
+{
+    (void)state;
+    double live[] = {0, 300};
+    context_cache_action a[2];
+    context_cache_action hit[] = {CONTEXT_WRITE_5M, CONTEXT_READ_CACHE};
+    assert_close(schedule(api("claude-opus-4.6"), live, 2, a), 6.75, TIGHT, "USD");
+    assert_actions(a, hit, 2);
+    double gone[] = {0, 300.5};
+    context_cache_action none[] = {CONTEXT_SEND_UNCACHED, CONTEXT_SEND_UNCACHED};
+    assert_close(schedule(api("claude-opus-4.6"), gone, 2, a), 10, TIGHT, "USD");
+    assert_actions(a, none, 2);
+}
+
+/* A hit restarts the entry's life: requests every 4 minutes for 12 minutes keep one
+ * 5-minute entry alive, 6.25 + 3 x 0.5 = $7.75. */
+static void a_hit_restarts_the_entry_life(void **state)
+{
+    (void)state;
+    double t[] = {0, 240, 480, 720};
+    context_cache_action a[4];
+    context_cache_action want[] = {CONTEXT_WRITE_5M, CONTEXT_READ_CACHE, CONTEXT_READ_CACHE,
+                                   CONTEXT_READ_CACHE};
+    assert_close(schedule(api("claude-opus-4.6"), t, 4, a), 7.75, TIGHT, "USD");
+    assert_actions(a, want, 4);
+}
+
+/* Looking ahead pays: a pair a minute apart, a half-hour pause, another pair. Two
+ * 5-minute entries cost 2 x (6.25 + 0.5) = $13.50; one 1-hour entry read three times
+ * costs 10 + 3 x 0.5 = $11.50. */
+static void one_long_entry_beats_two_short_ones(void **state)
+{
+    (void)state;
+    double t[] = {0, 60, 2000, 2060};
+    context_cache_action a[4];
+    context_cache_action want[] = {CONTEXT_WRITE_1H, CONTEXT_READ_CACHE, CONTEXT_READ_CACHE,
+                                   CONTEXT_READ_CACHE};
+    assert_close(schedule(api("claude-opus-4.6"), t, 4, a), 11.5, TIGHT, "USD");
+    assert_actions(a, want, 4);
+}
+
+/* The tie rule: on a list of $0.90 input, $1.40 5-minute write and $0.40 hit, two
+ * requests cost 0.9 + 0.9 = 1.4 + 0.4 = $1.80 either way (in doubles the second sum
+ * is 1.7999999999999998): uncached comes first in the order, and wins. */
+static void ties_go_to_the_earlier_action(void **state)
+{
+    (void)state;
+    cost_api_price p = {.name = "tie", .base = {0.9, 1, 0.4}, .cache_write_5m_usd_per_mtok = 1.4};
+    double t[] = {0, 100};
+    context_cache_action a[2];
+    context_cache_action want[] = {CONTEXT_SEND_UNCACHED, CONTEXT_SEND_UNCACHED};
+    assert_close(schedule(&p, t, 2, a), 1.8, TIGHT, "USD");
+    assert_actions(a, want, 2);
+}
+
+/* A list without write prices (GPT-5) cannot write: every request uncached, 3 x $1.25. */
+static void a_list_without_writes_sends_everything_uncached(void **state)
+{
+    (void)state;
+    double t[] = {0, 10, 20};
+    context_cache_action a[3];
+    context_cache_action want[] = {CONTEXT_SEND_UNCACHED, CONTEXT_SEND_UNCACHED,
+                                   CONTEXT_SEND_UNCACHED};
+    assert_close(schedule(api("gpt-5"), t, 3, a), 3 * 1.25, TIGHT, "USD");
+    assert_actions(a, want, 3);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        CHALK_TEST(kv_shape, lecture_shared_context_gives_2048_bytes),
-        CHALK_TEST(kv_shape, llama3_70b_grouped_query_cache_is_327680_bytes_in_bf16),
-        CHALK_TEST(kv_shape, multi_head_gpt3_and_multi_query_palm_differ_by_39x),
-        CHALK_TEST(kv_shape, layers_sharing_a_cache_count_once),
-        CHALK_TEST(kv_shape, deepseek_mla_cache_is_one_latent_per_layer),
-        CHALK_TEST(context_roofline, compute_per_token_is_flat_in_context),
+        CHALK_TEST(context_roofline, without_attention_compute_per_token_is_flat),
+        CHALK_TEST(context_roofline, attention_adds_its_flops_per_context_token),
         CHALK_TEST(context_roofline, memory_per_token_rises_linearly_with_context),
         CHALK_TEST(context_roofline, short_context_is_compute_bound_long_context_memory_bound),
-        CHALK_TEST(context_roofline, kink_tends_to_the_balance_context_as_the_batch_grows),
-        CHALK_TEST(context_roofline, no_kink_below_the_balance_batch),
+        CHALK_TEST(context_roofline, a_tie_is_compute_bound),
+        CHALK_TEST(context_kink, kink_is_where_the_two_lines_cross),
+        CHALK_TEST(context_kink, without_attention_the_kink_comes_earlier),
+        CHALK_TEST(context_kink, kink_tends_to_the_balance_context_as_the_batch_grows),
+        CHALK_TEST(context_kink, no_kink_below_the_balance_batch),
+        CHALK_TEST(context_kink, weights_exactly_balancing_compute_give_no_kink),
+        CHALK_TEST(context_kink, attention_outgrowing_the_cache_fetch_gives_no_kink),
         CHALK_TEST(kv_from_price, lecture_inputs_give_833_bytes_in_consistent_units),
         CHALK_TEST(kv_from_price, lecture_1667_bytes_is_the_answer_for_a_ratio_per_byte),
         CHALK_TEST(kv_from_price, gb200_fp4_puts_a_200k_step_at_800_bytes),
         CHALK_TEST(kv_from_price, kv_from_crossover_inverts_the_balance_context),
         CHALK_TEST(kv_from_price, ratio_and_rate_forms_agree),
+        CHALK_TEST(kv_shape, lecture_shared_context_gives_2048_bytes),
+        CHALK_TEST(kv_shape, llama3_70b_grouped_query_cache_is_327680_bytes_in_bf16),
+        CHALK_TEST(kv_shape, multi_head_gpt3_and_multi_query_palm_differ_by_39x),
+        CHALK_TEST(kv_shape, layers_sharing_a_cache_count_once),
+        CHALK_TEST(kv_shape, deepseek_mla_cache_is_one_latent_per_layer),
+        CHALK_TEST(windows_sparse, sliding_window_layers_stop_growing_at_the_window),
+        CHALK_TEST(windows_sparse, sparse_attention_reads_the_selection_plus_the_index),
+        CHALK_TEST(windows_sparse, an_empty_context_holds_and_reads_nothing),
+        CHALK_TEST(pass_length, decode_pays_memory_prefill_pays_compute),
+        CHALK_TEST(pass_length, memory_per_token_falls_as_one_over_the_pass_length),
+        CHALK_TEST(pass_length, a_one_token_pass_is_a_decode_step),
+        CHALK_TEST(pass_length, attention_shortens_the_balanced_pass),
+        CHALK_TEST(pass_length, price_ratio_5_means_decode_mfu_one_fifth),
+        CHALK_TEST(attention_parity, conventional_layout_reaches_parity_near_100k),
+        CHALK_TEST(attention_parity, aggressive_layout_reaches_parity_in_the_millions),
+        CHALK_TEST(attention_parity, deepseek_mla_reaches_parity_at_a_few_thousand_tokens),
+        CHALK_TEST(cache_tiers, drain_time_is_capacity_over_bandwidth),
+        CHALK_TEST(cache_tiers, a_byte_pays_its_larger_share_of_the_device),
+        CHALK_TEST(cache_tiers, each_tier_is_cheapest_near_its_own_drain_time),
+        CHALK_TEST(cache_tiers, recomputing_one_token_costs_its_weight_arithmetic),
+        CHALK_TEST(cache_tiers, recomputing_a_long_context_pays_its_attention),
+        CHALK_TEST(cache_tiers, recomputing_beats_hbm_for_long_holds),
+        CHALK_TEST(cache_tiers, ties_go_to_the_earlier_tier_and_to_recomputing),
         CHALK_TEST(api_bill, gemini_short_prompt_pays_2_and_12_per_million),
         CHALK_TEST(api_bill, gemini_long_prompt_bills_every_token_at_the_long_tier),
         CHALK_TEST(api_bill, gemini_prompt_of_exactly_200k_is_still_short),
@@ -506,19 +950,20 @@ int main(void)
         CHALK_TEST(api_bill, claude_cache_hits_cost_a_tenth_of_input),
         CHALK_TEST(api_bill, claude_writes_cost_1_25x_for_5_minutes_and_2x_for_an_hour),
         CHALK_TEST(api_bill, a_price_the_list_lacks_gives_no_bill),
-        CHALK_TEST(pass_length, decode_pays_memory_prefill_pays_compute),
-        CHALK_TEST(pass_length, memory_per_token_falls_as_one_over_the_pass_length),
-        CHALK_TEST(pass_length, crossover_pass_is_memory_over_compute),
-        CHALK_TEST(pass_length, price_ratio_5_means_decode_mfu_one_fifth),
-        CHALK_TEST(cache_tiers, drain_time_is_capacity_over_bandwidth),
-        CHALK_TEST(cache_tiers, a_byte_pays_its_larger_share_of_the_device),
-        CHALK_TEST(cache_tiers, each_tier_is_cheapest_near_its_own_drain_time),
-        CHALK_TEST(cache_tiers, recomputing_beats_hbm_for_long_holds),
-        CHALK_TEST(windows_sparse, sliding_window_layers_stop_growing_at_the_window),
-        CHALK_TEST(windows_sparse, sparse_attention_reads_the_selection_plus_the_index),
-        CHALK_TEST(attention_parity, conventional_layout_reaches_parity_near_100k),
-        CHALK_TEST(attention_parity, aggressive_layout_reaches_parity_in_the_millions),
-        CHALK_TEST(attention_parity, deepseek_mla_reaches_parity_at_a_few_thousand_tokens),
+        CHALK_TEST(api_bill, long_tier_is_reported_even_without_a_bill),
+        CHALK_TEST(api_bill, a_write_price_is_the_lists_at_either_tier),
+        CHALK_TEST(draft_length, free_drafts_fill_the_balanced_pass),
+        CHALK_TEST(draft_length, drafting_cost_shortens_the_best_draft),
+        CHALK_TEST(draft_length, ties_go_to_the_shorter_draft),
+        CHALK_TEST(draft_length, a_compute_bound_decode_gains_nothing_from_drafts),
+        CHALK_TEST(cache_schedule, a_single_request_is_sent_uncached),
+        CHALK_TEST(cache_schedule, requests_minutes_apart_use_a_5_minute_entry),
+        CHALK_TEST(cache_schedule, half_hour_gaps_need_the_1_hour_entry),
+        CHALK_TEST(cache_schedule, an_entry_exactly_its_life_old_is_live),
+        CHALK_TEST(cache_schedule, a_hit_restarts_the_entry_life),
+        CHALK_TEST(cache_schedule, one_long_entry_beats_two_short_ones),
+        CHALK_TEST(cache_schedule, ties_go_to_the_earlier_action),
+        CHALK_TEST(cache_schedule, a_list_without_writes_sends_everything_uncached),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -510,6 +510,49 @@ static void fast_mode_at_2_5x_the_balance_batch_costs_the_same_per_token(void **
     run_free(r);
 }
 
+/* lecture 1.4-1.5 and the H100 datasheet: past the balance batch a token costs its
+ * arithmetic, 2 N / F of a chip at $4.25 an hour, on any number of chips; Llama 3 70B
+ * at 1,024 tokens within 30 ms gets there on 6 H100s (HBM: 6 x 80 GB hold the weights
+ * and 1,009 caches, past B* = 990), and no priced preset does better per token. */
+static void cheapest_llama_at_short_context_is_six_h100s_at_their_arithmetic(void **state)
+{
+    (void)state;
+    run *r = chalk("cheapest --model llama3-70b --context 1024 --target-step-s 0.03 --json");
+    expect_status(r, 0, "cheapest");
+    assert_true(json_string_is(r->out, "best_hw", "h100-sxm"));
+    assert_close(json_number(r->out, "best_chips"), 6, TIGHT, "chips");
+    double n = json_number(r->out, "params_total");
+    assert_close(json_number(r->out, "usd_per_mtok"), 4.25 * 2 * n / 989e12 / 3600 * 1e6, 1e-9,
+                 "USD/Mtok");
+    assert_true(json_number(r->out, "step_s") <= 0.03);
+    run_free(r);
+    /* one offer at a price of one's own: DeepSeek-V3 on a GB200 rack at $2 */
+    r = chalk("cheapest --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --usd-per-chip-hour 2 "
+              "--context 1024 --target-step-s 0.02 --json");
+    expect_status(r, 0, "cheapest on one rack");
+    assert_true(json_string_is(r->out, "best_hw", "gb200-nvl72"));
+    assert_true(json_number(r->out, "best_chips") < 72);
+    run_free(r);
+    /* below every latency floor: no deployment, null with a reason */
+    r = chalk("cheapest --model llama3-70b --context 1024 --target-step-s 1e-6 --json");
+    expect_status(r, 0, "cheapest, none");
+    assert_true(strstr(r->out, "\"found\": false") != NULL);
+    assert_true(json_is_null(r->out, "best_chips"));
+    assert_false(json_is_null(r->out, "best_chips_reason"));
+    run_free(r);
+    const char *bad[] = {
+        "cheapest --model llama3-70b --context 1024",
+        "cheapest --model llama3-70b --context 0 --target-step-s 0.03",
+        "cheapest --model llama3-70b --hw b200 --context 1024 --target-step-s 0.03",
+        "cheapest --model llama3-70b --chips 4 --context 1024 --target-step-s 0.03",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        run *e = chalk("%s", bad[i]);
+        expect_one_error_line(e, bad[i]);
+        run_free(e);
+    }
+}
+
 /* --batch 1:4096 is 64 points from 1 to 4096 inclusive, rising; --csv prints a header
  * with the JSON key names, then a row per point. */
 static void sweep_csv_has_a_header_and_64_rows_with_batch_rising(void **state)
@@ -804,6 +847,7 @@ const struct CMUnitTest chalk_tests_01_batching[] = {
     CHALK_TEST(chalk, balance_batch_says_whether_the_deployment_fits),
     CHALK_TEST(chalk, fast_mode_takes_the_normal_batch_as_a_multiple_of_the_balance_batch),
     CHALK_TEST(chalk, fast_mode_at_2_5x_the_balance_batch_costs_the_same_per_token),
+    CHALK_TEST(chalk, cheapest_llama_at_short_context_is_six_h100s_at_their_arithmetic),
     CHALK_TEST(chalk, sweep_csv_has_a_header_and_64_rows_with_batch_rising),
     CHALK_TEST(chalk, sweeps_of_n_points_and_lists_give_exactly_those_points),
     CHALK_TEST(chalk, sweep_json_is_one_object_with_a_rows_array),

@@ -308,6 +308,52 @@ static void weight_read_compares_domains_and_ignores_stages(void **state)
     run_free(r);
 }
 
+/* ---- rack-hop on a torus, pipeline-split ---------------------------------------------- */
+
+/* Google's TPU v5e page: a 256-chip pod with 1.6 TB/s of bisection; an all-to-all
+ * among its chips runs at 4 x 1.6e12 / 256 = 2.5e10 B/s per chip (section 3.2.1),
+ * against 3.125e9 of network per chip: a gap of 8, so top-8 needs 1 layer, top-2 2. */
+static void rack_hop_on_a_torus_is_held_to_its_bisection(void **state)
+{
+    (void)state;
+    run *r = chalk("rack-hop --hw tpu-v5e --bisection-bytes-per-s 1.6e12 --top-k 2 --json");
+    expect_status(r, 0, "rack-hop");
+    assert_close(json_number(r->out, "alltoall_bytes_per_s"), 4 * 1.6e12 / 256, TIGHT, "B/s");
+    assert_close(json_number(r->out, "bandwidth_ratio"), 2.5e10 / 3.125e9, TIGHT, "x");
+    assert_close(json_number(r->out, "min_layers_per_stage"), 2, TIGHT, "layers");
+    run_free(r);
+    r = chalk("rack-hop --hw gb200-nvl72 --bisection-bytes-per-s 0 --top-k 8 --json");
+    expect_status(r, 0, "rack-hop");
+    assert_close(json_number(r->out, "alltoall_bytes_per_s"), 900e9, TIGHT, "B/s");
+    run_free(r);
+}
+
+/* Section 3.7: the lecture's model in 100 layers on 64 GPUs of 20 GB, a 20 ms step.
+ * Without hops 3 stages fit: the fullest holds 34 layers and 3 micro-batches,
+ * 0.34 x (1e12 + 3 x 2000 x 200000 x 2048) / 64 B per GPU. With 2 ms hops none fits. */
+static void pipeline_split_finds_the_fewest_racks_or_says_none_fit(void **state)
+{
+    (void)state;
+    const char *base = "pipeline-split --params-total 1e12 --weight-bytes 1 "
+                       "--kv-bytes-per-token 2048 --layers 100 --expert-parallel 64 "
+                       "--hbm-bytes 20e9 --microbatch 2000 --context 200000 --step-s 0.02";
+    run *r = chalk("%s --hop-s 0 --json", base);
+    expect_status(r, 0, "pipeline-split");
+    assert_close(json_number(r->out, "stages"), 3, TIGHT, "stages");
+    assert_close(json_number(r->out, "max_layers_per_stage"), 34, TIGHT, "layers");
+    assert_close(json_number(r->out, "microbatches"), 3, TIGHT, "microbatches");
+    assert_close(json_number(r->out, "token_s"), 0.02, TIGHT, "s");
+    assert_close(json_number(r->out, "bytes_per_gpu"),
+                 0.34 * (1e12 + 3 * 2000 * 200000 * 2048.0) / 64, 1e-12, "B");
+    run_free(r);
+    r = chalk("%s --hop-s 0.002 --json", base);
+    expect_status(r, 0, "pipeline-split");
+    assert_true(strstr(r->out, "\"stages\": null") != NULL);
+    assert_true(strstr(r->out, "\"stages_reason\": \"none of 1 to 64 stages") != NULL);
+    assert_true(json_string_is(r->out, "verdict", "none"));
+    run_free(r);
+}
+
 /* ---- bad input ------------------------------------------------------------------------------ */
 
 /* Every mistake in the input is one line on stderr and exit 2. */
@@ -362,6 +408,20 @@ static void every_bad_input_to_chapter_3_commands_exits_2_with_one_error_line(vo
         "weight-read --params-total 1e12 --hbm-bytes-per-s 1e12 --versus h100-sxm",
         "weight-read --params-total 1e12 --hw h100-sxm --stages 0",
         "bubble --stages 4 --microbatches 4 --frob 1",           /* unknown flag */
+        "rack-hop --bandwidth-ratio 8 --top-k 8 --bisection-bytes-per-s 1e12", /* no hw */
+        "rack-hop --hw tpu-v5e --top-k 8 --bisection-bytes-per-s -1",
+        "pipeline-split --params-total 1e12 --kv-bytes-per-token 2048 --expert-parallel 64 "
+        "--hbm-bytes 20e9 --microbatch 2000 --context 1 --step-s 0.02 --hop-s 0", /* layers */
+        "pipeline-split --params-total 1e12 --kv-bytes-per-token 2048 --layers 60 "
+        "--expert-parallel 64 --hbm-bytes 20e9 --microbatch 2000 --context 1 --step-s 0.02",
+        "pipeline-split --params-total 1e12 --kv-bytes-per-token 2048 --layers 60 "
+        "--expert-parallel 64 --microbatch 2000 --context 1 --step-s 0.02 --hop-s 0", /* hbm */
+        "pipeline-split --params-total 1e12 --kv-bytes-per-token 2048 --layers 60 "
+        "--expert-parallel 64 --hbm-bytes 20e9 --microbatch 1:8 --context 1:8 --step-s 0.02 "
+        "--hop-s 0",                                             /* two sweeps */
+        "pipeline-split --params-total 1e12 --kv-bytes-per-token 2048 --layers 60 "
+        "--expert-parallel 64 --hbm-bytes 20e9 --microbatch 2000 --context 1 --step-s 0.02 "
+        "--hop-s 0 --max-stages 0",
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         run *r = chalk("%s", cases[i]);
@@ -385,6 +445,8 @@ const struct CMUnitTest chalk_tests_03_pipelining[] = {
     CHALK_TEST(chalk, pipeline_memory_with_more_microbatches_holds_more_kv),
     CHALK_TEST(chalk, pipeline_memory_finds_the_fewest_stages_or_says_none_fit),
     CHALK_TEST(chalk, weight_read_compares_domains_and_ignores_stages),
+    CHALK_TEST(chalk, rack_hop_on_a_torus_is_held_to_its_bisection),
+    CHALK_TEST(chalk, pipeline_split_finds_the_fewest_racks_or_says_none_fit),
     CHALK_TEST(chalk, every_bad_input_to_chapter_3_commands_exits_2_with_one_error_line),
 };
 const size_t chalk_tests_03_pipelining_count =

@@ -349,13 +349,13 @@ static void lifetime_adds_serving_to_training(void **state)
 
 /* ---- presets and bad input ------------------------------------------------------------- */
 
-/* chalk list fits and show fit: three fits, BES's constants as in its Table 1. */
+/* chalk list fits and show fit: four fits, BES's constants as in its Table 1. */
 static void fits_and_runs_are_listed_with_their_sources(void **state)
 {
     (void)state;
     run *r = chalk("list fits --json");
     expect_status(r, 0, "list fits");
-    assert_int_equal(count_of(r->out, "\"name\""), 3);
+    assert_int_equal(count_of(r->out, "\"name\""), 4);
     run_free(r);
     r = chalk("show fit besiroglu --json");
     expect_status(r, 0, "show fit");

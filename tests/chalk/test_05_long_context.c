@@ -1,11 +1,14 @@
 /*
  * test_05_long_context.c -- chapter 5's commands (kv, kv-from-price, context-cost,
- * context-crossover, pass, price-ratio, tier, price, list api, list tier), tested from
- * the outside as readers use them.
+ * context-crossover, pass, draft, price-ratio, tier, price, cache-schedule, list api,
+ * list tier), tested from the outside as readers use them.
  *
  * Sources:
  *   lecture  Reiner Pope's blackboard lecture, section 6 of reference/lecture-notes.md
- *   DSV3     DeepSeek-V3 config_671B.json: 61 layers x (512 + 64) latent elements
+ *   DSV3     DeepSeek-V3 config_671B.json: 61 layers x (512 + 64) latent elements;
+ *            128 heads that score in 576 and sum in 512 latent dimensions (absorbed
+ *            MLA): f_attn = 2 x 61 x 128 x 1,088 FLOPs per context token
+ *   SPEC     a step keeps 1 + a + ... + a^q tokens (Leviathan et al. 2023, eq. 1)
  *   GOOG     Gemini 3.1 Pro: $2 / $12 up to 200k tokens, $4 / $18 above (2026-03)
  *   ANT      Claude Opus 4.6: $5 in, $25 out, $0.50 hits, $6.25 / $10 writes (2026)
  *   DS       data sheets: Micron 9550 30.72 TB at 14 GB/s; Seagate Exos X24 24 TB at
@@ -104,9 +107,10 @@ static void kv_from_price_on_the_gb200_is_800_bytes(void **state)
     run_free(r);
 }
 
-/* Chapter 1's balance context L* = 2 N_a BW / (F b_kv), at any batch; the kink at a
- * finite batch subtracts the batch's weight share (closed forms, with the preset's
- * own N_active and N_total read back from the echo). */
+/* Book 5.1: the balance context at any batch, L* = 2 N_a W / F / (b - f W / F), with
+ * DeepSeek-V3's attention counted; the kink at a finite batch subtracts the batch's
+ * weight share (closed forms, N_active and N_total read back from the echo). Left
+ * out, as the lecture does (--attn-flops-per-context-token 0), L* = 2 N_a W / (F b). */
 static void context_crossover_is_the_balance_context_and_the_kink(void **state)
 {
     (void)state;
@@ -115,10 +119,35 @@ static void context_crossover_is_the_balance_context_and_the_kink(void **state)
     expect_status(r, 0, "context-crossover");
     double na = json_number(r->out, "params_active"), nt = json_number(r->out, "params_total");
     double fetchable = 2 * na * 8e12 / 10e15;
+    double slope = 35136 - 2.0 * 61 * 128 * 1088 * 8e12 / 10e15;
+    assert_close(json_number(r->out, "attn_flops_per_context_token"), 2.0 * 61 * 128 * 1088,
+                 TIGHT, "FLOP");
+    assert_close(json_number(r->out, "balance_context_tokens"), fetchable / slope, TIGHT,
+                 "tokens");
+    assert_close(json_number(r->out, "kink_tokens"), (fetchable - nt * 0.5 / 16384) / slope,
+                 TIGHT, "tokens");
+    run_free(r);
+    r = chalk("context-crossover --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 "
+              "--kv-dtype fp8 --attn-flops-per-context-token 0 --json");
+    expect_status(r, 0, "context-crossover");
     assert_close(json_number(r->out, "balance_context_tokens"), fetchable / 35136, TIGHT,
                  "tokens");
-    assert_close(json_number(r->out, "kink_tokens"), (fetchable - nt * 0.5 / 16384) / 35136,
-                 TIGHT, "tokens");
+    assert_true(json_is_null(r->out, "attention_parity_tokens"));
+    run_free(r);
+}
+
+/* Book 5.1: were all the arithmetic at bf16 (2.5e15 FLOP/s), DeepSeek-V3's attention
+ * would take 2 x 61 x 128 x 1,088 / 2.5e15 s per context token against 35,136 / 8e12 s
+ * to fetch it: the lines never cross, and there is no kink, with a reason. */
+static void attention_outgrowing_the_fetch_leaves_no_kink(void **state)
+{
+    (void)state;
+    run *r = chalk("context-crossover --model deepseek-v3 --hw gb200-nvl72 --dtype bf16 "
+                   "--kv-dtype fp8 --json");
+    expect_status(r, 0, "context-crossover");
+    assert_true(2.0 * 61 * 128 * 1088 / 2.5e15 > 35136 / 8e12);
+    assert_true(json_is_null(r->out, "balance_context_tokens"));
+    assert_false(json_is_null(r->out, "balance_context_tokens_reason"));
     run_free(r);
 }
 
@@ -149,8 +178,10 @@ static void no_kink_below_the_balance_batch_is_null_with_a_reason(void **state)
     run_free(r);
 }
 
-/* lecture 6.1: compute per token is flat in context; cost over flat is memory over
- * compute past the kink: (N_t x 0.5 / B + L b) / (72 x 8e12) / (2 N_a / (72 x 10e15)). */
+/* lecture 6.1: without an attention shape compute per token is flat in context; cost
+ * over flat is memory over compute past the kink: (N_t x 0.5 / B + L b) / (72 x 8e12) /
+ * (2 N_a / (72 x 10e15)). With DeepSeek-V3's attention the flat cost is still the
+ * weights' arithmetic at zero context. */
 static void context_cost_rises_linearly_past_the_kink(void **state)
 {
     (void)state;
@@ -163,6 +194,16 @@ static void context_cost_rises_linearly_past_the_kink(void **state)
     assert_close(json_number(r->out, "cost_over_flat"), memory / compute, TIGHT, "x");
     assert_close(json_number(r->out, "price_input_over_base"), 2.0, TIGHT, "x");
     assert_close(json_number(r->out, "price_output_over_base"), 1.5, TIGHT, "x");
+    run_free(r);
+    r = chalk("context-cost --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --kv-dtype fp8 "
+              "--batch 16384 --context 32768 --json");
+    expect_status(r, 0, "context-cost");
+    double na = json_number(r->out, "params_active");
+    double f = 2.0 * 61 * 128 * 1088;
+    assert_close(json_number(r->out, "compute_s"), (2 * na + 32768 * f) / (72 * 10e15), TIGHT,
+                 "s");
+    assert_close(json_number(r->out, "cost_over_flat"),
+                 json_number(r->out, "time_s") / (2 * na / (72 * 10e15)), TIGHT, "x");
     run_free(r);
 }
 
@@ -238,8 +279,10 @@ static void tier_picks_flash_for_5_minutes_and_an_hour(void **state)
     run_free(r);
 }
 
-/* lecture 6.5: recomputing DeepSeek-V3's KV costs 2 N_a / 10e15 s of a $2/h GPU per
- * token; in HBM for 60 s a token's 35,136 bytes cost 2/3600 x 60 / 186e9 each. */
+/* lecture 6.5: recomputing one token of DeepSeek-V3's KV costs 2 N_a / 10e15 s of a
+ * $2/h GPU; a 128k-token context costs (2 N_a + 65,535.5 f) / 10e15 s per token (book
+ * 5.5); in HBM for 60 s a token's 35,136 bytes cost 2/3600 x 60 / 186e9 each. Without
+ * --context there is no remat price, with a reason. */
 static void tier_prices_recomputing_against_holding(void **state)
 {
     (void)state;
@@ -248,13 +291,20 @@ static void tier_prices_recomputing_against_holding(void **state)
     expect_status(r, 0, "tier");
     assert_close(json_number(r->out, "usd_per_mtok"), 2.0 / 3600 * 60 / 186e9 * 35136 * 1e6,
                  1e-9, "USD");
+    assert_true(json_is_null(r->out, "remat_usd_per_mtok"));
     run_free(r);
     r = chalk("kv-from-price --model deepseek-v3 --context 1 --hw gb200-nvl72 --dtype fp4 --json");
     double na = json_number(r->out, "params_active");
     run_free(r);
     r = chalk("tier --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --kv-dtype fp8 "
-              "--usd-per-chip-hour 2 --json");
+              "--usd-per-chip-hour 2 --context 1 --json");
     assert_close(json_number(r->out, "remat_usd_per_mtok"), 2 * na / 10e15 * 2.0 / 3600 * 1e6,
+                 1e-9, "USD");
+    run_free(r);
+    r = chalk("tier --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --kv-dtype fp8 "
+              "--usd-per-chip-hour 2 --context 131072 --json");
+    double flops = 2 * na + 65535.5 * 2.0 * 61 * 128 * 1088;
+    assert_close(json_number(r->out, "remat_usd_per_mtok"), flops / 10e15 * 2.0 / 3600 * 1e6,
                  1e-9, "USD");
     run_free(r);
 }
@@ -312,6 +362,37 @@ static void list_api_and_tier_show_dated_presets(void **state)
     run_free(r);
 }
 
+/* SPEC on a deployment whose decode is memory-bound: with DeepSeek-V3 at a batch of
+ * 1,024 and 8,192 tokens, one guess kept 85% of the time yields 1.85 tokens a step at
+ * no extra step time (a 2-token pass is still memory-bound): a speed-up of 1.85. */
+static void draft_of_one_guess_speeds_decode_by_one_plus_a(void **state)
+{
+    (void)state;
+    run *r = chalk("draft --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --kv-dtype fp8 "
+                   "--batch 1024 --context 8192 --accept 0.85 --max-draft 1 --json");
+    expect_status(r, 0, "draft");
+    assert_true(json_number(r->out, "crossover_pass_tokens") > 2);
+    assert_close(json_number(r->out, "draft_tokens"), 1, TIGHT, "tokens");
+    assert_close(json_number(r->out, "tokens_per_step"), 1.85, TIGHT, "tokens");
+    assert_close(json_number(r->out, "speedup"), 1.85, TIGHT, "x");
+    run_free(r);
+}
+
+/* ANT: a pair of requests a minute apart, a half-hour pause, another pair, a prefix of
+ * 100k tokens: one 1-hour write and three hits, 0.1 x (10 + 3 x 0.5) = $1.15, against
+ * 4 x 0.1 x 5 = $2 uncached. */
+static void cache_schedule_bridges_a_pause_with_the_1_hour_entry(void **state)
+{
+    (void)state;
+    run *r = chalk("cache-schedule --api claude-opus-4.6 --prefix-tokens 100000 "
+                   "--times-s 0,60,2000,2060 --json");
+    expect_status(r, 0, "cache-schedule");
+    assert_true(json_string_is(r->out, "schedule", "write-1h hit hit hit"));
+    assert_close(json_number(r->out, "usd"), 1.15, TIGHT, "USD");
+    assert_close(json_number(r->out, "uncached_usd"), 2, TIGHT, "USD");
+    run_free(r);
+}
+
 /* Bad input: one line on stderr, exit 2, for every command of the chapter. */
 static void every_bad_input_to_chapter_5_commands_exits_2_with_one_error_line(void **state)
 {
@@ -352,6 +433,16 @@ static void every_bad_input_to_chapter_5_commands_exits_2_with_one_error_line(vo
         "price --api claude-opus-4.6 --input-tokens 10 --output-tokens 1 --cached-tokens 20",
         "price --api claude-opus-4.6 --input-tokens 10 --output-tokens 1 --cache-write 10m",
         "show api nosuch",
+        "context-cost --model deepseek-v3 --hw gb200-nvl72 --batch 10 --context 1 "
+        "--attn-flops-per-context-token 5 --attn-layers 1 --q-heads 1 --qk-dim 1 --v-dim 1",
+        "tier --model deepseek-v3 --hw gb200-nvl72 --usd-per-chip-hour 2 --context 0",
+        "draft --model deepseek-v3 --hw gb200-nvl72 --batch 10 --context 10",
+        "draft --model deepseek-v3 --hw gb200-nvl72 --batch 10 --context 10 --accept 1.5",
+        "draft --model deepseek-v3 --hw gb200-nvl72 --batch 10:20 --context 10 --accept 0.5",
+        "cache-schedule --api claude-opus-4.6 --prefix-tokens 1000",
+        "cache-schedule --api claude-opus-4.6 --prefix-tokens 1000 --times-s 0,10,5",
+        "cache-schedule --api claude-opus-4.6 --prefix-tokens 1000 --times-s 0,x",
+        "cache-schedule --api claude-opus-4.6 --prefix-tokens 0 --times-s 0",
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         run *r = chalk("%s", cases[i]);
@@ -368,6 +459,7 @@ const struct CMUnitTest chalk_tests_05_long_context[] = {
     CHALK_TEST(chalk, kv_from_price_gives_833_bytes_and_the_lecture_1667_per_byte),
     CHALK_TEST(chalk, kv_from_price_on_the_gb200_is_800_bytes),
     CHALK_TEST(chalk, context_crossover_is_the_balance_context_and_the_kink),
+    CHALK_TEST(chalk, attention_outgrowing_the_fetch_leaves_no_kink),
     CHALK_TEST(chalk, attention_parity_of_a_conventional_layout_is_near_100k),
     CHALK_TEST(chalk, no_kink_below_the_balance_batch_is_null_with_a_reason),
     CHALK_TEST(chalk, context_cost_rises_linearly_past_the_kink),
@@ -379,6 +471,8 @@ const struct CMUnitTest chalk_tests_05_long_context[] = {
     CHALK_TEST(chalk, price_bills_a_long_prompt_wholly_at_the_long_tier),
     CHALK_TEST(chalk, price_bills_hits_and_writes_and_explains_a_missing_price),
     CHALK_TEST(chalk, list_api_and_tier_show_dated_presets),
+    CHALK_TEST(chalk, draft_of_one_guess_speeds_decode_by_one_plus_a),
+    CHALK_TEST(chalk, cache_schedule_bridges_a_pause_with_the_1_hour_entry),
     CHALK_TEST(chalk, every_bad_input_to_chapter_5_commands_exits_2_with_one_error_line),
 };
 const size_t chalk_tests_05_long_context_count =

@@ -1,13 +1,16 @@
 /*
  * test_06_revnets.c -- chapter 6's commands (encrypt, decrypt, avalanche,
- * avalanche-depth, revnet, activation-memory), tested from the outside as readers use
- * them.
+ * avalanche-depth, revnet, activation-memory, checkpoint-plan), tested from the outside
+ * as readers use them.
  *
  * Sources:
  *   TEA, XTEA  BouncyCastle TEATest and XteaTest vectors (reference/specs.md 7.3)
  *   KOR        Korthikanti et al. 2022, arXiv:2205.05198: eq. 1-6, Table 2, Table 3,
  *              section 5 (GPT-3: 5as/h = 80), Appendix A (24Bsh^2 + 4Bs^2h a layer)
  *   contract   exercises/06-revnets/revnets.h (memory and FLOPs of the RevNet stack)
+ *   MEG        Megatron-LM, megatron/model/transformer.py: with sequence parallelism a
+ *              checkpoint keeps the layer input as split along the sequence, [s/t, b, h]
+ *   6.8        the book's model of a checkpoint plan's peak memory (chapter 6, 6.8)
  */
 #include "harness.h"
 
@@ -213,7 +216,8 @@ static void gpt3_stores_sbh_times_114_bytes_a_layer(void **state)
 }
 
 /* KOR Table 2 rows for GPT-3 with t = 8 (Table 3): tensor parallel 10 + 3 + 10; with
- * sequence parallelism 114/8; selective 13 and 34/8; full 2. */
+ * sequence parallelism 114/8; selective 13 and 34/8; full 2, and 2/8 with sequence
+ * parallelism, where the layer input is split along the sequence (MEG). */
 static void table_2_rows_for_gpt3_on_eight_gpus(void **state)
 {
     (void)state;
@@ -226,7 +230,7 @@ static void table_2_rows_for_gpt3_on_eight_gpus(void **state)
         {"--recompute selective", 10 + 3},
         {"--sequence-parallel --recompute selective", 34.0 / 8},
         {"--recompute full", 2},
-        {"--sequence-parallel --recompute full", 2},
+        {"--sequence-parallel --recompute full", 2.0 / 8},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         run *r = chalk("activation-memory --model gpt3-175b --seq 2048 --microbatch 1 "
@@ -310,6 +314,79 @@ static void gpt3_training_fits_an_a100_only_with_sequence_parallelism_and_select
     run_free(r);
 }
 
+/* ---- checkpoint-plan ------------------------------------------------------------------- */
+
+/* With sequence parallelism and selective recomputation GPT-3 at s 2048 keeps 96 x
+ * 34/8 sbh, within the 80 GB less the model state (KOR section 6.1): every layer is
+ * stored, nothing is recomputed but the attention scores, s / (18h + 3s) of a step. */
+static void checkpoint_plan_stores_every_gpt3_layer_when_they_fit(void **state)
+{
+    (void)state;
+    run *r = chalk("checkpoint-plan --model gpt3-175b --seq 2048 --microbatch 1 "
+                   "--tensor-parallel 8 --pipeline-parallel 8 --sequence-parallel "
+                   "--recompute selective --hw a100-sxm --json");
+    expect_status(r, 0, "checkpoint-plan");
+    double sbh = 2048.0 * 12288;
+    assert_close(json_number(r->out, "stored_layers"), 96, TIGHT, "");
+    assert_close(json_number(r->out, "segment_layers"), 0, TIGHT, "");
+    assert_close(json_number(r->out, "peak_bytes"), 96 * sbh * 34 / 8, TIGHT, "B");
+    assert_close(json_number(r->out, "budget_bytes"),
+                 80e9 - json_number(r->out, "model_state_bytes_per_gpu"), TIGHT, "B");
+    assert_close(json_number(r->out, "extra_flops_fraction"), 2048.0 / (18 * 12288.0 + 3 * 2048),
+                 TIGHT, "");
+    run_free(r);
+}
+
+/* Section 6.8's model, peak = segments c + a max(stored, segment), with a = 114/8 sbh
+ * (KOR eq. 4) and c = 2/8 sbh (MEG): an HBM of the model state plus 96 c + a leaves
+ * room for one layer stored and 95 recomputed one by one, 95 c + a (two stored need at
+ * least 47 c + 2 a). 95 of 96 layers recomputed: 95/288 of a step. Half that HBM: no
+ * plan, null with its reason. */
+static void checkpoint_plan_recomputes_all_but_one_layer_at_a_tight_budget(void **state)
+{
+    (void)state;
+    const char *setup = "checkpoint-plan --model gpt3-175b --seq 2048 --microbatch 1 "
+                        "--tensor-parallel 8 --pipeline-parallel 8 --sequence-parallel";
+    double sbh = 2048.0 * 12288, a = sbh * 114 / 8, c = sbh * 2 / 8;
+    run *r = chalk("%s --hw a100-sxm --json", setup);
+    expect_status(r, 0, "checkpoint-plan");
+    double model_state = json_number(r->out, "model_state_bytes_per_gpu");
+    run_free(r);
+    r = chalk("%s --hbm-bytes %.17g --json", setup, model_state + 96 * c + a);
+    expect_status(r, 0, "checkpoint-plan");
+    assert_close(json_number(r->out, "stored_layers"), 1, TIGHT, "");
+    assert_close(json_number(r->out, "segment_layers"), 1, TIGHT, "");
+    assert_close(json_number(r->out, "segments"), 95, TIGHT, "");
+    assert_close(json_number(r->out, "peak_bytes"), 95 * c + a, 1e-15, "B");
+    assert_close(json_number(r->out, "extra_flops_fraction"), 95.0 / 288, TIGHT, "");
+    run_free(r);
+    r = chalk("%s --hbm-bytes %.17g --json", setup, model_state + (96 * c + a) / 2);
+    expect_status(r, 0, "checkpoint-plan");
+    assert_non_null(strstr(r->out, "\"plan_exists\": false"));
+    assert_true(json_is_null(r->out, "stored_layers"));
+    assert_false(json_is_null(r->out, "stored_layers_reason"));
+    run_free(r);
+}
+
+/* The anchors of Figure 6.1 (section 6.4): the identity flips 1 bit in 64, an ideal
+ * cipher half; and Figure 6.3's errors in units of 2^-24 and 2^-53. */
+static void figure_columns_are_the_anchors_and_the_errors_in_roundoffs(void **state)
+{
+    (void)state;
+    run *r = chalk("avalanche-depth --depth 2 --trials 4 --seed 1 --json");
+    expect_status(r, 0, "avalanche-depth");
+    assert_close(json_number(r->out, "identity_flipped_fraction"), 1.0 / 64, TIGHT, "");
+    assert_close(json_number(r->out, "ideal_flipped_fraction"), 0.5, TIGHT, "");
+    run_free(r);
+    r = chalk("revnet --layers 16 --width 32 --seed 3 --json");
+    expect_status(r, 0, "revnet");
+    assert_close(json_number(r->out, "reconstruction_error_float_roundoffs"),
+                 json_number(r->out, "reconstruction_error_float") / 0x1p-24, TIGHT, "");
+    assert_close(json_number(r->out, "reconstruction_error_double_roundoffs"),
+                 json_number(r->out, "reconstruction_error_double") / 0x1p-53, TIGHT, "");
+    run_free(r);
+}
+
 /* ---- bad input --------------------------------------------------------------------------- */
 
 /* Malformed, missing, unknown or out-of-range input: one line, exit 2. */
@@ -356,6 +433,12 @@ static void every_bad_input_to_chapter_6_commands_exits_2_with_one_error_line(vo
         "activation-memory --model gpt3-175b --seq 2048 --microbatch 1 --hw tpu9",
         "activation-memory --model gpt3-175b --seq 2048 --microbatch 1 --pipeline-parallel 0",
         "activation-memory --model gpt3-175b --seq 2048 --microbatch 1 --pipeline-parallel 1:8",
+        "checkpoint-plan --seq 2048 --microbatch 1 --hidden 12288 --heads 96 --hw a100-sxm",
+        "checkpoint-plan --model gpt3-175b --seq 2048 --microbatch 1",
+        "checkpoint-plan --model gpt3-175b --seq 2048 --microbatch 1 --hw a100-sxm "
+        "--recompute full",
+        "checkpoint-plan --model gpt3-175b --seq 2048 --microbatch 1 --hw a100-sxm --layers 5000",
+        "checkpoint-plan --model gpt3-175b --seq 2048 --microbatch 1 --hbm-bytes 0",
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         run *r = chalk("%s", cases[i]);
@@ -380,6 +463,9 @@ static void missing_chapter_6_inputs_are_errors_naming_the_flag(void **state)
         {"activation-memory --microbatch 1 --model gpt3-175b", "--seq"},
         {"activation-memory --seq 1 --model gpt3-175b", "--microbatch"},
         {"activation-memory --seq 1 --microbatch 1 --heads 8", "--hidden"},
+        {"checkpoint-plan --seq 2048 --microbatch 1 --hidden 8 --heads 1 --hw a100-sxm",
+         "--model"},
+        {"checkpoint-plan --model gpt3-175b --seq 2048 --microbatch 1", "--hw"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         run *r = chalk("%s", cases[i].args);
@@ -407,6 +493,9 @@ const struct CMUnitTest chalk_tests_06_revnets[] = {
     CHALK_TEST(chalk, recomputation_costs_a_third_in_full_and_s_over_18h_plus_3s_selectively),
     CHALK_TEST(chalk, flags_alone_and_a_sequence_sweep),
     CHALK_TEST(chalk, gpt3_training_fits_an_a100_only_with_sequence_parallelism_and_selective),
+    CHALK_TEST(chalk, checkpoint_plan_stores_every_gpt3_layer_when_they_fit),
+    CHALK_TEST(chalk, checkpoint_plan_recomputes_all_but_one_layer_at_a_tight_budget),
+    CHALK_TEST(chalk, figure_columns_are_the_anchors_and_the_errors_in_roundoffs),
     CHALK_TEST(chalk, every_bad_input_to_chapter_6_commands_exits_2_with_one_error_line),
     CHALK_TEST(chalk, missing_chapter_6_inputs_are_errors_naming_the_flag),
 };

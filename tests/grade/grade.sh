@@ -24,14 +24,18 @@
 #                allow-list (libm, lib/, the compiler's own helpers, memory,
 #                printing, a few pure C library functions), has no constructor,
 #                destructor, ifunc, executable stack or system call instruction. A
-#                broken rule scores the chapter zero, the message naming the rule;
+#                broken rule scores the chapter zero, the message naming the rule. A
+#                lint that explains refusals early: the boundary is step 4's
+#                processes and system-call filter;
 #   4. run       the tests, linked with the checked object and the grading harness
-#                (harness.c: each test in its own process, each call into the
-#                student's code in a child, verdicts written by the harness alone on
-#                a descriptor the student's code never holds), in the sandbox, one
-#                process tree per test binary, killed whole at its deadline. Each
-#                binary is linked into a directory of its own just before it runs
-#                and removed after: no other test binary exists while it runs.
+#                (harness.c: each test in its own process, every call into the
+#                student's code in another process under a seccomp filter, its
+#                buffers carried as tests/grade/buffers.txt sizes them (wrap.sh),
+#                verdicts written by the harness alone on a descriptor the student's
+#                code never holds), in the sandbox, one process tree per test
+#                binary, killed whole at its deadline. Each binary is linked into a
+#                directory of its own just before it runs and removed after: no
+#                other test binary exists while it runs.
 # The points (tests/NN-topic/points.txt, else the exercise's stars), the hidden test
 # sources and the results stay outside anything a step can read or write.
 #
@@ -236,7 +240,8 @@ prep_common() {
 prep_chapter() {
     local ch=$1 kind f files key
     mkdir -p "$cache/$ch" "$box/contract/$ch"
-    cp exercises/"$ch"/*.h lib/*.h "$box/contract/$ch/"
+    # readable by the sandbox uid whatever the course's modes (setup.sh makes them 600)
+    install -m 644 exercises/"$ch"/*.h lib/*.h "$box/contract/$ch/"
     [ -f "$cache/$ch/ready" ] && return 0
     tests/grade/wrap.sh "$ch" "$cache/$ch/wrap.c" >"$cache/$ch/fns" || return 1
     $CC "${TRUSTED_CFLAGS[@]}" -Itests/grade -Ilib -Iexercises/"$ch" -c "$cache/$ch/wrap.c" -o "$cache/$ch/wrap.o" || return 1
@@ -251,7 +256,7 @@ prep_chapter() {
         done
         # the names, from the tests alone (no student object: its functions are null)
         $CC -o "$cache/$ch/$kind.names-bin" "$cache/$ch/$kind"/*.o "$cache/harness.o" \
-            "$cache/$ch/wrap.o" "$cache"/lib/*.o -lcmocka -lm || return 1
+            "$cache/$ch/wrap.o" "$cache"/lib/*.o -lcmocka -lseccomp -lm || return 1
         CHALK_LIST=1 "$cache/$ch/$kind.names-bin" >"$cache/$ch/$kind.names" || return 1
         # name <TAB> points
         while IFS= read -r f; do
@@ -457,7 +462,7 @@ run_tests() {
     }
     bin=$run/$ch-$kind
     if ! tool_run "$secs" 1024 -- "$CC" -o "$bin" "$cache/$ch/$kind"/*.o "$cache/harness.o" "$cache/$ch/wrap.o" \
-        "$secret/$ch/sub"/*.o "$cache"/lib/*.o -lcmocka -lm -Wl,-z,noexecstack \
+        "$secret/$ch/sub"/*.o "$cache"/lib/*.o -lcmocka -lseccomp -lm -Wl,-z,noexecstack \
         >"$secret/$ch.$kind.link" 2>&1; then
         rm -rf "$run"
         run_rc=link

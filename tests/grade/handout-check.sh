@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # handout-check.sh -- proves that an unpacked handout DIR gives no answers away:
-#   - no solutions/, no calculator source, no grading scripts, no hidden tests,
-#     no points tables;
+#   - no solutions/, no calculator source but its framework without the chapters
+#     (tools/chalk/: list, show, check-answers; none of its files a chapter's),
+#     no grading scripts, no hidden tests, no points tables;
 #   - no ::: {.solution} block (instructor answers) left in chapters/*.md;
 #   - no line of a reference function body (solutions/NN-topic/*.c, lines of 20+
 #     characters that the stub does not have) in any text file of DIR, nor in the
@@ -25,6 +26,8 @@ leak() {
 [ ! -e "$dir/solutions" ] || leak "solutions/ is in the handout"
 [ ! -e "$dir/tests/grade" ] || leak "tests/grade/ (the grader) is in the handout"
 found=$(find "$dir" \( -name hidden -o -name points.txt -o -path '*/solutions/chalk' -o -path '*/tests/chalk' \) -print | head -5)
+found=$(find "$dir/tools/chalk" -name '[0-9][0-9]-*' -print 2>/dev/null | head -5)
+[ -z "$found" ] || leak "a chapter of the calculator in tools/chalk/: $(echo $found)"
 [ -z "$found" ] || leak "instructor files: $(echo $found)"
 for md in "$dir"/chapters/*.md; do
     [ -f "$md" ] || continue
@@ -48,6 +51,10 @@ for f in solutions/[0-9][0-9]-*/*.c; do
     done | sed 's/^[[:space:]]*//; s/[[:space:]]*$//' |
         awk 'length($0) >= 20 && $0 !~ /^(\/\*|\*|\/\/)/' >>"$tmp/ref-lines"
 done
+# and the calculator's framework without its chapters, shipped in tools/chalk/ to
+# grade practice sets (tests/practice/checker.sh): a generic line of it, such as a
+# for loop over i, is no reference code
+cat "$dir"/tools/chalk/*.c 2>/dev/null | sed 's/^[[:space:]]*//; s/[[:space:]]*$//' >>"$tmp/stub-lines"
 touch "$tmp/ref-lines" "$tmp/stub-lines"
 sort -u "$tmp/ref-lines" | grep -vxF -f "$tmp/stub-lines" >"$tmp/secret" || true
 n=$(wc -l <"$tmp/secret")

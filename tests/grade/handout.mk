@@ -17,7 +17,7 @@ CFLAGS += $(CMOCKA_CFLAGS)
 LDLIBS = $(CMOCKA_LIBS) -lm
 
 .PHONY: check progress watch hint solution reset book deps help clean tools submission
-.PHONY: test chalk problems flashcards
+.PHONY: test chalk problems flashcards check-answers
 .SECONDARY:
 
 # Your exercises against the tests: make check CH=01 (one chapter) or make check.
@@ -67,9 +67,28 @@ reset:
 chalk:
 	@echo "The calculator (build/chalk) runs the reference solutions, which a handout leaves out;"
 	@echo "every number in chalk.pdf is its output. Your own functions are your calculator."
+	@echo "Its framework without the chapters is in tools/chalk/: make check-answers builds it to"
+	@echo "grade your answers to a practice set (make problems says how)."
 problems:
-	@echo "Practice problem sheets (one per seed, with an answer key) come from your instructor,"
-	@echo "who builds them with the full course (make problems SEED=yourname)."
+	@echo "Problem sets drawn by the course's calculator are in practice/: problems-SEED.pdf (the questions)"
+	@echo "and answers-SEED.json (their key). Write your answers to a file, one 'id value' per line in the"
+	@echo "unit asked (e.g. ch1-latency-floor 9.1), then grade them:"
+	@echo "  make check-answers KEY=practice/answers-practice-1.json ANSWERS=my-answers.txt"
+	@echo "The book's own problems have their final answers in chalk.pdf, Appendix C. More sets come from"
+	@echo "your instructor (make problems SEED=yourname in the full course)."
+# Grade an answers file against a practice set's key with the course's own checker:
+# the calculator built from tools/chalk/, its framework without the chapters (list,
+# show and check-answers; it computes no answer). Needs cJSON (make deps).
+CHECKER = build/chalk-check
+$(CHECKER): $(wildcard tools/chalk/*.c tools/chalk/*.h) $(LIB_SRC) $(LIB_H)
+	@mkdir -p $(@D)
+	@printf '#include <cjson/cJSON.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 || { \
+		echo "make check-answers needs cJSON's header (libcjson-dev): make deps installs it" >&2; exit 2; }
+	$(CC) $(CFLAGS) -Ilib -Itools/chalk -o $@ $(wildcard tools/chalk/*.c) $(LIB_SRC) -lcjson -lm
+check-answers:
+	@$(if $(and $(KEY),$(ANSWERS)),,echo "usage: make check-answers KEY=practice/answers-SEED.json ANSWERS=your-answers.txt" >&2; exit 2)
+	@$(MAKE) -s --no-print-directory $(CHECKER)
+	@$(CHECKER) check-answers '$(KEY)' '$(ANSWERS)'
 flashcards:
 	@if [ -f flashcards.tsv ]; then echo "The review cards are flashcards.tsv: import it into Anki as it is."; \
 	else echo "The review cards are at the end of each chapter in chalk.pdf; your instructor has the Anki file."; fi
@@ -91,6 +110,8 @@ help:
 	@echo "make reset      the stub back for EX=step_time or CH=01; yours goes to exercises/*/.backup/"
 	@echo "make submission build/submission.tar.gz: your exercises/*/*.c, to hand in"
 	@echo "make book       where the book is (chalk.pdf)"
+	@echo "make problems   the practice problem sets in practice/, and how to check them"
+	@echo "make check-answers KEY=practice/answers-SEED.json ANSWERS=FILE   grade your answers to a set"
 	@echo "make deps       install what make check needs (gcc, make, cmocka, inotify-tools)"
 	@echo "make clean      remove build/ (nothing you wrote is touched)"
 

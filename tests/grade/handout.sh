@@ -10,8 +10,11 @@
 # edition of the book as chalk.pdf, the review cards as flashcards.tsv (when the
 # book build makes them), the values of each chapter's catalogued mistakes
 # (tests/NN-topic/mistakes.tsv, for make check to name them), and its own Makefile
-# and README (tests/grade/handout.mk, handout-README.md).
-# Not in it: solutions/, the calculator, hidden tests, points, the grader.
+# and README (tests/grade/handout.mk, handout-README.md), practice problem sets with
+# their keys (practice/) and the calculator's framework without its chapters
+# (tools/chalk/: list, show and check-answers, to grade a practice set).
+# Not in it: solutions/, the chapters' calculator commands, hidden tests, points,
+# the grader.
 #
 #   BOOK=0   do not (re)build the book: take build/chalk.pdf as it is, if present
 #   NO_PDF=1 make the handout without the PDF (says so)
@@ -100,9 +103,30 @@ if [ "${BOOK:-1}" != 0 ] && [ "${NO_PDF:-0}" != 1 ] && grep -q '^flashcards:' Ma
 fi
 [ ! -f build/flashcards.tsv ] || cp build/flashcards.tsv "$dest/flashcards.tsv"
 
+# Practice a self-learner can check (book/problems.md): problem sets drawn by the
+# calculator, each its questions (practice/problems-SEED.pdf) and its key
+# (practice/answers-SEED.json: the answers, not their worked steps), and the
+# calculator without its chapters (tools/chalk/, tests/practice/checker.sh), which the
+# handout's `make check-answers` builds to grade an answers file against a key. The
+# book's own problems have their answers in chalk.pdf, Appendix C.
+#   PRACTICE_SEEDS  the sets' seeds (default: practice-1 practice-2 practice-3)
+practice=""
+if [ "${NO_PDF:-0}" != 1 ]; then
+    make -s --no-print-directory build/chalk >"$stage/practice.log" 2>&1 ||
+        die "build/chalk, which draws the practice problems, did not build (see $stage/practice.log)"
+    mkdir -p "$dest/practice"
+    for seed in ${PRACTICE_SEEDS:-practice-1 practice-2 practice-3}; do
+        OUT="$stage/practice" book/problems.sh "$seed" >>"$stage/practice.log" 2>&1 ||
+            die "the practice problems of seed $seed were not drawn (see $stage/practice.log)"
+        cp "$stage/practice/problems-$seed.pdf" "$stage/practice/answers-$seed.json" "$dest/practice/"
+        practice+=" $seed"
+    done
+fi
+tests/practice/checker.sh "$dest/tools/chalk" >/dev/null || die "the answer checker's sources were not copied"
+
 tests/grade/handout-check.sh "$dest" >"$stage/check.log" || {
     cat "$stage/check.log" >&2
     die "the handout would give answers away; not written"
 }
 tar -czf "$out" -C "$stage" chalk || die "tar failed"
-echo "handout: $out (${pdf# and }${pdf:+, }$(tail -1 "$stage/check.log" | sed 's/^handout-check: //'))"
+echo "handout: $out (${pdf# and }${pdf:+, }${practice:+practice sets$practice, }$(tail -1 "$stage/check.log" | sed 's/^handout-check: //'))"

@@ -84,37 +84,55 @@ grade_bg() {
     grade "$@" &
 }
 
-# submission NAME FIXTURE...: a directory with exercises/CH/batching.c made of the
-# stub and the fixtures (how: whole, append, or splice FUNCTIONS; file: NN-topic/x.c
-# when the fixture is for another chapter's file), placeholders @TREE@, @OUT@ and
-# @FF@ filled in.
+# fixture_chapter FIXTURE: the chapter it attacks (its "chapter:" line; else $CH).
+fixture_chapter() {
+    local c
+    c=$(sed -n 's/^ \* chapter: //p' "$fixtures/$1.c")
+    echo "${c:-$CH}"
+}
+
+# submission NAME FIXTURE...: a directory with chapter 1's stub and exercises/CH/FILE.c
+# for each chapter the fixtures attack (CH from a fixture's "chapter:" line; one without, such as a
+# prepended helper, goes to the first fixture's chapter, else 01-batching): the
+# chapter's stub made over by the fixtures and the fixtures they name on a "needs:"
+# line, first (how: whole, append, prepend, or splice FUNCTIONS), placeholders
+# @TREE@, @OUT@ and @FF@ filled in.
 submission() {
-    local name=$1 fx how fns file dest
+    local name=$1 fx how fns ch=$CH fch file dir done=" " list=()
     shift
-    mkdir -p "$scratch/sub/$name/exercises/$CH"
-    cp "$stub" "$scratch/sub/$name/exercises/$CH/batching.c"
-    for fx in "$@"; do
+    [ $# = 0 ] || ch=$(fixture_chapter "$1")
+    for fch in $CH $ch; do # chapter 1's stub is always there (graded beside another)
+        file=$(cd "exercises/$fch" && ls -- *.c)
+        mkdir -p "$scratch/sub/$name/exercises/$fch"
+        cp "exercises/$fch/$file" "$scratch/sub/$name/exercises/$fch/$file"
+    done
+    for fx in "$@"; do list+=($(sed -n 's/^ \* needs: //p' "$fixtures/$fx.c") "$fx"); done
+    for fx in "${list[@]}"; do
+        case $done in *" $fx "*) continue ;; esac
+        done="$done$fx "
+        fch=$ch
+        grep -q '^ \* chapter: ' "$fixtures/$fx.c" && fch=$(fixture_chapter "$fx")
+        file=$(cd "exercises/$fch" && ls -- *.c)
+        dir=$scratch/sub/$name/exercises/$fch
+        mkdir -p "$dir"
+        [ -f "$dir/$file" ] || cp "exercises/$fch/$file" "$dir/$file"
         how=$(sed -n 's/^ \* how: //p' "$fixtures/$fx.c")
-        file=$(sed -n 's/^ \* file: //p' "$fixtures/$fx.c")
-        file=${file:-$CH/batching.c}
-        dest=$scratch/sub/$name/exercises/$file
-        mkdir -p "$(dirname "$dest")"
-        [ -f "$dest" ] || cp "exercises/$file" "$dest"
         sed -e "s|@TREE@|$tree|g" -e "s|@OUT@|$scratch/out/$name.json|g" -e "s|@FF@|$(printf '\377')|g" \
             "$fixtures/$fx.c" >"$scratch/fx.c"
         case $how in
-        whole) cp "$scratch/fx.c" "$dest" ;;
-        append) cat "$scratch/fx.c" >>"$dest" ;;
+        whole) cp "$scratch/fx.c" "$dir/$file" ;;
+        append) cat "$scratch/fx.c" >>"$dir/$file" ;;
+        prepend) cat "$scratch/fx.c" "$dir/$file" >"$scratch/prepended.c" && cp "$scratch/prepended.c" "$dir/$file" ;;
         splice*)
             fns=${how#splice }
-            loop_splice "$dest" "$scratch/fx.c" "$fns" >"$scratch/spliced.c"
+            loop_splice "$dir/$file" "$scratch/fx.c" "$fns" >"$scratch/spliced.c"
             # the contract, the rest of the fixture (includes, helpers), then the stub
             # with those functions replaced
             loop_c_functions "$scratch/fx.c" | awk -F'\t' -v fns=" $fns " 'index(fns, " " $1 " ") { print $4, $3 }' >"$scratch/cut"
-            { echo "#include \"$(basename "${file%.c}").h\""
+            { echo "#include \"${file%.c}.h\""
               awk 'BEGIN { while ((getline l < "'"$scratch/cut"'") > 0) { split(l, r, " "); from[++n] = r[1]; to[n] = r[2] } }
                    { for (i = 1; i <= n; i++) if (FNR >= from[i] && FNR <= to[i]) next; print }' "$scratch/fx.c"
-              cat "$scratch/spliced.c"; } >"$dest"
+              cat "$scratch/spliced.c"; } >"$dir/$file"
             ;;
         *) fail "fixture $fx has no 'how:' line" ;;
         esac
@@ -185,6 +203,30 @@ cp "$ref" "$scratch/sub/flat/"
 grade flat "$scratch/sub/flat"
 expect "the bare .c file (a Gradescope upload) is graded: full marks" test "$(score "$scratch/out/flat.json")" = "$full"
 
+section "grading: every chapter: the reference full marks, the stubs zero"
+chapters=$(loop_chapters)
+# every contract on the tree can be carried to a call process (else make grade stops)
+unwrapped=""
+for c in $chapters; do
+    tests/grade/wrap.sh "$c" "$scratch/wrap-$c.c" >/dev/null 2>"$scratch/wrap-$c.log" ||
+        unwrapped="$unwrapped $c: $(grep -v 'no wrappers written' "$scratch/wrap-$c.log" | head -2 | tr '\n' ' ')"
+done
+expect "wrap.sh builds the wrappers of every chapter ($(echo $chapters | wc -w))${unwrapped:+; not:$unwrapped}" \
+    test -z "$unwrapped"
+# one at a time: the first run compiles each chapter's tests into the shared cache
+SCORES=$scratch/out/ref-all.scores grade ref-all solutions $chapters
+SCORES=$scratch/out/stub-all.scores grade stub-all exercises $chapters
+declare -A stub_of=()
+for c in $chapters; do
+    read -r rs rm < <(awk -F'\t' -v c="$c" '$1 == c { print $2, $3 }' "$scratch/out/ref-all.scores")
+    read -r ss sm < <(awk -F'\t' -v c="$c" '$1 == c { print $2, $3 }' "$scratch/out/stub-all.scores")
+    stub_of[$c]=${ss:-none}
+    expect "$c: the reference scores full marks (${rs:-none} of ${rm:-none}), the stubs zero (${ss:-none})" \
+        test -n "$rs" -a "$rs" = "$rm" -a "${rm:-0}" -gt 0 -a "$ss" = 0
+done
+expect "  (all chapters graded in one run each: $(cat "$scratch/out/ref-all.secs") s and $(cat "$scratch/out/stub-all.secs") s)" \
+    test "$(cat "$scratch/out/ref-all.rc")" = 0 -a "$(cat "$scratch/out/stub-all.rc")" = 0
+
 section "grading: attacks (tests/grade/fixtures/), each at most the stubs' score"
 # Each attack: a submission graded (two at a time); then, for each, no more than the
 # stubs' score, bounded time, no secret in its report, the report naming the rule;
@@ -197,6 +239,17 @@ attacks=(
     "read-secrets|fopen" "stdout-open|fork" "sigterm|signal" "forkbomb|setsid" "devshm|fopen"
     "asm|inline assembly" "text-bytes|the attribute section" "globals|make it static"
     "macro-line|inline assembly (__asm__" "line-blind|a #line directive" "linemarker-blind|a linemarker directive"
+    # from the functions that take or return pointers, in chapters 2, 3, 5 and 6
+    # (they once ran in the test's own process): found through libc's symbol table,
+    # hidden in a constant, or named (the object check names those)
+    "elf-exit-06|did not return (its process ended with exit status 0)"
+    "elf-exit-03|did not return (its process ended with exit status 0)"
+    "elf-exit-05|did not return (its process ended with exit status 0)"
+    "movabs|did not return (its process ended with exit status 0)"
+    "execve|calls to execl" "kill-parent|calls to getppid, kill" "socket|socket"
+    "open-file|calls to open" "mprotect-exec|mprotect"
+    # a string in a result that only the call's process could read
+    "reason-not-constant|reason must be a string constant"
 )
 # Each is graded with a budget of ATTACK_BUDGET s: it must end within that and the
 # watchdog's margin (GRADE_MARGIN_S) without the watchdog (exit 0): a bound that
@@ -205,20 +258,21 @@ ATTACK_BUDGET=60 MARGIN=30
 within() { awk -v t="$1" -v b="$2" -v m="$MARGIN" 'BEGIN { exit !(t < b + m) }'; } # within SECS BUDGET
 for a in "${attacks[@]}"; do
     name=${a%%|*}
-    GRADE_BUDGET=$ATTACK_BUDGET grade_bg "$name" "$(submission "$name" "$name")"
+    GRADE_BUDGET=$ATTACK_BUDGET grade_bg "$name" "$(submission "$name" "$name")" "$(fixture_chapter "$name")"
 done
 wait
 for a in "${attacks[@]}"; do
     name=${a%%|*} rule=${a#*|}
+    z=${stub_of[$(fixture_chapter "$name")]}
     s=$(score "$scratch/out/$name.json") secs=$(cat "$scratch/out/$name.secs") rc=$(cat "$scratch/out/$name.rc")
     leaked=$(leaks "$scratch/out/$name.json")
     named=1
     [ -z "$rule" ] || grep -qF -- "$rule" "$scratch/out/$name.json" || named=0
-    if [ -n "$s" ] && [ "$rc" = 0 ] && awk -v s="$s" -v z="$stub_score" 'BEGIN { exit !(s <= z) }' &&
+    if [ -n "$s" ] && [ "$rc" = 0 ] && awk -v s="$s" -v z="$z" 'BEGIN { exit !(s <= z) }' &&
         within "$secs" $ATTACK_BUDGET && [ -z "$leaked" ] && [ $named = 1 ]; then
         ok "$name: $s points, ${secs} s${rule:+, says \"$rule\"}"
     else
-        fail "$name: score ${s:-none} (stubs $stub_score), exit $rc, ${secs} s (bound $((ATTACK_BUDGET + MARGIN)) s)${leaked:+, leaked: $leaked}${rule:+, rule \"$rule\" $([ $named = 1 ] && echo named || echo NOT named)}"
+        fail "$name: score ${s:-none} (stubs $z), exit $rc, ${secs} s (bound $((ATTACK_BUDGET + MARGIN)) s)${leaked:+, leaked: $leaked}${rule:+, rule \"$rule\" $([ $named = 1 ] && echo named || echo NOT named)}"
     fi
 done
 expect "the graded tree is unchanged by all ${#attacks[@]} (a checksum of every file)" test "$(checksum)" = "$before"
@@ -464,6 +518,278 @@ expect "  and nothing it started is left running" eval '! pgrep -f "sleep 987" >
 expect "the graded tree is unchanged by these" test "$(checksum)" = "$before"
 before=$(checksum)
 
+section "grading: the call boundary with the object checks on and off, under bwrap and user"
+# The attacks from functions that take or return pointers, in the forced user mode
+# (the object checks on, as above under bwrap); then all of them with the object
+# checks off, a submission per chapter, under bwrap and user (the call boundary and
+# the system-call filter alone). Each is named in the report: the rule the object
+# check saw, the call that did not return, or the system call the filter refused.
+declare -A by_chapter=([06-revnets]="elf-exit-06 execve kill-parent socket open-file mprotect-exec"
+    [02-moe]=movabs [03-pipelining]=elf-exit-03 [05-long-context]=elf-exit-05)
+declare -A says=([elf-exit-06]="did not return" [elf-exit-03]="did not return"
+    [elf-exit-05]="did not return" [movabs]="did not return"
+    [socket]="does not allow: socket" [open-file]="does not allow: openat"
+    [mprotect-exec]="does not allow: mprotect" [execve]="does not allow: execve"
+    [kill-parent]="does not allow: kill")
+declare -A rule_of=()
+for a in "${attacks[@]}"; do rule_of[${a%%|*}]=${a#*|}; done
+runs=()
+if [[ " ${modes[*]} " == *" user "* ]]; then # the object checks on: as in the attacks above
+    for fx in "${!says[@]}"; do
+        GRADE_SANDBOX=user grade_bg "user-$fx" "$(submission "user-$fx" "$fx")" "$(fixture_chapter "$fx")"
+        runs+=("user-$fx|$fx")
+    done
+fi
+for mode in "${modes[@]}"; do
+    for c in "${!by_chapter[@]}"; do
+        # shellcheck disable=SC2086
+        GRADE_SANDBOX=$mode GRADE_TRUST_OBJECT=1 grade_bg "boundary-$mode-$c" \
+            "$(submission "boundary-$mode-$c" ${by_chapter[$c]})" "$c"
+        runs+=("boundary-$mode-$c|${by_chapter[$c]}")
+    done
+done
+wait
+for r in "${runs[@]}"; do
+    name=${r%%|*} fxs=${r#*|}
+    z=${stub_of[$(fixture_chapter "${fxs%% *}")]}
+    s=$(score "$scratch/out/$name.json") secs=$(cat "$scratch/out/$name.secs")
+    unnamed=""
+    for fx in $fxs; do
+        said=${says[$fx]}
+        [ "${name%%-*}" != user ] || said=${rule_of[$fx]} # the object checks' words
+        grep -qF -- "$said" "$scratch/out/$name.json" || unnamed="$unnamed $fx"
+    done
+    expect "$name ($fxs): ${s:-no} points (stubs $z), ${secs} s, each named${unnamed:+ but$unnamed}" \
+        eval '[ -n "$s" ] && awk -v s="$s" -v z="$z" -v t="$secs" "BEGIN { exit !(s <= z && t < 60) }" &&
+              [ -z "$unnamed" ] && [ -z "$(leaks "$scratch/out/$name.json")" ]'
+done
+expect "the graded tree is unchanged by them" test "$(checksum)" = "$before"
+
+section "grading: the size table: wrap.sh refuses a buffer it could not carry"
+# A made-up chapter (in the scratch copy) whose contract has one of each: wrap.sh
+# must name every function and parameter it cannot carry, and build no wrappers.
+wc=exercises/99-wrapcheck
+mkdir -p "$wc"
+cat >"$wc/wrapcheck.h" <<'C'
+#include <stddef.h>
+typedef struct wc_pair { double a, b; } wc_pair;
+typedef struct wc_holder { double *out; } wc_holder;
+typedef struct wc_view { const double *in; int n; } wc_view;
+double wc_sum(const double *x, size_t n);    /* read only, no size: a fresh process */
+void wc_fill(double *x, size_t n);           /* writable, no size */
+void wc_set(wc_pair *p);                     /* one struct: sized by itself */
+void wc_hold(const wc_holder *h);            /* writes through a pointer inside */
+double wc_view_sum(wc_view v);               /* reads through a pointer inside: fine */
+double *wc_ptr(int n);                       /* a pointer result */
+const char *wc_name(int k);                  /* a string result, no cap */
+void wc_map(double (*f)(double), double *y, int n); /* a function pointer; y writable */
+void wc_out(wc_pair *p, int n);              /* n structs, sized below */
+C
+printf '99-wrapcheck wc_set q out 1\n' >"$scratch/sizes-bad"
+out=$(CHALK_BUFFERS=$scratch/sizes-bad tests/grade/wrap.sh 99-wrapcheck "$scratch/wc.c" 2>&1)
+rc=$?
+for want in "wc_fill: x (double *) is a writable buffer with no size" "wc_hold: through h" \
+    "wc_ptr returns a pointer (double *)" "wc_name returns a pointer (const char *)" "wc_map: y (double *) is a writable buffer" \
+    '"wc_set q" names no pointer parameter'; do
+    expect "wrap.sh refuses (exit $rc): $want" eval '[ $rc = 2 ] && has "$out" "$want" && [ ! -e "$scratch/wc.c" ]'
+done
+printf '%s\n' "99-wrapcheck wc_fill x out n" "99-wrapcheck wc_name return string 32" \
+    "99-wrapcheck wc_map y out n" "99-wrapcheck wc_out p out n" "99-wrapcheck wc_ptr return string 8" >"$scratch/sizes"
+out=$(CHALK_BUFFERS=$scratch/sizes tests/grade/wrap.sh 99-wrapcheck "$scratch/wc.c" 2>&1)
+expect "  and names wc_hold alone once the others have sizes (wc_ptr's double * is no string)" \
+    eval 'has "$out" "wc_hold: through h" && has "$out" "wc_ptr returns a pointer" && ! has "$out" wc_fill'
+sed -i '/wc_hold\|wc_ptr/d' "$wc/wrapcheck.h" && sed -i '/wc_ptr/d' "$scratch/sizes"
+echo "99-wrapcheck wc_set p out wc_sum(0, 1)" >>"$scratch/sizes"
+out=$(CHALK_BUFFERS=$scratch/sizes tests/grade/wrap.sh 99-wrapcheck "$scratch/wc.c" 2>&1)
+expect "  a size that calls a contract function is refused (it would be the student's answer)" \
+    eval 'has "$out" "its size calls wc_sum"'
+sed -i '$d' "$scratch/sizes" && echo "99-wrapcheck wc_out p out n +" >>"$scratch/sizes" && sed -i '/wc_out p out n$/d' "$scratch/sizes"
+out=$(CHALK_BUFFERS=$scratch/sizes tests/grade/wrap.sh 99-wrapcheck "$scratch/wc.c" 2>&1)
+expect "  a size that is not C is refused" eval 'has "$out" "is not valid C"'
+sed -i 's/wc_out p out n +$/wc_out p out n/' "$scratch/sizes"
+out=$(CHALK_BUFFERS=$scratch/sizes tests/grade/wrap.sh 99-wrapcheck "$scratch/wc.c" 2>&1 <<<"" &&
+    echo "99-wrapcheck wc_fill x out 2 * n" >>"$scratch/sizes" &&
+    CHALK_BUFFERS=$scratch/sizes tests/grade/wrap.sh 99-wrapcheck "$scratch/wc.c" 2>&1)
+expect "  two sizes for one parameter are refused" eval 'has "$out" "two lines for wc_fill x"'
+sed -i '$d' "$scratch/sizes"
+out=$(CHALK_BUFFERS=$scratch/sizes tests/grade/wrap.sh 99-wrapcheck "$scratch/wc.c" 2>&1)
+expect "  with every size, the wrappers: wc_fill, wc_set, wc_out portable; wc_sum, wc_view_sum, wc_map a fresh process" \
+    eval '[ -s "$scratch/wc.c" ] && grep -q "wc_fill: portable" "$scratch/wc.c" && grep -q "wc_set: portable" "$scratch/wc.c" &&
+          grep -q "wc_out: portable" "$scratch/wc.c" && grep -q "wc_sum: a fresh process per call (x has no size" "$scratch/wc.c" &&
+          grep -q "wc_view_sum: a fresh process per call (v holds pointers)" "$scratch/wc.c" &&
+          grep -q "wc_map: a fresh process per call (f a function pointer)" "$scratch/wc.c"'
+rm -rf "$wc" "$scratch/wc.c"
+
+section "grading: strings in results and buffers: string constants only"
+# A made-up chapter whose structs hold strings (const char *, as chapter 4's reason)
+# and other pointers. wrap.sh carries the first and refuses the second, for every
+# function that returns such a type (each its own probe, not one per type); then
+# a test binary built as grade.sh builds one: a string constant comes back, a
+# string the call built is refused by name, a pointer the test left is kept.
+ws=exercises/98-wrapstrings
+mkdir -p "$ws"
+cat >"$ws/wrapstrings.h" <<'C'
+#include <stdbool.h>
+typedef struct ws_result { bool exists; const char *reason; double x; } ws_result;
+typedef struct ws_named {
+    const char *name; struct { const char *unit; } inner; const char *tags[2]; double v;
+} ws_named;
+typedef struct ws_ptr { bool exists; const double *data; } ws_ptr; /* not a string */
+typedef struct ws_wstr { char *reason; } ws_wstr;                 /* a writable string */
+typedef struct ws_hold { union { const char *s; double d; } u; } ws_hold; /* in a union */
+ws_result ws_a(double x);              /* a result with a string */
+ws_result ws_b(int k);                 /* the same type, another function */
+void ws_fill(ws_named *out, int k);    /* one struct out, four strings */
+void ws_many(ws_result *out, int n);   /* n structs out */
+double ws_read(const ws_named *in);    /* a struct in with strings */
+ws_ptr ws_p1(int k);
+ws_ptr ws_p2(double x);
+ws_wstr ws_w(int k);
+ws_hold ws_u(int k);
+void ws_outp(ws_ptr *out);
+C
+printf '98-wrapstrings ws_many out out n\n' >"$scratch/ws-sizes"
+out=$(CHALK_BUFFERS=$scratch/ws-sizes tests/grade/wrap.sh 98-wrapstrings "$scratch/ws.c" 2>&1)
+rc=$?
+for want in "ws_p1 returns ws_ptr, which holds pointers other than strings" \
+    "ws_p2 returns ws_ptr, which holds pointers other than strings" \
+    "ws_w returns ws_wstr, which holds pointers to writable data" \
+    "ws_u returns ws_hold, which holds pointers other than strings" \
+    "ws_outp: out (ws_ptr *) points to writable data that holds pointers"; do
+    expect "wrap.sh refuses (exit $rc): $want" eval '[ $rc = 2 ] && has "$out" "$want" && [ ! -e "$scratch/ws.c" ]'
+done
+expect "  and names no function whose only pointers are strings" \
+    eval '! printf "%s\n" "$out" | grep -E "ws_(a|b|fill|many|read)\b" >/dev/null'
+sed -i '/ws_p1\|ws_p2\|ws_w(\|ws_u(\|ws_outp/d' "$ws/wrapstrings.h"
+out=$(CHALK_BUFFERS=$scratch/ws-sizes tests/grade/wrap.sh 98-wrapstrings "$scratch/ws.c" 2>&1 >/dev/null)
+ws_wrappers_ok() {
+    local d
+    [ -s "$scratch/ws.c" ] && [ "$(grep -c "offsetof(__typeof__(ws_result), reason)" "$scratch/ws.c")" = 2 ] &&
+        grep -qF "offsetof(__typeof__(*(ws_result *)0), reason)" "$scratch/ws.c" &&
+        [ "$(grep -c ": portable" "$scratch/ws.c")" = 5 ] || return 1
+    for d in name inner.unit "tags[0]" "tags[1]"; do
+        grep -qF "offsetof(__typeof__(*(ws_named *)0), $d)" "$scratch/ws.c" &&
+            grep -qF "offsetof(__typeof__(*(const ws_named *)0), $d)" "$scratch/ws.c" || return 1
+    done
+}
+expect "  with those gone, the wrappers: each string named where it is, every function portable${out:+ ($out)}" \
+    ws_wrappers_ok
+cat >"$scratch/ws-student.c" <<'C'
+#include "wrapstrings.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+static char built[16];
+ws_result ws_a(double x) { ws_result r = {false, "a constant", x}; return r; }
+ws_result ws_b(int k)
+{
+    ws_result r = {false, built, k};
+    snprintf(built, sizeof built, "built %d", k); /* not a constant */
+    return r;
+}
+void ws_fill(ws_named *out, int k)
+{
+    out->name = "a name", out->inner.unit = "s", out->tags[0] = "x", out->tags[1] = NULL;
+    if (k == 1)
+        out->tags[1] = built;
+}
+void ws_many(ws_result *out, int n)
+{
+    for (int i = 0; i < n; i++)
+        out[i].x = i;
+    if (n == 3) {
+        char *s = malloc(8);
+        strcpy(s, "heap");
+        out[1].reason = s;
+    }
+}
+double ws_read(const ws_named *in) { return (double)strlen(in->name) + in->v; }
+C
+cat >"$scratch/ws-test.c" <<'C'
+#include "wrapstrings.h"
+#include <stdlib.h>
+#include <string.h>
+static void constant_result(void **state)
+{
+    (void)state;
+    ws_result r = ws_a(2.0);
+    assert_string_equal(r.reason, "a constant");
+}
+static void built_result(void **state) { (void)state; (void)ws_b(7); }
+static void constants_out(void **state)
+{
+    (void)state;
+    ws_named n = {0};
+    ws_fill(&n, 0);
+    assert_string_equal(n.inner.unit, "s");
+    assert_null(n.tags[1]);
+}
+static void built_out(void **state)
+{
+    (void)state;
+    ws_named n = {0};
+    ws_fill(&n, 1);
+}
+static void heap_in_array(void **state)
+{
+    (void)state;
+    ws_result r[3] = {{0}};
+    ws_many(r, 3);
+}
+static void the_tests_own_pointer_kept(void **state)
+{
+    (void)state;
+    char *mine = strdup("mine");
+    ws_result r[2] = {{false, mine, 0}, {false, NULL, 0}};
+    ws_many(r, 2);
+    assert_ptr_equal(r[0].reason, mine);
+    assert_true(r[1].x == 1.0);
+}
+static void strings_in(void **state)
+{
+    (void)state;
+    ws_named in = {"four", {NULL}, {NULL, NULL}, 0.5};
+    assert_true(ws_read(&in) == 4.5);
+    char *heap = strdup("three"); /* not a constant: a fresh process reads it in place */
+    ws_named h = {heap, {NULL}, {NULL, NULL}, 0.0};
+    assert_true(ws_read(&h) == 5.0);
+}
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(constant_result), cmocka_unit_test(built_result),
+        cmocka_unit_test(constants_out), cmocka_unit_test(built_out),
+        cmocka_unit_test(heap_in_array), cmocka_unit_test(the_tests_own_pointer_kept),
+        cmocka_unit_test(strings_in),
+    };
+    return chalk_run_group("ws", tests, sizeof tests / sizeof tests[0], NULL, NULL);
+}
+C
+wsb=$scratch/ws-build
+mkdir -p "$wsb"
+if cc -std=c11 -O1 -w -Itests/grade -c tests/grade/harness.c -o "$wsb/harness.o" &&
+    cc -std=c11 -O1 -w -Itests/grade -I"$ws" -c "$scratch/ws.c" -o "$wsb/wrap.o" &&
+    cc -std=c11 -O1 -w -I"$ws" -c "$scratch/ws-student.c" -o "$wsb/student.o" &&
+    printf '%s chalk_student_%s\n' ws_a ws_a ws_b ws_b ws_fill ws_fill ws_many ws_many ws_read ws_read \
+        >"$wsb/rename" && objcopy --redefine-syms="$wsb/rename" "$wsb/student.o" &&
+    cc -std=c11 -O1 -w -D_GNU_SOURCE -include tests/grade/harness.h -I"$ws" -c "$scratch/ws-test.c" -o "$wsb/test.o" &&
+    cc -o "$wsb/test" "$wsb"/test.o "$wsb"/harness.o "$wsb"/wrap.o "$wsb"/student.o -lcmocka -lseccomp -lm; then
+    "$wsb/test" 3>"$wsb/verdicts" >/dev/null 2>&1
+    v() { jq -r --arg n "$1" 'select(.name == $n) | .status + " " + .detail' "$wsb/verdicts" | tr '\n' ' '; }
+    for t in constant_result constants_out the_tests_own_pointer_kept strings_in; do
+        expect "  $t: passed" eval '[ "$(v $t | cut -d" " -f1)" = passed ]'
+    done
+    for tw in "built_result|ws_b: reason must be a string constant" \
+        "built_out|ws_fill: out->tags[1] must be a string constant" \
+        "heap_in_array|ws_many: out[1].reason must be a string constant"; do
+        t=${tw%%|*} w=${tw#*|}
+        expect "  $t: failed, \"$w\"" eval '[ "$(v $t | cut -d" " -f1)" = failed ] && has "$(v $t)" "$w"'
+    done
+else
+    fail "the string test binary does not build"
+fi
+rm -rf "$ws" "$scratch/ws.c" "$wsb"
+
 section "grading: tarballs and links, refused before unpacking"
 # refused NAME WHY-TEXT: exit 2, one line on stderr, a results.json with score 0 and why
 refused() {
@@ -530,6 +856,12 @@ expect "results.json is valid JSON for a compiler message with the same" \
     eval 'jq -r ".tests[0].output" "$scratch/out/compile-hostile.json" | grep -F "back\\slash \"quote\" invalid" >/dev/null'
 bad_json=$(for f in "$scratch"/out/*.json; do jq -e . "$f" >/dev/null 2>&1 || echo "$(basename "$f")"; done)
 expect "every results.json written above is valid JSON${bad_json:+ (not: $bad_json)}" test -z "$bad_json"
+bad_format=$(for f in "$scratch"/out/*.json; do
+    jq -r -f tests/grade/gradescope/results.jq "$f" 2>&1 | sed "s|^|$(basename "$f"): |"; done | head -3)
+expect "  and follows Gradescope's format (tests/grade/gradescope/results.jq)${bad_format:+: $bad_format}" test -z "$bad_format"
+expect "  (that format check finds a score that is a string and a status Gradescope does not know)" \
+    test "$(jq -r -f tests/grade/gradescope/results.jq <<<'{"score": "1", "tests": [{"name": "t", "score": 1,
+        "max_score": 1, "status": "ok"}]}' | grep -c -e 'score is not a number' -e 'status is "ok"')" = 2
 
 section "grading: Gradescope's wrapper"
 ag=$scratch/autograder

@@ -76,6 +76,19 @@ static void besiroglu_fit_holds_table_1(void **state)
     assert_close(f->alpha_tokens, 0.3658, EXACT, "");
 }
 
+/* De Vries 2023 as coded in the Harm's-law app (huggingface.co/spaces/lvwerra/
+ * harms-law, app.py): E 1.62, A 406.4, B 410.7, alpha 0.336, beta 0.283. */
+static void devries_fit_holds_the_harms_law_apps_constants(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("devries");
+    assert_close(f->irreducible, 1.62, EXACT, "nats");
+    assert_close(f->a_params, 406.4, EXACT, "");
+    assert_close(f->alpha_params, 0.336, EXACT, "");
+    assert_close(f->a_tokens, 410.7, EXACT, "");
+    assert_close(f->alpha_tokens, 0.283, EXACT, "");
+}
+
 /* Lookup is by name, ignoring case; an unknown name has no fit. The first fit, the
  * calculator's default, is Besiroglu et al.'s refit. */
 static void fits_are_found_by_name_and_listed_in_order(void **state)
@@ -83,7 +96,7 @@ static void fits_are_found_by_name_and_listed_in_order(void **state)
     (void)state;
     size_t n;
     const cost_scaling_fit *const *all = cost_scaling_fits(&n);
-    assert_int_equal(n, 3);
+    assert_int_equal(n, 4);
     assert_string_equal(all[0]->name, "besiroglu");
     assert_ptr_equal(cost_scaling_fit_find("BESIROGLU"), fit("besiroglu"));
     assert_null(cost_scaling_fit_find("kaplan"));
@@ -142,6 +155,7 @@ int main(void)
         cmocka_unit_test(unrounded_fit_is_the_exponential_of_the_tex_offsets),
         cmocka_unit_test(unrounded_fit_rounds_to_besiroglus_quotation_and_to_the_print),
         cmocka_unit_test(besiroglu_fit_holds_table_1),
+        cmocka_unit_test(devries_fit_holds_the_harms_law_apps_constants),
         cmocka_unit_test(fits_are_found_by_name_and_listed_in_order),
         cmocka_unit_test(chinchilla_gopher_and_gpt3_runs_match_hoffmann_table_1),
         cmocka_unit_test(llama3_and_deepseek_runs_match_their_model_cards),

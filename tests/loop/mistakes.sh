@@ -111,7 +111,7 @@ split_catalogue() {
     for f in "$top"/blocks/*.block; do
         [ -f "$f" ] || continue
         id=$(basename "$f" .block)
-        printf '%s\n' "$recs" | cut -f1 | grep -qxF -- "$id" || rm -f "$f"
+        printf '%s\n' "$recs" | cut -f1 | grep -xF -- "$id" >/dev/null || rm -f "$f"
     done
     touch "$top/blocks/.split"
 }
@@ -167,7 +167,7 @@ run() {
     rc=$?
     printf '%s\n' "$raw" | loop_parse | loop_cut_reason "$rc" 10 >"$dir/run.tsv"
     {
-        if [ "$rc" = 0 ] && ! cut -f2 "$dir/run.tsv" | grep -qvx ok; then
+        if [ "$rc" = 0 ] && ! cut -f2 "$dir/run.tsv" | grep -vx ok >/dev/null; then
             printf 'survived\tpasses every public test of tests/%s\n' "$ch"
         else
             printf 'caught\t%s\n' "$(cut -f2 "$dir/run.tsv" | grep -cvx ok) failing public tests"
@@ -242,7 +242,7 @@ table() {
         [ ! -f "$top/errors" ] || awk -F'\t' -v OFS='\t' '{ print $1, "malformed", $2 }' "$top/errors"
         for id in "$@"; do
             # an id the catalogue's check already rejected needs no second line
-            cut -f1 "$top/errors" 2>/dev/null | grep -qxF -- "$id" && [ ! -f "$top/blocks/$id.block" ] && continue
+            cut -f1 "$top/errors" 2>/dev/null | grep -xF -- "$id" >/dev/null && [ ! -f "$top/blocks/$id.block" ] && continue
             if [ -f "$top/$id/result" ]; then
                 IFS=$'\t' read -r verdict msg <"$top/$id/result"
                 printf '%s\t%s\t%s\n' "$id" "$verdict" "$msg"

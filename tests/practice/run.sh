@@ -56,6 +56,12 @@ check "flashcards: GUIDs are chalk-<card id>" \
 check "flashcards: chapter 1's cards go to deck Chalk::01 Batching" \
     test "$(rows "$tsv" | awk -F'\t' '$1 ~ /^chalk-ch1-/' | cut -f5 | sort -u)" = "Chalk::01 Batching"
 check "flashcards: no live number left unresolved" test "$(grep -c '{\.chalk' "$tsv")" -eq 0
+# deck names as the book names the chapter: its number, its short= or its title up to
+# the colon (book/filters/flashcards.lua), never its file's slug ("02 Moe")
+check "flashcards: chapter 2's cards go to deck Chalk::02 MoE (its header's short=)" \
+    test "$(rows "$tsv" | awk -F'\t' '$1 ~ /^chalk-ch2-/' | cut -f5 | sort -u)" = "Chalk::02 MoE"
+check "flashcards: chapter 6's cards go to deck Chalk::06 RevNets" \
+    test "$(rows "$tsv" | awk -F'\t' '$1 ~ /^chalk-ch6-/' | cut -f5 | sort -u)" = "Chalk::06 RevNets"
 cp "$tsv" "$W/first.tsv"
 rm -f "$tsv"
 make -s --no-print-directory flashcards >/dev/null 2>&1
@@ -78,6 +84,11 @@ check "flashcards: a front starting with a quote cannot open a quoted field" \
     test "$(fx fx-code | cut -f2 | cut -c1)" != '"'
 check "flashcards: tags are the card's plus the chapter's" \
     test "$(fx fx-math | cut -f4)" = "math derive chalk::cards"
+cards "$W/decks.tsv" "$T/chalk-stub.sh" "$T/07-short.md" "$T/08-colon.md" 2>/dev/null
+check "flashcards: a chapter's deck is its number and its header's short= (Chalk::07 Short)" \
+    test "$(grep '^chalk-fx-short-deck' "$W/decks.tsv" | cut -f5)" = "Chalk::07 Short"
+check "flashcards: without short=, its title up to the first colon (Chalk::08 Colon title)" \
+    test "$(grep '^chalk-fx-colon-deck' "$W/decks.tsv" | cut -f5)" = "Chalk::08 Colon title"
 cards "$W/fx-edited.tsv" "$T/chalk-stub.sh" "$T/cards-edited.md" 2>/dev/null
 check "flashcards: an edited card keeps its GUID (and Anki its history)" \
     test "$(grep -c '^chalk-fx-math	<p>Edited' "$W/fx-edited.tsv")" -eq 1
@@ -190,6 +201,43 @@ bad_template "an unknown key" 'unknown key "answr"' \
     "$(printf 'question: q\nanswr: departures --hw h100-sxm -> step_s')"
 bad_template "an answer chalk never gives" "no draw in 100 gave an answer" \
     "$(printf 'question: q\nanswer: departures --hw no-such-chip -> step_s')"
+bad_template "require naming no variable" 'require "answer != {nosuch}": no variable {nosuch}' \
+    "$(printf 'vars:\n  b: 2..9 int\nquestion: q {b}\nanswer: bubble --stages {b} --microbatches 8 -> bubble_fraction\nrequire:\n  - answer != {nosuch}')"
+bad_template "require with an operator it lacks" 'the operators are < <= > >= == !=' \
+    "$(printf 'vars:\n  b: 2..9 int\nquestion: q {b}\nanswer: bubble --stages {b} --microbatches 8 -> bubble_fraction\nrequire:\n  - answer => 2')"
+bad_template "require on a key the answer's JSON lacks" "the answer's JSON has no key \"no_such_key\"" \
+    "$(printf 'vars:\n  b: 2..9 int\nquestion: q {b}\nanswer: bubble --stages {b} --microbatches 8 -> bubble_fraction\nrequire:\n  - no_such_key < 2')"
+bad_template "require as a list item without its dash" 'require: lists conditions as "  - CONDITION"' \
+    "$(printf 'vars:\n  b: 2..9 int\nquestion: q {b}\nanswer: bubble --stages {b} --microbatches 8 -> bubble_fraction\nrequire:\n  answer < 2')"
+bad_template "degenerate-ok without its reason" 'degenerate-ok: REASON' \
+    "$(printf 'vars:\n  b: 2..9 int\nquestion: q {b}\nanswer: bubble --stages {b} --microbatches 8 -> bubble_fraction\ndegenerate-ok:')"
+
+# require: every draw of five seeds meets all three conditions (book/problems.md,
+# "The regime"), read back from the key: the answer, two drawn variables, and a
+# second key of the same command, recomputed with chalk.
+regime_bad=0
+for seed in r1 r2 r3 r4 r5; do
+    if ! OUT=$W book/problems.sh "$seed" "$T/problems-regime.md" >/dev/null 2>"$W/regime.err"; then
+        regime_bad=$((regime_bad + 1))
+        continue
+    fi
+    rk=$W/answers-$seed.json
+    v=$(jv fx-regime value "$rk")
+    s_=$(sed -n 's/.*"stages": \([0-9]*\).*/\1/p' "$rk") m_=$(sed -n 's/.*"microbatches": \([0-9]*\).*/\1/p' "$rk")
+    over=$(cj "bubble --stages $s_ --microbatches $m_" bubble_over_ideal)
+    awk -v v="$v" -v s="$s_" -v m="$m_" -v o="$over" 'BEGIN { exit !(v < 0.2 && m >= 2 * s && o < 0.25) }' ||
+        regime_bad=$((regime_bad + 1))
+done
+check "problems: require's conditions hold in every draw (answer, {var}s, another key; 5 seeds)" test "$regime_bad" -eq 0
+# The answers appendix (::: {.problem-answers}): each problem's final answer as the
+# book's seed draws it, the same number the key of seed "book" holds.
+printf '# Answers {#sec:answers .appendix}\n\n::: {.problem-answers chapters="%s"}\nIntro.\n:::\n' \
+    "$T/problems-regime.md" >"$W/answers.md"
+OUT=$W book/problems.sh book "$T/problems-regime.md" >/dev/null 2>&1
+want=$(jv fx-regime shown "$W/answers-book.json")
+pandoc "$W/answers.md" -L book/filters/problems.lua -t plain -o "$W/answers.txt" 2>"$W/answers.err"
+check "problems: the answers appendix prints each problem's answer as seed book draws it ($want)" \
+    grep -q "^ *1\.1 .*fx-regime.* $want (±2%)" "$W/answers.txt"
 OUT=$W book/problems.sh "../x" >/dev/null 2>"$W/seed.err"
 rc=$?
 check "problems: a bad seed is refused with one line, exit 2" \
@@ -236,6 +284,30 @@ check "check-answers: malformed JSON: one line naming the file, exit 2" \
     test "$rc" -eq 2 -a "$(wc -l <"$W/malj.err")" -eq 1 -a "$(grep -c "malformed.json:1: malformed JSON" "$W/malj.err")" -eq 1
 build/chalk check-answers "$W/right.txt" "$W/right.txt" >/dev/null 2>&1
 check "check-answers: a key that is not a key is refused, exit 2" test $? -eq 2
+
+# ---- the handout's checker: the calculator without its chapters ------------------------
+# tests/practice/checker.sh copies the framework; built as the handout builds it (the
+# course's CFLAGS, lib/, cJSON), it grades exactly as build/chalk does and computes no
+# chapter's answer.
+tests/practice/checker.sh "$W/tools" >/dev/null 2>"$W/checker.err"
+check "checker: its sources hold no chapter of the calculator" \
+    test -s "$W/tools/main.c" -a -z "$(find "$W/tools" -name '[0-9][0-9]-*')"
+cflags=$(sed -n 's/^CFLAGS [+:]*= *//p' tests/loop/loop.mk | tr '\n' ' ')
+# shellcheck disable=SC2086 # the flags are words
+if cc $cflags -Ilib -I"$W/tools" -o "$W/chalk-check" "$W"/tools/*.c lib/*.c -lcjson -lm 2>"$W/checker-cc.err"; then
+    ok "checker: builds warning-free with the course's CFLAGS, from tools/ and lib/ alone"
+    same=0
+    for f in right.txt inside.txt off.txt missing.txt malformed.txt right.json malformed.json; do
+        a=$(build/chalk check-answers "$key" "$W/$f" 2>&1; echo "exit $?")
+        b=$("$W/chalk-check" check-answers "$key" "$W/$f" 2>&1; echo "exit $?")
+        [ "$a" = "$b" ] || { same=1; echo "# checker and chalk differ on $f"; }
+    done
+    check "checker: grades every answers file as build/chalk check-answers does (output and exit)" test "$same" -eq 0
+    "$W/chalk-check" decode --model llama3-8b --hw h100-sxm --batch 1 --context 0 >/dev/null 2>&1
+    check "checker: has no chapter command (decode is unknown to it)" test $? -eq 2
+else
+    bad "checker: builds warning-free with the course's CFLAGS: $(head -3 "$W/checker-cc.err")"
+fi
 
 echo "practice: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -13,6 +13,13 @@
  *   H200 SXM      989e12 bf16 FLOP/s, 4.8e12 B/s, 141e9 B (NVIDIA H200 datasheet)
  *   TPU v5e       1.97e14 bf16 FLOP/s, 8.19e11 B/s, 16e9 B (Google Cloud TPU v5e docs)
  *   TPU v5p       4.59e14 bf16 FLOP/s, 2.765e12 B/s (Google Cloud TPU v5p docs)
+ *   TPU v5e pod   256 chips of 16e9 B at 8.2e11 B/s, $1.20 per chip-hour (Google Cloud
+ *                 list price as in lib/hw.c); A100 SXM 312e12 bf16 FLOP/s, 2.039e12
+ *                 B/s, 80e9 B, $2.21; H100 $4.25 (CoreWeave, 2024-02-07, lib/hw.c)
+ *   Llama 3 70B   70.6e9 parameters, 327,680 KV bytes per token in bf16 (config.json)
+ *   DeepSeek-V3   671e9 / 37e9 parameters, MLA cache 70,272 bytes per token in bf16;
+ *                 GB200 NVL72: 72 GPUs of 10e15 fp4 FLOP/s, 8e12 B/s, 186e9 B (NVIDIA),
+ *                 at the lecture's $2 per GPU-hour
  */
 #include "../../test_util.h"
 
@@ -53,7 +60,7 @@ static void mixtral_terms_on_two_h100s(void **state)
                  "s");
 }
 
-/* Lecture §1.3: at a batch of 2,000 with no context Mixtral is compute-bound
+/* Lecture 1.3: at a batch of 2,000 with no context Mixtral is compute-bound
  * (2000 x 2 x 12.9e9 / 1.978e15 = 26 ms against 46.7e9 x 2 / 6.7e12 = 14 ms). */
 static void mixtral_large_batch_is_compute_bound_small_batch_memory_bound(void **state)
 {
@@ -82,7 +89,7 @@ static void mixtral_two_sequences_read_seven_sixteenths_of_its_experts(void **st
     assert_int_equal(batching_all_experts_batch(&d, 0.01), 17);
 }
 
-/* Lecture §1.4: USD per million tokens = chips x USD/h x step / 3600 / batch x 1e6. */
+/* Lecture 1.4: USD per million tokens = chips x USD/h x step / 3600 / batch x 1e6. */
 static void mixtral_cost_per_million_tokens(void **state)
 {
     (void)state;
@@ -118,7 +125,7 @@ static void mixtral_balance_batch_and_its_context_limit(void **state)
     assert_false(batching_balance_batch(&d, 1.05 * t).exists);
 }
 
-/* Lecture §1.6 on other chips: TPU v5e 16 GB / 0.819 TB/s = 19.54 ms; H200
+/* Lecture 1.6 on other chips: TPU v5e 16 GB / 0.819 TB/s = 19.54 ms; H200
  * 141 GB / 4.8 TB/s = 29.4 ms. Mean latency: half a step's wait, one step's ride. */
 static void tpu_v5e_and_h200_drain_times(void **state)
 {
@@ -155,6 +162,107 @@ static void fast_mode_without_speedup_changes_nothing(void **state)
     assert_close(f.cost_ratio, 1.0, 1e-9, "x");
 }
 
+/* Dense routing, and a zero batch: a router that takes both of two experts makes every
+ * weight active; a batch of 0 multiplies nothing. */
+static void dense_routing_and_an_empty_batch(void **state)
+{
+    (void)state;
+    batching_deploy d = mixtral_on_h100x2();
+    d.params_active = d.params_total;
+    d.experts_routed = d.experts_per_token = 2;
+    assert_close(batching_params_fetched(&d, 3), 46.7e9, TIGHT, "params");
+    assert_int_equal(batching_all_experts_batch(&d, 0.5), 1);
+    assert_true(batching_compute_s(&d, 0) == 0.0);
+}
+
+/* The rounding rule on Mixtral: (3/4)^17 is the idle share of a batch of 17 exactly,
+ * though ln((3/4)^17) / ln(3/4) is 17.000000000000004 in floating point. */
+static void mixtral_idle_share_of_exactly_17_sequences(void **state)
+{
+    (void)state;
+    batching_deploy d = mixtral_on_h100x2();
+    assert_int_equal(batching_all_experts_batch(&d, pow(0.75, 17)), 17);
+}
+
+static batching_offer offer(const char *name, double flops, double bw, double hbm,
+                            double usd, int chips)
+{
+    batching_offer o = {name, flops, bw, hbm, usd, chips};
+    return o;
+}
+
+/* Only a large domain meets a tight target: Llama 3 70B at 1,024 tokens within 5 ms is
+ * below the floor of 8 H100s (141.2e9 / 26.8e12 = 5.27 ms) and of 8 A100s; on TPU v5e
+ * chips a token reaches its arithmetic (B* = t_w1 / (c1 - kappa1) = 559.9, so 560
+ * sequences) once (t_w1 + 560 kappa1) / n <= 5 ms and 560 c1 / n <= 5 ms, i.e. from
+ * n = 81 (HBM needs only 21), at 1.2 x 2 x 70.6e9 / 1.97e14 / 3600 x 1e6 USD per Mtok. */
+static void a_5_ms_target_is_met_by_81_chips_of_a_tpu_pod(void **state)
+{
+    (void)state;
+    batching_deploy m = mixtral_on_h100x2();
+    m.params_total = m.params_active = 70.6e9;
+    m.kv_bytes_per_token = 327680.0;
+    batching_offer offers[] = {offer("h100", 989e12, 3.35e12, 80e9, 4.25, 8),
+                               offer("a100", 312e12, 2.039e12, 80e9, 2.21, 8),
+                               offer("tpu-v5e", 1.97e14, 8.2e11, 16e9, 1.2, 256)};
+    batching_plan p = batching_cheapest(&m, 1024, 0.005, offers, 3);
+    assert_true(p.exists);
+    assert_int_equal(p.offer, 2);
+    double tw1 = 70.6e9 * 2 / 8.2e11, c1 = 2 * 70.6e9 / 1.97e14;
+    double k1 = 1024 * 327680.0 / 8.2e11, b = ceil(tw1 / (c1 - k1));
+    assert_int_equal(p.chips, (int)ceil(fmax((tw1 + b * k1) / 0.005, b * c1 / 0.005)));
+    assert_int_equal(p.chips, 81);
+    assert_true(p.step_s <= 0.005);
+    assert_close(p.usd_per_mtok, 1.2 * c1 / 3600 * 1e6, TIGHT, "USD/Mtok");
+}
+
+/* Past its balance context (842 tokens with a bf16 cache) DeepSeek-V3 is memory-bound
+ * at every batch: each GPU added shares the weight fetch among more caches, so the
+ * cheapest deployment is the whole rack, at its largest batch: HBM holds
+ * floor((72 x 186e9 - 335.5e9) / (1024 x 70,272)) = 181,456 sequences, a 20 ms step
+ * floor((0.02 x 72 x 8e12 - 335.5e9) / (1024 x 70,272)) = 155,429. */
+static void deepseek_past_its_balance_context_takes_the_whole_rack(void **state)
+{
+    (void)state;
+    batching_deploy m = mixtral_on_h100x2();
+    m.params_total = 671e9;
+    m.params_active = 37e9;
+    m.bytes_per_param = 0.5;
+    m.kv_bytes_per_token = 70272.0;
+    batching_offer o = offer("gb200", 10e15, 8e12, 186e9, 2.0, 72);
+    batching_plan p = batching_cheapest(&m, 1024, 0.02, &o, 1);
+    assert_true(p.exists);
+    assert_int_equal(p.chips, 72);
+    long b = (long)floor((0.02 * 72 * 8e12 - 335.5e9) / (1024 * 70272.0));
+    assert_int_equal(p.batch, b);
+    double step = (335.5e9 + b * 1024 * 70272.0) / (72 * 8e12);
+    assert_close(p.step_s, step, TIGHT, "s");
+    assert_close(p.usd_per_mtok, 72 * 2.0 * step / 3600 / b * 1e6, TIGHT, "USD/Mtok");
+}
+
+/* Mixtral on H100s at 256 tokens within 10 ms: the balance batch is 1,735 sequences
+ * (t_w1 / (c1 - kappa1)); a token costs its arithmetic from (t_w1 + 1735 kappa1) /
+ * 10 ms = 4.53 chips on, so 5 (the A100's arithmetic costs more: 2.21 / 312 against
+ * 4.25 / 989 per TFLOP/s); the largest batch on 5 is the smaller of HBM's and the
+ * target's. */
+static void mixtral_at_short_context_fits_five_h100s(void **state)
+{
+    (void)state;
+    batching_deploy m = mixtral_on_h100x2();
+    batching_offer offers[] = {offer("a100", 312e12, 2.039e12, 80e9, 2.21, 8),
+                               offer("h100", 989e12, 3.35e12, 80e9, 4.25, 8)};
+    batching_plan p = batching_cheapest(&m, 256, 0.01, offers, 2);
+    assert_true(p.exists);
+    assert_int_equal(p.offer, 1);
+    assert_int_equal(p.chips, 5);
+    double tw = 46.7e9 * 2 / (5 * 3.35e12), c = 2 * 12.9e9 / (5 * 989e12);
+    double kappa = 256 * 131072.0 / (5 * 3.35e12);
+    long by_hbm = (long)floor((5 * 80e9 - 93.4e9) / (256 * 131072.0));
+    long by_step = (long)floor(fmin(0.01 / c, (0.01 - tw) / kappa));
+    assert_int_equal(p.batch, by_hbm < by_step ? by_hbm : by_step);
+    assert_close(p.usd_per_mtok, 4.25 * 2 * 12.9e9 / 989e12 / 3600 * 1e6, TIGHT, "USD/Mtok");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -167,6 +275,11 @@ int main(void)
         CHALK_TEST(train_departures, tpu_v5e_and_h200_drain_times),
         CHALK_TEST(batch_limits, mixtral_on_two_h100s_fits_124_sequences_of_4k),
         CHALK_TEST(fast_mode, fast_mode_without_speedup_changes_nothing),
+        CHALK_TEST(experts_fetched, dense_routing_and_an_empty_batch),
+        CHALK_TEST(experts_fetched, mixtral_idle_share_of_exactly_17_sequences),
+        CHALK_TEST(cheapest, a_5_ms_target_is_met_by_81_chips_of_a_tpu_pod),
+        CHALK_TEST(cheapest, deepseek_past_its_balance_context_takes_the_whole_rack),
+        CHALK_TEST(cheapest, mixtral_at_short_context_fits_five_h100s),
     };
     return cmocka_run_group_tests_name("01-batching hidden", tests, NULL, NULL);
 }

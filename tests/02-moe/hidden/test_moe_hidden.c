@@ -258,6 +258,178 @@ static void cube_root_law_at_other_points(void **state)
     assert_close(moe_expert_multiplier(1.0 / 3), 27.0, TIGHT, "x");
 }
 
+/* ---- edges, on other inputs ------------------------------------------------ */
+
+/* One expert on one chip; 12 experts on a 10-chip tray use 6 (not 10, not 8). */
+static void placements_at_the_smallest_and_odd_sizes(void **state)
+{
+    (void)state;
+    moe_placement one = moe_place_experts(1, 1);
+    assert_int_equal(one.gpus_used, 1);
+    assert_int_equal(one.experts_per_gpu, 1);
+    assert_int_equal(one.gpus_idle, 0);
+    moe_placement twelve = moe_place_experts(12, 10);
+    assert_int_equal(twelve.gpus_used, 6);
+    assert_int_equal(twelve.experts_per_gpu, 2);
+    assert_int_equal(twelve.busiest_if_all, 2);
+}
+
+/* Powers of two again, other numbers: per sequence 2 s of compute (2 x 2 / 2),
+ * 2 s of all-to-all (2 layers x 2 x 1 x 1 x 0.5 B at 1 B/s), weights 8 s. At B = 4
+ * all three tie at 8 s: COMPUTE. The slopes tie too: the knee is 8 / 2 = 4 at no
+ * context, after COMPUTE; a KV slope of exactly 2 s (context 2) leaves no knee. */
+static void other_exact_ties(void **state)
+{
+    (void)state;
+    moe_deploy d = {
+        .params_total = 8, .params_active = 2, .bytes_per_param = 1,
+        .kv_bytes_per_token = 1, .d_model = 1, .moe_layers = 2, .experts = 4,
+        .top_k = 1, .act_bytes = 0.5, .gpus = 1, .racks = 1, .flops_per_s = 2,
+        .hbm_bytes_per_s = 1, .scaleup_bytes_per_s = 1, .scaleout_bytes_per_s = 1,
+    };
+    moe_step s = moe_step_at(&d, 4, 0);
+    assert_close(s.step_s, 8.0, TIGHT, "s");
+    assert_int_equal(s.bound, MOE_BOUND_COMPUTE);
+    moe_knee k = moe_knee_batch(&d, 0);
+    assert_true(k.exists);
+    assert_int_equal(k.after, MOE_BOUND_COMPUTE);
+    assert_close(k.batch, 4.0, TIGHT, "sequences");
+    assert_false(moe_knee_batch(&d, 2).exists);
+}
+
+/* Dense routing on other sizes: 7 tokens each to all 3 experts, capacity 5 drops
+ * 2/7; the capacity for 10% drops is 7 (capacity 6 drops 1/7 = 14%). */
+static void dense_routing_on_other_sizes(void **state)
+{
+    (void)state;
+    assert_close(moe_expected_drop_fraction(7, 3, 3, 5), 2.0 / 7, TIGHT, "");
+    assert_int_equal(moe_capacity_for_drop(7, 3, 3, 0.10), 7);
+    assert_close(moe_binomial_tail(7, 1.0, 6), 1.0, TIGHT, "");
+    moe_max_bounds m = moe_expected_max_load(7, 3, 3);
+    assert_close(m.lower, 7.0, TIGHT, "tokens");
+    assert_close(m.upper, 7.0, TIGHT, "tokens");
+}
+
+/* The rounding rule on other numbers: 8 experts, 2 a token, 400 tokens: a mean of
+ * 100; 0.57 x 100 = 56.99999999999999 in doubles, a capacity of 57 tokens. */
+static void capacity_rounding_on_other_numbers(void **state)
+{
+    (void)state;
+    assert_int_equal(moe_simulate(3, 8, 2, 400, 1, 0.57).capacity, 57);
+}
+
+/* Mixtral 8x7B in bf16 (46.7e9, 12.9e9) on H100s of 80 GB (989e12 FLOP/s,
+ * 3.35e12 B/s, 450e9 B/s NVLink), no context, $2 a GPU-hour, a 50 ms step. The
+ * 93.4 GB of weights need 2 GPUs; on 2 they take 13.9 ms and the batch is
+ * floor(50 ms / (2 x 12.9e9 / (2 x 989e12))) = 3,833, compute-bound (the network
+ * adds 32 x 32,768 B / (2 x 450e9) = 1.2e-6 s a sequence, the compute 1.3e-5).
+ * Compute-bound costs the least any layout can, p / 3600 x 2 N_active / F. */
+static void mixtral_on_hopper_at_50_ms_needs_2_gpus(void **state)
+{
+    (void)state;
+    moe_layout_query q = {
+        .model = mixtral_on_h100x8(), .context_tokens = 0, .hbm_bytes = 80e9,
+        .domain_chips = 8, .max_racks = 1, .usd_per_gpu_hour = 2.0,
+        .max_step_s = 0.050,
+    };
+    moe_layout l = moe_cheapest_layout(&q);
+    assert_true(l.exists);
+    assert_int_equal(l.gpus_per_rack, 2);
+    assert_int_equal(l.experts_per_gpu, 4);
+    assert_close(l.batch, floor(0.050 / (2 * 12.9e9 / (2 * 989e12))), 1e-12, "sequences");
+    assert_int_equal(l.step.bound, MOE_BOUND_COMPUTE);
+    assert_close(l.usd_per_token, 2.0 / 3600 * 2 * 12.9e9 / 989e12, 1e-12, "USD");
+}
+
+/* DeepSeek-V3 (671e9, 37e9; fp4 MLA cache 17,568 B a token) on GB200 GPUs at 8,192
+ * tokens of context and a 20 ms step: every layout is memory-bound, a token then
+ * costs p / 3600 x (beta N_total / B + L b_kv) / W_HBM, falling as B grows, and B
+ * grows with the GPUs: the most a rack splits 256 experts over, 64, at
+ * B = floor((20 ms - W) / kv) with W and kv the weights' and one cache's time on 64
+ * GPUs (below the HBM's 80,383 and the compute's 172,972). */
+static void deepseek_at_long_context_fills_the_rack(void **state)
+{
+    (void)state;
+    moe_deploy m = {
+        .params_total = 671e9, .params_active = 37e9, .bytes_per_param = 0.5,
+        .kv_bytes_per_token = 17568.0, .d_model = 7168, .moe_layers = 58,
+        .experts = 256, .top_k = 8, .act_bytes = 0.5, .flops_per_s = 10e15,
+        .hbm_bytes_per_s = 8e12, .scaleup_bytes_per_s = 900e9,
+        .scaleout_bytes_per_s = 50e9,
+    };
+    moe_layout_query q = {
+        .model = m, .context_tokens = 8192, .hbm_bytes = 186e9, .domain_chips = 72,
+        .max_racks = 1, .usd_per_gpu_hour = 2.0, .max_step_s = 0.020,
+    };
+    moe_layout l = moe_cheapest_layout(&q);
+    assert_true(l.exists);
+    assert_int_equal(l.gpus_per_rack, 64);
+    assert_int_equal(l.step.bound, MOE_BOUND_MEMORY);
+    double w = 671e9 * 0.5 / (64 * 8e12), kv = 8192 * 17568.0 / (64 * 8e12);
+    assert_close(l.batch, floor((0.020 - w) / kv), 1e-12, "sequences");
+}
+
+/* moe.h's cap: 1 active parameter at 1e15 FLOP/s adds 2e-15 s a sequence, so a
+ * 100 s target would allow 5e16 sequences; the batch stops at 2^53. */
+static void the_batch_stops_at_2_to_the_53(void **state)
+{
+    (void)state;
+    moe_layout_query q = {
+        .model = {
+            .params_total = 1, .params_active = 1, .bytes_per_param = 1,
+            .kv_bytes_per_token = 0, .d_model = 1, .moe_layers = 0, .experts = 1,
+            .top_k = 1, .act_bytes = 1, .flops_per_s = 1e15, .hbm_bytes_per_s = 1e12,
+            .scaleup_bytes_per_s = 1e12, .scaleout_bytes_per_s = 1e12,
+        },
+        .context_tokens = 0, .hbm_bytes = 1e9, .domain_chips = 1, .max_racks = 1,
+        .usd_per_gpu_hour = 1.0, .max_step_s = 100,
+    };
+    moe_layout l = moe_cheapest_layout(&q);
+    assert_true(l.exists);
+    assert_close(l.batch, 9007199254740992.0, 0.0, "sequences");
+}
+
+/* 7 experts (prime) and racks of 8 GPUs: only 1 or 7 GPUs hold them evenly, and 7
+ * racks of 1; with weights that need 7 GPUs the answer is one rack of 7, a tie on
+ * GPUs with 7 racks broken by racks. */
+static void a_prime_expert_count_leaves_few_layouts(void **state)
+{
+    (void)state;
+    moe_layout_query q = {
+        .model = {
+            .params_total = 0x1p33, .params_active = 0x1p30, .bytes_per_param = 1,
+            .kv_bytes_per_token = 0, .d_model = 1024, .moe_layers = 1, .experts = 7,
+            .top_k = 2, .act_bytes = 1, .flops_per_s = 0x1p40,
+            .hbm_bytes_per_s = 0x1p36, .scaleup_bytes_per_s = 0x1p36,
+            .scaleout_bytes_per_s = 0x1p36,
+        },
+        .context_tokens = 0, .hbm_bytes = 0x1p30 * 1.25, .domain_chips = 8,
+        .max_racks = 7, .usd_per_gpu_hour = 3.6, .max_step_s = 0x1p-3,
+    };
+    moe_layout l = moe_cheapest_layout(&q);
+    assert_true(l.exists);
+    assert_int_equal(l.racks, 1);
+    assert_int_equal(l.gpus_per_rack, 7);
+    assert_int_equal(l.experts_per_gpu, 1);
+}
+
+/* No layout: DeepSeek's 335.5 GB of fp4 weights on GPUs of 16 GB, two racks of 8
+ * at most, 256 GB in all. */
+static void no_layout_when_no_layout_holds_the_weights(void **state)
+{
+    (void)state;
+    moe_layout_query q = {
+        .model = mixtral_on_h100x8(), .context_tokens = 0, .hbm_bytes = 16e9,
+        .domain_chips = 8, .max_racks = 2, .usd_per_gpu_hour = 2.0,
+        .max_step_s = 1.0,
+    };
+    q.model.params_total = 671e9;
+    q.model.bytes_per_param = 0.5;
+    moe_layout l = moe_cheapest_layout(&q);
+    assert_false(l.exists);
+    assert_int_equal(l.why, MOE_LAYOUT_NONE_FITS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -274,6 +446,15 @@ int main(void)
         CHALK_TEST(routing_simulation, qwen3_busiest_expert_and_drops),
         CHALK_TEST(rack_capacity, pods_racks_and_a_dense_model_that_does_not_fit),
         CHALK_TEST(routed_scaling, cube_root_law_at_other_points),
+        CHALK_TEST(expert_placement, placements_at_the_smallest_and_odd_sizes),
+        CHALK_TEST(three_roofs, other_exact_ties),
+        CHALK_TEST(load_closed_forms, dense_routing_on_other_sizes),
+        CHALK_TEST(routing_simulation, capacity_rounding_on_other_numbers),
+        CHALK_TEST(cheapest_layout, mixtral_on_hopper_at_50_ms_needs_2_gpus),
+        CHALK_TEST(cheapest_layout, deepseek_at_long_context_fills_the_rack),
+        CHALK_TEST(cheapest_layout, the_batch_stops_at_2_to_the_53),
+        CHALK_TEST(cheapest_layout, a_prime_expert_count_leaves_few_layouts),
+        CHALK_TEST(cheapest_layout, no_layout_when_no_layout_holds_the_weights),
     };
     return cmocka_run_group_tests_name("02-moe hidden", tests, NULL, NULL);
 }

@@ -9,7 +9,8 @@
  * bubbles; Megatron-LM's interleaved warm-up 2 (p - rank - 1) + (v - 1) p.
  * Published inputs: Mixtral 8x7B d_model 4,096, top-2 of 8 experts (config.json);
  * H100 NVLink 450e9 B/s and NIC 50e9 B/s per GPU each way; TPU v5e ICI 1.8e11 B/s
- * and DCN 3.125e9 B/s per chip (scaling-book gpus.md, tpus.md).
+ * and DCN 3.125e9 B/s per chip (scaling-book gpus.md, tpus.md); TPU v5p 9e10 B/s
+ * per ICI link one way (scaling-book tpus.md), a 4x4x4 cube with wraparound links.
  */
 #include "../../test_util.h"
 
@@ -48,7 +49,9 @@ static void mixtral_on_an_h100_node(void **state)
     assert_close(pipelining_scaleout_s(&h), 512 * 4096 * 2.0 / (8 * 50e9), TIGHT, "s");
 }
 
-/* H100's gap of 9 needs ceil(9 / 4) = 3 layers for top-2; TPU v5e's 57.6 needs
+/* H100's gap of 9 needs ceil(9 / 4) = 3 layers for top-2; TPU v5e's 57.6 (its
+ * full ICI rate over its network, an upper bound on the gap by
+ * §3.2.1 (When the scale-up network is a torus)) needs
  * ceil(57.6 / 16) = 4 for top-8 and the ratio at 4 layers is 64 / 57.6. */
 static void h100_top2_needs_three_layers_tpu_v5e_top8_four(void **state)
 {
@@ -151,6 +154,92 @@ static void deepseek_sized_capacity(void **state)
     assert_false(pipelining_min_stages_to_fit(&m, 60e9).exists);
 }
 
+/* A TPU v5p cube of 4x4x4 chips with wraparound links: a cut into halves crosses
+ * 2 x 16 links of 9e10 B/s each way, 2.88e12 B/s; an all-to-all among its 64
+ * chips runs at 4 x 2.88e12 / 64 = 1.8e11 B/s per chip, a third of the chip's
+ * 6 x 9e10 = 5.4e11. A 2x2x1 slice's cut (2 links, 1.8e11) would allow
+ * 4 x 1.8e11 / 4 = 1.8e11, below its chips' 4 links: 1.8e11 again. */
+static void tpu_v5p_cube_alltoall_is_a_third_of_its_ici(void **state)
+{
+    (void)state;
+    assert_close(pipelining_alltoall_bytes_per_s(5.4e11, 2 * 16 * 9e10, 64), 1.8e11, TIGHT,
+                 "B/s");
+    assert_close(pipelining_alltoall_bytes_per_s(3.6e11, 2 * 9e10, 4), 1.8e11, TIGHT, "B/s");
+    assert_close(pipelining_alltoall_bytes_per_s(450e9, 0, 8), 450e9, TIGHT, "B/s");
+}
+
+/* The rounding rule on another quotient: 2.1 / 0.35 = 6.000000000000001, so
+ * top-3 routing needs 6 / 6 = 1 layer, not 2; and 1.8 / 0.03 = 60 with top-6
+ * needs 5. */
+static void whole_gaps_that_compute_a_hair_above(void **state)
+{
+    (void)state;
+    assert_int_equal(pipelining_min_layers_per_stage(2.1 / 0.35, 3), 1);
+    assert_int_equal(pipelining_min_layers_per_stage(1.8 / 0.03, 6), 5);
+}
+
+/* One stage, 2 stages and the rounding rule: one rack at 12 ms has no hop; two
+ * racks of 6 ms with 3 ms hops take 18 ms and need ceil(18 / 6) = 3; six racks
+ * of 5 ms with no hop need 6 x 5e-3 / 5e-3 = 6 (it computes to 6.000000000000001). */
+static void decode_loop_edges(void **state)
+{
+    (void)state;
+    assert_close(pipelining_decode_token_s(1, 12e-3, 3e-3), 12e-3, TIGHT, "s");
+    assert_int_equal(pipelining_decode_microbatches(1, 12e-3, 3e-3), 1);
+    assert_close(pipelining_decode_token_s(2, 6e-3, 3e-3), 18e-3, TIGHT, "s");
+    assert_int_equal(pipelining_decode_microbatches(2, 6e-3, 3e-3), 3);
+    assert_int_equal(pipelining_decode_microbatches(6, 5e-3, 0), 6);
+}
+
+/* Interleaved with p = 3, m = 3, v = 3: the first stage's warm-up 2 x 2 + 2 x 3 =
+ * 10 is capped at m v = 9, so its tenth pass is the first backward: micro-batch 0
+ * on chunk 2. */
+static void interleaved_cap_with_three_chunks(void **state)
+{
+    (void)state;
+    pipelining_plan plan = {.schedule = PIPELINING_INTERLEAVED, .stages = 3,
+                            .microbatches = 3, .chunks = 3, .forward_s = 1,
+                            .backward_s = 2};
+    pipelining_op op = pipelining_interleaved_op(&plan, 0, 8);
+    assert_int_equal(op.pass, PIPELINING_FORWARD);
+    assert_int_equal(op.microbatch, 2);
+    assert_int_equal(op.chunk, 2);
+    op = pipelining_interleaved_op(&plan, 0, 9);
+    assert_int_equal(op.pass, PIPELINING_BACKWARD);
+    assert_int_equal(op.microbatch, 0);
+    assert_int_equal(op.chunk, 2);
+}
+
+/* A 2 TB model of 80 layers on racks of 72 GPUs of 186 GB, 1,024 sequences of
+ * 32,768 tokens at 70,272 B per micro-batch (2.36e12 B of cache), a 30 ms step
+ * and 3 ms hops, 4 layers hiding a hop. One stage: 2e12 / 72 + 2.36e12 / 72 =
+ * 60.5 GB fits. With 40 GB GPUs: P = 2 (M = ceil(36 / 15) = 3) holds
+ * (1/2)(2e12 + 3 x 2.36e12) / 72 = 63.0 GB; P = 3 (27 of 80 layers,
+ * M = ceil(39 / 10.125) = 4) 53.6 GB; P = 4 (M = ceil(42 / 7.5) = 6) 56.1 GB;
+ * beyond, more still: no split. Without hops M = P for stages that divide the
+ * layers and P = 3 holds 42.5 GB, P = 4 (20 layers) 39.7 GB: 4 stages. */
+static void deepseek_sized_split(void **state)
+{
+    (void)state;
+    double cache = 1024.0 * 32768 * 70272;
+    pipelining_deployment d = {
+        .layers = 80, .weight_bytes = 2e12, .kv_bytes_per_token = 70272,
+        .context_tokens = 32768, .microbatch_seqs = 1024, .chips = 72, .hbm_bytes = 186e9,
+        .step_s = 30e-3, .hop_s = 3e-3, .min_layers_per_stage = 4, .max_stages = 20,
+    };
+    pipelining_split s = pipelining_best_split(&d);
+    assert_int_equal(s.stages, 1);
+    assert_close(s.bytes_per_gpu, (2e12 + cache) / 72, TIGHT, "B");
+    d.hbm_bytes = 40e9;
+    assert_false(pipelining_best_split(&d).exists);
+    d.hop_s = 0;
+    s = pipelining_best_split(&d);
+    assert_int_equal(s.stages, 4);
+    assert_int_equal(s.max_layers_per_stage, 20);
+    assert_int_equal(s.microbatches, 4);
+    assert_close(s.bytes_per_gpu, 20.0 / 80 * (2e12 + 4 * cache) / 72, TIGHT, "B");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -162,6 +251,11 @@ int main(void)
         CHALK_TEST(simulate, simulated_bubbles_on_other_shapes),
         CHALK_TEST(decode_loop, two_racks_with_slow_hops),
         CHALK_TEST(capacity, deepseek_sized_capacity),
+        CHALK_TEST(rack_hop, tpu_v5p_cube_alltoall_is_a_third_of_its_ici),
+        CHALK_TEST(hop_condition, whole_gaps_that_compute_a_hair_above),
+        CHALK_TEST(decode_loop, decode_loop_edges),
+        CHALK_TEST(interleaved_order, interleaved_cap_with_three_chunks),
+        CHALK_TEST(split, deepseek_sized_split),
     };
     return cmocka_run_group_tests_name("03-pipelining hidden", tests, NULL, NULL);
 }

@@ -9,7 +9,8 @@
  * Published inputs: the three fits of lib/scaling.c (Hoffmann et al. 2022 printed and
  * unrounded, Besiroglu et al. 2024 Table 1); Hoffmann Table 1 (Gopher 280B and GPT-3
  * 175B on 300B tokens); DeepSeek-V3 README (37B active, 14.8T tokens); the lecture's
- * k_RL = 2..6 and 30% efficiency.
+ * k_RL = 2..6 and 30% efficiency. No answer (overtraining.h): NaN for a double,
+ * exists = false with a reason for a struct.
  */
 #include "../../test_util.h"
 
@@ -134,6 +135,112 @@ static void printed_fit_inference_optimum_meets_its_condition(void **state)
     assert_close(l.inference_flops / l.train_flops, 0.34 * x / (0.28 * y) - 1.0, 1e-7, "");
 }
 
+/* A fit whose arithmetic is exact (every constant 1): at N = 1 the floor is 2. */
+static const cost_scaling_fit UNIT_FIT = {
+    .name = "unit", .title = "unit test fit", .irreducible = 1.0, .a_params = 1.0,
+    .alpha_params = 1.0, .a_tokens = 1.0, .alpha_tokens = 1.0, .source = "this test"};
+
+/* psi = alpha_N l_N / (alpha_D l_D), from the law. */
+static double psi(const cost_scaling_fit *f, double n, double d)
+{
+    return f->alpha_params * f->a_params / pow(n, f->alpha_params) /
+           (f->alpha_tokens * f->a_tokens / pow(d, f->alpha_tokens));
+}
+
+/* A DeepSeek-V3-like deployment: 20M tokens/s for 90 days at a 70% chance of use;
+ * serving at a quarter of training's utilisation, so w_inf = 2 / (6 x 0.25) = 4/3;
+ * a split of 40/20/40 gives D_inf / D = 0.4 / (0.4 x 4/3) = 0.75, so D = D_inf / 0.75;
+ * against 20 tokens per parameter of 37B. */
+static void a_deepseek_like_deployment_pretrains_on_the_traffic_over_0_75(void **state)
+{
+    (void)state;
+    overtraining_fleet fleet = {.tokens_per_s = 20e6, .days = 90, .use_probability = 0.7};
+    overtraining_factors f = {.rl_flops_per_param = 6, .rl_efficiency = 0.3,
+                              .inference_efficiency = 0.25};
+    overtraining_split s = {0.4, 0.2, 0.4};
+    overtraining_estimate e = overtraining_from_traffic(&fleet, &f, &s, 37e9, 20);
+    double served = 20e6 * 90 * 86400 * 0.7;
+    assert_true(e.exists);
+    assert_null(e.reason);
+    assert_close(e.pretrain_tokens, served / 0.75, TIGHT, "tokens");
+    assert_close(e.overtrain_factor, served / 0.75 / (20 * 37e9), TIGHT, "x");
+}
+
+/* Exact arithmetic: at N = 1 with every constant 1, a loss of 2.5 needs D = 2
+ * tokens; serving 4 tokens costs 2 x 1 x 4 = 8 FLOPs, training 6 x 1 x 2 = 12. At
+ * the floor, a loss of 2, there is no lifetime. */
+static void an_exact_lifetime_and_one_exactly_at_the_floor(void **state)
+{
+    (void)state;
+    overtraining_lifetime l = overtraining_lifetime_at(&UNIT_FIT, 1.0, 2.5, 4.0);
+    assert_true(l.exists);
+    assert_close(l.train_tokens, 2.0, TIGHT, "tokens");
+    assert_close(l.train_flops, 12.0, TIGHT, "FLOPs");
+    assert_close(l.inference_flops, 8.0, TIGHT, "FLOPs");
+    assert_close(l.total_flops, 20.0, TIGHT, "FLOPs");
+    assert_false(overtraining_lifetime_at(&UNIT_FIT, 1.0, 2.0, 4.0).exists);
+    assert_non_null(overtraining_lifetime_at(&UNIT_FIT, 1.0, 2.0, 4.0).reason);
+}
+
+/* The refit at a loss of 2.1 with 1e15 tokens of demand: the root's condition. */
+static void refit_inference_optimum_at_2_1_nats_meets_its_condition(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("besiroglu");
+    overtraining_lifetime l = overtraining_inference_optimal(f, 2.1, 1e15);
+    assert_true(l.exists);
+    assert_close(l.loss, 2.1, TIGHT, "nats");
+    assert_close(l.inference_flops / l.train_flops, psi(f, l.params, l.train_tokens) - 1.0,
+                 1e-5, "");
+}
+
+/* The printed fit: a 1e25 budget with 1e13 tokens of demand; the budget is spent
+ * and psi = 1 + D_inf / (3 D) at the best loss. */
+static void printed_fit_budget_optimum_meets_its_condition(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("hoffmann");
+    overtraining_lifetime b = overtraining_budget_optimal(f, 1e25, 1e13);
+    assert_true(b.exists);
+    assert_close(6 * b.params * b.train_tokens + 2 * b.params * 1e13, 1e25, TIGHT, "FLOPs");
+    assert_close(psi(f, b.params, b.train_tokens), 1.0 + 1e13 / (3 * b.train_tokens), 1e-5,
+                 "");
+    assert_close(b.loss, 1.69 + 406.4 / pow(b.params, 0.34) + 410.7 / pow(b.train_tokens, 0.28),
+                 TIGHT, "nats");
+}
+
+/* With no demand the refit's best model for 1e26 FLOPs is its closed form. */
+static void refit_budget_without_demand_is_the_closed_form_at_1e26(void **state)
+{
+    (void)state;
+    double a = 0.3478, b = 0.3658;
+    double g = pow(a * 482.01 / (b * 2085.43), 1.0 / (a + b));
+    overtraining_lifetime o = overtraining_budget_optimal(fit("besiroglu"), 1e26, 0.0);
+    assert_true(o.exists);
+    assert_close(o.params, g * pow(1e26 / 6.0, b / (a + b)), 1e-5, "params");
+}
+
+/* No answer for NaN anywhere the contract reads a number. */
+static void nan_inputs_have_no_answer(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("hoffmann");
+    assert_false(overtraining_chinchilla(f, NAN).exists);
+    overtraining_plan p = {.params_active = 1e9,
+                           .factors = {.rl_flops_per_param = NAN, .rl_efficiency = 0.3,
+                                       .inference_efficiency = 0.3}};
+    assert_false(overtraining_cost_terms(&p).exists);
+    overtraining_factors bad = {.rl_flops_per_param = 3, .rl_efficiency = NAN,
+                                .inference_efficiency = 0.3};
+    assert_false(overtraining_token_weights(&bad).exists);
+    overtraining_factors ok = {.rl_flops_per_param = 3, .rl_efficiency = 0.3,
+                               .inference_efficiency = 0.3};
+    overtraining_split s = {0.5, 0.25, NAN};
+    assert_false(overtraining_equal_cost(&ok, &s).exists);
+    assert_true(isnan(overtraining_equal_cost_penalty(NAN, NAN)));
+    assert_false(overtraining_budget_optimal(f, 1e25, NAN).exists);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -146,6 +253,12 @@ int main(void)
         CHALK_TEST(equal_cost, thirty_percent_with_a_backward_pass),
         CHALK_TEST(estimate, deepseek_v3_is_20x_past_chinchilla),
         CHALK_TEST(inference_optimal, printed_fit_inference_optimum_meets_its_condition),
+        CHALK_TEST(from_traffic, a_deepseek_like_deployment_pretrains_on_the_traffic_over_0_75),
+        CHALK_TEST(inference_optimal, an_exact_lifetime_and_one_exactly_at_the_floor),
+        CHALK_TEST(inference_optimal, refit_inference_optimum_at_2_1_nats_meets_its_condition),
+        CHALK_TEST(budget_optimal, printed_fit_budget_optimum_meets_its_condition),
+        CHALK_TEST(budget_optimal, refit_budget_without_demand_is_the_closed_form_at_1e26),
+        CHALK_TEST(cost_terms, nan_inputs_have_no_answer),
     };
     return cmocka_run_group_tests_name("04-overtraining hidden", tests, NULL, NULL);
 }

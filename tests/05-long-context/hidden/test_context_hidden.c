@@ -13,6 +13,8 @@
  *                 / $0.25 (Google's pricing page, 2025)
  *   DeepSeek-V3.2 $0.28 miss, $0.028 hit, $0.42 out (DeepSeek's pricing page)
  *   Grace CPU     480 GB LPDDR5X at 512 GB/s (NVIDIA GB200 specifications)
+ *   Claude Sonnet 4.6  $3 in, hits $0.30, writes $3.75 (5 min) / $6 (1 h)
+ *                 (Anthropic's pricing page)
  */
 #include "../../test_util.h"
 
@@ -68,6 +70,48 @@ static void mixtral_kink(void **state)
     assert_true(k.exists);
     assert_close(k.tokens, (fetchable - 46.7e9 * 2 / 4096) / 131072, TIGHT, "tokens");
     assert_false(context_kink_tokens(&d, 100).exists);
+}
+
+/* Mixtral's attention: 32 layers of 32 query heads of 128, 2 x 32 x 32 x 256 FLOPs per
+ * context token. At 16k tokens a token computes (2 x 12.9e9 + 16,384 x 524,288) /
+ * (2 x 989e12) seconds. */
+static void mixtral_with_attention_time_per_token(void **state)
+{
+    (void)state;
+    context_deploy d = mixtral_on_h100x2();
+    d.attn_flops_per_context_token = 2.0 * 32 * 32 * 256;
+    context_token_time t = context_time_per_token(&d, 1024, 16384);
+    assert_close(t.compute_s, (2 * 12.9e9 + 16384 * 524288.0) / (2 * 989e12), TIGHT, "s");
+    assert_int_equal(t.bound, COST_BOUND_MEMORY);
+}
+
+/* The kink with attention: (2 N_a W / F - N_total beta / B) / (b_kv - f W / F) at a
+ * batch of 4,096, and the balance context at an unbounded batch. */
+static void mixtral_kink_with_attention(void **state)
+{
+    (void)state;
+    context_deploy d = mixtral_on_h100x2();
+    d.attn_flops_per_context_token = 2.0 * 32 * 32 * 256;
+    double w_over_f = 3.35e12 / 989e12;
+    double slope = 131072 - 524288.0 * w_over_f;
+    context_kink k = context_kink_tokens(&d, 4096);
+    assert_true(k.exists);
+    assert_close(k.tokens, (2 * 12.9e9 * w_over_f - 46.7e9 * 2 / 4096) / slope, TIGHT, "tokens");
+    assert_close(context_kink_tokens(&d, INFINITY).tokens, 2 * 12.9e9 * w_over_f / slope, TIGHT,
+                 "tokens");
+}
+
+/* Recomputing a 16k-token Mixtral context on H100s at $4.25/h: each token's
+ * 2 x 12.9e9 FLOPs plus 8,191.5 x 524,288 of attention, at 989e12 FLOP/s, over its
+ * 131,072 bytes. */
+static void mixtral_remat_over_a_context(void **state)
+{
+    (void)state;
+    context_deploy d = mixtral_on_h100x2();
+    d.attn_flops_per_context_token = 2.0 * 32 * 32 * 256;
+    double flops = 2 * 12.9e9 + 8191.5 * 524288.0;
+    assert_close(context_remat_usd_per_byte(&d, 16384, 4.25), flops / 989e12 * 4.25 / 3600 / 131072,
+                 TIGHT, "USD/B");
 }
 
 /* H100 bf16, a step at 128k with 12.9e9 active: 3.35e12 / 989e12 x 2.58e10 / 128,000. */
@@ -168,13 +212,84 @@ static void llama3_70b_attention_parity(void **state)
     assert_close(context_attention_parity_tokens(70.6e9, a), 2 * 70.6e9 / a, TIGHT, "tokens");
 }
 
+/* A toy decode that balances at a pass of 3 tokens: 3 s to read 3 bytes of weights
+ * at 1 B/s, 1 s of arithmetic a token (2 x 0.5 FLOP at 1 FLOP/s). */
+static context_deploy three_second_decode(void)
+{
+    context_deploy d = {.params_total = 3, .params_active = 0.5, .bytes_per_param = 1,
+                        .kv_bytes_per_token = 1, .chips = 1, .flops_per_s = 1,
+                        .hbm_bytes_per_s = 1};
+    return d;
+}
+
+/* With a = 0.5 and free drafts, q = 2 keeps 1.75 tokens in 3 s; q = 3 would keep
+ * 1.875 in 4 s. */
+static void a_short_balanced_pass_takes_two_guesses(void **state)
+{
+    (void)state;
+    context_deploy d = three_second_decode();
+    context_draft_plan p = context_best_draft(&d, 1, 0, 0.5, 0, 10);
+    assert_int_equal(p.draft_tokens, 2);
+    assert_close(p.tokens_per_step, 1.75, TIGHT, "tokens");
+    assert_close(p.speedup, 1.75, TIGHT, "x");
+}
+
+/* The same decode with drafts at half a plain step each: q = 1 costs (3 + 1.5) / 1.5
+ * = 3 s a token, q = 2 (3 + 3) / 1.75 = 3.43: none is better than 3 s, and the tie
+ * at q = 1 goes to q = 0. */
+static void dear_drafts_tie_with_plain_decode(void **state)
+{
+    (void)state;
+    context_deploy d = three_second_decode();
+    context_draft_plan p = context_best_draft(&d, 1, 0, 0.5, 0.5, 10);
+    assert_int_equal(p.draft_tokens, 0);
+    assert_close(p.s_per_token, 3, TIGHT, "s");
+}
+
+/* Claude Sonnet 4.6: three requests 200 s apart, then a pause of exactly an hour and
+ * one more request. A 1-hour entry read four times, its last read exactly 3,600 s
+ * after the one before, costs 6 + 4 x 0.3 = $7.20 per million prefix tokens; two
+ * 5-minute entries 3.75 + 0.6 + 3.75 + 0.3 = $8.40. */
+static void an_hour_long_pause_is_bridged_by_the_1_hour_entry(void **state)
+{
+    (void)state;
+    const cost_api_price *p = cost_api_find("claude-sonnet-4.6");
+    assert_non_null(p);
+    double t[] = {0, 200, 400, 4000, 4100};
+    context_cache_action a[5];
+    assert_close(context_cheapest_cache_schedule(p, 1e6, t, 5, a), 7.2, TIGHT, "USD");
+    assert_int_equal(a[0], CONTEXT_WRITE_1H);
+    for (int i = 1; i < 5; i++)
+        assert_int_equal(a[i], CONTEXT_READ_CACHE);
+}
+
+/* 200 requests 10 s apart on Sonnet 4.6 with a 50k-token prefix: one 5-minute write,
+ * then 199 hits, (3.75 + 199 x 0.3) x 0.05 = $3.1725. */
+static void a_long_busy_conversation_writes_once(void **state)
+{
+    (void)state;
+    const cost_api_price *p = cost_api_find("claude-sonnet-4.6");
+    assert_non_null(p);
+    double t[200];
+    context_cache_action a[200];
+    for (int i = 0; i < 200; i++)
+        t[i] = 10.0 * i;
+    assert_close(context_cheapest_cache_schedule(p, 50e3, t, 200, a), (3.75 + 199 * 0.3) * 0.05,
+                 TIGHT, "USD");
+    assert_int_equal(a[0], CONTEXT_WRITE_5M);
+    assert_int_equal(a[199], CONTEXT_READ_CACHE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         CHALK_TEST(kv_shape, llama3_8b_cache_is_131072_bytes),
         CHALK_TEST(kv_shape, deepseek_v2_mla_cache),
         CHALK_TEST(context_roofline, mixtral_time_per_token),
-        CHALK_TEST(context_roofline, mixtral_kink),
+        CHALK_TEST(context_kink, mixtral_kink),
+        CHALK_TEST(context_roofline, mixtral_with_attention_time_per_token),
+        CHALK_TEST(context_kink, mixtral_kink_with_attention),
+        CHALK_TEST(cache_tiers, mixtral_remat_over_a_context),
         CHALK_TEST(kv_from_price, kv_from_an_h100_step),
         CHALK_TEST(api_bill, gemini_25_long_prompt_with_cache_hits),
         CHALK_TEST(api_bill, deepseek_has_one_tier),
@@ -183,6 +298,10 @@ int main(void)
         CHALK_TEST(cache_tiers, cheapest_of_two_toy_tiers),
         CHALK_TEST(windows_sparse, gemma_style_windows),
         CHALK_TEST(attention_parity, llama3_70b_attention_parity),
+        CHALK_TEST(draft_length, a_short_balanced_pass_takes_two_guesses),
+        CHALK_TEST(draft_length, dear_drafts_tie_with_plain_decode),
+        CHALK_TEST(cache_schedule, an_hour_long_pause_is_bridged_by_the_1_hour_entry),
+        CHALK_TEST(cache_schedule, a_long_busy_conversation_writes_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

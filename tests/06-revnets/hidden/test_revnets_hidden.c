@@ -14,7 +14,10 @@
  *   SplitMix64  Vigna, splitmix64.c (seed 0)
  *   Memory      Korthikanti et al. 2022, arXiv:2205.05198, Table 2 and Table 3
  *               (22B: a 64, h 6144; 530B: a 128, h 20480; 1T: a 160, h 25600;
- *               s = 2048, t = 8)
+ *               s = 2048, t = 8); with sequence parallelism a layer's input is
+ *               split along the sequence (Megatron-LM, megatron/model/transformer.py)
+ *   Avalanche   linear mixers and Lucas's theorem (parity of binomials)
+ *   Checkpoints the book's model of section 6.8, worked by hand
  */
 #include "../../test_util.h"
 
@@ -308,7 +311,82 @@ static void selective_recompute_cost_for_mt_nlg(void **state)
     assert_close(revnets_recompute_flops_fraction(&sel), 2048.0 / (18 * 20480.0 + 3 * 2048.0),
                  TIGHT, "");
     revnets_layer full = config(128, 20480, true, REVNETS_RECOMPUTE_FULL);
+    assert_close(revnets_act_bytes_per_model(&full, 105), 105 * 2 * 2048.0 * 20480 / 8, TIGHT,
+                 "B");
+    full.sequence_parallel = false;
     assert_close(revnets_act_bytes_per_model(&full, 105), 105 * 2 * 2048.0 * 20480, TIGHT, "B");
+}
+
+/* x -> x ^ (x << 2) applied r times is (1 + z^2)^r over GF(2): a flip of bit j toggles
+ * bit j + 2k for every k whose bits are a subset of r's (Lucas), while j + 2k < 64. */
+static uint64_t smear2_rounds(uint64_t in, int rounds, const void *ctx)
+{
+    (void)ctx;
+    for (int i = 0; i < rounds; i++)
+        in ^= in << 2;
+    return in;
+}
+
+static void rounds_to_avalanche_of_a_wider_smear(void **state)
+{
+    (void)state;
+    for (int t = 0; t < 2; t++) {
+        const double tol[2] = {0.3, 0.4};
+        int expected = 0;
+        for (int r = 1; r <= 40 && expected == 0; r++) {
+            int flips = 0;
+            for (int j = 0; j < 64; j++)
+                for (int k = 0; j + 2 * k <= 63 && k <= r; k++)
+                    flips += (k & r) == k;
+            if (fabs(flips / 4096.0 - 0.5) <= tol[t])
+                expected = r;
+        }
+        assert_true(expected > 1);
+        assert_int_equal(revnets_rounds_to_avalanche(smear2_rounds, NULL, 40, tol[t], 3, 8),
+                         expected);
+    }
+    assert_int_equal(revnets_rounds_to_avalanche(smear2_rounds, NULL, 2, 0.4, 3, 8), 0);
+}
+
+/* Section 6.8's model, by hand: the peak is n_ckpt M_ckpt + M_layer max(n_stored,
+ * n_seg). M_layer = 5, M_ckpt = 1, six layers: all stored = 30. Budget 29: five stored,
+ * one recomputed, 1 + 25 = 26. Budget 26 exactly: the same plan. Budget 25: four
+ * stored, two recomputed in one segment of 2, 1 + 20 = 21 (segments of 1: 2 + 20 =
+ * 22). */
+static void checkpoint_plans_by_hand(void **state)
+{
+    (void)state;
+    revnets_checkpoint_plan p = revnets_plan_checkpoints(6, 5, 1, 29);
+    assert_true(p.exists && p.stored == 5 && p.segment == 1 && p.segments == 1);
+    assert_true(p.peak_bytes == 26 && p.extra_flops_fraction == 1.0 / 18);
+    p = revnets_plan_checkpoints(6, 5, 1, 26);
+    assert_true(p.exists && p.stored == 5 && p.peak_bytes == 26);
+    p = revnets_plan_checkpoints(6, 5, 1, 25);
+    assert_true(p.exists && p.stored == 4 && p.segment == 2 && p.segments == 1);
+    assert_true(p.peak_bytes == 21 && p.extra_flops_fraction == 2.0 / 18);
+    p = revnets_plan_checkpoints(6, 5, 1, 30);
+    assert_true(p.exists && p.stored == 6 && p.segment == 0 && p.segments == 0);
+}
+
+/* One layer: stored (M_layer) or one segment of one (M_ckpt + M_layer); with both 2,
+ * budget 2 stores it and budget 1.99 has no plan. Seven layers, M_layer = M_ckpt = 1,
+ * budget 5: 7, 6 or 5 stored need at least 7, 7 and 6; four stored and three
+ * recomputed in one segment of 3 peak at 1 + 4 = 5. Ten layers, M_layer = 3,
+ * M_ckpt = 1, budget 20: six stored and four recomputed in one segment of 4,
+ * 1 + 3 x 6 = 19 (seven stored need at least 1 + 21 = 22). */
+static void checkpoint_plan_edges_on_other_inputs(void **state)
+{
+    (void)state;
+    revnets_checkpoint_plan p = revnets_plan_checkpoints(1, 2, 2, 2);
+    assert_true(p.exists && p.stored == 1 && p.peak_bytes == 2);
+    p = revnets_plan_checkpoints(1, 2, 2, 1.99);
+    assert_true(!p.exists && p.stored == 0 && p.segments == 0 && p.peak_bytes == 0);
+    p = revnets_plan_checkpoints(7, 1, 1, 5);
+    assert_true(p.exists && p.stored == 4 && p.segment == 3 && p.segments == 1);
+    assert_true(p.peak_bytes == 5 && p.extra_flops_fraction == 3.0 / 21);
+    p = revnets_plan_checkpoints(10, 3, 1, 20);
+    assert_true(p.exists && p.stored == 6 && p.segment == 4 && p.segments == 1);
+    assert_true(p.peak_bytes == 19 && p.extra_flops_fraction == 4.0 / 30);
 }
 
 int main(void)
@@ -327,6 +405,9 @@ int main(void)
         CHALK_TEST(reversible_backprop, gradients_on_another_net),
         CHALK_TEST(activation_memory, activation_memory_of_the_other_table_3_models),
         CHALK_TEST(activation_memory, selective_recompute_cost_for_mt_nlg),
+        CHALK_TEST(rounds_to_avalanche, rounds_to_avalanche_of_a_wider_smear),
+        CHALK_TEST(checkpoint_plan, checkpoint_plans_by_hand),
+        CHALK_TEST(checkpoint_plan, checkpoint_plan_edges_on_other_inputs),
     };
     return cmocka_run_group_tests_name("06-revnets hidden", tests, NULL, NULL);
 }
