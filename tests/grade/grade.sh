@@ -67,6 +67,9 @@
 #   GRADE_KEEP=1         leave the scratch directory (its path on stderr)
 #   GRADE_TRUST_OBJECT=1 skip step 3 (only for the grader's own tests: it proves
 #                        the sandbox holds without the object checks)
+#   GRADE_TRUST_FILTER=1 no system-call filter in the calls (only for the grader's
+#                        own tests: they prove the sandbox's limits and cleanups
+#                        hold behind it)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 . tests/loop/lib.sh
@@ -146,8 +149,37 @@ command -v jq >/dev/null 2>&1 || tests/deps.sh grade >&2 || die "jq is needed (t
 # The scratch directory (traversable, not listable) holds secret/ (the grader's
 # alone) and box/ (what a sandboxed step may be shown); the watchdog makes it and
 # the sandbox's uid, so that it can clean up after a grading it had to kill.
+# others_can_pass DIR: every directory from / down to DIR (symbolic links resolved)
+# lets any user through (o+x): the sandbox's uid must reach box/ (bwrap binds it as
+# that uid; user mode runs as it).
+others_can_pass() {
+    local d
+    d=$(realpath -e -- "$1" 2>/dev/null) && [ -d "$d" ] || return 1
+    while :; do
+        [ -n "$(find "$d" -maxdepth 0 -perm -0001 2>/dev/null)" ] || return 1
+        [ "$d" != / ] || return 0
+        d=$(dirname "$d")
+    done
+}
+# scratch_base: where the scratch directory goes: TMPDIR (else /tmp), resolved; as
+# root (the sandbox runs as another uid), the first of it, /tmp and /var/tmp that
+# any user can pass through (make grade's sandbox line says when it is not TMPDIR);
+# none: an error.
+scratch_base() {
+    local d
+    for d in "${TMPDIR:-/tmp}" /tmp /var/tmp; do
+        [ -d "$d" ] || continue
+        if [ "$(id -u)" != 0 ] || others_can_pass "$d"; then
+            realpath -e -- "$d"
+            return
+        fi
+    done
+    die "TMPDIR (${TMPDIR:-/tmp}), /tmp and /var/tmp are all closed to other users; the sandbox's uid must pass through the scratch directory's parents: set TMPDIR to a directory every user may pass through (o+x on it and each above it)"
+}
+
 if [ -z "${CHALK_GRADE_INNER:-}" ]; then
-    work=$(mktemp -d "${TMPDIR:-/tmp}/chalk-grade.XXXXXX") || die "no scratch directory"
+    base=$(scratch_base) || exit 2
+    work=$(mktemp -d "$base/chalk-grade.XXXXXX") || die "no scratch directory in $base"
     chmod 711 "$work"
     mkdir -m 700 "$work/secret" && mkdir -m 755 "$work/box" || die "no scratch directory"
     cache=${GRADE_CACHE:-$work/secret/cache}
@@ -203,6 +235,9 @@ cp "$SRCCHECK" "$box/tools/srccheck" && chmod 755 "$box/tools/srccheck" || die "
 # the compiler's address space: 1 GiB, less when the step's processes (the driver,
 # cc1, as) times it would not stay within GRADE_MEM_TOTAL_MB
 COMPILE_MB=$((SANDBOX_MEM_TOTAL_MB / 3 < 1024 ? SANDBOX_MEM_TOTAL_MB / 3 : 1024))
+case $work in "$(realpath -m -- "${TMPDIR:-/tmp}")"/*) ;;
+*) SANDBOX_NOTE="$SANDBOX_NOTE; scratch in ${work%/*}, as TMPDIR ($TMPDIR) is closed to other users" ;;
+esac
 echo "grade: sandbox: $SANDBOX_NOTE"
 exposed=$(sandbox_exposed solutions tests/*/hidden tests/*/points.txt)
 [ -z "$exposed" ] || echo "grade: WARNING: the sandbox uid can read $exposed: chmod -R o-rwx them (setup.sh does on Gradescope)" >&2
@@ -451,7 +486,7 @@ compile_chapter() {
 # linked into a directory of its own (traversable, not listable) just before its
 # run and removed after: while it runs, no other test binary exists.
 run_tests() {
-    local ch=$1 kind=$2 n secs run bin
+    local ch=$1 kind=$2 n secs run bin harness
     secs=$(step_secs 30) || {
         run_rc=budget
         return
@@ -461,7 +496,17 @@ run_tests() {
         return
     }
     bin=$run/$ch-$kind
-    if ! tool_run "$secs" 1024 -- "$CC" -o "$bin" "$cache/$ch/$kind"/*.o "$cache/harness.o" "$cache/$ch/wrap.o" \
+    harness=$cache/harness.o
+    if [ "${GRADE_TRUST_FILTER:-0}" = 1 ]; then
+        harness=$cache/harness-nofilter.o
+        [ -f "$harness" ] || { $CC "${TRUSTED_CFLAGS[@]}" -DCHALK_GRADE_NO_FILTER -Itests/grade -c tests/grade/harness.c \
+            -o "$harness.$$" && mv -f "$harness.$$" "$harness"; } || {
+            rm -rf "$run"
+            run_rc=link
+            return
+        }
+    fi
+    if ! tool_run "$secs" 1024 -- "$CC" -o "$bin" "$cache/$ch/$kind"/*.o "$harness" "$cache/$ch/wrap.o" \
         "$secret/$ch/sub"/*.o "$cache"/lib/*.o -lcmocka -lseccomp -lm -Wl,-z,noexecstack \
         >"$secret/$ch.$kind.link" 2>&1; then
         rm -rf "$run"
