@@ -44,7 +44,12 @@ if ! tests/deps.sh grade >/dev/null 2>&1; then
 fi
 
 scratch=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$scratch"' EXIT
+# The gradings' own scratch directories: a TMPDIR of this run's, apart from $scratch
+# (which stays closed: it holds the course's tree), open to the sandbox's uid
+# (o+x) so that grade.sh can use it where the caller's TMPDIR lets it.
+gradetmp=$(mktemp -d) && chmod 711 "$gradetmp"
+trap '[ -n "${KEEP:-}" ] || rm -rf "$scratch" "$gradetmp"' EXIT
+export TMPDIR=$gradetmp
 tree=$scratch/tree
 mkdir -p "$tree" "$scratch/out" "$scratch/sub"
 git ls-files -co --exclude-standard | grep -v '/\.backup/' | tar -cf - -T - | tar -xf - -C "$tree"
@@ -459,13 +464,16 @@ b=$(sed -n 's/^grade: where the time went: //p' "$scratch/out/stub.log" | tr ','
 for mode in "${modes[@]}"; do
     GRADE_SANDBOX=$mode GRADE_TRUST_OBJECT=1 GRADE_BUDGET=$b grade_bg "sigstop-$mode" "$sub" $CH 02-moe
 done
+# The attacks below fork, open files, make IPC objects: the system-call filter
+# stops them all first (the section on the call boundary shows it does), so they
+# run without it (GRADE_TRUST_FILTER=1) to prove the limits and cleanups behind it.
 # memory across processes: 8 children of 200 MiB each, 256 MiB a process, 1024 MiB
 # a step: with a memory cgroup where there is one (bwrap), and with the fallback
 # of processes times address space (user, GRADE_CGROUP=0)
 sub=$(submission memory-procs memory-procs)
 for mc in "${modes[0]:-}:1" "${modes[1]:-}:0"; do
     [ -n "${mc%:*}" ] || continue
-    GRADE_SANDBOX=${mc%:*} GRADE_CGROUP=${mc#*:} GRADE_TRUST_OBJECT=1 MEM_MB=256 GRADE_MEM_TOTAL_MB=1024 TIMEOUT=10 \
+    GRADE_SANDBOX=${mc%:*} GRADE_CGROUP=${mc#*:} GRADE_TRUST_OBJECT=1 GRADE_TRUST_FILTER=1 MEM_MB=256 GRADE_MEM_TOTAL_MB=1024 TIMEOUT=10 \
         GRADE_BUDGET=$ATTACK_BUDGET grade_bg "memory-procs-${mc%:*}" "$sub"
 done
 wait
@@ -489,8 +497,8 @@ done
 # write, nor in System V IPC, nor a POSIX message queue.
 if [ "$(id -u)" = 0 ]; then
     sub=$(submission read-hidden-bin read-hidden-bin)
-    GRADE_SANDBOX=user GRADE_TRUST_OBJECT=1 GRADE_BUDGET=$ATTACK_BUDGET grade_bg read-hidden-bin "$sub" $CH 02-moe
-    GRADE_SANDBOX=user GRADE_TRUST_OBJECT=1 GRADE_BUDGET=$ATTACK_BUDGET grade_bg leave-behind "$(submission leave-behind leave-behind)"
+    GRADE_SANDBOX=user GRADE_TRUST_OBJECT=1 GRADE_TRUST_FILTER=1 GRADE_BUDGET=$ATTACK_BUDGET grade_bg read-hidden-bin "$sub" $CH 02-moe
+    GRADE_SANDBOX=user GRADE_TRUST_OBJECT=1 GRADE_TRUST_FILTER=1 GRADE_BUDGET=$ATTACK_BUDGET grade_bg leave-behind "$(submission leave-behind leave-behind)"
     wait
     read_bytes=$(grep -o 'fixture read-hidden-bin: read [0-9]* bytes' "$scratch/out/read-hidden-bin.json" | awk '{ print $4 }' | sort -n | tail -1)
     expect "read-hidden-bin (user): chapter 2's public tests read ${read_bytes:-?} bytes of chapter 1's hidden test binary (the old grader: all of it); $(score "$scratch/out/read-hidden-bin.json") points" \
@@ -536,14 +544,14 @@ for a in "${attacks[@]}"; do rule_of[${a%%|*}]=${a#*|}; done
 runs=()
 if [[ " ${modes[*]} " == *" user "* ]]; then # the object checks on: as in the attacks above
     for fx in "${!says[@]}"; do
-        GRADE_SANDBOX=user grade_bg "user-$fx" "$(submission "user-$fx" "$fx")" "$(fixture_chapter "$fx")"
+        GRADE_BUDGET=$ATTACK_BUDGET GRADE_SANDBOX=user grade_bg "user-$fx" "$(submission "user-$fx" "$fx")" "$(fixture_chapter "$fx")"
         runs+=("user-$fx|$fx")
     done
 fi
 for mode in "${modes[@]}"; do
     for c in "${!by_chapter[@]}"; do
         # shellcheck disable=SC2086
-        GRADE_SANDBOX=$mode GRADE_TRUST_OBJECT=1 grade_bg "boundary-$mode-$c" \
+        GRADE_BUDGET=$ATTACK_BUDGET GRADE_SANDBOX=$mode GRADE_TRUST_OBJECT=1 grade_bg "boundary-$mode-$c" \
             "$(submission "boundary-$mode-$c" ${by_chapter[$c]})" "$c"
         runs+=("boundary-$mode-$c|${by_chapter[$c]}")
     done
@@ -552,15 +560,15 @@ wait
 for r in "${runs[@]}"; do
     name=${r%%|*} fxs=${r#*|}
     z=${stub_of[$(fixture_chapter "${fxs%% *}")]}
-    s=$(score "$scratch/out/$name.json") secs=$(cat "$scratch/out/$name.secs")
+    s=$(score "$scratch/out/$name.json") secs=$(cat "$scratch/out/$name.secs") rc=$(cat "$scratch/out/$name.rc")
     unnamed=""
     for fx in $fxs; do
         said=${says[$fx]}
         [ "${name%%-*}" != user ] || said=${rule_of[$fx]} # the object checks' words
         grep -qF -- "$said" "$scratch/out/$name.json" || unnamed="$unnamed $fx"
     done
-    expect "$name ($fxs): ${s:-no} points (stubs $z), ${secs} s, each named${unnamed:+ but$unnamed}" \
-        eval '[ -n "$s" ] && awk -v s="$s" -v z="$z" -v t="$secs" "BEGIN { exit !(s <= z && t < 60) }" &&
+    expect "$name ($fxs): ${s:-no} points (stubs $z), ${secs} s, exit $rc, each named${unnamed:+ but$unnamed}" \
+        eval '[ -n "$s" ] && [ "$rc" = 0 ] && awk -v s="$s" -v z="$z" "BEGIN { exit !(s <= z) }" && within "$secs" $ATTACK_BUDGET &&
               [ -z "$unnamed" ] && [ -z "$(leaks "$scratch/out/$name.json")" ]'
 done
 expect "the graded tree is unchanged by them" test "$(checksum)" = "$before"
@@ -789,6 +797,21 @@ else
     fail "the string test binary does not build"
 fi
 rm -rf "$ws" "$scratch/ws.c" "$wsb"
+
+section "grading: any TMPDIR"
+# A TMPDIR closed to other users (as mktemp -d makes one): the sandbox's uid cannot
+# pass through it, so the grader puts its scratch where it can and says so; as
+# before, the reference scores full marks (the old grader: 0 in every chapter).
+mkdir -m 700 "$scratch/closed-tmp"
+TMPDIR=$scratch/closed-tmp grade closed-tmp solutions
+expect "TMPDIR closed to others ($(grep -o 'scratch in [^,]*, as TMPDIR' "$scratch/out/closed-tmp.log" || echo "its scratch under it")): the reference $(score "$scratch/out/closed-tmp.json") of $full, exit $rc" \
+    eval '[ $rc = 0 ] && [ "$(score "$scratch/out/closed-tmp.json")" = "$full" ] &&
+          { [ "$(id -u)" != 0 ] || grep -q "scratch in .*, as TMPDIR ($scratch/closed-tmp) is closed to other users" "$scratch/out/closed-tmp.log"; }'
+expect "  and leaves nothing there" test -z "$(ls -A "$scratch/closed-tmp")"
+mkdir -m 711 "$gradetmp/odd tmp" # open (where the caller's TMPDIR is), a space in its name
+TMPDIR="$gradetmp/odd tmp" grade odd-tmp solutions
+expect "TMPDIR with a space in its name: the reference $(score "$scratch/out/odd-tmp.json") of $full, exit $rc" \
+    eval '[ $rc = 0 ] && [ "$(score "$scratch/out/odd-tmp.json")" = "$full" ]'
 
 section "grading: tarballs and links, refused before unpacking"
 # refused NAME WHY-TEXT: exit 2, one line on stderr, a results.json with score 0 and why
