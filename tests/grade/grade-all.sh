@@ -5,6 +5,8 @@
 #
 #   tests/grade/grade-all.sh DIR [CHAPTER...]     OUT=gradebook path
 #                                                 (default build/grade/gradebook.csv)
+#                                                 GRADE_JOBS=gradings at once
+#                                                 (default: one per core)
 # The gradebook (RFC 4180 CSV, one line per row):
 #   kind,student,NN-topic...,total,note
 #   max,"",60,60,"points possible"     <- the first column tells it from a student
@@ -117,17 +119,13 @@ done
 dup_keys <"$tmp/names" >"$tmp/keys" # line i: the key of entry i
 [ "$(wc -l <"$tmp/keys")" = $n ] || die "cannot compare the names for duplicates"
 
-bad=0 maxrow="" i=0
-: >"$tmp/rows"
-while IFS= read -r -d '' entry && IFS= read -r -d '' student; do
-    i=$((i + 1))
-    key=$(sed -n "${i}p" "$tmp/keys")
-    dup=$(grep -cxF -- "$key" "$tmp/keys")
-    note=""
-    [ "$dup" -le 1 ] || note="DUPLICATE: $dup submissions for this name (case, blanks and Unicode forms aside)"
-    : >"$tmp/scores"
+# grade_one I ENTRY CHAPTER...: entry I graded (or refused for its name): its scores
+# in $tmp/I.scores, the grader's messages in $tmp/I.err, its exit status in $tmp/I.rc.
+grade_one() {
+    local i=$1 entry=$2 name badc err rc
+    shift 2
     name=${entry##*/}
-    res="build/grade/all/$name/results.json"
+    : >"$tmp/$i.scores"
     badc=$(bad_char "$name")
     if [ -n "$badc" ]; then
         err="refused: the name holds $badc (a control or invisible character): rename it to grade it"
@@ -137,9 +135,37 @@ while IFS= read -r -d '' entry && IFS= read -r -d '' student; do
         err="refused: $name is a symbolic link"
         rc=2
     else
-        err=$(SCORES=$tmp/scores ALLOW_MISSING=1 OUT=$res tests/grade/grade.sh "$entry" "$@" 2>&1 >/dev/null)
+        err=$(SCORES=$tmp/$i.scores ALLOW_MISSING=1 OUT="build/grade/all/$name/results.json" \
+            tests/grade/grade.sh "$entry" "$@" 2>&1 >/dev/null)
         rc=$?
     fi
+    printf '%s' "$err" >"$tmp/$i.err"
+    echo $rc >"$tmp/$i.rc"
+}
+
+# Every entry graded, GRADE_JOBS at a time (default: one per core; the gradings
+# share the cache, which the first to need a chapter builds while the others wait
+# on its lock). wait -n: no polling.
+jobs_max=${GRADE_JOBS:-$(nproc 2>/dev/null || echo 1)}
+case $jobs_max in '' | *[!0-9]* | 0*) die "GRADE_JOBS must be a whole number over 0, not '$jobs_max'" ;; esac
+i=0
+while IFS= read -r -d '' entry && IFS= read -r -d '' _; do
+    i=$((i + 1))
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
+    grade_one $i "$entry" "$@" &
+done <"$tmp/entries"
+wait
+
+bad=0 maxrow="" i=0
+: >"$tmp/rows"
+while IFS= read -r -d '' entry && IFS= read -r -d '' student; do
+    i=$((i + 1))
+    key=$(sed -n "${i}p" "$tmp/keys")
+    dup=$(grep -cxF -- "$key" "$tmp/keys")
+    note=""
+    [ "$dup" -le 1 ] || note="DUPLICATE: $dup submissions for this name (case, blanks and Unicode forms aside)"
+    cp "$tmp/$i.scores" "$tmp/scores"
+    err=$(cat "$tmp/$i.err") rc=$(cat "$tmp/$i.rc")
     row="student,$(csv "$student")" total=0 maxtotal=0 mrow="max,\"\""
     for ch in "$@"; do
         s=$(awk -F'\t' -v c="$ch" '$1 == c { print $2 }' "$tmp/scores")
