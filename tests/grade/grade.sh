@@ -161,20 +161,22 @@ others_can_pass() {
         d=$(dirname "$d")
     done
 }
-# scratch_base: where the scratch directory goes: TMPDIR (else /tmp), resolved; as
-# root (the sandbox runs as another uid), the first of it, /tmp and /var/tmp that
-# any user can pass through (make grade's sandbox line says when it is not TMPDIR);
+# scratch_base: where the scratch directory goes: the first of TMPDIR (else /tmp),
+# /tmp and /var/tmp, resolved, whose path has no blank (the sandbox's lists of
+# paths are split at blanks) and, as root (the sandbox runs as another uid), that
+# any user can pass through. make grade's sandbox line says when it is not TMPDIR;
 # none: an error.
 scratch_base() {
-    local d
+    local d r
     for d in "${TMPDIR:-/tmp}" /tmp /var/tmp; do
-        [ -d "$d" ] || continue
-        if [ "$(id -u)" != 0 ] || others_can_pass "$d"; then
-            realpath -e -- "$d"
+        r=$(realpath -e -- "$d" 2>/dev/null) && [ -d "$r" ] || continue
+        [[ $r != *[[:space:]]* ]] || continue
+        if [ "$(id -u)" != 0 ] || others_can_pass "$r"; then
+            printf '%s\n' "$r"
             return
         fi
     done
-    die "TMPDIR (${TMPDIR:-/tmp}), /tmp and /var/tmp are all closed to other users; the sandbox's uid must pass through the scratch directory's parents: set TMPDIR to a directory every user may pass through (o+x on it and each above it)"
+    die "no scratch directory: TMPDIR (${TMPDIR:-/tmp}), /tmp and /var/tmp each have a blank in their path or are closed to other users (the sandbox's uid must pass through): set TMPDIR to a directory without blanks that every user may pass through (o+x on it and each above it)"
 }
 
 if [ -z "${CHALK_GRADE_INNER:-}" ]; then
@@ -236,7 +238,7 @@ cp "$SRCCHECK" "$box/tools/srccheck" && chmod 755 "$box/tools/srccheck" || die "
 # cc1, as) times it would not stay within GRADE_MEM_TOTAL_MB
 COMPILE_MB=$((SANDBOX_MEM_TOTAL_MB / 3 < 1024 ? SANDBOX_MEM_TOTAL_MB / 3 : 1024))
 case $work in "$(realpath -m -- "${TMPDIR:-/tmp}")"/*) ;;
-*) SANDBOX_NOTE="$SANDBOX_NOTE; scratch in ${work%/*}, as TMPDIR ($TMPDIR) is closed to other users" ;;
+*) SANDBOX_NOTE="$SANDBOX_NOTE; scratch in ${work%/*}, as TMPDIR ($TMPDIR) is closed to other users or has a blank in its path" ;;
 esac
 echo "grade: sandbox: $SANDBOX_NOTE"
 exposed=$(sandbox_exposed solutions tests/*/hidden tests/*/points.txt)
