@@ -48,7 +48,11 @@ scratch=$(mktemp -d)
 # (which stays closed: it holds the course's tree), open to the sandbox's uid
 # (o+x) so that grade.sh can use it where the caller's TMPDIR lets it.
 gradetmp=$(mktemp -d) && chmod 711 "$gradetmp"
-trap '[ -n "${KEEP:-}" ] || rm -rf "$scratch" "$gradetmp"' EXIT
+# opentmp: where a program the sandbox's uid runs goes: in $gradetmp when every
+# directory above it lets other users through, else in /tmp (as grade.sh chooses)
+passable() { local d=$1; while [ -n "$(find "$d" -maxdepth 0 -perm -0001)" ]; do [ "$d" != / ] || return 0; d=$(dirname "$d"); done; return 1; }
+if passable "$(realpath "$gradetmp")"; then opentmp=$gradetmp/open; mkdir -m 711 "$opentmp"; else opentmp=$(mktemp -d /tmp/chalk-test.XXXXXX) && chmod 711 "$opentmp"; fi
+trap '[ -n "${KEEP:-}" ] || rm -rf "$scratch" "$gradetmp" "$opentmp"' EXIT
 export TMPDIR=$gradetmp
 tree=$scratch/tree
 mkdir -p "$tree" "$scratch/out" "$scratch/sub"
@@ -431,27 +435,28 @@ int main(int argc, char **argv)
     return p == NULL;
 }
 C
-cc -O1 -D_DEFAULT_SOURCE -include signal.h -o "$scratch/hog" "$scratch/hog.c" && chmod 755 "$scratch" "$scratch/hog"
+hog=$opentmp/hog # run as the sandbox's uid too
+cc -O1 -D_DEFAULT_SOURCE -include signal.h -o "$hog" "$scratch/hog.c" && chmod 755 "$hog"
 case $probe in
 "memory: cgroup"*)
-    "$jail" -t 30 -M 64 -- "$scratch/hog" 256 >/dev/null 2>&1
+    "$jail" -t 30 -M 64 -- "$hog" 256 >/dev/null 2>&1
     expect "jail -M 64: a process that writes 256 MiB is killed (exit 137)" test $? = 137
-    "$jail" -t 5 -M 64 -- /bin/sh -c "$scratch/hog 40 hold & $scratch/hog 40 hold & $scratch/hog 40 hold & wait" >"$scratch/hog.out" 2>&1
+    "$jail" -t 5 -M 64 -- /bin/sh -c "$hog 40 hold & $hog 40 hold & $hog 40 hold & wait" >"$scratch/hog.out" 2>&1
     expect "  three processes that each hold 40 MiB do not fit together: $(grep -c '^10240$' "$scratch/hog.out") of 3 got there" \
         test "$(grep -c '^10240$' "$scratch/hog.out")" -lt 3
-    "$jail" -t 30 -M 64 -- "$scratch/hog" 16 >/dev/null 2>&1
+    "$jail" -t 30 -M 64 -- "$hog" 16 >/dev/null 2>&1
     expect "  one of 16 MiB runs" test $? = 0
     ;;
 *) echo "skip - no memory cgroup enforced here (${probe%%;*}): the fallback, processes times address space, holds instead" ;;
 esac
 case $probe in
 *"processes: cgroup"*)
-    out=$("$jail" -t 30 -P 6 -- "$scratch/hog" fork 10 2>&1)
+    out=$("$jail" -t 30 -P 6 -- "$hog" fork 10 2>&1)
     expect "jail -P 6: a process starts $out of 10 children (at most 5: it is the sixth)" test "$out" -le 5
     ;;
 *) echo "skip - no pids cgroup here (${probe#*; }): RLIMIT_NPROC on the run's uid holds instead" ;;
 esac
-out=$("$jail" -t 30 -u 1999999999 -p 4 -- "$scratch/hog" fork 10 2>&1)
+out=$("$jail" -t 30 -u 1999999999 -p 4 -- "$hog" fork 10 2>&1)
 [ "$(id -u)" != 0 ] || expect "jail -u UID -p 4: the uid starts $out of 10 more (RLIMIT_NPROC, the fallback)" test "$out" -le 3
 
 # The review's hang: chapter 1's first call stops every process (the harness too),
