@@ -57,6 +57,9 @@ export TMPDIR=$gradetmp
 tree=$scratch/tree
 mkdir -p "$tree" "$scratch/out" "$scratch/sub"
 git ls-files -co --exclude-standard | grep -v '/\.backup/' | tar -cf - -T - | tar -xf - -C "$tree"
+# the copy is no git checkout, even when TMPDIR lies inside one (make gradescope and
+# make handout then list its files, not the enclosing checkout's)
+export GIT_CEILING_DIRECTORIES=$scratch
 mkdir -p "$scratch/pdfs" # the books, if built, for the handout
 for pdf in build/chalk.pdf build/chalk-instructor.pdf; do [ -f "$pdf" ] && cp "$pdf" "$scratch/pdfs/"; done
 echo "scratch copy: $scratch"
