@@ -23,7 +23,7 @@ for ch in "$@"; do
         exit 2
     fi
     if [ ! -f "exercises/$ch/exercises.txt" ]; then
-        echo "check: $ch has no exercises/$ch/exercises.txt (ids, stars, hints): its tests as they are:"
+        echo "check: $ch has no exercises/$ch/exercises.txt (ids, stars, functions): its tests as they are:"
         make -s --no-print-directory "build/ex/$ch/test" && "build/ex/$ch/test" 2>&1 | grep -e '^\[  FAILED  \]' -e '^\[  PASSED  \]' | head -20
         status=1
         continue

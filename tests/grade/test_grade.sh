@@ -1012,6 +1012,11 @@ n_ex=$(grep -c '^exercise:' exercises/$CH/exercises.txt)
 expect "  with the per-exercise report ($n_ex ✗)" test "$(printf '%s\n' "$out" | grep -c '^  ✗ ')" = "$n_ex"
 out=$(cd "$hd/chalk" && make -s progress 2>&1)
 expect "the handout's make progress works" has "$out" "0/$n_ex"
+expect "the handout's exercise lists show no hint (cat exercises/*/exercises.txt)" \
+    eval '! cat "$hd"/chalk/exercises/*/exercises.txt | grep -i "^hint" >/dev/null'
+out=$(cd "$hd/chalk" && make -s hint CH=01 2>&1)
+expect "the handout's make hint shows a hint (from tests/$CH/hints.txt)" \
+    eval 'test -s "$hd/chalk/tests/$CH/hints.txt" && has "$out" "Hint 1 of"'
 for cat in tests/[0-9][0-9]-*/mistakes.txt; do
     ch=$(basename "$(dirname "$cat")")
     expect "the handout carries $ch's mistake values (tests/$ch/mistakes.tsv), not its catalogue" \

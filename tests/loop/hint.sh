@@ -5,9 +5,10 @@
 #   make hint EX=step_time   that exercise (its chapter is found from exercises.txt)
 #   make hint                the first failing exercise of any chapter
 #
-# When the failing test has its own hint (hint@TEST in exercises.txt), that one
-# comes first. Which hints you have seen is kept in build/loop/hints-seen, never in
-# your files (make clean forgets it; nothing else does).
+# The hints are in tests/NN-topic/hints.txt. When the failing test has its own
+# hint (hint@TEST there), that one comes first. Which hints you have seen is kept
+# in build/loop/hints-seen, never in your files (make clean forgets it; nothing
+# else does).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
 . tests/loop/lib.sh
@@ -68,7 +69,7 @@ case $? in
     done
     ;;
 *)
-    echo "$ex has no hints in exercises/$ch/exercises.txt."
+    echo "$ex has no hints in tests/$ch/hints.txt."
     ;;
 esac
 [ -n "$section" ] && printf 'Read: chapters/%s.md, section "%s".\n' "$ch" "$section"

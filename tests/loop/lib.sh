@@ -2,7 +2,8 @@
 # lib.sh -- shared by the reader's-loop scripts (check, progress, hint, solution,
 # reset, watch) and the grader. Source it; it defines functions only.
 #
-# Files it reads:  exercises/NN-topic/exercises.txt  (ids, stars, titles, hints)
+# Files it reads:  exercises/NN-topic/exercises.txt  (ids, stars, titles, functions)
+#                  tests/NN-topic/hints.txt           (the hints, for make hint)
 #                  build/ex/NN-topic/test             (built by make from exercises/)
 # Files it writes: build/loop/NN-topic.{raw,tsv,build} (the last run, parsed)
 #
@@ -47,6 +48,11 @@ loop_exercises() {
     ' "exercises/$1/exercises.txt"
 }
 
+# Where chapter $1's hints live (tests/NN-topic/hints.txt); /dev/null when it has none.
+loop_hints_file() {
+    if [ -f "tests/$1/hints.txt" ]; then echo "tests/$1/hints.txt"; else echo /dev/null; fi
+}
+
 # The hints of one exercise, as "general<TAB>text" or "TEST_NAME<TAB>text" lines.
 loop_hints() {
     awk -v want="$2" '
@@ -55,7 +61,7 @@ loop_hints() {
         id != want { next }
         /^hint:/ { print "general\t" val($0) }
         /^hint@[A-Za-z0-9_]+:/ { t = $0; sub(/^hint@/, "", t); sub(/:.*/, "", t); print t "\t" val($0) }
-    ' "exercises/$1/exercises.txt"
+    ' "$(loop_hints_file "$1")"
 }
 
 # The chapter whose exercises.txt declares exercise $1 (empty when none does).
@@ -244,7 +250,7 @@ loop_hint_next() {
             if (mode == "again" && last && !(own != "" && !((pre t) in seen))) { print nseen "\t" n "\t" text[last]; exit 0 }
             for (i = 1; i <= n; i++) if (!((pre key[i]) in seen)) { print pre key[i]; print nseen + 1 "\t" n "\t" text[i]; exit 0 }
             exit 3
-        }' "exercises/$ch/exercises.txt")
+        }' "$(loop_hints_file "$ch")")
     rc=$?
     [ $rc = 0 ] || return $rc
     if [ "${out%%$'\n'*}" != "$out" ]; then # a hint revealed: record it

@@ -108,16 +108,22 @@ if true; then # the reader
             done
         done
         expect "$c: every functions: name is defined in the stub and the reference${missing:+ (not:$missing)}" test -z "$missing"
+        expect "$c: exercises.txt shows no hint (they are in tests/$c/hints.txt)" \
+            eval '! grep -i "^hint" "exercises/$c/exercises.txt" >/dev/null'
+        hid=$(awk '/^exercise:/ { print $2 }' "tests/$c/hints.txt" 2>/dev/null | sort -u)
+        stray=$(printf '%s\n' "$hid" | grep -vxF -f <(printf '%s\n' "$ids") | tr '\n' ' ')
+        expect "$c: hints.txt names only exercises of exercises.txt${stray:+ (not: $stray)}" test -z "$stray"
+        nohint=$(for id in $ids; do [ -n "$(loop_hints "$c" "$id" | grep '^general')" ] || printf '%s ' "$id"; done)
+        expect "$c: every exercise has hints in tests/$c/hints.txt${nohint:+ (not: $nohint)}" test -z "$nohint"
     done
 
     echo "-- the reader's loop"
+    n_ex=$(loop_exercises "$CH" | wc -l)
+    n_stars=$(loop_exercises "$CH" | awk -F'\t' '{ s += $2 } END { print s }')
     out=$(make -s check CH=01 2>&1)
     rc=$?
     expect "check on the stubs exits non-zero" test $rc -ne 0
-    # chapter 1's exercises and stars, counted from its exercises.txt (not from the loop's code)
-    n01=$(grep -c '^exercise:' exercises/01-batching/exercises.txt)
-    stars01=$(awk '/^stars:/ { s += $2 } END { print s }' exercises/01-batching/exercises.txt)
-    expect "check prints a ✗ line per exercise ($n01)" test "$(printf '%s\n' "$out" | grep -c '^  ✗ ')" = "$n01"
+    expect "check prints a ✗ line per exercise ($n_ex)" test "$(printf '%s\n' "$out" | grep -c '^  ✗ ')" = "$n_ex"
     expect "check says what was computed and expected, with the unit" \
         has "$out" "computed batching_compute_s(&d, 2400) = 0 s"
     expect "check gives the first hint of the first failing exercise" has "$out" "Hint 1 of 3 for roofline_terms"
@@ -125,7 +131,7 @@ if true; then # the reader
         hasnt "$out" "this is the value you get"
     expect "check builds the table of the mistakes' values when it is missing" test -s build/mistakes/$CH.tsv
     out=$(make -s progress 2>&1)
-    expect "progress on the stubs: 0/9 exercises, 0%" has "$out" "0/9"
+    expect "progress on the stubs: 0/$n_ex exercises, 0%" has "$out" "0/$n_ex"
 
     solve hardware_ratio
     out=$(make -s check CH=01 2>&1)
@@ -134,9 +140,9 @@ if true; then # the reader
         test "$(printf '%s\n' "$out" | grep -c '✓ hardware_ratio *★ *4/4')" = 1
     expect "check still fails while other exercises fail" test $rc -ne 0
     out=$(make -s progress 2>&1)
-    # hardware_ratio is one star (exercises.txt); done = 1 of $n01, floor(100 / $n01) percent
-    expect "progress changes: 1/$n01 exercises, 1/$stars01 stars, $((100 / n01))%" \
-        test "$(printf '%s\n' "$out" | grep -c "^01-batching *1/$n01 *1/$stars01 *$((100 / n01))%")" = 1
+    pct=$((100 / n_ex))
+    expect "progress changes: 1/$n_ex exercises, 1/$n_stars stars, $pct%" \
+        test "$(printf '%s\n' "$out" | grep -c "^01-batching *1/$n_ex *1/$n_stars *$pct%")" = 1
 
     out=$(make -s hint CH=01 2>&1)
     expect "make hint shows one more hint (2 of 3)" has "$out" "Hint 2 of 3 for roofline_terms"
