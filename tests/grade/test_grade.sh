@@ -1016,7 +1016,7 @@ expect "the handout's exercise lists show no hint (cat exercises/*/exercises.txt
     eval '! cat "$hd"/chalk/exercises/*/exercises.txt | grep -i "^hint" >/dev/null'
 out=$(cd "$hd/chalk" && make -s hint CH=01 2>&1)
 expect "the handout's make hint shows a hint (from tests/$CH/hints.txt)" \
-    eval 'test -s "$hd/chalk/tests/$CH/hints.txt" && has "$out" "Hint 1 of"'
+    eval 'test -s "$hd/chalk/tests/$CH/hints.txt" && printf "%s\n" "$out" | grep -qE "^Hint [0-9]+ of [0-9]+ for"'
 for cat in tests/[0-9][0-9]-*/mistakes.txt; do
     ch=$(basename "$(dirname "$cat")")
     expect "the handout carries $ch's mistake values (tests/$ch/mistakes.tsv), not its catalogue" \
