@@ -7,40 +7,59 @@
 #
 # SUBMISSION: a directory or tarball (see tests/grade/intake.sh for what is taken and
 # what is refused). Headers, tests and points are always the instructor's. A
-# submission is graded in four steps, each bounded in time:
+# submission is graded in steps, each under a deadline charged to the submission's
+# budget (GRADE_BUDGET); no step starts once the budget is spent:
 #   1. intake    its .c files are copied out as plain files (intake.sh);
 #   2. compile   in the sandbox (sandbox.sh), where the compiler sees the student's
 #                .c files, the chapter's contract (exercises/NN-topic/*.h, lib/*.h)
 #                and /usr, nothing else; first preprocessed, and refused unless every
-#                file it included is a system header or the contract and the
-#                student's own lines hold no asm and no attribute that places code
-#                or runs it at load time; then compiled, under a time and memory
+#                file it included is a system header or the contract and the source
+#                check (srccheck.c, in the sandbox too: linear in its input) finds
+#                no #line or linemarker directive in the file, and no asm and no
+#                attribute that places code or runs it at load time in the
+#                student's own lines; then compiled, under a time and memory
 #                limit, with caret diagnostics off (no line of any file is quoted);
-#   3. check     the object (objcheck below): it defines as globals only the
-#                contract's functions, calls only the allow-list (libm, lib/, the
-#                compiler's own helpers, memory, printing, a few pure C library
-#                functions), has no constructor, destructor, ifunc, executable stack
-#                or system call instruction. A broken rule scores the chapter zero,
-#                the message naming the rule. A lint that explains refusals early:
-#                the boundary is step 4's processes and system-call filter;
+#   3. check     the object (objcheck below; binutils under a deadline): it defines
+#                as globals only the contract's functions, calls only the
+#                allow-list (libm, lib/, the compiler's own helpers, memory,
+#                printing, a few pure C library functions), has no constructor,
+#                destructor, ifunc, executable stack or system call instruction. A
+#                broken rule scores the chapter zero, the message naming the rule. A
+#                lint that explains refusals early: the boundary is step 4's
+#                processes and system-call filter;
 #   4. run       the tests, linked with the checked object and the grading harness
 #                (harness.c: each test in its own process, every call into the
 #                student's code in another process under a seccomp filter, its
 #                buffers carried as tests/grade/buffers.txt sizes them (wrap.sh),
 #                verdicts written by the harness alone on a descriptor the student's
 #                code never holds), in the sandbox, one process tree per test
-#                binary, killed whole at its deadline.
+#                binary, killed whole at its deadline. Each binary is linked into a
+#                directory of its own just before it runs and removed after: no
+#                other test binary exists while it runs.
 # The points (tests/NN-topic/points.txt, else the exercise's stars), the hidden test
 # sources and the results stay outside anything a step can read or write.
 #
+# A watchdog (jail.c, the same that bounds each step) surrounds the whole grading:
+# at GRADE_BUDGET plus a fixed margin of GRADE_MARGIN_S (30 s, for the work after
+# the budget runs out: the last step's end, the report) it kills everything the
+# grading started and writes a results.json with score 0 that says so. Nothing a
+# submission holds can keep grade.sh running longer. Before it, what does not
+# depend on the submission and is done once per GRADE_CACHE: building jail.c and
+# srccheck.c, and in user mode finding where any user may write (sandbox.sh).
+#
 # Writes OUT (default build/grade/results.json) in Gradescope's format with jq,
-# prints the sandbox mode and one summary line, exits 0. A submission refused at
-# intake still gets an OUT with score 0 and the reason, and one line on stderr,
-# exit 2; so does a missing SUBMISSION.
+# prints the sandbox mode and its limits, where the time went (intake, prepare: the
+# instructor's side and the sandbox, compile: with the source check, check: the
+# object, link, run, report; also in extra_data.seconds) and one summary line,
+# exits 0. A
+# submission refused at intake still gets an OUT with score 0 and the reason, and
+# one line on stderr, exit 2; so does a missing SUBMISSION, and a grading the
+# watchdog ended.
 #   TIMEOUT=s            per test (2)             MEM_MB=n   address space (512)
-#   GRADE_BUDGET=s       the whole submission (240): when it runs out, the tests
+#   GRADE_BUDGET=s       the whole submission (240): when it runs out, the steps
 #                        not yet run score 0, marked so
 #   GRADE_SANDBOX=mode   bwrap | user | none (sandbox.sh; default: the best here)
+#   GRADE_MEM_TOTAL_MB=n one step's processes together (3072; sandbox.sh)
 #   ALLOW_MISSING=1      a chapter missing from the submission scores 0 (grade-all)
 #   HIDDEN_VISIBILITY=v  Gradescope visibility of hidden tests (after_published)
 #   SCORES=file          also write "chapter<TAB>score<TAB>max" lines there
@@ -48,10 +67,12 @@
 #   GRADE_KEEP=1         leave the scratch directory (its path on stderr)
 #   GRADE_TRUST_OBJECT=1 skip step 3 (only for the grader's own tests: it proves
 #                        the sandbox holds without the object checks)
+#   GRADE_TRUST_FILTER=1 no system-call filter in the calls (only for the grader's
+#                        own tests: they prove the sandbox's limits and cleanups
+#                        hold behind it)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 . tests/loop/lib.sh
-. tests/loop/rules.sh # srccheck, objcheck, rules_allow_list, rules_includes, RULES_CFLAGS (shared with make check)
 . tests/grade/intake.sh
 . tests/grade/sandbox.sh
 
@@ -61,26 +82,16 @@ OUT=${OUT:-build/grade/results.json}
 TIMEOUT=${TIMEOUT:-2}
 MEM_MB=${MEM_MB:-512}
 BUDGET=${GRADE_BUDGET:-240}
+GRADE_MARGIN_S=30
+STEP_MIN_S=0.5 # no step starts with less of the budget left
 HIDDEN_VISIBILITY=${HIDDEN_VISIBILITY:-after_published}
 CC=$(readlink -f "$(command -v "${CC:-cc}")") && [ -x "$CC" ] || {
     echo "grade: no C compiler (${CC:-cc}); tests/deps.sh test installs one" >&2
     exit 2
 }
 TRUSTED_CFLAGS=(-std=c11 -O1 -w)
-STUDENT_CFLAGS=("${RULES_CFLAGS[@]}")
-t_start=$(date +%s.%N)
-
-work=""
-cleanup() {
-    [ -n "$work" ] || return 0
-    sandbox_cleanup 2>/dev/null
-    if [ -n "${GRADE_KEEP:-}" ]; then
-        echo "grade: GRADE_KEEP: the scratch directory is $work" >&2
-        return 0
-    fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
+STUDENT_CFLAGS=(-std=c11 -O1 -w -pipe -fno-diagnostics-show-caret -fdiagnostics-color=never)
+t_start=${CHALK_GRADE_T0:-$(date +%s.%N)}
 
 # Writes stdin to OUT through a new file beside it (mktemp: never through a name
 # someone else made, even in a shared directory), renamed into place at the end.
@@ -94,12 +105,13 @@ write_out() {
 }
 
 # A results.json for a submission refused whole: score 0, the reason; exit 2.
+# (reject WHY [WHAT]: WHAT happened, "refused" unless said.)
 reject() {
-    local why=$1
-    jq -n --arg why "$why" --argjson t "$(elapsed)" '{score: 0, execution_time: $t,
-        output: ("Chalk: submission refused: " + $why), output_format: "text",
+    local why=$1 what=${2:-refused}
+    jq -n --arg why "$why" --arg what "$what" --argjson t "$(elapsed)" '{score: 0, execution_time: $t,
+        output: ("Chalk: submission " + $what + ": " + $why), output_format: "text",
         visibility: "visible", stdout_visibility: "hidden", tests: []}' 2>/dev/null | write_out
-    echo "grade: ${SUB:-(no submission)}: refused: $why" >&2
+    echo "grade: ${SUB:-(no submission)}: $what: $why" >&2
     exit 2
 }
 die() {
@@ -107,26 +119,127 @@ die() {
     exit 2
 }
 elapsed() { awk -v a="$t_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }'; }
-left() { awk -v a="$t_start" -v b="$(date +%s.%N)" -v B="$BUDGET" 'BEGIN { l = B - (b - a); printf "%.2f", (l > 0 ? l : 0) }'; }
-min() { awk -v a="$1" -v b="$2" 'BEGIN { print (a < b ? a : b) }'; }
+# The seconds a step capped at $1 may take: the cap or what is left of the budget,
+# whichever is less; fails (prints nothing) when less than STEP_MIN_S is left.
+step_secs() { awk -v a="$t_start" -v b="$(date +%s.%N)" -v B="$BUDGET" -v c="$1" -v m="$STEP_MIN_S" \
+    'BEGIN { l = B - (b - a); if (l < m) exit 1; print (c < l ? c : l) }'; }
 
+# Where the time goes, per kind of step (printed at the end, and in results.json):
+# charge KIND gives KIND the time since the last charge (microseconds, no fork).
+declare -A spent_us=()
+since_us=${EPOCHREALTIME//[!0-9]/}
+charge() {
+    local now=${EPOCHREALTIME//[!0-9]/}
+    spent_us[$1]=$((${spent_us[$1]:-0} + now - since_us))
+    since_us=$now
+}
+spent() { # "intake 0.12 s, ..." in the order the steps come
+    local k out=""
+    for k in intake prepare compile check link run report; do
+        [ -n "${spent_us[$k]:-}" ] || continue
+        out="${out:+$out, }$k $(printf '%d.%02d' $((spent_us[$k] / 1000000)) $((spent_us[$k] % 1000000 / 10000))) s"
+    done
+    printf '%s' "$out"
+}
+
+case $BUDGET in '' | *[!0-9]* | 0*) die "GRADE_BUDGET must be a whole number of seconds over 0, not '$BUDGET'" ;; esac
 command -v jq >/dev/null 2>&1 || tests/deps.sh grade >&2 || die "jq is needed (tests/deps.sh grade installs it)"
+
+# ---- the watchdog: this script again, under jail, at most BUDGET + GRADE_MARGIN_S --
+# The scratch directory (traversable, not listable) holds secret/ (the grader's
+# alone) and box/ (what a sandboxed step may be shown); the watchdog makes it and
+# the sandbox's uid, so that it can clean up after a grading it had to kill.
+# others_can_pass DIR: every directory from / down to DIR (symbolic links resolved)
+# lets any user through (o+x): the sandbox's uid must reach box/ (bwrap binds it as
+# that uid; user mode runs as it).
+others_can_pass() {
+    local d
+    d=$(realpath -e -- "$1" 2>/dev/null) && [ -d "$d" ] || return 1
+    while :; do
+        [ -n "$(find "$d" -maxdepth 0 -perm -0001 2>/dev/null)" ] || return 1
+        [ "$d" != / ] || return 0
+        d=$(dirname "$d")
+    done
+}
+# scratch_base: where the scratch directory goes: the first of TMPDIR (else /tmp),
+# /tmp and /var/tmp, resolved, whose path has no blank (the sandbox's lists of
+# paths are split at blanks) and, as root (the sandbox runs as another uid), that
+# any user can pass through. make grade's sandbox line says when it is not TMPDIR;
+# none: an error.
+scratch_base() {
+    local d r
+    for d in "${TMPDIR:-/tmp}" /tmp /var/tmp; do
+        r=$(realpath -e -- "$d" 2>/dev/null) && [ -d "$r" ] || continue
+        [[ $r != *[[:space:]]* ]] || continue
+        if [ "$(id -u)" != 0 ] || others_can_pass "$r"; then
+            printf '%s\n' "$r"
+            return
+        fi
+    done
+    die "no scratch directory: TMPDIR (${TMPDIR:-/tmp}), /tmp and /var/tmp each have a blank in their path or are closed to other users (the sandbox's uid must pass through): set TMPDIR to a directory without blanks that every user may pass through (o+x on it and each above it)"
+}
+
+if [ -z "${CHALK_GRADE_INNER:-}" ]; then
+    base=$(scratch_base) || exit 2
+    work=$(mktemp -d "$base/chalk-grade.XXXXXX") || die "no scratch directory in $base"
+    chmod 711 "$work"
+    mkdir -m 700 "$work/secret" && mkdir -m 755 "$work/box" || die "no scratch directory"
+    cache=${GRADE_CACHE:-$work/secret/cache}
+    mkdir -p "$cache" && sandbox_build "$cache" || die "the grader's helpers (tests/grade/jail.c, srccheck.c) do not build"
+    uid=""
+    [ "$(id -u)" != 0 ] || uid=$(sandbox_free_uid)
+    trap 'if [ -n "${GRADE_KEEP:-}" ]; then echo "grade: GRADE_KEEP: the scratch directory is $work" >&2; else rm -rf "$work"; fi' EXIT
+    # User mode's list of the places any user may write: a walk of the whole tree,
+    # once per cache, whatever the submission: before the clock starts
+    SANDBOX_UID=$uid
+    if [ -n "$uid" ] && { [ "${GRADE_SANDBOX:-}" = user ] || { [ "${GRADE_SANDBOX:-auto}" = auto ] && ! sandbox_bwrap_works; }; }; then
+        sandbox_writable_dirs "$cache" >/dev/null
+    fi
+    t_start=$(date +%s.%N) # the budget and the watchdog count from here
+    CHALK_GRADE_INNER=1 CHALK_GRADE_WORK=$work CHALK_GRADE_UID=$uid CHALK_GRADE_T0=$t_start \
+        "$JAIL" -t "$(awk -v a="$t_start" -v b="$(date +%s.%N)" -v B="$((BUDGET + GRADE_MARGIN_S))" \
+        'BEGIN { l = B - (b - a); printf "%.2f", (l > 1 ? l : 1) }')" -- "$PWD/tests/grade/grade.sh" "$SUB" "$@"
+    rc=$?
+    [ $rc != 125 ] || die "the watchdog (tests/grade/jail.c) could not run the grading"
+    [ $rc = 124 ] || exit $rc
+    # the watchdog fired: what the grading left, removed; a results.json that says so
+    if [ -n "$uid" ]; then
+        SANDBOX_MODE=user SANDBOX_UID=$uid
+        # the list user mode made before its first step (none: no step ran as user)
+        SANDBOX_WRITABLE=$(cat "$cache/writable-dirs" 2>/dev/null)
+        sandbox_cleanup
+    fi
+    reject "it ran over its time (GRADE_BUDGET $BUDGET s plus $GRADE_MARGIN_S s; this should not happen, please report it)" "not graded: the grading was stopped"
+fi
+
+work=$CHALK_GRADE_WORK
+cleanup() {
+    sandbox_cleanup 2>/dev/null
+    [ -n "${GRADE_KEEP:-}" ] || rm -rf "$work"
+}
+trap cleanup EXIT
+
 [ -n "$SUB" ] || reject "say what to grade: make grade SUBMISSION=path (a directory or tarball of exercises/)"
 [ -e "$SUB" ] || [ -L "$SUB" ] || reject "no such file or directory: $SUB"
 [ $# -gt 0 ] || set -- $(loop_chapters)
 for ch in "$@"; do [ -d "tests/$ch" ] && [ -d "exercises/$ch" ] || die "no chapter $ch"; done
 
-# $work (traversable, not listable) holds secret/ (the grader's alone) and box/ (what
-# a sandboxed step may be shown).
-work=$(mktemp -d "${TMPDIR:-/tmp}/chalk-grade.XXXXXX") || die "no scratch directory"
-chmod 711 "$work"
 secret=$work/secret box=$work/box
-mkdir -m 700 "$secret" && mkdir -m 755 "$box" "$box/src" "$box/cc" "$box/bin" "$box/contract"
+mkdir -m 755 "$box/src" "$box/cc" "$box/run" "$box/contract" "$box/tools"
+chmod 711 "$box/run"
 cache=${GRADE_CACHE:-$secret/cache}
 mkdir -p "$cache"
 
 intake "$SUB" "$secret/in" "$@" || reject "$INTAKE_WHY"
+charge intake
 sandbox_init "$cache" || die "no way to run the submission here"
+cp "$SRCCHECK" "$box/tools/srccheck" && chmod 755 "$box/tools/srccheck" || die "cannot copy srccheck"
+# the compiler's address space: 1 GiB, less when the step's processes (the driver,
+# cc1, as) times it would not stay within GRADE_MEM_TOTAL_MB
+COMPILE_MB=$((SANDBOX_MEM_TOTAL_MB / 3 < 1024 ? SANDBOX_MEM_TOTAL_MB / 3 : 1024))
+case $work in "$(realpath -m -- "${TMPDIR:-/tmp}")"/*) ;;
+*) SANDBOX_NOTE="$SANDBOX_NOTE; scratch in ${work%/*}, as TMPDIR ($TMPDIR) is closed to other users or has a blank in its path" ;;
+esac
 echo "grade: sandbox: $SANDBOX_NOTE"
 exposed=$(sandbox_exposed solutions tests/*/hidden tests/*/points.txt)
 [ -z "$exposed" ] || echo "grade: WARNING: the sandbox uid can read $exposed: chmod -R o-rwx them (setup.sh does on Gradescope)" >&2
@@ -135,14 +248,29 @@ exposed=$(sandbox_exposed solutions tests/*/hidden tests/*/points.txt)
 
 # Objects of lib/, the allow-list of what a student's object may call, the harness.
 prep_common() {
-    local f
+    local f lm lg
     [ -f "$cache/allow.syms" ] && return 0
     mkdir -p "$cache/lib"
     for f in lib/*.c; do
         $CC "${TRUSTED_CFLAGS[@]}" -Ilib -c "$f" -o "$cache/lib/$(basename "$f" .c).o" || return 1
     done
     $CC "${TRUSTED_CFLAGS[@]}" -Itests/grade -c tests/grade/harness.c -o "$cache/harness.o" || return 1
-    CC=$CC rules_allow_list "$cache"/lib/*.o >"$cache/allow.syms.tmp" && mv "$cache/allow.syms.tmp" "$cache/allow.syms"
+    lm=$($CC -print-file-name=libm.so.6)
+    lg=$($CC -print-libgcc-file-name)
+    {
+        nm -P "$cache"/lib/*.o | awk '$2 == "T" { print $1 }'
+        nm -D -P --defined-only "$lm" 2>/dev/null | awk '$2 ~ /^[TWi]$/ { sub(/@.*/, "", $1); print $1 }'
+        # libgcc's arithmetic helpers (__muldc3, __popcountdi2...): named with a digit
+        nm -P --defined-only "$lg" 2>/dev/null | awk '$2 == "T" && $1 ~ /^__.*[0-9]$/ && $1 !~ /^__gcc_/ { print $1 }'
+        # what the compiler emits for itself, memory, printing, pure C library helpers
+        printf '%s\n' memcpy memset memmove memcmp __stack_chk_fail \
+            malloc calloc realloc free abort __assert_fail \
+            printf puts putchar fputs fputc putc fprintf vprintf vfprintf sprintf \
+            snprintf vsnprintf fflush fwrite stdout stderr __printf_chk __fprintf_chk \
+            __sprintf_chk __snprintf_chk __vfprintf_chk __vprintf_chk __vsnprintf_chk \
+            __memcpy_chk __memset_chk __memmove_chk \
+            abs labs llabs qsort bsearch strlen strcmp strncmp strchr strrchr memchr
+    } | sort -u >"$cache/allow.syms.tmp" && mv "$cache/allow.syms.tmp" "$cache/allow.syms"
 }
 
 # Chapter $1: the contract in the box, the wrappers, the test objects, the names.
@@ -178,34 +306,109 @@ prep_chapter() {
 
 # ---- the student's side ---------------------------------------------------------------
 
-# The source and object rules (srccheck, objcheck, rules_includes) are in
-# tests/loop/rules.sh, which make check runs too.
+# What binutils say of object $1, into directory $2 (sections, symbols, the count of
+# system call instructions), within $3 seconds: the object is the student's, so
+# the tools run under a deadline and limits (jail), charged to the budget.
+inspect() {
+    local o=$1 d=$2 secs=$3
+    mkdir -p "$d"
+    tool_run "$secs" 1024 -- /bin/bash -c 'readelf -SW "$1" >"$2/sections" && nm -P "$1" >"$2/symbols" || exit 1
+        objdump -d --no-show-raw-insn "$1" | grep -cE "[[:space:]](syscall|sysenter|int[[:space:]]+\\\$0x80)([[:space:]]|\$)" >"$2/syscalls"
+        [ "${PIPESTATUS[0]}" = 0 ]' bash "$o" "$d" 2>/dev/null
+}
+
+# Object check of what inspect found in directory $1 (the chapter's contract
+# function names in $2): prints the first rule broken, nothing when there is none.
+objcheck() {
+    local d=$1 fns=$2 why
+    why=$(awk '
+        { name = $1; flags = "" }
+        name == "NULL" || name == "" { next }
+        name ~ /^\.(init_array|fini_array|preinit_array|ctors|dtors|init|fini)(\.|$)/ {
+            print "a constructor or destructor (" name "): code that would run before or after the tests"; done = 1; exit
+        }
+        name == ".note.GNU-stack" { stack = 1; if ($0 ~ / [A-Z]*X[A-Z]* +[0-9]+ +[0-9]+ +[0-9]+ *$/) { print "an executable stack"; done = 1; exit } ; next }
+        name ~ /^\.rela?\./ { name = substr(name, index(substr(name, 2), ".") + 1) }
+        name !~ /^\.(text|data|rodata|bss)(\..*)?$/ &&
+        name !~ /^\.(comment|note\.GNU-stack|note\.gnu\.property|eh_frame|symtab|strtab|shstrtab|group)$/ {
+            print "a section " name " that plain C functions do not need"; done = 1; exit
+        }
+        END { if (!done && !stack) print "no .note.GNU-stack section (the object would ask for an executable stack)" }
+    ' <(sed -n 's/^ *\[ *[0-9]*\] //p' "$d/sections"))
+    [ -z "$why" ] || { echo "$why"; return; }
+    why=$(awk -v fns="$fns" -v allow="$cache/allow.syms" '
+        BEGIN {
+            while ((getline l < fns) > 0) contract[l] = 1
+            while ((getline l < allow) > 0) ok[l] = 1
+        }
+        $2 == "i" { print "an indirect function (ifunc) " $1 ": code that would run when the program loads"; done = 1; exit }
+        $2 ~ /^[Uwv]$/ {
+            if (!($1 in ok) && !($1 in contract)) calls = calls (calls == "" ? "" : ", ") $1
+            next
+        }
+        END {
+            if (!done && calls != "") print "calls to " calls ": not on the allow-list (math, lib/, memory, printing)"
+        }
+        $2 ~ /^[A-Z]$/ || $2 == "u" {
+            if ($2 == "T" && ($1 in contract)) next
+            if ($2 ~ /^[TW]$/) print "a global function " $1 " that is not one of the contract'"'"'s functions (make it static)"
+            else print "a global variable " $1 " (make it static)"
+            done = 1; exit
+        }
+    ' "$d/symbols")
+    [ -z "$why" ] || { echo "$why"; return; }
+    [ "$(cat "$d/syscalls")" = 0 ] || echo "a system call instruction"
+}
 
 # Compiles chapter $1's submitted files in the sandbox and checks them. On success
 # the renamed objects are in $secret/$1/sub/; on failure, $why says what happened.
 compile_chapter() {
-    local ch=$1 f b rc dep bad o cc=$box/cc/$1 src=$box/src/$1 con=$box/contract/$1 step
+    local ch=$1 f b rc dep bad o cc=$box/cc/$1 src=$box/src/$1 con=$box/contract/$1 step secs
+    local out_of_time="not compiled: the submission's grading time ($BUDGET s) ran out"
     mkdir -m 755 -p "$src" "$cc" "$secret/$ch/sub"
     cp "$secret/in/$ch"/*.c "$src/" && chmod 644 "$src"/*.c
     sandbox_own "$cc"
     for f in "$src"/*.c; do
         b=$(basename "$f" .c)
-        for step in preprocess compile; do
-            step_secs=$(min 30 "$(left)")
-            if [ $step = preprocess ]; then
-                sandbox_run "$step_secs" 1024 "$cc" "$src $con" -- \
+        for step in preprocess check compile; do
+            secs=$(step_secs 30) || {
+                why=$out_of_time
+                return 1
+            }
+            case $step in
+            preprocess)
+                sandbox_run "$secs" "$COMPILE_MB" "$cc" "$src $con" -- \
                     "$CC" "${STUDENT_CFLAGS[@]}" -I"$con" -E -MD -MF "$cc/$b.d" -MT "$b.o" "$f" -o "$cc/$b.i" \
                     >"$secret/$ch/$b.$step.log" 2>&1
-            else
+                ;;
+            check) # the source check: the preprocessor's output as it wrote it
+                sandbox_run "$secs" 256 "" "$src $cc $box/tools" -- "$box/tools/srccheck" "$f" "$cc/$b.i" "$f" \
+                    >"$secret/$ch/$b.$step.log" 2>&1
+                ;;
+            compile)
                 cp "$secret/$ch/$b.i" "$cc/$b.i.ok" && sandbox_own "$cc/$b.i.ok"
-                sandbox_run "$step_secs" 1024 "$cc" "$con" -- \
+                sandbox_run "$secs" "$COMPILE_MB" "$cc" "$con" -- \
                     "$CC" "${STUDENT_CFLAGS[@]}" -fpreprocessed -x cpp-output -c "$cc/$b.i.ok" -o "$cc/$b.o" \
                     >"$secret/$ch/$b.$step.log" 2>&1
-            fi
+                ;;
+            esac
             rc=$?
+            charge compile
+            if [ $step = check ]; then
+                if [ $rc != 0 ]; then
+                    why="refused: $b.c: the source check did not finish (exit $rc, $secs s)"
+                    return 1
+                fi
+                bad=$(head -1 "$secret/$ch/$b.$step.log")
+                [ -z "$bad" ] || {
+                    why="refused: $b.c: $bad"
+                    return 1
+                }
+                continue
+            fi
             if [ $rc = 124 ] || [ $rc -gt 128 ] ||
-                grep -qE 'out of memory|virtual memory exhausted|Killed signal|File size limit' "$secret/$ch/$b.$step.log"; then
-                why="does not compile: the compiler went over its limits ($step_secs s, 1 GiB) on $b.c"
+                grep -qE 'out of memory|virtual memory exhausted|Killed signal|File size limit|jail: the memory' "$secret/$ch/$b.$step.log"; then
+                why="does not compile: the compiler went over its limits ($secs s, $COMPILE_MB MiB) on $b.c"
                 return 1
             elif [ $rc != 0 ]; then
                 # only the messages about the student's own file (never another file's lines)
@@ -224,24 +427,37 @@ compile_chapter() {
                     return 1
                 }
                 # every file it read: the submitted file, the contract, system headers
-                bad=$(rules_includes "$secret/$ch/$b.d" "$f" "$con")
+                bad=$(sed -e 's/\\$//' -e '1s/^[^:]*://' "$secret/$ch/$b.d" | tr ' ' '\n' | grep . |
+                    while IFS= read -r dep; do
+                        case $dep in
+                        *..*) echo "$dep" ;;
+                        "$f" | /usr/include/* | /usr/lib/gcc/*/include/*) ;;
+                        "$con"/*) [ -f "$con/${dep##*/}" ] && [ "$dep" = "$con/${dep##*/}" ] || echo "$dep" ;;
+                        *) echo "$dep" ;;
+                        esac
+                    done | head -1)
                 if [ -n "$bad" ]; then
-                    why="refused: it includes ${bad//$src\//} (only system headers and the chapter's own headers may be included): remove the #include and write what you need in this file"
+                    why="refused: it includes ${bad//$src\//} (only system headers and the chapter's own headers may be included)"
                     return 1
                 fi
-                bad=$(srccheck "$secret/$ch/$b.i" "$f")
-                [ -z "$bad" ] || {
-                    why="refused: $b.c: $bad"
-                    return 1
-                }
             fi
         done
         cp "$cc/$b.o" "$secret/$ch/sub/$b.o" || {
             why="does not compile: no object"
             return 1
         }
+        secs=$(step_secs 30) || {
+            why=$out_of_time
+            return 1
+        }
+        inspect "$secret/$ch/sub/$b.o" "$secret/$ch/$b.inspect" "$secs" || {
+            charge check
+            why="refused: $b.c: its object could not be read by binutils within $secs s"
+            return 1
+        }
+        charge check
         if [ "${GRADE_TRUST_OBJECT:-0}" != 1 ]; then
-            bad=$(objcheck "$secret/$ch/sub/$b.o" "$cache/$ch/fns" "$cache/allow.syms")
+            bad=$(objcheck "$secret/$ch/$b.inspect" "$cache/$ch/fns")
             [ -z "$bad" ] || {
                 why="refused: $b.c has $bad"
                 return 1
@@ -249,39 +465,69 @@ compile_chapter() {
         fi
     done
     # the contract functions it defines become chalk_student_NAME (the wrappers call them),
-    for o in "$secret/$ch/sub"/*.o; do nm -P --defined-only "$o" | awk '$2 == "T" { print $1 }'; done |
-        grep -xF -f "$cache/$ch/fns" | sort -u | sed 's/.*/& chalk_student_&/' >"$secret/$ch/rename"
+    awk '$2 == "T" { print $1 }' "$secret/$ch"/*.inspect/symbols | grep -xF -f "$cache/$ch/fns" | sort -u |
+        sed 's/.*/& chalk_student_&/' >"$secret/$ch/rename"
     # and every other global of the object becomes local: even an object that got
     # past the checks could not stand in for a function of cmocka, libc or the tests
     cut -d' ' -f2 "$secret/$ch/rename" >"$secret/$ch/keep"
     for o in "$secret/$ch/sub"/*.o; do
-        objcopy --redefine-syms="$secret/$ch/rename" --keep-global-symbols="$secret/$ch/keep" "$o" || {
+        secs=$(step_secs 30) || {
+            why=$out_of_time
+            return 1
+        }
+        tool_run "$secs" 1024 -- objcopy --redefine-syms="$secret/$ch/rename" --keep-global-symbols="$secret/$ch/keep" "$o" || {
             why="does not compile: objcopy failed"
             return 1
         }
     done
+    charge check
 }
 
 # Links and runs chapter $1's $2 (public|hidden) tests against the checked objects;
-# the harness's verdicts go to $secret/$1.$2.jsonl. Sets run_rc.
+# the harness's verdicts go to $secret/$1.$2.jsonl. Sets run_rc. The binary is
+# linked into a directory of its own (traversable, not listable) just before its
+# run and removed after: while it runs, no other test binary exists.
 run_tests() {
-    local ch=$1 kind=$2 bin=$box/bin/$1-$2 n secs
-    if ! $CC -o "$bin" "$cache/$ch/$kind"/*.o "$cache/harness.o" "$cache/$ch/wrap.o" \
+    local ch=$1 kind=$2 n secs run bin harness
+    secs=$(step_secs 30) || {
+        run_rc=budget
+        return
+    }
+    run=$(mktemp -d "$box/run/XXXXXXXX") && chmod 711 "$run" || {
+        run_rc=link
+        return
+    }
+    bin=$run/$ch-$kind
+    harness=$cache/harness.o
+    if [ "${GRADE_TRUST_FILTER:-0}" = 1 ]; then
+        harness=$cache/harness-nofilter.o
+        [ -f "$harness" ] || { $CC "${TRUSTED_CFLAGS[@]}" -DCHALK_GRADE_NO_FILTER -Itests/grade -c tests/grade/harness.c \
+            -o "$harness.$$" && mv -f "$harness.$$" "$harness"; } || {
+            rm -rf "$run"
+            run_rc=link
+            return
+        }
+    fi
+    if ! tool_run "$secs" 1024 -- "$CC" -o "$bin" "$cache/$ch/$kind"/*.o "$harness" "$cache/$ch/wrap.o" \
         "$secret/$ch/sub"/*.o "$cache"/lib/*.o -lcmocka -lseccomp -lm -Wl,-z,noexecstack \
         >"$secret/$ch.$kind.link" 2>&1; then
+        rm -rf "$run"
         run_rc=link
         return
     fi
-    chmod 755 "$bin"
+    charge link
+    chmod 711 "$bin" # run, not read
     n=$(wc -l <"$cache/$ch/$kind.names")
-    secs=$(min "$(awk -v n="$n" -v t="$TIMEOUT" 'BEGIN { print n * (t + 0.5) + 5 }')" "$(left)")
-    if [ "$(awk -v s="$secs" 'BEGIN { print (s < 0.5) }')" = 1 ]; then
+    secs=$(step_secs "$(awk -v n="$n" -v t="$TIMEOUT" 'BEGIN { print n * (t + 0.5) + 5 }')") || {
+        rm -rf "$run"
         run_rc=budget
         return
-    fi
+    }
     sandbox_run "$secs" "$MEM_MB" "" "$bin" -- /usr/bin/env CHALK_TIMEOUT="$TIMEOUT" "$bin" \
         3>"$secret/$ch.$kind.jsonl" >"$secret/$ch.$kind.log" 2>&1
     run_rc=$?
+    charge run
+    rm -rf "$run"
     [ $run_rc != 124 ] || run_rc=deadline
 }
 
@@ -337,17 +583,26 @@ entry() { # ch key ex points score status visibility output
     printf '%s\n' "$entry_b64" >>"$secret/tests.tsv"
 }
 
-prep_common || die "the grader's own parts do not build (lib/, tests/grade/harness.c)"
+# locked COMMAND...: COMMAND in a subshell holding a lock on the cache: gradings that
+# share a GRADE_CACHE build the instructor's side one at a time.
+locked() { (flock 9 && "$@") 9>"$cache/.lock"; }
+# The instructor's side of every chapter first, before any of the student's steps:
+# once the budget is spent, only the report is left to write (the watchdog's
+# margin is for that, not for compiling tests).
+locked prep_common || die "the grader's own parts do not build (lib/, tests/grade/harness.c)"
+for ch in "$@"; do
+    locked prep_chapter "$ch" || die "the instructor's tests of $ch do not build with the grading harness"
+done
+charge prepare
 : >"$secret/tests.tsv"
 [ -z "${SCORES:-}" ] || : >"$SCORES"
 summary="" notes=""
 : >"$secret/scores"
 for ch in "$@"; do
-    prep_chapter "$ch" || die "the instructor's tests of $ch do not build with the grading harness"
     why="" built=0
     if [ ! -d "$secret/in/$ch" ]; then
         why="not submitted: the submission has no exercises/$ch/ files"
-    elif compile_chapter "$ch"; then
+    elif charge report && compile_chapter "$ch"; then
         built=1
     fi
     [ -z "$why" ] || notes="$notes"$'\n'"$ch: ${why%%$'\n'*}"
@@ -357,9 +612,10 @@ for ch in "$@"; do
         run_rc=""
         kind_why=$why
         if [ $built = 1 ]; then
+            charge report
             run_tests "$ch" "$kind"
             case $run_rc in
-            link) kind_why="does not link:"$'\n'$(grep -v '^collect2' "$secret/$ch.$kind.link" | sed "s|$secret/$ch/sub/||g; s|$cache/||g" | head -10) ;;
+            link) kind_why="does not link:"$'\n'$(grep -v '^collect2' "$secret/$ch.$kind.link" | sed "s|$secret/$ch/sub/||g; s|$cache/||g; s|$box/run/[^/]*/||g" | head -10) ;;
             budget) kind_why="not run: the submission's grading time ($BUDGET s) ran out" ;;
             esac
         fi
@@ -422,13 +678,15 @@ visible="Chalk: public tests: $pub_pass of $pub_all passed ($pub_pts of $pub_max
 [ $n_all -eq $pub_all ] || visible="$visible Hidden tests: $((n_all - pub_all)) more, shown when grades are published."
 [ -z "$notes" ] || visible="$visible$notes"
 line="$total/$max points ($summary); $n_pass of $n_all tests passed, hidden tests included"
+charge report
 jq -Rs --argjson score "$total" --argjson max "$max" --argjson t "$(elapsed)" --arg out "$visible" \
-    --arg sandbox "$SANDBOX_NOTE" --arg line "$line" '
+    --arg sandbox "$SANDBOX_NOTE" --argjson limits "$SANDBOX_LIMITS_JSON" --arg line "$line" --arg spent "$(spent)" '
     [split("\n")[] | select(length > 0) | split("\t")
        | {name: (.[0] + " " + .[1]), score: (.[4] | tonumber), max_score: (.[3] | tonumber),
           status: .[5], visibility: .[6], tags: [.[0], .[2]], output: (.[7] | @base64d)}]
     | {score: $score, execution_time: $t, output: $out, output_format: "text",
        visibility: "visible", stdout_visibility: "hidden",
-       extra_data: {max_score: $max, summary: $line, sandbox: $sandbox}, tests: .}' \
+       extra_data: {max_score: $max, summary: $line, sandbox: $sandbox, limits: $limits, seconds: $spent}, tests: .}' \
     "$secret/tests.tsv" | write_out || die "cannot write $OUT"
+echo "grade: where the time went: $(spent)"
 echo "grade: $SUB: $line; $OUT"

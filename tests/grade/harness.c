@@ -550,6 +550,11 @@ static void build_filter(void)
 /* In a call: the filter, its placeholder patched to this process. 0, or an errno. */
 static int install_filter(void)
 {
+#ifdef CHALK_GRADE_NO_FILTER
+    /* only the grader's own tests (GRADE_TRUST_FILTER=1): the layers behind the
+     * filter (the sandbox, its limits and cleanups), proved on their own */
+    return 0;
+#endif
     if (bpf == NULL)
         return ENOSYS;
     for (size_t i = 0; i < bpf_npid; i++)
