@@ -3,7 +3,7 @@
 # reports, per exercise: ✓ or ✗, its stars, tests passed of total; for a failure,
 # what your code computed against what was expected, with units. Then, per file,
 # whether the grader would accept it as it stands (its source and object rules,
-# tests/loop/rules.sh, the same code make grade runs), and how to ask for a hint
+# tests/loop/rules.sh: the grader's rules, which make grade runs with binutils in its jail), and how to ask for a hint
 # (make hint CH=NN EX=id): it never shows one itself. Exits 1 while anything fails
 # or the grader would refuse a file.
 #
