@@ -15,7 +15,8 @@
 #                   chalk writing the same CSV as the loop (checked byte for byte),
 #                   and chalk's own full CSV
 #
-#   BENCH=loop,test,book,slides,web,sweep   only these figures
+#   class           make grade-all over a generated class (tests/grade/bench-class.sh, CLASS=10)
+#   BENCH=loop,test,book,slides,web,sweep,class   only these figures
 #   SHARED_TOOLS=DIR             where peer-sweep.py is (default: the checkout's
 #                                ../shared/tools)
 # Figures depend on the machine and on what else runs on it: the load average is
@@ -23,7 +24,7 @@
 # shellcheck disable=SC2086 # $runs, $c and $p are split into their numbers on purpose
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
-want() { case ",${BENCH:-loop,test,book,slides,web,sweep}," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
+want() { case ",${BENCH:-loop,test,book,slides,web,sweep,class}," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 top=$(git rev-parse --show-toplevel 2>/dev/null || pwd)
 tools=${SHARED_TOOLS:-$top/../shared/tools}
 
@@ -57,6 +58,17 @@ if want loop; then
     done)
     echo "reader's loop (touch the stub; make check CH=01): median $(printf '%s\n' "$runs" | median) s of 7" \
         "($(printf '%s ' $runs | sed 's/ $//')); goal < 0.3 s"
+    # and with nothing changed (tests/loop/bench.sh: the median of 9 runs)
+    [ ! -x tests/loop/bench.sh ] || tests/loop/bench.sh 2>&1 | tail -1
+fi
+
+# grading a class: make grade-all over generated submissions (tests/grade/bench-class.sh)
+if want class; then
+    if [ -x tests/grade/bench-class.sh ]; then
+        CLASS=${CLASS:-10} tests/grade/bench-class.sh 2>&1 | tail -3
+    else
+        echo "grading a class: skipped (no tests/grade/bench-class.sh in this tree)"
+    fi
 fi
 
 if want test; then
