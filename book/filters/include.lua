@@ -8,8 +8,10 @@
 -- common indentation removed). Paths are relative to the directory pandoc runs
 -- in (the repository root). Never line numbers.
 -- Stops the build, naming the file and the region, when the file is missing,
--- the region is missing, unterminated, duplicated or empty, or the block has
--- text of its own.
+-- the region is missing, unterminated, duplicated or empty, the block has
+-- text of its own, or the listing is longer than MAX_LINES: a listing sits in a
+-- box that does not break across pages, so a longer one runs past the foot of
+-- the page and its last lines never print. Split it into regions (book/README.md).
 -- Editions: a file under solutions/ is solution code; the student edition
 -- (default; -M edition=instructor shows it) leaves the listing out.
 --
@@ -24,6 +26,12 @@ package.path = (PANDOC_SCRIPT_FILE:match('(.*/)') or './') .. '?.lua;' .. packag
 local util = require 'util'
 
 local WHO = 'include.lua'
+
+-- The most lines a listing may have: what one page's body holds of
+-- \footnotesize code in its grey box under a solution's title (book/template.tex:
+-- A4, top 2.8 cm, bottom 3.2 cm, 10.5 pt). Measured on the instructor edition:
+-- see book/README.md, "Code from the real sources".
+local MAX_LINES = 60
 local edition = 'student'
 
 -- Escapes a region name for a Lua pattern.
@@ -82,6 +90,11 @@ local function codeblock(cb)
     util.fail(WHO, path .. ', region "' .. name .. '": the block must be empty')
   end
   local code = region(path, name)
+  local _, newlines = code:gsub('\n', '')
+  if newlines + 1 > MAX_LINES then
+    util.fail(WHO, path .. ', region "' .. name .. '": ' .. (newlines + 1) .. ' lines, more than the ' ..
+      MAX_LINES .. ' a page holds; split it into regions of at most ' .. MAX_LINES .. ' lines')
+  end
   if is_solution(path) and edition == 'student' then return {} end
   cb.text = code
   cb.attributes.include = nil

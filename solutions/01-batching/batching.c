@@ -284,6 +284,7 @@ batching_fast batching_fast_mode(const batching_deploy *d,
 /* ---- Exercise 1.10 --------------------------------------------------- */
 
 /* region: cheapest */
+/* region: cheapest-cost */
 /* The model on n chips of one offer. */
 static batching_deploy on_offer(const batching_deploy *model,
                                 const batching_offer *o, int n)
@@ -321,7 +322,9 @@ static double cost_on(const batching_deploy *model, double context,
         return INFINITY;
     return batching_usd_per_mtok(&d, (double)*batch, context);
 }
+/* endregion: cheapest-cost */
 
+/* region: cheapest-search */
 batching_plan batching_cheapest(const batching_deploy *model,
                                 double context_tokens, double target_step_s,
                                 const batching_offer *offers, int count)
@@ -365,4 +368,5 @@ batching_plan batching_cheapest(const batching_deploy *model,
     }
     return plan; /* not reached: the least cost is some offer's */
 }
+/* endregion: cheapest-search */
 /* endregion: cheapest */

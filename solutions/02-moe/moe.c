@@ -538,6 +538,7 @@ static const char *layout_query_error(const moe_layout_query *q)
 }
 
 /* region: layout */
+/* region: layout-batch */
 /* Does a step of `batch` sequences meet the target, in time and in
  * HBM? The contract's test, exactly. */
 static bool layout_fits(const moe_deploy *d, const moe_layout_query *q,
@@ -579,7 +580,9 @@ static double layout_batch(const moe_deploy *d, const moe_layout_query *q)
         b += 1.0;
     return b;
 }
+/* endregion: layout-batch */
 
+/* region: layout-one */
 /* One layout at its largest batch; exists = false if none fits. */
 static moe_layout layout_at(const moe_layout_query *q, int racks, int gpus)
 {
@@ -611,7 +614,9 @@ static bool smaller(const moe_layout *a, const moe_layout *b)
     long gb = (long)b->racks * b->gpus_per_rack;
     return ga < gb || (ga == gb && a->racks < b->racks);
 }
+/* endregion: layout-one */
 
+/* region: layout-search */
 moe_layout moe_cheapest_layout(const moe_layout_query *q)
 {
     moe_layout best = {.exists = false, .why = MOE_LAYOUT_BAD_QUERY};
@@ -644,4 +649,5 @@ moe_layout moe_cheapest_layout(const moe_layout_query *q)
         best.why = MOE_LAYOUT_NONE_FITS;
     return best;
 }
+/* endregion: layout-search */
 /* endregion: layout */

@@ -227,6 +227,7 @@ static pipelining_op order_op(const pipelining_plan *plan, int stage,
 }
 
 /* region: simulate */
+/* region: simulate-inputs */
 /* The pass (mb, virtual stage j, pass) in ops[], or NULL. It is sought in
  * its stage's passes outwards from position `near`: an input usually runs
  * at about the same place in its own stage's order, so the search is short,
@@ -265,7 +266,9 @@ static const pipelining_op *input_of(const pipelining_plan *plan,
         return find_op(plan, ops, mb, j, forward, k);
     return find_op(plan, ops, mb, j + 1, PIPELINING_BACKWARD, k);
 }
+/* endregion: simulate-inputs */
 
+/* region: simulate-run */
 bool pipelining_simulate(const pipelining_plan *plan, pipelining_op *ops,
                          size_t capacity, pipelining_timeline *out)
 {
@@ -309,7 +312,9 @@ bool pipelining_simulate(const pipelining_plan *plan, pipelining_op *ops,
         if (progress == 0)
             return false; /* every stage waits on another: a deadlock */
     }
+    /* endregion: simulate-run */
 
+    /* region: simulate-measure */
     /* measure: the makespan, and the activations each stage holds, from a
      * forward's start to its backward's end */
     double makespan = 0.0, peak = 0.0;
@@ -335,6 +340,7 @@ bool pipelining_simulate(const pipelining_plan *plan, pipelining_op *ops,
     out->peak_microbatches_in_flight = peak;
     return true;
 }
+/* endregion: simulate-measure */
 /* endregion: simulate */
 
 /* ---- Exercise 3.7 ---------------------------------------------------- */

@@ -426,6 +426,7 @@ overtraining_lifetime overtraining_lifetime_at(const cost_scaling_fit *fit,
 /* endregion: lifetime */
 
 /* region: inference-optimal */
+/* region: inference-optimal-slope */
 /* psi: the parameter term over the data term, each times its exponent.
  * It is 1 on the compute-optimal frontier and above 1 for smaller models:
  * §4.3 (The compute-optimal frontier). */
@@ -454,7 +455,9 @@ static double slope_of_total(double log_params, const void *ctx)
     double psi = psi_of(t->fit, params, tokens);
     return tokens * (1.0 - psi) + t->inference_tokens / 3.0;
 }
+/* endregion: inference-optimal-slope */
 
+/* region: inference-optimal-search */
 overtraining_lifetime
 overtraining_inference_optimal(const cost_scaling_fit *fit, double loss,
                                double inference_tokens)
@@ -495,6 +498,7 @@ overtraining_inference_optimal(const cost_scaling_fit *fit, double loss,
     return overtraining_lifetime_at(fit, exp(log_params), loss,
                                     inference_tokens);
 }
+/* endregion: inference-optimal-search */
 /* endregion: inference-optimal */
 
 /* region: saved */
@@ -509,6 +513,7 @@ double overtraining_saved_flops(const overtraining_lifetime *reference,
 /* ---- Exercise 4.11 --------------------------------------------------- */
 
 /* region: budget-optimal */
+/* region: budget-optimal-slope */
 typedef struct budget {
     const cost_scaling_fit *fit;
     double lifetime_flops, inference_tokens;
@@ -535,7 +540,9 @@ static double slope_of_loss(double log_params, const void *ctx)
     return psi_of(b->fit, params, tokens) - 1.0 -
            b->inference_tokens / (3.0 * tokens);
 }
+/* endregion: budget-optimal-slope */
 
+/* region: budget-optimal-search */
 overtraining_lifetime
 overtraining_budget_optimal(const cost_scaling_fit *fit,
                             double lifetime_flops, double inference_tokens)
@@ -571,4 +578,5 @@ overtraining_budget_optimal(const cost_scaling_fit *fit,
     l.total_flops = l.train_flops + l.inference_flops;
     return l;
 }
+/* endregion: budget-optimal-search */
 /* endregion: budget-optimal */

@@ -558,6 +558,7 @@ double revnets_backward_reversible(const revnets_net *net, const double *x1,
 /* ---- Exercise 6.12 activation_memory ------------------------------- */
 
 /* region: activation-memory */
+/* region: activation-memory-bytes */
 double revnets_act_bytes_per_layer(const revnets_layer *l)
 {
     COST_ASSERT(l->seq_tokens >= 1 && l->microbatch >= 1 &&
@@ -591,7 +592,9 @@ double revnets_act_bytes_per_model(const revnets_layer *l, int layers)
     COST_ASSERT(layers >= 1 && "need a layer");
     return layers * revnets_act_bytes_per_layer(l);
 }
+/* endregion: activation-memory-bytes */
 
+/* region: activation-memory-cost */
 double revnets_recompute_flops_fraction(const revnets_layer *l)
 {
     double s = l->seq_tokens, h = l->hidden;
@@ -629,6 +632,7 @@ double revnets_model_state_bytes_per_gpu(double params,
     double gpus = tensor_parallel * pipeline_parallel;
     return REVNETS_ADAM_BYTES_PER_PARAM * params / gpus;
 }
+/* endregion: activation-memory-cost */
 /* endregion: activation-memory */
 
 /* ---- Exercise 6.13 checkpoint_plan --------------------------------- */
