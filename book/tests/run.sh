@@ -20,7 +20,8 @@
 #                  unresolved reference, no equation number alone on its line
 #                  (tests/checks/layout.sh; tests/checks/outstanding/layout.txt lists
 #                  what the chapters must still clear)
-#   build/stops-*  book/build.sh stops, naming the cause: a missing region, a failing
+#   build/stops-*  book/build.sh stops, naming the cause: a missing region, a listing
+#                  longer than a page holds (include.lua's MAX_LINES), a failing
 #                  chalk, a bad diagram, a notation clash, an unknown citation key,
 #                  an id defined in two files, a reference to a table no file has
 #   web/*          the web edition (book/web/README.md; tests/deps.sh web installs
@@ -192,6 +193,8 @@ stops() { # stops NAME FILE.md [FILE.md... --] EXPECTED...
 }
 stops build/stops-on-missing-region "$T/errors/include-missing-region/sample.md" \
     'book/tests/fixtures/solutions/07-demo/demo.c' 'no region "nosuch"' 'nothing written'
+stops build/stops-on-long-listing "$T/errors/include-too-long/sample.md" \
+    'book/tests/fixtures/solutions/07-demo/long.c, region "sixty-one": 61 lines, more than the 60 a page holds' 'nothing written'
 stops build/stops-on-failing-chalk "$T/errors/chalk-command-fails/sample.md" \
     'chalk decode --model no-such-model' 'chalk: error' 'nothing written'
 stops build/stops-on-bad-diagram "$T/errors/diagram-bad-tikz/sample.md" \
