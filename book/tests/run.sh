@@ -194,7 +194,7 @@ stops() { # stops NAME FILE.md [FILE.md... --] EXPECTED...
 stops build/stops-on-missing-region "$T/errors/include-missing-region/sample.md" \
     'book/tests/fixtures/solutions/07-demo/demo.c' 'no region "nosuch"' 'nothing written'
 stops build/stops-on-long-listing "$T/errors/include-too-long/sample.md" \
-    'book/tests/fixtures/solutions/07-demo/long.c, region "sixty-one": 61 lines, more than the 60 a page holds' 'nothing written'
+    'book/tests/fixtures/solutions/07-demo/long.c, region "one-more": 57 printed lines, more than the 56 a page holds' 'nothing written'
 stops build/stops-on-failing-chalk "$T/errors/chalk-command-fails/sample.md" \
     'chalk decode --model no-such-model' 'chalk: error' 'nothing written'
 stops build/stops-on-bad-diagram "$T/errors/diagram-bad-tikz/sample.md" \
