@@ -75,6 +75,9 @@ cd "$(dirname "$0")/../.."
 . tests/loop/lib.sh
 . tests/grade/intake.sh
 . tests/grade/sandbox.sh
+# the object rules' filters (rules_why_sections, rules_why_symbols), shared with make check;
+# grade.sh defines its own objcheck (binutils run in its jail) after this line; its source check is srccheck.c
+. tests/loop/rules.sh
 
 SUB=${1:-}
 [ $# -gt 0 ] && shift
@@ -321,41 +324,9 @@ inspect() {
 # function names in $2): prints the first rule broken, nothing when there is none.
 objcheck() {
     local d=$1 fns=$2 why
-    why=$(awk '
-        { name = $1; flags = "" }
-        name == "NULL" || name == "" { next }
-        name ~ /^\.(init_array|fini_array|preinit_array|ctors|dtors|init|fini)(\.|$)/ {
-            print "a constructor or destructor (" name "): code that would run before or after the tests"; done = 1; exit
-        }
-        name == ".note.GNU-stack" { stack = 1; if ($0 ~ / [A-Z]*X[A-Z]* +[0-9]+ +[0-9]+ +[0-9]+ *$/) { print "an executable stack"; done = 1; exit } ; next }
-        name ~ /^\.rela?\./ { name = substr(name, index(substr(name, 2), ".") + 1) }
-        name !~ /^\.(text|data|rodata|bss)(\..*)?$/ &&
-        name !~ /^\.(comment|note\.GNU-stack|note\.gnu\.property|eh_frame|symtab|strtab|shstrtab|group)$/ {
-            print "a section " name " that plain C functions do not need"; done = 1; exit
-        }
-        END { if (!done && !stack) print "no .note.GNU-stack section (the object would ask for an executable stack)" }
-    ' <(sed -n 's/^ *\[ *[0-9]*\] //p' "$d/sections"))
+    why=$(sed -n 's/^ *\[ *[0-9]*\] //p' "$d/sections" | rules_why_sections)
     [ -z "$why" ] || { echo "$why"; return; }
-    why=$(awk -v fns="$fns" -v allow="$cache/allow.syms" '
-        BEGIN {
-            while ((getline l < fns) > 0) contract[l] = 1
-            while ((getline l < allow) > 0) ok[l] = 1
-        }
-        $2 == "i" { print "an indirect function (ifunc) " $1 ": code that would run when the program loads"; done = 1; exit }
-        $2 ~ /^[Uwv]$/ {
-            if (!($1 in ok) && !($1 in contract)) calls = calls (calls == "" ? "" : ", ") $1
-            next
-        }
-        END {
-            if (!done && calls != "") print "calls to " calls ": not on the allow-list (math, lib/, memory, printing)"
-        }
-        $2 ~ /^[A-Z]$/ || $2 == "u" {
-            if ($2 == "T" && ($1 in contract)) next
-            if ($2 ~ /^[TW]$/) print "a global function " $1 " that is not one of the contract'"'"'s functions (make it static)"
-            else print "a global variable " $1 " (make it static)"
-            done = 1; exit
-        }
-    ' "$d/symbols")
+    why=$(rules_why_symbols "$fns" "$cache/allow.syms" <"$d/symbols")
     [ -z "$why" ] || { echo "$why"; return; }
     [ "$(cat "$d/syscalls")" = 0 ] || echo "a system call instruction"
 }
