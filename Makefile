@@ -109,7 +109,7 @@ web:
 # (book/web/wasm.sh; assets/chalk-web.js loads it).
 build/web-wasm/chalk.js: $(CHALK_SRC) $(CHALK_H) $(LIB_SRC) $(LIB_H) book/web/wasm.sh book/web/cjson/cJSON.c
 	@echo "web: the calculator as WebAssembly (emcc, about a minute)"
-	@book/web/wasm.sh $@ $(CHALK_INC) -- $(CHALK_SRC) $(LIB_SRC)
+	@book/web/wasm.sh $@ $(CHALK_CFLAGS) $(CHALK_INC) -- $(CHALK_SRC) $(LIB_SRC)
 
 CHAPTER_MD = $(sort $(wildcard chapters/[0-9][0-9]-*.md))
 # The chapters' flashcards for Anki: build/flashcards.tsv (import it as is).
