@@ -13,6 +13,8 @@
 #   cards      every review card's front asks one question (cards.lua); its
 #              "suspect" lines (two things in one question? trivia?) are written to
 #              build/checks/cards-suspect.txt for a reader to judge, not counted
+#   sizes      no source file of ours past 800 lines (sizes.sh; vendored code, a
+#              directory with its own LICENSE, is not ours to split)
 #   parens     no "((" around an equation reference, none in the text (parens.lua)
 #   layout     (its fixture only: book/tests/run.sh runs it on the built book, both
 #              editions) overfull lines and pages, unresolved references, "??",
@@ -70,6 +72,7 @@ check_refs() {
         -M refs-chapters="${chosen[*]}" -t native -o /dev/null
 }
 check_cards() { pandoc "${md[@]}" -L $C/cards.lua -t native -o /dev/null; }
+check_sizes() { $C/sizes.sh; }
 check_parens() { pandoc book/preface.md "${md[@]}" book/appendix.md -L $C/parens.lua -t native -o /dev/null; }
 # one pandoc per chosen chapter, as many at once as there are cores
 check_problems() {
@@ -162,6 +165,25 @@ fixture parens pandoc $F/parens/01-parens.md -L $C/parens.lua -t native -o /dev/
 fixture problems sh -c "CHALK_CACHE=\${CHALK_CACHE-build/cache/chalk} pandoc $F/problems/01-problems.md \
     -L book/filters/problems.lua -M problems=regime -M problems-seeds=20 -t native -o /dev/null | grep -v '^note: '"
 
+# sizes.sh on a tree made here (a fixture of 801 lines would be a finding of the real
+# check): 800 lines is allowed, 801 is not, in any source kind; vendored code, build/,
+# and text that is not source are left alone
+sizes_fixture() {
+    local d=$W/sizes k
+    rm -rf "$d"
+    mkdir -p "$d/sub" "$d/vendor" "$d/build"
+    lines() { seq "$1" | sed 's/^/-- /'; }
+    lines 800 >"$d/a.c"
+    lines 801 >"$d/b.lua"
+    lines 900 >"$d/sub/Makefile"
+    lines 900 >"$d/vendor/big.c"
+    : >"$d/vendor/LICENSE"
+    lines 900 >"$d/build/gen.c"
+    lines 900 >"$d/notes.txt"
+    $C/sizes.sh "$d"
+}
+fixture sizes sizes_fixture
+
 # layout.sh reads a built book; its fixture is a small LaTeX file with planted
 # defects, compiled here (the book itself is checked in book/tests/run.sh, phase 8)
 layout_fixture() {
@@ -171,7 +193,7 @@ layout_fixture() {
 }
 fixture layout layout_fixture
 
-for name in notation contracts refs cards parens problems; do real "$name"; done
+for name in notation contracts refs cards parens problems sizes; do real "$name"; done
 echo "note - card suspects (two things in one question? trivia?), for a reader to judge:" \
     "$(wc -l <build/checks/cards-suspect.txt) in build/checks/cards-suspect.txt"
 echo "note - each template's draws (attempts, the first degenerate one): build/checks/problems-note.txt"
