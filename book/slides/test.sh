@@ -19,9 +19,10 @@
 #   - the type of every figure is at least 20 pt at slide size: 9.45 pt on this
 #     160 mm frame (a 13.33-inch slide is 2.12 times wider), from how the figure is
 #     drawn (a plot's gnuplot font; a diagram's smallest size command, sub- and
-#     superscripts aside) times the scale the frame gives it (its natural size,
-#     pdfinfo, into the frame's figure box). A figure that is smaller is listed in
-#     book/slides/outstanding.txt ("fig:ID why"), or fails.
+#     superscripts aside; gantt.lua's DECK_FONT for a schedule) times the scale the
+#     frame gives it (its natural size, pdfinfo, into the frame's figure box), page
+#     by page for a figure of several (a slide each). No exceptions: a figure under
+#     20 pt fails; the check says the least size of the deck.
 # Once: a planted overfull slide stops the build; and the student handout
 # (tests/grade/handout.sh's file list) holds no deck and no slide sources.
 set -uo pipefail
@@ -37,6 +38,17 @@ if [ ${#chapters[@]} -eq 0 ]; then
 fi
 out=build
 min_pt=9.45
+
+# type_of TEXT: the smallest type size, in points, that TEXT's size commands give a
+# deck's diagram (book/filters/diagram.lua: the standalone class at 12 pt, text at
+# 12.5 pt; sub- and superscripts aside)
+type_of() {
+    local t=12.5
+    case $1 in *'\small'*) t=10.95 ;; esac
+    case $1 in *'\footnotesize'*) t=10 ;; esac
+    case $1 in *'\scriptsize'*) t=8 ;; esac
+    echo "$t"
+}
 
 for ch in "${chapters[@]}"; do
     src=$(ls chapters/"$ch"-*.md)
@@ -121,44 +133,44 @@ for ch in "${chapters[@]}"; do
     fi
 
     # type in figures: at least 20 pt at slide size, from how each is drawn and how
-    # much the frame scales it (\chalkfigure: 14 cm wide, 6.2 cm high, or 7.1 cm alone)
-    small="" smallids=""
-    listed=0
+    # much the frame scales it (\chalkfigure: 14 cm wide, 6.2 cm high, or 7.1 cm
+    # alone); a figure of several pages (\chalkfigurepage: a slide each) page by page
+    small="" sizes=""
     k=0
     figs=$(awk -F'\t' '$1 == "fig" { print $2 }' "$rec")
-    while read -r box path; do
-        k=$((k + 1))
+    while read -r box page path; do
+        [ "$page" -le 1 ] && k=$((k + 1))
         id=$(sed -n "${k}p" <<<"$figs")
-        read -r w h < <(pdfinfo "$path" | sed -n 's/^Page size: *\([0-9.]*\) x \([0-9.]*\).*/\1 \2/p')
+        p1=$((page > 1 ? page : 1))
+        read -r w h < <(pdfinfo -f "$p1" -l "$p1" "$path" | sed -n 's/^Page *[0-9]* size: *\([0-9.]*\) x \([0-9.]*\).*/\1 \2/p')
         if [ -f "$work/plots/${id//:/-}.gp" ]; then
             # gnuplot's pdfcairo prints a font of size S at 4/3 S points
             type=$(sed -n 's/.*font "[^,]*,\([0-9.]*\)".*/\1/p' "$work/plots/${id//:/-}.gp" | awk '{ print $1 * 4 / 3 }')
+        elif grep -qE '^```\{\.gantt .*#'"$id"'[ }]' "$src"; then
+            # book/filters/gantt.lua draws a deck's schedules in its DECK_FONT
+            type=$(type_of "$(sed -n 's/^local DECK_FONT = //p' book/filters/gantt.lua)")
         else
-            # a diagram: its smallest size command, in the sizes diagram.lua gives a deck
-            # (the standalone class at 12 pt, text at 12.5 pt)
-            block=$(awk -v id="$id" 'index($0, "#" id) && /^```/ { on = 1; next } on && /^```/ { exit } on' "$src")
-            type=12.5
-            case $block in *'\small'*) type=10.95 ;; esac
-            case $block in *'\footnotesize'*) type=10 ;; esac
-            case $block in *'\scriptsize'*) type=8 ;; esac
-            grep -qE '^```\{\.gantt .*#'"$id" "$src" && type=10 # book/filters/gantt.lua: \footnotesize
+            # a diagram: its smallest size command
+            type=$(type_of "$(awk -v id="$id" 'index($0, "#" id) && /^```/ { on = 1; next } on && /^```/ { exit } on' "$src")")
         fi
         at=$(awk -v t="$type" -v w="$w" -v h="$h" -v box="$box" 'BEGIN {
             bw = 14 / 2.54 * 72; bh = box / 2.54 * 72; s = bw / w; if (bh / h < s) s = bh / h; printf "%.1f", t * s }')
-        if awk -v a="$at" -v m="$min_pt" 'BEGIN { exit !(a < m) }'; then
-            smallids+=" $id "
-            if grep -qE "^$id( |$)" book/slides/outstanding.txt 2>/dev/null; then listed=$((listed + 1)); else small+=" $id (${at} pt)"; fi
+        [ "$page" -ge 1 ] && id="$id page $page"
+        sizes+="$at $id"$'\n'
+        if [ -z "$w" ] || [ -z "$type" ] || awk -v a="$at" -v m="$min_pt" 'BEGIN { exit !(a < m) }'; then
+            small+=" $id (${at} pt)"
         fi
-    done < <(sed -n 's/^\\chalkfigure\(\[\\chalkfigheightalone\]\)\{0,1\}{\(.*\)}$/\1 \2/p' "$work/deck.tex" |
-        awk '{ if (NF == 1) print 6.2, $1; else print 7.1, $2 }')
-    # a listed figure that now passes: the list only shrinks
-    for id in $figs; do
-        if grep -qE "^$id( |$)" book/slides/outstanding.txt 2>/dev/null && [[ $smallids != *" $id "* ]]; then
-            small+=" $id is listed in book/slides/outstanding.txt but now passes (take its line out)"
-        fi
-    done
-    [ -z "$small" ] && ok "$ch: type in figures at least 20 pt at slide size ($listed listed in book/slides/outstanding.txt)" ||
+    done < <(sed -n -e 's/^\\chalkfigure\(\[\\chalkfigheightalone\]\)\{0,1\}{\(.*\)}$/\1 0 \2/p' \
+        -e 's/^\\chalkfigurepage\(\[\\chalkfigheightalone\]\)\{0,1\}{\([0-9]*\)}{\(.*\)}$/\1 \2 \3/p' "$work/deck.tex" |
+        awk '{ if (NF == 2) print 6.2, $1, $2; else print 7.1, $2, $3 }')
+    least=$(grep . <<<"$sizes" | sort -n | sed -n '1s/^\([0-9.]*\) \(.*\)/\1 pt (\2)/p')
+    if [ "$k" -ne "$(grep -c . <<<"$figs")" ]; then
+        bad "$ch: $k figures drawn on the frames, $(grep -c . <<<"$figs") recorded"
+    elif [ -z "$small" ]; then
+        ok "$ch: type in figures at least 20 pt at slide size (the least: ${least:-no figure}, $min_pt pt on the frame)"
+    else
         bad "$ch: figures with type under 20 pt at slide size ($min_pt pt on the 160 mm frame):$small"
+    fi
 done
 
 # ---- once: a planted overfull slide stops the build -------------------------------
