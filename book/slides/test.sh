@@ -23,8 +23,9 @@
 #     frame gives it (its natural size, pdfinfo, into the frame's figure box), page
 #     by page for a figure of several (a slide each). No exceptions: a figure under
 #     20 pt fails; the check says the least size of the deck.
-# Once: a planted overfull slide stops the build; and the student handout
-# (tests/grade/handout.sh's file list) holds no deck and no slide sources.
+# Once: a planted overfull slide stops the build; and the student handout, built by
+# make handout in a scratch copy, holds no deck and nothing that builds one (a deck
+# or the builder planted in a copy of it is caught).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
 
@@ -194,16 +195,62 @@ else
     bad "a planted overfull slide failed for another reason: $(tail -3 "$scratch/out")"
 fi
 
-# ---- once: the student handout holds no deck ----------------------------------------
-# (the handout is made from git's file list, never from build/; its file filter is
-# applied here to the tree's files plus a deck as if it had been committed)
-filter=$(grep -m1 -oE "grep -E '\^\(exercises/[^']*'" tests/grade/handout.sh | sed -E "s/^grep -E '//; s/'$//")
-if [ -z "$filter" ]; then
-    bad "tests/grade/handout.sh: its file filter (grep -E '^(exercises/...') was not found"
+# ---- once: the student handout holds no deck, and nothing that builds one ----------
+# make handout (tests/grade/handout.sh) in a scratch copy of the tree, as the
+# classroom test makes it (BOOK=0: the book as built, if it is; what make has built,
+# the calculator and the mistakes' values, copied with their times so that it is not
+# built again). Then the unpacked handout against deck_leaks, and copies of it with a
+# deck or a deck's builder planted, which deck_leaks must catch.
+#
+# deck_leaks DIR: prints what in the unpacked handout DIR is a deck or builds one; a
+# deck with solutions needs book/slides/ (build.sh, template.tex, frames.lua: the
+# handout's chapters have no ::: solution block and it has no solutions/, which
+# tests/grade/handout-check.sh proves). So: a file under book/slides/; a file equal to
+# one of book/slides/ wherever it lies; a PDF named slides-NN.pdf, or made by Beamer
+# (its Creator), or of a deck's page size (a deck of this run: pdfinfo).
+deck_size=$(pdfinfo "$(ls "$out"/slides-[0-9][0-9].pdf 2>/dev/null | head -1)" 2>/dev/null | sed -n 's/^Page size: *\([0-9.]* x [0-9.]*\).*/\1/p')
+deck_size=${deck_size:-453.543 x 255.118}
+deck_leaks() {
+    local dir=$1 f sums
+    find "$dir" -path '*/book/slides/*' -type f | sed 's/^/under book\/slides\/: /'
+    sums=$(sha256sum book/slides/* | cut -d' ' -f1)
+    find "$dir" -type f -exec sha256sum {} + | while read -r sum f; do
+        grep -qxF "$sum" <<<"$sums" && echo "a copy of a file of book/slides/: $f"
+    done
+    find "$dir" -type f -name 'slides-[0-9]*.pdf' | sed 's/^/a deck by its name: /'
+    find "$dir" -type f | while IFS= read -r f; do
+        [ "$(head -c 5 "$f")" = "%PDF-" ] || continue
+        info=$(pdfinfo "$f" 2>/dev/null)
+        grep -q '^Creator:.*Beamer' <<<"$info" && echo "a PDF made by Beamer: $f"
+        grep -q "^Page size: *$deck_size pts" <<<"$info" && echo "a PDF of a deck's page size ($deck_size pt): $f"
+    done
+    return 0
+}
+tree=$scratch/tree
+mkdir -p "$tree/build"
+git ls-files -co --exclude-standard | grep -v '/\.backup/' | tar -cf - -T - | tar -xf - -C "$tree"
+for b in build/chalk build/chalk.pdf build/mistakes build/obj; do [ ! -e "$b" ] || cp -a "$b" "$tree/build/"; done
+if ! hlog=$(cd "$tree" && GIT_CEILING_DIRECTORIES=$scratch BOOK=0 make -s handout 2>&1); then
+    bad "make handout failed in a scratch copy: $(tail -3 <<<"$hlog")"
 else
-    leaked=$({ git ls-files -co --exclude-standard 2>/dev/null; echo build/slides-01.pdf; echo slides-01.pdf; } |
-        grep -E "$filter" | grep -E '(^|/)slides-[0-9]+\.pdf$' || true)
-    [ -z "$leaked" ] && ok "the student handout's file filter lets no deck in" || bad "a deck would enter the handout: $leaked"
+    mkdir -p "$scratch/h"
+    tar -xzf "$tree/build/chalk-handout.tar.gz" -C "$scratch/h"
+    leaks=$(deck_leaks "$scratch/h/chalk")
+    pdfs=$(find "$scratch/h/chalk" -type f -name '*.pdf' | wc -l)
+    [ -z "$leaks" ] && ok "make handout: no deck and nothing that builds one in it ($(find "$scratch/h/chalk" -type f | wc -l) files, $pdfs PDFs; nothing of book/slides/)" ||
+        bad "make handout: a deck or its builder in the student handout: $(echo $leaks)"
+    # each plant in a copy of the handout: a deck renamed, a deck's PDF under its own
+    # name, the builder where it was, the builder renamed
+    deck=$(ls "$out"/slides-[0-9][0-9].pdf 2>/dev/null | head -1)
+    for plant in "$deck notes/lecture.pdf" "$deck slides-01.pdf" "book/slides/build.sh book/slides/build.sh" \
+        "book/slides/frames.lua tools/deck.lua"; do
+        read -r from to <<<"$plant"
+        [ -f "$from" ] || { bad "nothing to plant from: $from"; continue; }
+        rm -rf "$scratch/planted" && cp -r "$scratch/h/chalk" "$scratch/planted"
+        mkdir -p "$scratch/planted/$(dirname "$to")" && cp "$from" "$scratch/planted/$to"
+        [ -n "$(deck_leaks "$scratch/planted")" ] && ok "  a handout with $from planted as $to is caught" ||
+            bad "  a handout with $from planted as $to passes the check"
+    done
 fi
 
 echo "slides: $passed passed, $failed failed"
