@@ -14,8 +14,8 @@
 #   - every figure of the chapter is on a slide;
 #   - every live number on a slide prints as the book prints the same command: each
 #     one is rendered again through the book's own chalk.lua (LaTeX, as the book
-#     does) and must be in the deck's text (numbers printed as TeX maths, such as
-#     6.71x10^11, are checked by their mantissa);
+#     does) and must be in the deck's text, whole (no digit next to it; a number in
+#     TeX maths, such as 6.71x10^11, with its exponent: "6.71 × 1011" in the text);
 #   - the type of every figure is at least 20 pt at slide size: 9.45 pt on this
 #     160 mm frame (a 13.33-inch slide is 2.12 times wider), from how the figure is
 #     drawn (a plot's gnuplot font; a diagram's smallest size command, sub- and
@@ -121,10 +121,14 @@ for ch in "${chapters[@]}"; do
             while IFS= read -r line; do
                 [ -n "$line" ] || continue
                 count=$((count + 1))
-                # TeX maths as the PDF's text: \times10^{11} is x10 and 11; \$ is $; thin spaces go
-                want=$(sed -E -e 's/\\\$//g' -e 's/\\([%&#_])/\1/g' -e 's/\\[()]//g' -e 's/\$//g' -e 's/\\times10\^\{[-0-9]+\}.*/×10/' -e 's/\\,//g' -e 's/\{\}//g' -e 's/~/ /g' <<<"$line")
-                want=${want%%×10*}
-                grep -qF -- "$want" <<<"$text" || nbad+=" [$line]"
+                # TeX maths as the PDF's text (pdftotext): 6.71\times10^{11} is "6.71 × 1011",
+                # the exponent in full, its minus "−"; \$ is $; thin spaces go
+                want=$(sed -E -e 's/\\\$//g' -e 's/\\([%&#_])/\1/g' -e 's/\\[()]//g' -e 's/\$//g' \
+                    -e 's/ *\\times *10\^\{?-([0-9]+)\}?/ × 10−\1/g' -e 's/ *\\times *10\^\{?([0-9]+)\}?/ × 10\1/g' \
+                    -e 's/\\,//g' -e 's/\{\}//g' -e 's/~/ /g' <<<"$line")
+                # whole: no digit (or a point before it) on either side in the deck's text
+                re=$(sed 's/[][\.*^$+?(){}|/]/\\&/g' <<<"$want")
+                grep -qE -- "(^|[^0-9.])$re([^0-9]|$)" <<<"$text" || nbad+=" [$line as \"$want\"]"
             done <<<"$rendered"
             [ -z "$nbad" ] && ok "$ch: the slides' $count live numbers print as the book prints them" ||
                 bad "$ch: live numbers not found in the deck as the book prints them:$nbad"
