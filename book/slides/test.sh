@@ -206,15 +206,16 @@ fi
 # built again). Then the unpacked handout against deck_leaks, and copies of it with a
 # deck or a deck's builder planted, which deck_leaks must catch.
 #
-# deck_leaks DIR: prints what in the unpacked handout DIR is a deck or builds one; a
-# deck with solutions needs book/slides/ (build.sh, template.tex, frames.lua: the
-# handout's chapters have no ::: solution block and it has no solutions/, which
-# tests/grade/handout-check.sh proves). So: a file under book/slides/; a file equal to
+# deck_leaks DIR: prints what in the unpacked handout DIR is a deck or builds one (its
+# path in DIR). A deck with solutions needs book/slides/ (build.sh, template.tex,
+# frames.lua: the handout's chapters have no ::: solution block and it has no
+# solutions/, which tests/grade/handout-check.sh proves). So: a file under book/slides/; a file equal to
 # one of book/slides/ wherever it lies; a PDF named slides-NN.pdf, or made by Beamer
 # (its Creator), or of a deck's page size (a deck of this run: pdfinfo).
 deck_size=$(pdfinfo "$(ls "$out"/slides-[0-9][0-9].pdf 2>/dev/null | head -1)" 2>/dev/null | sed -n 's/^Page size: *\([0-9.]* x [0-9.]*\).*/\1/p')
 deck_size=${deck_size:-453.543 x 255.118}
-deck_leaks() {
+deck_leaks() { deck_leaks_in "$1" | sed "s|$1/||"; }
+deck_leaks_in() {
     local dir=$1 f sums
     find "$dir" -path '*/book/slides/*' -type f | sed 's/^/under book\/slides\/: /'
     sums=$(sha256sum book/slides/* | cut -d' ' -f1)
