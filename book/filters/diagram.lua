@@ -8,7 +8,8 @@
 --     ```
 --
 --     Caption: what the drawing shows ...
--- The block holds one whole tikzpicture. It is compiled on its own by pdflatex
+-- The block holds one whole tikzpicture (in a lecture deck it may hold several,
+-- each then a page of the PDF: gantt.lua's schedules). It is compiled on its own by pdflatex
 -- (class standalone) with the book's type (Palatino text and maths at 10.5 pt),
 -- the book's colours (the \definecolor lines of book/template.tex: chalkblue,
 -- chalkgreen, chalkred, chalkgold, chalkgrey) and the TikZ libraries arrows.meta,
@@ -72,8 +73,14 @@ if FORMAT == 'beamer' then
 end
 
 local function document(tikz)
+  local options = CLASS_OPTIONS
+  -- (a deck's diagram of several pictures, such as gantt.lua's one per schedule:
+  -- a page each, which book/slides/frames.lua shows as a slide each)
+  if FORMAT == 'beamer' and select(2, tikz:gsub('\\begin{tikzpicture}', '')) > 1 then
+    options = options .. ',multi=tikzpicture'
+  end
   local head = table.concat({
-    '\\documentclass[' .. CLASS_OPTIONS .. ']{standalone}',
+    '\\documentclass[' .. options .. ']{standalone}',
     '\\usepackage[T1]{fontenc}',
     '\\usepackage[utf8]{inputenc}',
     '\\usepackage{lmodern}',

@@ -19,7 +19,9 @@
 -- them keeps only the digits, its shade telling the chunk) when it fits.
 -- Produces: the same block as a ```{.diagram #fig:ID}``` holding the tikzpicture
 -- (about 12 cm wide), which diagram.lua compiles, sizes and captions with the
--- "Caption:" paragraph that follows; nothing is drawn here.
+-- "Caption:" paragraph that follows; nothing is drawn here. In a lecture deck
+-- (FORMAT beamer) the block holds one tikzpicture per command instead, in larger
+-- type (deck_tikz below): a page of the diagram and a slide each.
 -- Stops the build on: an id not starting with fig:, an attribute, a line that is
 -- not a `schedule` command, a failing chalk, or a CSV without the timeline's columns.
 --
@@ -168,6 +170,80 @@ local function tikz_of(panels)
   return table.concat(out, '\n')
 end
 
+-- A lecture deck (FORMAT beamer): one picture per schedule, each a page of the
+-- diagram's PDF and a slide of its own (book/slides/frames.lua), in larger type than
+-- print (everything \small, titles \normalsize: at least 20 pt at slide size); each
+-- with its own time axis and legend, on the time scale all of them share.
+local DECK_FONT = '\\small'
+local DECK_WIDTH_CM, DECK_ROW_CM = 12.0, 0.62
+local DECK_LABEL_MIN_CM, DECK_DIGIT_CM = 0.40, 0.21
+
+local function deck_tikz(panels)
+  local span, unit_tf = 0, true
+  for _, p in ipairs(panels) do
+    span = math.max(span, p.makespan)
+    unit_tf = unit_tf and p.json.forward_s == 1
+  end
+  local cm = DECK_WIDTH_CM / span
+  local step = 5
+  while span / step > 8 do step = step * 2 end
+  local pictures = {}
+  for _, p in ipairs(panels) do
+    local out = {
+      '\\begin{tikzpicture}[x=1cm, y=1cm, font=' .. DECK_FONT .. ',',
+      '  pass/.style={draw=white, line width=0.4pt, inner sep=0pt, outer sep=0pt}]',
+      string.format('\\node[anchor=south west, inner sep=0pt] at (0, 0.15) {\\normalsize %s};', title_of(p, unit_tf)),
+    }
+    local chunks = 0
+    for s = 0, p.stages - 1 do
+      local top = -s * DECK_ROW_CM
+      out[#out + 1] = string.format('\\draw[black!30, line width=0.3pt] (0, %.3f) rectangle (%.3f, %.3f);',
+        top, p.makespan * cm, top - DECK_ROW_CM)
+      out[#out + 1] = string.format('\\node[anchor=east] at (-0.1, %.3f) {stage %d};', top - DECK_ROW_CM / 2, s)
+    end
+    for _, a in ipairs(p.passes) do
+      chunks = math.max(chunks, a.chunk)
+      local x0, x1 = a.from * cm, a.to * cm
+      local digits = tostring(math.floor(a.mb + 1))
+      local label = ''
+      if x1 - x0 >= DECK_LABEL_MIN_CM then
+        label = digits .. string.rep("'", math.floor(a.chunk))
+        if a.chunk > 0 then label = '$' .. label .. '$' end
+      elseif x1 - x0 >= #digits * DECK_DIGIT_CM + 0.02 then
+        label = digits
+      end
+      out[#out + 1] = string.format('\\node[pass, %s, minimum width=%.3fcm, minimum height=%.3fcm, anchor=north west] at (%.3f, %.3f) {%s};',
+        style_of(a), x1 - x0, DECK_ROW_CM, x0, -a.stage * DECK_ROW_CM, label)
+    end
+    local base = -p.stages * DECK_ROW_CM - 0.1
+    out[#out + 1] = string.format('\\draw[black!60, line width=0.4pt] (0, %.3f) -- (%.3f, %.3f);', base, span * cm, base)
+    local t = 0
+    while t <= span + 1e-9 do
+      out[#out + 1] = string.format('\\draw[black!60, line width=0.4pt] (%.3f, %.3f) -- ++(0, -0.1) node[below] {%s};',
+        t * cm, base, util.sig(t, 3))
+      t = t + step
+    end
+    out[#out + 1] = string.format('\\node[anchor=north] at (%.3f, %.3f) {%s};', span * cm / 2,
+      base - 0.55, unit_tf and 'time, in units of the forward pass $t_F$' or 'time (s)')
+    local legend = { { 'fill=black!12', 'forward' }, { 'fill=black!62', 'backward' } }
+    if chunks > 0 then
+      legend[#legend + 1] = { 'fill=black!26', 'forward, chunk 2' }
+      legend[#legend + 1] = { 'fill=black!76', 'backward, chunk 2' }
+    end
+    -- (two keys to a row: the picture no wider than its axis)
+    for k, l in ipairs(legend) do
+      local where = k % 2 == 1 and string.format('anchor=west] at (0, %.3f)', base - 1.35 - (k - 1) / 2 * 0.6) or
+          string.format('right=0.35cm of gantt-key-%d]', k - 1)
+      out[#out + 1] = string.format('\\node[pass, %s, minimum width=0.5cm, minimum height=%.3fcm, %s (gantt-box-%d) {};',
+        l[1], DECK_ROW_CM * 0.7, where, k)
+      out[#out + 1] = string.format('\\node[right=2pt of gantt-box-%d] (gantt-key-%d) {%s};', k, k, l[2])
+    end
+    out[#out + 1] = '\\end{tikzpicture}'
+    pictures[#pictures + 1] = table.concat(out, '\n')
+  end
+  return table.concat(pictures, '\n')
+end
+
 local function diagram(b)
   local id = b.identifier
   if not id:match('^fig:') then util.fail(WHO, (id ~= '' and id or 'a .gantt block') .. ': a gantt id must be fig:NAME') end
@@ -183,6 +259,7 @@ local function diagram(b)
     panels[#panels + 1] = panel_of((line:gsub('%s+', ' '):gsub('^ ', ''):gsub(' $', '')), id)
   end
   if #panels == 0 then util.fail(WHO, id .. ': no `chalk schedule` command in the block') end
+  if FORMAT == 'beamer' then return pandoc.CodeBlock(deck_tikz(panels), pandoc.Attr(id, { 'diagram' })) end
   return pandoc.CodeBlock(tikz_of(panels), pandoc.Attr(id, { 'diagram' }))
 end
 

@@ -10,7 +10,8 @@
 --           section's slide text when the mark has some
 --   eq      the equation, numbered as in the book (\tag), and its one-line point
 --   fig     the figure, as large as the frame allows, without its caption (the
---           frame's title names it: "... (Figure 1.4)"), and its point
+--           frame's title names it: "... (Figure 1.4)"), and its point; a figure
+--           whose PDF has several pages (gantt.lua's schedules) a frame per page
 --   tbl     the table, without its caption, and its point
 --   code    the listing from its tested region, and its point
 --   text    the slide's own text
@@ -93,7 +94,25 @@ end
 
 -- The blocks of a frame: figures without captions and at the frame's size,
 -- equations with the book's number.
-local function slide_blocks(blocks)
+-- The pages of a figure's PDF (pdfinfo): a diagram of several pictures, such as
+-- gantt.lua's one per schedule in a deck, has one page each.
+local function pages_of(pdf)
+  local p = io.popen('pdfinfo ' .. util.shell_quote(pdf) .. ' 2>/dev/null')
+  local info = p:read('a')
+  p:close()
+  return tonumber(info:match('Pages:%s*(%d+)')) or 1
+end
+
+local function figure_pages(blocks)
+  for _, b in ipairs(blocks) do
+    local img = b.t == 'Para' and #b.content == 1 and b.content[1]
+    if img and img.t == 'Image' and #img.caption > 0 then return pages_of(img.src) end
+  end
+  return 1
+end
+
+-- (page: the page of a figure of several pages this frame shows, or nil)
+local function slide_blocks(blocks, page)
   local res = pandoc.List()
   -- a figure alone on its frame gets the text's room too
   local others = 0
@@ -105,7 +124,12 @@ local function slide_blocks(blocks)
   for _, b in ipairs(blocks) do
     local img = b.t == 'Para' and #b.content == 1 and b.content[1]
     if img and img.t == 'Image' and #img.caption > 0 then
-      res:insert(rawb('\\chalkfigure' .. (others == 0 and '[\\chalkfigheightalone]' or '') .. '{' .. img.src .. '}'))
+      local height = others == 0 and '[\\chalkfigheightalone]' or ''
+      if page then
+        res:insert(rawb('\\chalkfigurepage' .. height .. '{' .. page .. '}{' .. img.src .. '}'))
+      else
+        res:insert(rawb('\\chalkfigure' .. height .. '{' .. img.src .. '}'))
+      end
     elseif b.t == 'Para' and #b.content >= 1 and b.content[1].t == 'Str' and b.content[1].text == 'Caption:' then
       -- the figure's caption stays in the book
     elseif b.t == 'Table' then
@@ -180,8 +204,17 @@ local function make_frame(div)
     else
       record(kind, pandoc.utils.stringify(title))
     end
+    local pages = kind == 'fig' and figure_pages(blocks) or 1
+    if pages > 1 then
+      -- a figure of several pages: a frame each, the same title and point
+      for page = 1, pages do
+        out:insert(frame_header(title:clone(), { 'c' }))
+        out:extend(slide_blocks(pandoc.List(blocks):map(function(b) return b:clone() end), page))
+      end
+      return
+    end
     out:insert(frame_header(title, (kind == 'fig' or kind == 'eq') and { 'c' } or {}))
-    local body = slide_blocks(blocks, kind)
+    local body = slide_blocks(blocks)
     if kind == 'eq' then
       -- the equation large, its point below it at the normal size
       body:insert(1, rawb('\\begin{chalkbig}'))

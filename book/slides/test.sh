@@ -14,16 +14,18 @@
 #   - every figure of the chapter is on a slide;
 #   - every live number on a slide prints as the book prints the same command: each
 #     one is rendered again through the book's own chalk.lua (LaTeX, as the book
-#     does) and must be in the deck's text (numbers printed as TeX maths, such as
-#     6.71x10^11, are checked by their mantissa);
+#     does) and must be in the deck's text, whole (no digit next to it; a number in
+#     TeX maths, such as 6.71x10^11, with its exponent: "6.71 × 1011" in the text);
 #   - the type of every figure is at least 20 pt at slide size: 9.45 pt on this
 #     160 mm frame (a 13.33-inch slide is 2.12 times wider), from how the figure is
 #     drawn (a plot's gnuplot font; a diagram's smallest size command, sub- and
-#     superscripts aside) times the scale the frame gives it (its natural size,
-#     pdfinfo, into the frame's figure box). A figure that is smaller is listed in
-#     book/slides/outstanding.txt ("fig:ID why"), or fails.
-# Once: a planted overfull slide stops the build; and the student handout
-# (tests/grade/handout.sh's file list) holds no deck and no slide sources.
+#     superscripts aside; gantt.lua's DECK_FONT for a schedule) times the scale the
+#     frame gives it (its natural size, pdfinfo, into the frame's figure box), page
+#     by page for a figure of several (a slide each). No exceptions: a figure under
+#     20 pt fails; the check says the least size of the deck.
+# Once: a planted overfull slide stops the build; and the student handout, built by
+# make handout in a scratch copy, holds no deck and nothing that builds one (a deck
+# or the builder planted in a copy of it is caught).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
 
@@ -37,6 +39,17 @@ if [ ${#chapters[@]} -eq 0 ]; then
 fi
 out=build
 min_pt=9.45
+
+# type_of TEXT: the smallest type size, in points, that TEXT's size commands give a
+# deck's diagram (book/filters/diagram.lua: the standalone class at 12 pt, text at
+# 12.5 pt; sub- and superscripts aside)
+type_of() {
+    local t=12.5
+    case $1 in *'\small'*) t=10.95 ;; esac
+    case $1 in *'\footnotesize'*) t=10 ;; esac
+    case $1 in *'\scriptsize'*) t=8 ;; esac
+    echo "$t"
+}
 
 for ch in "${chapters[@]}"; do
     src=$(ls chapters/"$ch"-*.md)
@@ -108,10 +121,14 @@ for ch in "${chapters[@]}"; do
             while IFS= read -r line; do
                 [ -n "$line" ] || continue
                 count=$((count + 1))
-                # TeX maths as the PDF's text: \times10^{11} is x10 and 11; \$ is $; thin spaces go
-                want=$(sed -E -e 's/\\\$//g' -e 's/\\([%&#_])/\1/g' -e 's/\\[()]//g' -e 's/\$//g' -e 's/\\times10\^\{[-0-9]+\}.*/×10/' -e 's/\\,//g' -e 's/\{\}//g' -e 's/~/ /g' <<<"$line")
-                want=${want%%×10*}
-                grep -qF -- "$want" <<<"$text" || nbad+=" [$line]"
+                # TeX maths as the PDF's text (pdftotext): 6.71\times10^{11} is "6.71 × 1011",
+                # the exponent in full, its minus "−"; \$ is $; thin spaces go
+                want=$(sed -E -e 's/\\\$//g' -e 's/\\([%&#_])/\1/g' -e 's/\\[()]//g' -e 's/\$//g' \
+                    -e 's/ *\\times *10\^\{?-([0-9]+)\}?/ × 10−\1/g' -e 's/ *\\times *10\^\{?([0-9]+)\}?/ × 10\1/g' \
+                    -e 's/\\,//g' -e 's/\{\}//g' -e 's/~/ /g' <<<"$line")
+                # whole: no digit (or a point before it) on either side in the deck's text
+                re=$(sed 's/[][\.*^$+?(){}|/]/\\&/g' <<<"$want")
+                grep -qE -- "(^|[^0-9.])$re([^0-9]|$)" <<<"$text" || nbad+=" [$line as \"$want\"]"
             done <<<"$rendered"
             [ -z "$nbad" ] && ok "$ch: the slides' $count live numbers print as the book prints them" ||
                 bad "$ch: live numbers not found in the deck as the book prints them:$nbad"
@@ -121,44 +138,44 @@ for ch in "${chapters[@]}"; do
     fi
 
     # type in figures: at least 20 pt at slide size, from how each is drawn and how
-    # much the frame scales it (\chalkfigure: 14 cm wide, 6.2 cm high, or 7.1 cm alone)
-    small="" smallids=""
-    listed=0
+    # much the frame scales it (\chalkfigure: 14 cm wide, 6.2 cm high, or 7.1 cm
+    # alone); a figure of several pages (\chalkfigurepage: a slide each) page by page
+    small="" sizes=""
     k=0
     figs=$(awk -F'\t' '$1 == "fig" { print $2 }' "$rec")
-    while read -r box path; do
-        k=$((k + 1))
+    while read -r box page path; do
+        [ "$page" -le 1 ] && k=$((k + 1))
         id=$(sed -n "${k}p" <<<"$figs")
-        read -r w h < <(pdfinfo "$path" | sed -n 's/^Page size: *\([0-9.]*\) x \([0-9.]*\).*/\1 \2/p')
+        p1=$((page > 1 ? page : 1))
+        read -r w h < <(pdfinfo -f "$p1" -l "$p1" "$path" | sed -n 's/^Page *[0-9]* size: *\([0-9.]*\) x \([0-9.]*\).*/\1 \2/p')
         if [ -f "$work/plots/${id//:/-}.gp" ]; then
             # gnuplot's pdfcairo prints a font of size S at 4/3 S points
             type=$(sed -n 's/.*font "[^,]*,\([0-9.]*\)".*/\1/p' "$work/plots/${id//:/-}.gp" | awk '{ print $1 * 4 / 3 }')
+        elif grep -qE '^```\{\.gantt .*#'"$id"'[ }]' "$src"; then
+            # book/filters/gantt.lua draws a deck's schedules in its DECK_FONT
+            type=$(type_of "$(sed -n 's/^local DECK_FONT = //p' book/filters/gantt.lua)")
         else
-            # a diagram: its smallest size command, in the sizes diagram.lua gives a deck
-            # (the standalone class at 12 pt, text at 12.5 pt)
-            block=$(awk -v id="$id" 'index($0, "#" id) && /^```/ { on = 1; next } on && /^```/ { exit } on' "$src")
-            type=12.5
-            case $block in *'\small'*) type=10.95 ;; esac
-            case $block in *'\footnotesize'*) type=10 ;; esac
-            case $block in *'\scriptsize'*) type=8 ;; esac
-            grep -qE '^```\{\.gantt .*#'"$id" "$src" && type=10 # book/filters/gantt.lua: \footnotesize
+            # a diagram: its smallest size command
+            type=$(type_of "$(awk -v id="$id" 'index($0, "#" id) && /^```/ { on = 1; next } on && /^```/ { exit } on' "$src")")
         fi
         at=$(awk -v t="$type" -v w="$w" -v h="$h" -v box="$box" 'BEGIN {
             bw = 14 / 2.54 * 72; bh = box / 2.54 * 72; s = bw / w; if (bh / h < s) s = bh / h; printf "%.1f", t * s }')
-        if awk -v a="$at" -v m="$min_pt" 'BEGIN { exit !(a < m) }'; then
-            smallids+=" $id "
-            if grep -qE "^$id( |$)" book/slides/outstanding.txt 2>/dev/null; then listed=$((listed + 1)); else small+=" $id (${at} pt)"; fi
+        [ "$page" -ge 1 ] && id="$id page $page"
+        sizes+="$at $id"$'\n'
+        if [ -z "$w" ] || [ -z "$type" ] || awk -v a="$at" -v m="$min_pt" 'BEGIN { exit !(a < m) }'; then
+            small+=" $id (${at} pt)"
         fi
-    done < <(sed -n 's/^\\chalkfigure\(\[\\chalkfigheightalone\]\)\{0,1\}{\(.*\)}$/\1 \2/p' "$work/deck.tex" |
-        awk '{ if (NF == 1) print 6.2, $1; else print 7.1, $2 }')
-    # a listed figure that now passes: the list only shrinks
-    for id in $figs; do
-        if grep -qE "^$id( |$)" book/slides/outstanding.txt 2>/dev/null && [[ $smallids != *" $id "* ]]; then
-            small+=" $id is listed in book/slides/outstanding.txt but now passes (take its line out)"
-        fi
-    done
-    [ -z "$small" ] && ok "$ch: type in figures at least 20 pt at slide size ($listed listed in book/slides/outstanding.txt)" ||
+    done < <(sed -n -e 's/^\\chalkfigure\(\[\\chalkfigheightalone\]\)\{0,1\}{\(.*\)}$/\1 0 \2/p' \
+        -e 's/^\\chalkfigurepage\(\[\\chalkfigheightalone\]\)\{0,1\}{\([0-9]*\)}{\(.*\)}$/\1 \2 \3/p' "$work/deck.tex" |
+        awk '{ if (NF == 2) print 6.2, $1, $2; else print 7.1, $2, $3 }')
+    least=$(grep . <<<"$sizes" | sort -n | sed -n '1s/^\([0-9.]*\) \(.*\)/\1 pt (\2)/p')
+    if [ "$k" -ne "$(grep -c . <<<"$figs")" ]; then
+        bad "$ch: $k figures drawn on the frames, $(grep -c . <<<"$figs") recorded"
+    elif [ -z "$small" ]; then
+        ok "$ch: type in figures at least 20 pt at slide size (the least: ${least:-no figure}, $min_pt pt on the frame)"
+    else
         bad "$ch: figures with type under 20 pt at slide size ($min_pt pt on the 160 mm frame):$small"
+    fi
 done
 
 # ---- once: a planted overfull slide stops the build -------------------------------
@@ -182,16 +199,63 @@ else
     bad "a planted overfull slide failed for another reason: $(tail -3 "$scratch/out")"
 fi
 
-# ---- once: the student handout holds no deck ----------------------------------------
-# (the handout is made from git's file list, never from build/; its file filter is
-# applied here to the tree's files plus a deck as if it had been committed)
-filter=$(grep -m1 -oE "grep -E '\^\(exercises/[^']*'" tests/grade/handout.sh | sed -E "s/^grep -E '//; s/'$//")
-if [ -z "$filter" ]; then
-    bad "tests/grade/handout.sh: its file filter (grep -E '^(exercises/...') was not found"
+# ---- once: the student handout holds no deck, and nothing that builds one ----------
+# make handout (tests/grade/handout.sh) in a scratch copy of the tree, as the
+# classroom test makes it (BOOK=0: the book as built, if it is; what make has built,
+# the calculator and the mistakes' values, copied with their times so that it is not
+# built again). Then the unpacked handout against deck_leaks, and copies of it with a
+# deck or a deck's builder planted, which deck_leaks must catch.
+#
+# deck_leaks DIR: prints what in the unpacked handout DIR is a deck or builds one (its
+# path in DIR). A deck with solutions needs book/slides/ (build.sh, template.tex,
+# frames.lua: the handout's chapters have no ::: solution block and it has no
+# solutions/, which tests/grade/handout-check.sh proves). So: a file under book/slides/; a file equal to
+# one of book/slides/ wherever it lies; a PDF named slides-NN.pdf, or made by Beamer
+# (its Creator), or of a deck's page size (a deck of this run: pdfinfo).
+deck_size=$(pdfinfo "$(ls "$out"/slides-[0-9][0-9].pdf 2>/dev/null | head -1)" 2>/dev/null | sed -n 's/^Page size: *\([0-9.]* x [0-9.]*\).*/\1/p')
+deck_size=${deck_size:-453.543 x 255.118}
+deck_leaks() { deck_leaks_in "$1" | sed "s|$1/||"; }
+deck_leaks_in() {
+    local dir=$1 f sums
+    find "$dir" -path '*/book/slides/*' -type f | sed 's/^/under book\/slides\/: /'
+    sums=$(sha256sum book/slides/* | cut -d' ' -f1)
+    find "$dir" -type f -exec sha256sum {} + | while read -r sum f; do
+        grep -qxF "$sum" <<<"$sums" && echo "a copy of a file of book/slides/: $f"
+    done
+    find "$dir" -type f -name 'slides-[0-9]*.pdf' | sed 's/^/a deck by its name: /'
+    find "$dir" -type f | while IFS= read -r f; do
+        [ "$(head -c 5 "$f")" = "%PDF-" ] || continue
+        info=$(pdfinfo "$f" 2>/dev/null)
+        grep -q '^Creator:.*Beamer' <<<"$info" && echo "a PDF made by Beamer: $f"
+        grep -q "^Page size: *$deck_size pts" <<<"$info" && echo "a PDF of a deck's page size ($deck_size pt): $f"
+    done
+    return 0
+}
+tree=$scratch/tree
+mkdir -p "$tree/build"
+git ls-files -co --exclude-standard | grep -v '/\.backup/' | tar -cf - -T - | tar -xf - -C "$tree"
+for b in build/chalk build/chalk.pdf build/mistakes build/obj; do [ ! -e "$b" ] || cp -a "$b" "$tree/build/"; done
+if ! hlog=$(cd "$tree" && GIT_CEILING_DIRECTORIES=$scratch BOOK=0 make -s handout 2>&1); then
+    bad "make handout failed in a scratch copy: $(tail -3 <<<"$hlog")"
 else
-    leaked=$({ git ls-files -co --exclude-standard 2>/dev/null; echo build/slides-01.pdf; echo slides-01.pdf; } |
-        grep -E "$filter" | grep -E '(^|/)slides-[0-9]+\.pdf$' || true)
-    [ -z "$leaked" ] && ok "the student handout's file filter lets no deck in" || bad "a deck would enter the handout: $leaked"
+    mkdir -p "$scratch/h"
+    tar -xzf "$tree/build/chalk-handout.tar.gz" -C "$scratch/h"
+    leaks=$(deck_leaks "$scratch/h/chalk")
+    pdfs=$(find "$scratch/h/chalk" -type f -name '*.pdf' | wc -l)
+    [ -z "$leaks" ] && ok "make handout: no deck and nothing that builds one in it ($(find "$scratch/h/chalk" -type f | wc -l) files, $pdfs PDFs; nothing of book/slides/)" ||
+        bad "make handout: a deck or its builder in the student handout: $(echo $leaks)"
+    # each plant in a copy of the handout: a deck renamed, a deck's PDF under its own
+    # name, the builder where it was, the builder renamed
+    deck=$(ls "$out"/slides-[0-9][0-9].pdf 2>/dev/null | head -1)
+    for plant in "$deck notes/lecture.pdf" "$deck slides-01.pdf" "book/slides/build.sh book/slides/build.sh" \
+        "book/slides/frames.lua tools/deck.lua"; do
+        read -r from to <<<"$plant"
+        [ -f "$from" ] || { bad "nothing to plant from: $from"; continue; }
+        rm -rf "$scratch/planted" && cp -r "$scratch/h/chalk" "$scratch/planted"
+        mkdir -p "$scratch/planted/$(dirname "$to")" && cp "$from" "$scratch/planted/$to"
+        [ -n "$(deck_leaks "$scratch/planted")" ] && ok "  a handout with $from planted as $to is caught" ||
+            bad "  a handout with $from planted as $to passes the check"
+    done
 fi
 
 echo "slides: $passed passed, $failed failed"

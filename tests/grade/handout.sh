@@ -7,7 +7,8 @@
 # test, deps.sh), tests/stubs/ (pristine
 # stubs for make reset),
 # lib/, chapters/ (with every ::: {.solution} block removed), book/ (without its own
-# tests: their golden files include instructor-edition output), the student
+# tests: their golden files include instructor-edition output; nor book/slides/, the
+# instructor's lecture decks, which may show solutions), the student
 # edition of the book as chalk.pdf, the review cards as flashcards.tsv (when the
 # book build makes them), the values of each chapter's catalogued mistakes
 # (tests/NN-topic/mistakes.tsv, for make check to name them), and its own Makefile
@@ -40,7 +41,7 @@ else
     find . -type f -not -path './build/*' -not -path './.git/*' | sed 's|^\./||' >"$stage/files"
 fi
 grep -E '^(exercises/[0-9][0-9]-[^/]+/[^/]+|tests/[0-9][0-9]-[^/]+/([^/]+\.c|hints\.txt)|tests/test_util\.h|tests/check\.sh|tests/deps\.sh|tests/loop/[^/]+|lib/.+|chapters/.+|book/.+|\.clang-format)$' "$stage/files" |
-    grep -v -e '/\.backup/' -e '^book/tests/' -e '^tests/loop/test_loop\.sh$' >"$stage/keep"
+    grep -v -e '/\.backup/' -e '^book/tests/' -e '^book/slides/' -e '^tests/loop/test_loop\.sh$' >"$stage/keep"
 while IFS= read -r f; do
     [ -f "$f" ] || continue
     mkdir -p "$dest/$(dirname "$f")"
