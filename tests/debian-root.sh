@@ -9,7 +9,8 @@
 #                                   when it is under 7 days old, else debootstrap
 #                                   --variant=minbase bookworm (then cached)
 #   debroot_network                 the machine's apt sources and proxy settings, its
-#                                   resolver and hosts, copied into the root
+#                                   resolver and hosts, its local certificate
+#                                   authorities and /etc/npmrc, copied into the root
 #   debroot_mount                   /proc, /sys, /dev/pts and a /dev/shm in the root
 #   debroot_cleanup [KEEP_DIR]      unmounts, then removes WORK (moved to KEEP_DIR
 #                                   instead when KEEP=1 and KEEP_DIR is given)
@@ -89,6 +90,16 @@ debroot_network() {
     done
     cp /etc/resolv.conf "$DEBROOT/etc/resolv.conf" 2>/dev/null || true
     cp /etc/hosts "$DEBROOT/etc/hosts" 2>/dev/null || true
+    # a network whose egress re-signs TLS (a proxy with its own certificate authority):
+    # the machine's local authorities, which the root's ca-certificates adds to its
+    # bundle when it is installed, and npm's machine-wide settings (/etc/npmrc: e.g.
+    # cafile=/etc/ssl/certs/ca-certificates.crt), or the npm registry is refused there
+    if [ -d /usr/local/share/ca-certificates ]; then
+        mkdir -p "$DEBROOT/usr/local/share/ca-certificates"
+        cp -r /usr/local/share/ca-certificates/. "$DEBROOT/usr/local/share/ca-certificates/"
+    fi
+    [ -f /etc/npmrc ] && cp /etc/npmrc "$DEBROOT/etc/npmrc"
+    return 0
 }
 
 debroot_mount() {

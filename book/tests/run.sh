@@ -70,6 +70,19 @@ run_pandoc() {
         -o "$OUT/$name/out" 2>"$OUT/$name/err"
 }
 
+# The web edition's tools (dvisvgm for the golden *-html diagrams; node, chromium and
+# the npm modules for web/*), installed before the first test that needs them.
+web_ready=1
+needs_web=0
+for n in web/site web/numbers web/stops-on-bad-equation web/browser; do selected "$n" && needs_web=1; done
+for d in "$T"/golden/*-html/; do selected "golden/$(basename "$d")" && needs_web=1; done
+if [ "$needs_web" = 1 ]; then
+    tests/deps.sh web >"$OUT/web-deps.log" 2>&1 || web_ready=0
+    cat "$OUT/web-deps.log"
+    [ "$web_ready" = 0 ] || book/web/tools.sh build/web-tools >"$OUT/web-tools.log" 2>&1 || web_ready=0
+    grep -v '^$' "$OUT/web-tools.log" 2>/dev/null || true
+fi
+
 # ---- golden tests ------------------------------------------------------------------
 for dir in "$T"/golden/*/; do
     dir=${dir%/}
@@ -293,13 +306,6 @@ if selected build/layout; then
 fi
 
 # ---- the web edition ---------------------------------------------------------------------
-web_ready=1
-if selected web/site || selected web/numbers || selected web/stops-on-bad-equation || selected web/browser; then
-    tests/deps.sh web >"$OUT/web-deps.log" 2>&1 || web_ready=0
-    cat "$OUT/web-deps.log"
-    [ "$web_ready" = 0 ] || book/web/tools.sh build/web-tools >"$OUT/web-tools.log" 2>&1 || web_ready=0
-    grep -v '^$' "$OUT/web-tools.log" 2>/dev/null || true
-fi
 if selected web/site; then
     echo "[ RUN      ] web/site"
     why=""

@@ -182,15 +182,18 @@ sandbox_bwrap_works() {
 # and kept in $1/writable-dirs: a walk of the whole tree, a second or a few (more
 # on a big, busy disk; it stops at GRADE_WALK_S, 300 s, and then the usual places
 # stand in for it, said so and not kept). A directory made world-writable later is
-# missed.
+# missed. The walk starts at / too, and the usual places are always kept: in a chroot
+# (make fresh-check's root) the root is no mount point of its own, so
+# /proc/self/mounts alone would leave its /run/lock unwalked.
 sandbox_writable_dirs() {
     local dir=$1 m usual=(/tmp /var/tmp /dev/shm /run/lock /var/lock /dev/mqueue)
     if [ ! -f "$dir/writable-dirs" ]; then
         if timeout "${GRADE_WALK_S:-300}" bash -c '
             awk '\''$3 !~ /^(proc|sysfs|cgroup2?|devpts|debugfs|tracefs|securityfs|pstore|bpf|configfs|fusectl|autofs|binfmt_misc|hugetlbfs|rpc_pipefs|nsfs|efivarfs)$/ { print $2 }'\'' /proc/self/mounts |
-                sed "s/\\\\040/ /g" | sort -u | while IFS= read -r m; do
+                { sed "s/\\\\040/ /g"; echo /; } | sort -u | while IFS= read -r m; do
                 find "$m" -xdev \( -type d ! -perm -0001 -prune \) -o \( -type d -perm -0002 -print -prune \) 2>/dev/null
             done' >"$dir/writable-dirs.$$"; then
+            for m in "${usual[@]}"; do [ -d "$m" ] && echo "$m"; done >>"$dir/writable-dirs.$$"
             sort -u "$dir/writable-dirs.$$" >"$dir/writable-dirs.$$.s" && mv -f "$dir/writable-dirs.$$.s" "$dir/writable-dirs"
             rm -f "$dir/writable-dirs.$$"
         else

@@ -239,9 +239,9 @@ double batching_compute_s(const batching_deploy *d, double batch)
 C
     loop_splice "$scratch/solved2.c" "$scratch/warn.c" batching_compute_s >"$stub"
     out=$(make -s check CH=01 2>&1)
-    expect "a file with warnings: check shows them (unused variable)" has "$out" "warning: unused variable ‘unused_count’"
+    expect "a file with warnings: check shows them (unused variable)" eval 'has "$out" "warning: unused variable ‘unused_count’" || has "$out" "warning: unused variable '"'"'unused_count'"'"'"'
     expect "  and still reports every exercise ($n_ex lines, ✓ hardware_ratio)" \
-        eval 'test "$(printf "%s\n" "$out" | grep -c "^  [✓✗] ")" = "$n_ex" && has "$out" "✓ hardware_ratio"'
+        eval 'test "$(printf "%s\n" "$out" | grep -cE "^  (✓|✗) ")" = "$n_ex" && has "$out" "✓ hardware_ratio"'
     expect "  and says the grader would accept it (it ignores warnings)" \
         has "$out" "The grader would accept exercises/$CH/batching.c as it stands"
     out=$(make -s check CH=01 2>&1)
@@ -258,7 +258,7 @@ C
         has "$out" "does not compile: batching_compute_s ($stub:"
     expect "  the other exercises still report (✓ hardware_ratio, ✓ train_departures)" \
         eval 'has "$out" "✓ hardware_ratio" && has "$out" "✓ train_departures"'
-    expect "  the compiler's error is shown" has "$out" "‘undeclared_rate’ undeclared"
+    expect "  the compiler's error is shown" eval 'has "$out" "‘undeclared_rate’ undeclared" || has "$out" "'"'"'undeclared_rate'"'"' undeclared"'
     expect "  and the grader would score the chapter zero (it compiles the whole file)" \
         has "$out" "The grader would score chapter $CH zero: $stub does not compile"
     printf 'int stray_line_outside_any_function(;\n' >>"$stub"
