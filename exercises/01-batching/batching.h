@@ -252,11 +252,24 @@ typedef struct batching_fast {
 /* Fast mode on the same hardware and context, §1.9 (Fast mode): run a
  * smaller batch so that a step takes 1/speedup of the step at
  * normal_batch, and report what a token then costs relative to normal.
- * batch is not rounded to a whole number: it is the largest real batch
- * whose step is at most the fast step. Not possible when the fast step is
- * below the latency floor, or when that batch is below 1 (a batch of
- * exactly 1 is possible).
- * Preconditions: normal_batch > 0, speedup >= 1, context_tokens >= 0. */
+ *
+ * The step in this exercise is that of exercise 1.2 with one change: a
+ * step reads only the parameters its batch is expected to fetch
+ * (batching_params_fetched of exercise 1.3), not every parameter. So
+ * both the normal and the fast step of an MoE read fewer weights at a
+ * small batch; for a dense model (experts_routed == 0) or k == E the step
+ * is batching_step_at's step_s. A batch is a real number >= 1.
+ *
+ * batch is the largest real batch >= 1 whose step is at most the fast
+ * step (a step equal to it counts), within a relative 1e-9; step_s is
+ * the fast step itself; cost_ratio compares step / batch at the two
+ * batches (the chips and their price are the same). Not possible when
+ * even a batch of 1 steps longer than the fast step. Boundary: a batch
+ * of exactly 1 whose step equals the fast step is possible, and since
+ * the fast step is a quotient, a step of 1 within a relative 1e-9 of it
+ * counts as equal.
+ * Preconditions: normal_batch >= 1, speedup >= 1, context_tokens >= 0;
+ * the model valid as batching_deploy says. */
 batching_fast batching_fast_mode(const batching_deploy *d,
                                  double context_tokens, double normal_batch,
                                  double speedup);
