@@ -172,8 +172,8 @@ typedef struct batching_balance {
  * equals its memory_s (weights and KV caches) at this context,
  * §1.5.1 (With the KV term). In sequences.
  * No answer (exists false, batch 0) when memory_s exceeds compute_s at
- * every batch; §1.5.1 derives when that is. Boundary: at exactly the max
- * balanced context (below) there is no answer.
+ * every batch; the section above derives when that is. Boundary: at
+ * exactly the max balanced context (below) there is no answer.
  * Precondition: context_tokens >= 0 (at 0, the balance batch without the
  * KV term). */
 batching_balance batching_balance_batch(const batching_deploy *d,

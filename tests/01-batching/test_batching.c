@@ -674,7 +674,7 @@ static void latency_target_below_the_floor_admits_no_batch(void **state)
 /* ---- 1.9 fast_mode --------------------------------------------------------- */
 
 /* The step of fast mode, batching.h 1.9, written out: the roofline of 1.2 with the
- * weights a batch is expected to fetch (1.3's closed form, §1.3): a routed expert is
+ * weights a batch is expected to fetch (exercise 1.3's closed form): a routed expert is
  * left unread by all B tokens with probability (1 - k/E)^B, so
  *     N_read(B) = N_total - (N_total - N_active) (1 - k/E)^(B - 1),
  *     step(B)   = max(B c, N_read(B) beta / (n W_BW) + B kappa). */
@@ -766,7 +766,7 @@ static void fast_mode_with_room_for_exactly_one_sequence_is_possible(void **stat
     assert_close(f.cost_ratio, (f.step_s / 1.0) / (normal / 1026), TIGHT, "x");
 }
 
-/* §1.9 with §1.3: a small batch of an MoE leaves experts unread, so fast mode can go
+/* Fast mode with exercise 1.3: a small batch of an MoE leaves experts unread, so it can go
  * below the roofline's floor (every weight read). DeepSeek-V3, no context, normal
  * batch 2.5 x B*: the speedup whose fast step is exactly the step of a batch of 64
  * (computed above from the closed form) is about 3.2, more than the floor allows (the
