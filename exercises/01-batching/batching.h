@@ -172,8 +172,9 @@ typedef struct batching_balance {
  * equals its memory_s (weights and KV caches) at this context,
  * §1.5.1 (With the KV term). In sequences.
  * No answer (exists false, batch 0) when memory_s exceeds compute_s at
- * every batch; the section above derives when that is. Boundary: at
- * exactly the max balanced context (below) there is no answer.
+ * every batch; §1.5.1 (With the KV term) derives when that is.
+ * Boundary: at exactly the max balanced context (below) there is no
+ * answer.
  * Precondition: context_tokens >= 0 (at 0, the balance batch without the
  * KV term). */
 batching_balance batching_balance_batch(const batching_deploy *d,
@@ -266,8 +267,8 @@ typedef struct batching_fast {
  * batches (the chips and their price are the same). Not possible when
  * even a batch of 1 steps longer than the fast step. Boundary: a batch
  * of exactly 1 whose step equals the fast step is possible, and since
- * the fast step is a quotient, a step of 1 within a relative 1e-9 of it
- * counts as equal.
+ * the fast step is a quotient, the step of a batch of 1 within a relative
+ * 1e-9 of it counts as equal.
  * Preconditions: normal_batch >= 1, speedup >= 1, context_tokens >= 0;
  * the model valid as batching_deploy says. */
 batching_fast batching_fast_mode(const batching_deploy *d,
