@@ -181,8 +181,8 @@ batching_limit batching_max_batch_latency(const batching_deploy *d,
                                           double context_tokens,
                                           double target_step_s)
 {
-    /* TODO §1.6 (Train departures): both lines of the roofline must stay
-     * under the target. */
+    /* TODO §1.6 (Train departures): the largest whole batch whose step
+     * meets the target. */
     (void)d;
     (void)context_tokens;
     (void)target_step_s;

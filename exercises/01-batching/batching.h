@@ -101,29 +101,31 @@ double batching_latency_floor_s(const batching_deploy *d);
 
 /* ---- Exercise 1.3 (**) experts_fetched: what a small batch reads --------- */
 
-/* The parameters one decode step at this batch is expected to read from
- * HBM, §1.3 (Latency against batch), when in every MoE layer each token's
- * router picks k of the E routed experts uniformly at random, each token
- * independently of the others. Every weight outside the routed experts
+/* The expected number of parameters one decode step at this batch reads
+ * from HBM, §1.3 (Latency against batch). The model: in every MoE layer
+ * each token's router picks k of the E routed experts uniformly at
+ * random, each token independently of the others; the routed experts of
+ * a layer are all the same size. Every weight outside the routed experts
  * (attention, dense layers, shared experts) is read by every step; a
  * routed expert is read when at least one token of the batch picks it.
- * N_total and N_active are all the contract gives you: the split between
- * routed and other weights follows from them, k and E.
- * Exactly N_active at batch 1. A dense model (experts_routed == 0) and a
- * router that picks every expert (k == E) read N_total at every batch.
+ * N_active is what one token reads; no other figure of the model is given.
+ * Boundaries: exactly N_active at batch 1; N_total at every batch for a
+ * dense model (experts_routed == 0) and for a router that picks every
+ * expert (k == E).
  * Preconditions: batch >= 1 (a real number: the expectation is smooth in
  * it); 0 < k <= E for an MoE. Result in parameters. */
 double batching_params_fetched(const batching_deploy *d, double batch);
 
 /* The smallest whole batch (at least 1) at which the expected share of
  * routed experts that no token of the batch picks is at most idle_share,
- * §1.3 (Latency against batch): from there on a step reads all but that
- * share of the routed weights. A share met exactly counts as met. 1 for a
- * dense model and for k == E. Precondition: 0 < idle_share < 1.
- * Rounding: solving for the batch with logarithms, the floating-point
- * quotient can land a hair above a whole number (3.0000000000000004 where
- * the exact answer is 3): count a value within a relative 1e-9 of a whole
- * number as that whole number before rounding up. */
+ * §1.3 (Latency against batch), in the model above. A share met exactly
+ * counts as met. 1 for a dense model and for k == E.
+ * Precondition: 0 < idle_share < 1.
+ * Rounding: where the exact answer is a whole number, floating point can
+ * put the real-valued batch that meets the share a hair above it
+ * (3.0000000000000004 where the exact answer is 3): count a value within a
+ * relative 1e-9 of a whole number as that whole number before rounding
+ * up. */
 long batching_all_experts_batch(const batching_deploy *d,
                                 double idle_share);
 
@@ -166,20 +168,22 @@ typedef struct batching_balance {
     double batch; /* where compute_s == memory_s; 0 when !exists */
 } batching_balance;
 
-/* The batch, not rounded, at which a step's compute time equals its whole
- * memory time, weights and KV caches, at this context,
- * §1.5.1 (With the KV term). No answer (exists false, batch 0) when no
- * batch makes compute catch up with memory: when one sequence's KV fetch
- * takes at least as long as its arithmetic. At exactly the max balanced
- * context the two are equal, and there is no answer either.
+/* The batch, a real number not rounded, at which a step's compute_s
+ * equals its memory_s (weights and KV caches) at this context,
+ * §1.5.1 (With the KV term). In sequences.
+ * No answer (exists false, batch 0) when memory_s exceeds compute_s at
+ * every batch; §1.5.1 (With the KV term) derives when that is.
+ * Boundary: at exactly the max balanced context (below) there is no
+ * answer.
  * Precondition: context_tokens >= 0 (at 0, the balance batch without the
  * KV term). */
 batching_balance batching_balance_batch(const batching_deploy *d,
                                         double context_tokens);
 
-/* The balance context L*, in tokens, §1.3 (Latency against batch): the
- * context at which one sequence's KV fetch takes exactly as long as its
- * arithmetic. At and beyond it no batch is compute-bound.
+/* The max balanced context L*, in tokens (a real number),
+ * §1.3 (Latency against batch): the context at which one sequence's KV
+ * fetch takes exactly as long as its weight arithmetic. At and beyond it
+ * no batch is compute-bound.
  * Precondition: kv_bytes_per_token > 0. */
 double batching_max_balanced_context_tokens(const batching_deploy *d);
 
@@ -207,27 +211,29 @@ batching_departures batching_train_departures(double hbm_bytes,
  * one sequence fits, exists is true and batch is 1); exists is false and
  * batch 0 when not even one sequence meets it; a batch beyond what a long
  * holds is LONG_MAX.
- * Rounding: the largest batch is the whole part of a quotient, and when
- * that quotient is a whole number in exact arithmetic, floating point can
- * land a hair below it (0.9999999999998 for exactly one sequence): count
- * a value within a relative 1e-9 of a whole number as that whole number
- * before rounding down. */
+ * Rounding: where the exact answer is a whole number, floating point can
+ * put the real-valued batch that meets the limit a hair below it
+ * (0.9999999999998 for exactly one sequence): count a value within a
+ * relative 1e-9 of a whole number as that whole number before rounding
+ * down. */
 typedef struct batching_limit {
     bool exists; /* false when not even a batch of 1 meets the limit */
     long batch;  /* the largest batch that does; 0 when !exists */
 } batching_limit;
 
-/* The largest batch whose weights, and one KV cache of context_tokens
- * tokens per sequence, fit in the HBM of all the chips together,
- * §1.6 (Train departures). No answer when the weights alone fill it.
+/* The largest whole batch whose weights (every parameter, N_total) and
+ * one KV cache of context_tokens tokens per sequence fit in the HBM of all
+ * the chips together, §1.6 (Train departures); filling it exactly fits.
+ * No answer when not even one sequence's cache fits beside the weights.
  * Preconditions: context_tokens > 0, kv_bytes_per_token > 0. */
 batching_limit batching_max_batch_hbm(const batching_deploy *d,
                                       double context_tokens);
 
-/* The largest batch whose step time (the time between a sequence's
- * tokens, batching_step_at's step_s) is at most target_step_s,
- * §1.6 (Train departures). No answer when the target is below the latency
- * floor, or when one sequence's step already exceeds it.
+/* The largest whole batch whose step time (the time between a
+ * sequence's tokens, batching_step_at's step_s) is at most target_step_s,
+ * §1.6 (Train departures). No answer when one sequence's step already
+ * exceeds the target (so whenever the target is below the latency
+ * floor).
  * Preconditions: target_step_s > 0, context_tokens >= 0. */
 batching_limit batching_max_batch_latency(const batching_deploy *d,
                                           double context_tokens,
@@ -247,11 +253,24 @@ typedef struct batching_fast {
 /* Fast mode on the same hardware and context, §1.9 (Fast mode): run a
  * smaller batch so that a step takes 1/speedup of the step at
  * normal_batch, and report what a token then costs relative to normal.
- * batch is not rounded to a whole number: it is the largest real batch
- * whose step is at most the fast step. Not possible when the fast step is
- * below the latency floor, or when that batch is below 1 (a batch of
- * exactly 1 is possible).
- * Preconditions: normal_batch > 0, speedup >= 1, context_tokens >= 0. */
+ *
+ * The step in this exercise is that of exercise 1.2 with one change: a
+ * step reads only the parameters its batch is expected to fetch
+ * (batching_params_fetched of exercise 1.3), not every parameter. So
+ * both the normal and the fast step of an MoE read fewer weights at a
+ * small batch; for a dense model (experts_routed == 0) or k == E the step
+ * is batching_step_at's step_s. A batch is a real number >= 1.
+ *
+ * batch is the largest real batch >= 1 whose step is at most the fast
+ * step (a step equal to it counts), within a relative 1e-9; step_s is
+ * the fast step itself; cost_ratio compares step / batch at the two
+ * batches (the chips and their price are the same). Not possible when
+ * even a batch of 1 steps longer than the fast step. Boundary: a batch
+ * of exactly 1 whose step equals the fast step is possible, and since
+ * the fast step is a quotient, the step of a batch of 1 within a relative
+ * 1e-9 of it counts as equal.
+ * Preconditions: normal_batch >= 1, speedup >= 1, context_tokens >= 0;
+ * the model valid as batching_deploy says. */
 batching_fast batching_fast_mode(const batching_deploy *d,
                                  double context_tokens, double normal_batch,
                                  double speedup);

@@ -44,7 +44,7 @@ double pipelining_alltoall_bytes_per_s(double scaleup_bytes_per_s,
     return 0.0;
 }
 
-/* ---- Exercise 3.2 (**) hop_condition --------------------------------- */
+/* ---- Exercise 3.2 (*) hop_condition ---------------------------------- */
 
 double pipelining_hop_ratio(double bandwidth_ratio, int experts_per_token,
                             int layers_per_stage)

@@ -99,7 +99,7 @@ double pipelining_alltoall_bytes_per_s(double scaleup_bytes_per_s,
                                        double bisection_bytes_per_s,
                                        int chips);
 
-/* ---- Exercise 3.2 (**) hop_condition: when the hop is hidden ------ */
+/* ---- Exercise 3.2 (*) hop_condition: when the hop is hidden ------- */
 
 /* Scale-up time over scale-out time at a stage boundary: the ratio of the
  * two times of Exercise 3.1, §3.2 (Is a rack hop a bottleneck?). The
@@ -451,27 +451,28 @@ typedef struct pipelining_split {
     double bytes_per_gpu;
 } pipelining_split;
 
-/* The fewest stages P a decode deployment can be served on,
- * §3.7 (The best split of a model over racks), where
+/* The fewest stages P a decode deployment can be served on (fewer racks,
+ * fewer hops), §3.7 (The best split of a model over racks): the smallest
+ * P that meets every condition below.
  *   - P is a whole number from 1 to max_stages, and no more than layers;
  *   - the layers are cut into P stages of whole layers as evenly as
  *     possible (the fullest holding at most one layer more than the
  *     emptiest);
- *   - with two or more stages every stage, the emptiest too, holds at least
- *     min_layers_per_stage layers (its hop stays hidden); one stage has
- *     no hop;
- *   - in flight are the fewest micro-batches that keep the busiest stage
- *     always busy round the decode loop (every stage, then a hop after each
- *     of them when P >= 2), rounded as in the file's header;
- *   - each GPU of the fullest stage holds its share of that stage's weights
- *     and of that stage's KV cache of every sequence in flight, and the
- *     total fits in
- *     hbm_bytes (a total of exactly hbm_bytes fits; compare with a relative
- *     tolerance of 1e-9, since the shares are quotients).
- * Fewer stages are better (fewer racks, fewer hops), so the first P that
- * meets every condition is the answer; a larger P may fit where a smaller
- * one does not, and the other way round. token_s is one trip round the
- * loop. When no P qualifies, exists is false and every other field 0.
+ *   - with two or more stages every stage, the emptiest too, holds at
+ *     least min_layers_per_stage layers (its hop stays hidden); one stage
+ *     has no hop;
+ *   - in flight are the fewest whole micro-batches that keep the busiest
+ *     stage always busy round the decode loop of §3.5 (Decode is a loop),
+ *     with a hop after every stage when P >= 2, rounded as in the file's
+ *     header;
+ *   - each GPU of the fullest stage holds its share of that stage's
+ *     weights and of that stage's KV cache of every sequence in flight,
+ *     and that total fits in hbm_bytes: a total of exactly hbm_bytes
+ *     fits (compare with a relative tolerance of 1e-9, since the shares
+ *     are quotients).
+ * Outputs: the fields of pipelining_split for that P, token_s the time
+ * of one trip round the loop. No answer (exists false, every other field
+ * 0) when no P meets every condition.
  * Preconditions: as in the struct's comments. */
 pipelining_split pipelining_best_split(const pipelining_deployment *d);
 

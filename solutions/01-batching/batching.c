@@ -261,22 +261,45 @@ batching_limit batching_max_batch_latency(const batching_deploy *d,
 /* ---- Exercise 1.9 ---------------------------------------------------- */
 
 /* region: fast-mode */
+/* The step of a batch that reads only the weights it fetches (1.3): a
+ * small batch of an MoE leaves experts unread, and its step is shorter. */
+static double fetched_step_s(const batching_deploy *d, double batch,
+                             double context_tokens)
+{
+    double bytes = batching_params_fetched(d, batch) * d->bytes_per_param;
+    double weights_s = cost_transfer_s(bytes, d->chips * d->hbm_bytes_per_s);
+    double memory_s = weights_s + batching_kv_s(d, batch, context_tokens);
+    return fmax(batching_compute_s(d, batch), memory_s);
+}
+
 batching_fast batching_fast_mode(const batching_deploy *d,
                                  double context_tokens, double normal_batch,
                                  double speedup)
 {
-    COST_ASSERT(normal_batch > 0.0 && speedup >= 1.0 && "B>0, S>=1");
+    COST_ASSERT(normal_batch >= 1.0 && speedup >= 1.0 && "B>=1, S>=1");
     batching_fast f = {.possible = false};
-    double normal_s =
-        batching_step_at(d, normal_batch, context_tokens).step_s;
+    double normal_s = fetched_step_s(d, normal_batch, context_tokens);
     double target_s = normal_s / speedup;
-    double fast_batch = batch_under(d, context_tokens, target_s);
-    if (fast_batch < 1.0)
-        return f; /* below the floor, or room for under one sequence */
+    if (fetched_step_s(d, 1.0, context_tokens) > target_s * (1.0 + 1e-9))
+        return f; /* even one sequence is slower than the fast step */
+    /* the step never falls as the batch grows, and no batch past the
+     * compute line's T / c meets T: bisect [lo, hi], step(lo) <= T */
+    double lo = 1.0, hi = target_s / batching_compute_s(d, 1.0);
+    if (fetched_step_s(d, hi, context_tokens) <= target_s)
+        lo = hi; /* the compute line itself is the limit */
+    while (hi - lo > 1e-12 * hi) {
+        double mid = lo + (hi - lo) / 2.0;
+        if (mid <= lo || mid >= hi)
+            break; /* no double left between them */
+        if (fetched_step_s(d, mid, context_tokens) <= target_s)
+            lo = mid;
+        else
+            hi = mid;
+    }
     f.possible = true;
-    f.batch = fast_batch;
-    f.step_s = batching_step_at(d, f.batch, context_tokens).step_s;
-    f.cost_ratio = (f.step_s / f.batch) / (normal_s / normal_batch);
+    f.batch = lo;
+    f.step_s = target_s;
+    f.cost_ratio = (target_s / lo) / (normal_s / normal_batch);
     return f;
 }
 /* endregion: fast-mode */

@@ -673,8 +673,25 @@ static void latency_target_below_the_floor_admits_no_batch(void **state)
 
 /* ---- 1.9 fast_mode --------------------------------------------------------- */
 
+/* The step of fast mode, batching.h 1.9, written out: the roofline of 1.2 with the
+ * weights a batch is expected to fetch (exercise 1.3's closed form): a routed expert is
+ * left unread by all B tokens with probability (1 - k/E)^B, so
+ *     N_read(B) = N_total - (N_total - N_active) (1 - k/E)^(B - 1),
+ *     step(B)   = max(B c, N_read(B) beta / (n W_BW) + B kappa). */
+static double fast_step(const batching_deploy *d, double ctx, double batch)
+{
+    double read = d->params_total;
+    if (d->experts_routed > 0) {
+        double q = 1.0 - (double)d->experts_per_token / d->experts_routed;
+        read -= (d->params_total - d->params_active) * pow(q, batch - 1.0);
+    }
+    double weights_s = read * d->bytes_per_param / (d->chips * d->hbm_bytes_per_s);
+    return fmax(batch * compute_slope(d), weights_s + batch * kv_slope(d, ctx));
+}
+
 /* Lecture notes 1.9: on an ideal roofline with no KV, serving at 2.5 x B* and
- * speeding up 2.5x lands exactly on B*: same cost per token. */
+ * speeding up 2.5x lands exactly on B*: same cost per token. (At B* = 5,667 a batch
+ * wants every expert: (31/32)^5666 is below 1e-70.) */
 static void fast_mode_on_an_ideal_roofline_costs_nothing_extra(void **state)
 {
     (void)state;
@@ -686,8 +703,9 @@ static void fast_mode_on_an_ideal_roofline_costs_nothing_extra(void **state)
     assert_close(f.cost_ratio, 1.0, 1e-9, "x");
 }
 
-/* Closed form: with KV the fast batch is min(T / c, (T - t_weights) / kappa) for
- * T = step / 2.5, and a token costs (T / B_f) / (step / B_n) times as much. */
+/* Closed form for a batch that reads every expert: with KV the fast batch is
+ * min(T / c, (T - t_weights) / kappa) for T = step / 2.5, and a token costs
+ * (T / B_f) / (step / B_n) times as much. Here B_f is about 3,100: every expert read. */
 static void fast_mode_with_kv_shrinks_the_batch_and_raises_cost(void **state)
 {
     (void)state;
@@ -704,35 +722,38 @@ static void fast_mode_with_kv_shrinks_the_batch_and_raises_cost(void **state)
     assert_true(f.cost_ratio > 1.0);
 }
 
-/* Lecture 1.3: a 2.5x faster step than one already at the floor does not exist. */
-static void fast_mode_below_the_floor_is_impossible(void **state)
+/* A 2.5x faster step than that of one sequence does not exist. */
+static void fast_mode_below_the_step_of_one_sequence_is_impossible(void **state)
 {
     (void)state;
     batching_deploy d = deepseek_on_nvl72();
-    assert_false(batching_fast_mode(&d, 4096, 1, 2.5).possible);
+    batching_fast f = batching_fast_mode(&d, 4096, 1, 2.5);
+    assert_false(f.possible);
+    assert_true(f.batch == 0 && f.step_s == 0 && f.cost_ratio == 0);
     assert_true(batching_fast_mode(&d, 4096, 20000, 2.5).possible);
 }
 
-/* A batch holds at least one sequence: a fast step above the floor with room for
- * only half a sequence's KV is impossible. DeepSeek-V3 at 4k context, normal batch
- * 2 (a step of t_weights + 2 kappa, kappa one sequence's KV fetch): sped up to
- * T = t_weights + 1.5 kappa the largest batch is (T - t_weights) / kappa = 1.5;
- * sped up to t_weights + 0.5 kappa it would be 0.5. */
+/* A batch holds at least one sequence: a fast step with room for only half a
+ * sequence's KV is impossible. Llama 3 70B (dense) at 4k context, normal batch 2 (a
+ * step of t_weights + 2 kappa, memory-bound: kappa > c): sped up to
+ * T = t_weights + 1.5 kappa the largest batch is (T - t_weights) / kappa = 1.5; sped
+ * up to t_weights + 0.5 kappa it would be 0.5. */
 static void fast_mode_with_room_for_less_than_one_sequence_is_impossible(void **state)
 {
     (void)state;
-    batching_deploy d = deepseek_on_nvl72();
+    batching_deploy d = llama70b_on_h100x8();
     double tw = weights_term(&d), kappa = kv_slope(&d, 4096);
+    assert_true(kappa > compute_slope(&d));
     batching_fast f = batching_fast_mode(&d, 4096, 2, (tw + 2 * kappa) / (tw + 1.5 * kappa));
     assert_true(f.possible);
     assert_close(f.batch, 1.5, 1e-6, "sequences");
     assert_false(batching_fast_mode(&d, 4096, 2, (tw + 2 * kappa) / (tw + 0.5 * kappa)).possible);
 }
 
-/* batching.h: a fast batch of exactly 1 is possible. Power-of-two toy at 4,096 tokens
- * (kappa = 2^-20 s, above the compute slope 2^-21 s): a normal batch of 1,026 steps in
- * 2^-10 + 1026 x 2^-20 = 2 (2^-10 + 2^-20) s, memory-bound, so twice as fast is
- * 2^-10 + 2^-20 s, the step of exactly one sequence. */
+/* batching.h: a fast batch of exactly 1 is possible. Power-of-two toy (dense) at
+ * 4,096 tokens (kappa = 2^-20 s, above the compute slope 2^-21 s): a normal batch of
+ * 1,026 steps in 2^-10 + 1026 x 2^-20 = 2 (2^-10 + 2^-20) s, memory-bound, so twice
+ * as fast is 2^-10 + 2^-20 s, the step of exactly one sequence. */
 static void fast_mode_with_room_for_exactly_one_sequence_is_possible(void **state)
 {
     (void)state;
@@ -743,6 +764,56 @@ static void fast_mode_with_room_for_exactly_one_sequence_is_possible(void **stat
     assert_close(f.step_s, 0x1p-10 + 0x1p-20, TIGHT, "s");
     double normal = 2 * (0x1p-10 + 0x1p-20);
     assert_close(f.cost_ratio, (f.step_s / 1.0) / (normal / 1026), TIGHT, "x");
+}
+
+/* Fast mode with exercise 1.3: a small batch of an MoE leaves experts unread, so it can go
+ * below the roofline's floor (every weight read). DeepSeek-V3, no context, normal
+ * batch 2.5 x B*: the speedup whose fast step is exactly the step of a batch of 64
+ * (computed above from the closed form) is about 3.2, more than the floor allows (the
+ * step of 2.5 B* is 2.5 floors); the answer is that batch, 64, at a cost per token
+ * (T / 64) / (step / B_n). */
+static void fast_mode_of_an_moe_goes_below_the_floor_with_a_small_batch(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    double bn = 2.5 * weights_term(&d) / compute_slope(&d);
+    double step_n = fast_step(&d, 0, bn), t = fast_step(&d, 0, 64);
+    assert_true(t < weights_term(&d)); /* below the floor of every weight */
+    batching_fast f = batching_fast_mode(&d, 0, bn, step_n / t);
+    assert_true(f.possible);
+    assert_close(f.batch, 64, 1e-9, "sequences");
+    assert_close(f.step_s, t, 1e-9, "s");
+    assert_close(f.cost_ratio, (t / 64) / (step_n / bn), 1e-9, "x");
+}
+
+/* The same with KV, and a normal batch that itself leaves experts unread: DeepSeek-V3
+ * at 4,096 tokens, normal batch 200, fast batch 12 (both on the memory line, so their
+ * steps are the closed form's N_read term plus B kappa). */
+static void fast_mode_of_an_moe_counts_the_experts_of_both_batches(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    double step_n = fast_step(&d, 4096, 200), t = fast_step(&d, 4096, 12);
+    batching_fast f = batching_fast_mode(&d, 4096, 200, step_n / t);
+    assert_true(f.possible);
+    assert_close(f.batch, 12, 1e-9, "sequences");
+    assert_close(f.step_s, t, 1e-9, "s");
+    assert_close(f.cost_ratio, (t / 12) / (step_n / 200), 1e-9, "x");
+}
+
+/* batching.h: a batch of exactly 1 is possible. The fast step of an MoE that equals
+ * one sequence's step (its N_active weights and its cache) is met by a batch of 1;
+ * a hair shorter is not met by any. */
+static void fast_mode_of_an_moe_with_room_for_exactly_one_sequence(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    double step_n = fast_step(&d, 4096, 100);
+    double one = (37e9 * 0.5 + 4096 * 70272.0) / (72 * 8e12); /* N_active and a cache */
+    batching_fast f = batching_fast_mode(&d, 4096, 100, step_n / one);
+    assert_true(f.possible);
+    assert_close(f.batch, 1.0, 1e-9, "sequences");
+    assert_false(batching_fast_mode(&d, 4096, 100, step_n / one * (1 + 1e-6)).possible);
 }
 
 /* ---- 1.10 cheapest --------------------------------------------------------- */
@@ -979,9 +1050,12 @@ int main(void)
         CHALK_TEST(batch_limits, latency_target_below_the_floor_admits_no_batch),
         CHALK_TEST(fast_mode, fast_mode_on_an_ideal_roofline_costs_nothing_extra),
         CHALK_TEST(fast_mode, fast_mode_with_kv_shrinks_the_batch_and_raises_cost),
-        CHALK_TEST(fast_mode, fast_mode_below_the_floor_is_impossible),
+        CHALK_TEST(fast_mode, fast_mode_below_the_step_of_one_sequence_is_impossible),
         CHALK_TEST(fast_mode, fast_mode_with_room_for_less_than_one_sequence_is_impossible),
         CHALK_TEST(fast_mode, fast_mode_with_room_for_exactly_one_sequence_is_possible),
+        CHALK_TEST(fast_mode, fast_mode_of_an_moe_goes_below_the_floor_with_a_small_batch),
+        CHALK_TEST(fast_mode, fast_mode_of_an_moe_counts_the_experts_of_both_batches),
+        CHALK_TEST(fast_mode, fast_mode_of_an_moe_with_room_for_exactly_one_sequence),
         CHALK_TEST(cheapest, past_the_knee_the_fewest_chips_that_reach_it_are_the_cheapest),
         CHALK_TEST(cheapest, a_tighter_target_needs_more_chips_and_caps_the_batch),
         CHALK_TEST(cheapest, the_cheapest_chip_hour_is_not_the_cheapest_token),

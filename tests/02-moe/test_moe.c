@@ -1179,6 +1179,55 @@ static void no_layout_when_the_weights_cannot_be_read_in_time(void **state)
     assert_close(edge.step.step_s, 0x1p-6, TIGHT, "s");
 }
 
+/* Fails unless a batch is exactly the whole number expected, printed in full (assert_close's
+ * %.6g cannot tell 2^53 from 2^53 - 1). */
+#define assert_batch_exactly(actual, expected, why)                                       \
+    do {                                                                                  \
+        double got_ = (actual), want_ = (expected);                                       \
+        if (!(got_ == want_)) {                                                           \
+            print_error("%s = %.17g sequences, expected exactly %.17g (%s)\n", #actual,   \
+                        got_, want_, (why));                                              \
+            _fail(__FILE__, __LINE__);                                                    \
+        }                                                                                 \
+    } while (0)
+
+/* moe.h's cap, B <= 2^53, at exactly the cap and one double past it. One GPU, one
+ * rack, one active parameter (2 FLOPs a sequence) at F = 2^54 FLOP/s: compute adds
+ * 2 / 2^54 = 2^-53 s a sequence, no KV, no network (no MoE layer), weights 1e-12 s.
+ * Closed form: the largest batch within a target t is t / 2^-53 = t 2^53.
+ *   t = 1 s:          2^53 exactly, met exactly (compute 1 s <= 1 s): not capped,
+ *                     and not 2^53 - 1 (JavaScript's MAX_SAFE_INTEGER is not the cap);
+ *   t = 1 + 2^-52 s:  (1 + 2^-52) 2^53 = 2^53 + 2, the next double past 2^53: capped
+ *                     at 2^53;
+ *   t = 2 s:          2^54, far past: capped at 2^53. */
+static void the_batch_reaches_2_to_the_53_and_stops_there(void **state)
+{
+    (void)state;
+    const double cap = 9007199254740992.0; /* 2^53, moe.h */
+    moe_layout_query q = {
+        .model = {
+            .params_total = 1, .params_active = 1, .bytes_per_param = 1,
+            .kv_bytes_per_token = 0, .d_model = 1, .moe_layers = 0, .experts = 1,
+            .top_k = 1, .act_bytes = 1, .flops_per_s = 0x1p54, .hbm_bytes_per_s = 1e12,
+            .scaleup_bytes_per_s = 1e12, .scaleout_bytes_per_s = 1e12,
+        },
+        .context_tokens = 0, .hbm_bytes = 1e9, .domain_chips = 1, .max_racks = 1,
+        .usd_per_gpu_hour = 1.0, .max_step_s = 1.0,
+    };
+    moe_layout l = moe_cheapest_layout(&q);
+    assert_true(l.exists);
+    assert_batch_exactly(l.batch, cap, "2^53: the target met exactly, not capped");
+    assert_close(l.step.step_s, 1.0, TIGHT, "s");
+    q.max_step_s = 1.0 + 0x1p-52; /* uncapped: 2^53 + 2 */
+    l = moe_cheapest_layout(&q);
+    assert_true(l.exists);
+    assert_batch_exactly(l.batch, cap, "one double past 2^53: capped at 2^53");
+    q.max_step_s = 2.0; /* uncapped: 2^54 */
+    l = moe_cheapest_layout(&q);
+    assert_true(l.exists);
+    assert_batch_exactly(l.batch, cap, "2^54 uncapped: capped at 2^53");
+}
+
 /* moe.h's ranges: a target, price or HBM of 0 or NaN, no GPU, no rack, or two racks
  * with no scale-out network: no answer, why BAD_QUERY. */
 static void a_query_out_of_range_has_no_layout(void **state)
@@ -1278,6 +1327,7 @@ int main(void)
         CHALK_TEST(cheapest_layout, deepseek_at_a_20_ms_step_needs_only_4_gpus),
         CHALK_TEST(cheapest_layout, a_batch_quotient_a_hair_off_a_whole_number_is_checked),
         CHALK_TEST(cheapest_layout, no_layout_when_the_weights_cannot_be_read_in_time),
+        CHALK_TEST(cheapest_layout, the_batch_reaches_2_to_the_53_and_stops_there),
         CHALK_TEST(cheapest_layout, a_query_out_of_range_has_no_layout),
     };
     return cmocka_run_group_tests_name("02-moe", tests, NULL, NULL);
