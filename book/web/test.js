@@ -34,6 +34,8 @@
 // page has a problem's key (the instructor edition), the checker accepts the key's value
 // and its shown form and refuses a value off by three tolerances
 // (calculator-panel.png, calculator-card.png, calculator-problem.png in SHOTS-DIR).
+// Then practice problems drawn in the page by seed, against problems.lua's own key
+// (checkDraws below; calculator-drawn.png).
 // Prints "web-test: PAGE@WIDTH: problem" lines, then "web-test: N pages x 2 widths:
 // N passed, N failed"; exits 1 when any check failed.
 // --bench: instead, prints each chapter page's first render (first contentful
@@ -451,6 +453,99 @@ async function checkCalculator(browser) {
   if (failures.length === before) passed++; else failed++;
 }
 
+// Practice problems drawn in the page: for two seeds, every chapter page draws its
+// problems with the seed (the form chalk-web.js puts before them), and each draw's
+// value, unit, tolerance, shown number, command, key and parameters equal the key
+// problems.lua writes natively for that seed (-M problems=answers: the
+// build/answers-SEED.json of `make problems SEED=...`, here without the PDFs); no
+// token of the template is left in a drawn question; and on the first page, a drawn
+// problem's key (its shown number) and a value three tolerances off are judged by the
+// page as the native `chalk check-answers` judges them with the native key.
+const SEEDS = ['alice', 'w4-seed.2'];
+async function checkDraws(browser) {
+  const where = 'problems';
+  const before = failures.length;
+  const { spawnSync } = require('child_process');
+  const repo = path.resolve(__dirname, '..', '..');
+  const chapters = fs.readdirSync(path.join(repo, 'chapters')).filter((f) => /^\d\d-.*\.md$/.test(f)).sort().map((f) => path.join('chapters', f));
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'web-draws-'));
+  const drawPages = pages.filter((p) => /^\d\d-/.test(p));
+  let compared = 0, judged = 0, pageMs = 0;
+  for (const seed of SEEDS) {
+    const keyFile = path.join(tmp, `answers-${seed}.json`);
+    const r = spawnSync('pandoc', [...chapters, '--lua-filter', 'book/filters/problems.lua', '-M', 'problems=answers',
+      '-M', `problems-seed=${seed}`, '-M', `problems-json=${keyFile}`, '-t', 'plain', '-o', path.join(tmp, 'key.txt')],
+    { cwd: repo, env: { ...process.env, CHALK } });
+    if (r.status !== 0) { fail(where, `problems.lua, seed ${seed}: ${r.stderr}`); continue; }
+    const want = JSON.parse(fs.readFileSync(keyFile, 'utf8'));
+    const drawn = new Set();
+    for (const name of drawPages) {
+      const { page, context, seen } = await visit(browser, path.join(site, name), 1400, site);
+      if (!(await page.$('.problem-seed-input'))) { await context.close(); continue; }
+      const t0 = Date.now();
+      await page.fill('.problem-seed-input', seed);
+      await page.click('.problem-draw');
+      await page.waitForSelector(`.problem-seed[data-drawn="${seed}"]`, { timeout: 300000 })
+        .catch(() => fail(where, `${name}: seed ${seed}: the draw did not finish`));
+      pageMs += Date.now() - t0;
+      const got = await page.evaluate(() => [...document.querySelectorAll('div.problem[id]')].map((p) => {
+        const d = p.querySelector('.problem-drawn');
+        return { id: p.id.replace(/^prob-/, ''), key: d && d.dataset.key ? JSON.parse(d.dataset.key) : null,
+          error: d ? d.dataset.error : 'no draw', text: d ? d.textContent : '' };
+      }));
+      for (const g of got) {
+        drawn.add(g.id);
+        const w = want[g.id];
+        if (!w) { fail(where, `${name}: problem ${g.id} is not in problems.lua's key for seed ${seed}`); continue; }
+        if (!g.key) { fail(where, `${name}: seed ${seed}: problem ${g.id} not drawn: ${g.error}`); continue; }
+        const diffs = [];
+        for (const f of ['value', 'unit', 'tolerance', 'shown', 'command', 'key']) {
+          if (g.key[f] !== w[f]) diffs.push(`${f} ${JSON.stringify(g.key[f])} in the page, ${JSON.stringify(w[f])} in the key`);
+        }
+        if (JSON.stringify(g.key.params) !== JSON.stringify(w.params)) diffs.push(`params ${JSON.stringify(g.key.params)} in the page, ${JSON.stringify(w.params)} in the key`);
+        if (/XCHALK[LV]\d+X/.test(g.text)) diffs.push('a token of the template is left in the question');
+        if (diffs.length) fail(where, `${name}: seed ${seed}: problem ${g.id}: ${diffs.join('; ')}`); else compared++;
+      }
+      if (seed === SEEDS[0] && judged === 0) {
+        const g = got.find((x) => x.key && typeof x.key.value === 'number');
+        const w = g && want[g.id];
+        if (!w) fail(where, `${name}: no drawn problem with a number to check`);
+        else {
+          for (const [answer, meant] of [[w.shown, 'right'], [String(w.value * (1 + 3 * w.tolerance) + 1), 'wrong']]) {
+            fs.writeFileSync(path.join(tmp, 'mine.txt'), `${g.id} ${answer}\n`);
+            // (the whole book's key: the other problems are missing, so the verdict is this id's record)
+            const out = spawnSync(CHALK, ['check-answers', keyFile, path.join(tmp, 'mine.txt'), '--json']).stdout.toString();
+            let native = 'no verdict';
+            try { const rec = JSON.parse(out).find((x) => x.id === g.id); native = rec ? rec.status : native; } catch (e) { native = out.trim(); }
+            const sel = `#prob-${g.id} .problem-drawn`;
+            await page.fill(`${sel} .problem-input`, answer);
+            await page.press(`${sel} .problem-input`, 'Enter');
+            await page.waitForSelector(`${sel}[data-checked]`, { timeout: 10000 }).catch(() => {});
+            const verdict = await page.evaluate((s) => { const d = document.querySelector(s); const v = d.dataset.checked; delete d.dataset.checked; return v; }, sel);
+            const nativeVerdict = native === 'right' ? 'right' : native === 'off' ? 'wrong' : native; // (check.c: right, off, missing)
+            if (nativeVerdict !== meant) fail(where, `problem ${g.id}: chalk check-answers calls "${answer}" ${nativeVerdict}, not ${meant}: this check proves nothing`);
+            if (verdict !== nativeVerdict) fail(where, `${name}: seed ${seed}: problem ${g.id}: "${answer}" is ${verdict || 'not checked'} in the page, ${nativeVerdict} by chalk check-answers`);
+            judged++;
+          }
+          if (judged === 2) {
+            await page.click(`#prob-${g.id} .problem-drawn .problem-key summary`);
+            const box = await page.$(`#prob-${g.id}`);
+            if (box) await shot(box, path.join(shots, 'calculator-drawn.png'));
+          }
+        }
+      }
+      for (const e of seen.errors) fail(where, `${name}: console error: ${e}`);
+      for (const u of seen.outside) fail(where, `${name}: a request outside the site: ${u}`);
+      await context.close();
+    }
+    for (const id of Object.keys(want)) if (!drawn.has(id)) fail(where, `seed ${seed}: problem ${id} of the key was drawn on no page`);
+  }
+  fs.rmSync(tmp, { recursive: true, force: true });
+  console.log(`web-test: problems: seeds ${SEEDS.join(', ')}: ${compared} draws in the page equal to problems.lua's key, ` +
+    `${judged} answers judged as chalk check-answers judges them (${pageMs} ms drawing in the pages)`);
+  if (failures.length === before) passed++; else failed++;
+}
+
 async function benchPages(browser) {
   for (const name of pages.filter((p) => /^\d\d-/.test(p))) {
     const { page, context, seen } = await visit(browser, path.join(site, name), 1400, site);
@@ -503,6 +598,7 @@ async function benchPages(browser) {
     if (bench) { await benchPages(browser); return; }
     await selfTest(browser);
     await checkCalculator(browser);
+    await checkDraws(browser);
     for (const name of pages) for (const w of WIDTHS) await checkPage(browser, name, w);
   } finally {
     await browser.close();
