@@ -6,6 +6,8 @@
 //    WebAssembly (book/web/wasm.sh), one file with the module inlined, so it loads
 //    from file:// too. It is loaded on first use, once per page, by a <script> of the
 //    same address on every page, so the browser's cache serves it to the next page.
+//    It runs in a Web Worker (started from a blob: the calculator's text, which
+//    chalk-wasm.js holds as a string), so a slow command does not freeze the page.
 //    Chalk.run(ARGS) -> Promise of {status, stdout, stderr} (stdout and stderr as
 //    the bytes chalk wrote, decoded as UTF-8; stdout also as `bytes`): main is called
 //    on one instance per page (chalk keeps no state between commands that changes an
@@ -59,14 +61,20 @@
     return args;
   }
 
-  let loading = null; // Promise of the factory ChalkWasm
-  function factory() {
+  // The calculator runs in a Web Worker, so a slow command (chapter 6's avalanche
+  // figure: seconds of Monte Carlo) never freezes the page. A page opened from file://
+  // may start a worker only from a blob: URL, which may load no file, so
+  // assets/chalk-wasm.js (book/web/wasm.sh) holds the compiled calculator as text,
+  // window.ChalkWasmSource, and the worker is that text followed by workerMain.
+  let loading = null; // Promise of the calculator's source text
+  function source() {
     if (!loading) {
       loading = new Promise((resolve, reject) => {
-        if (window.ChalkWasm) return resolve(window.ChalkWasm);
+        if (typeof window.ChalkWasmSource === 'string') return resolve(window.ChalkWasmSource);
         const s = document.createElement('script');
         s.src = ASSETS + 'chalk-wasm.js';
-        s.onload = () => window.ChalkWasm ? resolve(window.ChalkWasm) : reject(new Error('chalk-wasm.js defined no ChalkWasm'));
+        s.onload = () => (typeof window.ChalkWasmSource === 'string' ? resolve(window.ChalkWasmSource)
+          : reject(new Error('chalk-wasm.js defined no ChalkWasmSource')));
         s.onerror = () => { loading = null; reject(new Error('could not load ' + s.src)); };
         document.head.appendChild(s);
       });
@@ -74,42 +82,64 @@
     return loading;
   }
 
-  let instance = null; // Promise of {module, out, err}
-  function getInstance() {
-    if (!instance) {
-      instance = factory().then(async (make) => {
-        const io = { out: [], err: [] };
-        const module = await make({
-          stdin: () => null,
-          stdout: (c) => { if (c !== null) io.out.push(c & 255); },
-          stderr: (c) => { if (c !== null) io.err.push(c & 255); },
-          print: () => {}, printErr: () => {},
-        });
-        io.module = module;
-        return io;
-      });
-      instance.catch(() => { instance = null; });
+  // The worker's code (run as text in the worker, after the calculator's, which
+  // defines ChalkWasm): one instance; per message {args, files}, the files (path ->
+  // text) written to its memory file system, then main called with args and stdout
+  // flushed; replies {status, out, err} (the bytes chalk wrote). A crashed instance
+  // is not reused.
+  function workerMain() {
+    let instance = null;
+    const out = [], err = [];
+    self.onmessage = async (e) => {
+      const { args, files } = e.data;
+      let status;
+      try {
+        if (!instance) {
+          instance = ChalkWasm({ stdin: () => null, print: () => {}, printErr: () => {},
+            stdout: (c) => { if (c !== null) out.push(c & 255); },
+            stderr: (c) => { if (c !== null) err.push(c & 255); } });
+        }
+        const m = await instance;
+        out.length = 0; err.length = 0;
+        for (const [name, text] of Object.entries(files)) m.FS.writeFile(name, text);
+        status = m.callMain(args);
+        m._fflush(0);
+      } catch (x) {
+        instance = null;
+        status = x && typeof x.status === 'number' ? x.status : 134;
+        for (const b of new TextEncoder().encode('chalk (in the page): ' + (x && x.message || x) + '\n')) err.push(b);
+      }
+      self.postMessage({ status, out: Uint8Array.from(out), err: Uint8Array.from(err) });
+    };
+  }
+
+  let worker = null; // Promise of the Worker
+  function getWorker() {
+    if (!worker) {
+      worker = source().then((text) => new Worker(URL.createObjectURL(
+        new Blob([text, '\n;(', workerMain.toString(), ')();\n'], { type: 'text/javascript' }))));
+      worker.catch(() => { worker = null; });
     }
-    return instance;
+    return worker;
   }
 
   const decoder = new TextDecoder('utf-8');
-  let queue = Promise.resolve(); // one command at a time: they share stdout
-  function run(args) {
+  let queue = Promise.resolve(); // one command at a time, in order
+  // Runs `chalk ARGS` in the worker, FILES (path -> text) written first:
+  // a Promise of {status, bytes (stdout's), stdout, stderr}.
+  function run(args, files) {
     const job = queue.then(async () => {
-      const io = await getInstance();
-      io.out.length = 0; io.err.length = 0;
-      let status;
-      try {
-        status = io.module.callMain(args.slice());
-        io.module._fflush(0);
-      } catch (e) {
-        instance = null; // a crashed instance is not reused
-        status = e && typeof e.status === 'number' ? e.status : 134;
-        io.err.push(...new TextEncoder().encode('chalk (in the page): ' + (e && e.message || e) + '\n'));
-      }
-      const bytes = Uint8Array.from(io.out);
-      return { status, bytes, stdout: decoder.decode(bytes), stderr: decoder.decode(Uint8Array.from(io.err)) };
+      const w = await getWorker();
+      const r = await new Promise((resolve) => {
+        w.onmessage = (e) => resolve(e.data);
+        w.onerror = (e) => { // (the worker itself failed: the next command starts another)
+          e.preventDefault();
+          worker = null;
+          resolve({ status: 134, out: new Uint8Array(0), err: new TextEncoder().encode('chalk (in the page): ' + e.message + '\n') });
+        };
+        w.postMessage({ args: args.slice(), files: files || {} });
+      });
+      return { status: r.status, bytes: r.out, stdout: decoder.decode(r.out), stderr: decoder.decode(r.err) };
     });
     queue = job.catch(() => {});
     return job;
@@ -319,11 +349,9 @@
   // "tolerance", "shown"}) with the calculator's own `chalk check-answers` (the same
   // rules and tolerance as `make problems`' key): files in the page's memory only.
   async function check(id, key, answer) {
-    const io = await getInstance();
     const line = String(answer).replace(/[\r\n]+/g, ' ').trim();
-    io.module.FS.writeFile('/key.json', JSON.stringify({ [id]: key }));
-    io.module.FS.writeFile('/answers.txt', line === '' ? '' : id + ' ' + line + '\n');
-    const r = await run(['check-answers', '/key.json', '/answers.txt']);
+    const r = await run(['check-answers', '/key.json', '/answers.txt'],
+      { '/key.json': JSON.stringify({ [id]: key }), '/answers.txt': line === '' ? '' : id + ' ' + line + '\n' });
     return { right: r.status === 0, status: r.status, output: r.stdout + r.stderr };
   }
 
