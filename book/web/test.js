@@ -496,7 +496,11 @@ async function checkDraws(browser) {
     const drawn = new Set();
     for (const name of drawPages) {
       const { page, context, seen } = await visit(browser, path.join(site, name), 1400, site);
-      if (!(await page.$('.problem-seed-input'))) { await context.close(); continue; }
+      if (!(await page.$('.problem-seed-input'))) {
+        if (await page.$('div.problem')) fail(where, `${name} has problems but no seed to draw them with`);
+        await context.close();
+        continue;
+      }
       const t0 = Date.now();
       await page.fill('.problem-seed-input', seed);
       await page.click('.problem-draw');
