@@ -486,21 +486,24 @@ async function checkDraws(browser) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'web-draws-'));
   const drawPages = pages.filter((p) => /^\d\d-/.test(p));
   let compared = 0, judged = 0, pageMs = 0;
+  // each seed's key, as make problems writes it
+  const keys = new Map();
   for (const seed of SEEDS) {
     const keyFile = path.join(tmp, `answers-${seed}.json`);
     const r = spawnSync('pandoc', [...chapters, '--lua-filter', 'book/filters/problems.lua', '-M', 'problems=answers',
       '-M', `problems-seed=${seed}`, '-M', `problems-json=${keyFile}`, '-t', 'plain', '-o', path.join(tmp, 'key.txt')],
     { cwd: repo, env: { ...process.env, CHALK } });
-    if (r.status !== 0) { fail(where, `problems.lua, seed ${seed}: ${r.stderr}`); continue; }
-    const want = JSON.parse(fs.readFileSync(keyFile, 'utf8'));
-    const drawn = new Set();
-    for (const name of drawPages) {
-      const { page, context, seen } = await visit(browser, path.join(site, name), 1400, site);
-      if (!(await page.$('.problem-seed-input'))) {
-        if (await page.$('div.problem')) fail(where, `${name} has problems but no seed to draw them with`);
-        await context.close();
-        continue;
-      }
+    if (r.status !== 0) fail(where, `problems.lua, seed ${seed}: ${r.stderr}`);
+    else keys.set(seed, { file: keyFile, want: JSON.parse(fs.readFileSync(keyFile, 'utf8')), drawn: new Set() });
+  }
+  for (const name of drawPages) {
+    const { page, context, seen } = await visit(browser, path.join(site, name), 1400, site);
+    if (!(await page.$('.problem-seed-input'))) {
+      if (await page.$('div.problem')) fail(where, `${name} has problems but no seed to draw them with`);
+      await context.close();
+      continue;
+    }
+    for (const [seed, { file: keyFile, want, drawn }] of keys) {
       const t0 = Date.now();
       await page.fill('.problem-seed-input', seed);
       await page.click('.problem-draw');
@@ -553,11 +556,13 @@ async function checkDraws(browser) {
           }
         }
       }
-      for (const e of seen.errors) fail(where, `${name}: console error: ${e}`);
-      for (const u of seen.outside) fail(where, `${name}: a request outside the site: ${u}`);
-      await context.close();
     }
-    if (only.length === 0) for (const id of Object.keys(want)) if (!drawn.has(id)) fail(where, `seed ${seed}: problem ${id} of the key was drawn on no page`);
+    for (const e of seen.errors) fail(where, `${name}: console error: ${e}`);
+    for (const u of seen.outside) fail(where, `${name}: a request outside the site: ${u}`);
+    await context.close();
+  }
+  if (only.length === 0) {
+    for (const [seed, { want, drawn }] of keys) for (const id of Object.keys(want)) if (!drawn.has(id)) fail(where, `seed ${seed}: problem ${id} of the key was drawn on no page`);
   }
   fs.rmSync(tmp, { recursive: true, force: true });
   console.log(`web-test: problems: seeds ${SEEDS.join(', ')}: ${compared} draws in the page equal to problems.lua's key, ` +
