@@ -804,6 +804,8 @@
         if (busy) { again = true; return; }
         busy = true;
         const t0 = performance.now();
+        // (the calculator runs in a worker: the page stays live while a slow sweep runs)
+        status.textContent = controls.map((c, k) => c.flag + ' ' + values[k]).join(', ') + ' (computing ...)';
         const args = splitArgs(spec.command);
         controls.forEach((c, k) => { const i = args.indexOf(c.flag); if (i >= 0) args[i + 1] = String(values[k]); });
         if (!base) {
