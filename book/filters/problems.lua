@@ -865,6 +865,53 @@ local function answers_div(div)
   return out
 end
 
+-- (HTML only) The template of p as the web page draws it with another seed
+-- (book/web/chalk-web.js, "practice problems"): a spec, and the question as markdown
+-- with a token XCHALKLnX for its n-th {chalk ...} value and XCHALKVnX for its n-th
+-- {var} (in TeX, as \text{XCHALKVnX}). The page draws the variables with the same
+-- generator as instance(), runs the commands in its calculator and puts each value,
+-- formatted as util.format does, in place of its token. The spec: id, vars (in
+-- order: name, kind, items or lo/hi/int/log/step/sig), command, key, unit, tol,
+-- digits, scale, require (the parsed conditions), lives ({cmd, key, unit, digits,
+-- scale} per L token), holes ({name, raw} per V token), units (util.units' entry
+-- of each unit used), label (the answer's unit as the reader writes it).
+local function web_template(p)
+  local A = util.json_array
+  local vars = A()
+  for _, name in ipairs(p.order) do
+    local v = p.vars[name]
+    vars[#vars + 1] = { name = name, kind = v.kind, items = v.items and A(v.items), lo = v.lo, hi = v.hi,
+      int = v.int, log = v.log, step = v.step, sig = v.sig }
+  end
+  local units = { [p.unit] = util.units[p.unit] }
+  local lives, holes = A(), A()
+  local q = p.question:gsub('(%b{})', function(span)
+    local body = span:match('^{chalk%s+(.*)}$')
+    if not body then return nil end
+    local cmd, key, opts = body:match('^(.-)%s*%->%s*(%S+)%s*(.-)%s*$')
+    local l = { cmd = cmd, key = key, unit = '', digits = 3, scale = 1 }
+    for w in opts:gmatch('%S+') do
+      local k, x = w:match('^(%a+)=(.+)$')
+      if k == 'digits' then l.digits = tonumber(x) elseif k == 'scale' then l.scale = tonumber(x) else l.unit = w end
+    end
+    units[l.unit] = util.units[l.unit]
+    lives[#lives + 1] = l
+    return 'XCHALKL' .. #lives .. 'X'
+  end)
+  q = q:gsub('()({([%a_][%w_]*)(:?r?a?w?)})', function(at, whole, name, suffix)
+    if name == 'chalk' or not p.vars[name] then return whole end
+    holes[#holes + 1] = { name = name, raw = suffix == ':raw' }
+    local token = 'XCHALKV' .. #holes .. 'X'
+    if at > 1 and q:sub(at - 1, at - 1) == '{' then return '\\text{' .. token .. '}' end
+    return token
+  end)
+  local conds = A()
+  for _, c in ipairs(p.require or {}) do conds[#conds + 1] = c end
+  return { id = p.id, vars = vars, command = p.command, key = p.key, unit = p.unit, tol = p.tol,
+    digits = p.digits, scale = p.scale, require = conds, lives = lives, holes = holes, units = units,
+    label = unit_name(p, { value = 0 }) }, q
+end
+
 -- The book: one instance of each template with seed "book", in place.
 local function book(doc)
   local edition = util.edition(WHO, doc.meta)
@@ -901,6 +948,11 @@ local function book(doc)
         attrs = { { 'answer-json', util.json_encode({ value = inst.value, unit = unit_name(p, inst),
           tolerance = number and p.tol or util.null, shown = inst.number or inst.value }) } }
       end
+      -- the template, for the page to draw other seeds (chalk-web.js): its spec and
+      -- its question with a token for each number, hidden
+      local spec, question = web_template(p)
+      attrs[#attrs + 1] = { 'problem-spec', util.json_encode(spec) }
+      out:insert(pandoc.Div(md(question), pandoc.Attr('', { 'problem-template' }, { { 'hidden', '' } })))
       return { pandoc.Div(out, pandoc.Attr('prob-' .. p.id, { 'problem' }, attrs)) }
     end
     return out

@@ -6,6 +6,8 @@
 //    WebAssembly (book/web/wasm.sh), one file with the module inlined, so it loads
 //    from file:// too. It is loaded on first use, once per page, by a <script> of the
 //    same address on every page, so the browser's cache serves it to the next page.
+//    It runs in a Web Worker (started from a blob: the calculator's text, which
+//    chalk-wasm.js holds as a string), so a slow command does not freeze the page.
 //    Chalk.run(ARGS) -> Promise of {status, stdout, stderr} (stdout and stderr as
 //    the bytes chalk wrote, decoded as UTF-8; stdout also as `bytes`): main is called
 //    on one instance per page (chalk keeps no state between commands that changes an
@@ -23,6 +25,12 @@
 // 4. Practice problems. A problem whose key is in the page (div.problem with
 //    data-answer-json: the instructor edition, seed "book") gets an answer field and
 //    "Check", graded by the page's `chalk check-answers` itself; the key on request.
+//    In both editions a form before the first problem takes a seed (kept in
+//    localStorage "chalk-seed") and draws every problem of the page with it, from the
+//    template problems.lua leaves in each div.problem (data-problem-spec): the same
+//    generator, the answers and the question's numbers run by the calculator in the
+//    page, so the numbers and the key are `make problems SEED=...`'s; each drawn
+//    problem (div.problem-drawn) has its answer field, and its key on request.
 // 5. Figures that move. Each plot (figure.chalk-plot with its spec inlined by
 //    assemble.js) gets a slider per control: the spec's (the chapter's move=), else its
 //    command's scalar numeric flags (at most two; not --seed or --trials), over a
@@ -53,14 +61,20 @@
     return args;
   }
 
-  let loading = null; // Promise of the factory ChalkWasm
-  function factory() {
+  // The calculator runs in a Web Worker, so a slow command (chapter 6's avalanche
+  // figure: seconds of Monte Carlo) never freezes the page. A page opened from file://
+  // may start a worker only from a blob: URL, which may load no file, so
+  // assets/chalk-wasm.js (book/web/wasm.sh) holds the compiled calculator as text,
+  // window.ChalkWasmSource, and the worker is that text followed by workerMain.
+  let loading = null; // Promise of the calculator's source text
+  function source() {
     if (!loading) {
       loading = new Promise((resolve, reject) => {
-        if (window.ChalkWasm) return resolve(window.ChalkWasm);
+        if (typeof window.ChalkWasmSource === 'string') return resolve(window.ChalkWasmSource);
         const s = document.createElement('script');
         s.src = ASSETS + 'chalk-wasm.js';
-        s.onload = () => window.ChalkWasm ? resolve(window.ChalkWasm) : reject(new Error('chalk-wasm.js defined no ChalkWasm'));
+        s.onload = () => (typeof window.ChalkWasmSource === 'string' ? resolve(window.ChalkWasmSource)
+          : reject(new Error('chalk-wasm.js defined no ChalkWasmSource')));
         s.onerror = () => { loading = null; reject(new Error('could not load ' + s.src)); };
         document.head.appendChild(s);
       });
@@ -68,42 +82,64 @@
     return loading;
   }
 
-  let instance = null; // Promise of {module, out, err}
-  function getInstance() {
-    if (!instance) {
-      instance = factory().then(async (make) => {
-        const io = { out: [], err: [] };
-        const module = await make({
-          stdin: () => null,
-          stdout: (c) => { if (c !== null) io.out.push(c & 255); },
-          stderr: (c) => { if (c !== null) io.err.push(c & 255); },
-          print: () => {}, printErr: () => {},
-        });
-        io.module = module;
-        return io;
-      });
-      instance.catch(() => { instance = null; });
+  // The worker's code (run as text in the worker, after the calculator's, which
+  // defines ChalkWasm): one instance; per message {args, files}, the files (path ->
+  // text) written to its memory file system, then main called with args and stdout
+  // flushed; replies {status, out, err} (the bytes chalk wrote). A crashed instance
+  // is not reused.
+  function workerMain() {
+    let instance = null;
+    const out = [], err = [];
+    self.onmessage = async (e) => {
+      const { args, files } = e.data;
+      let status;
+      try {
+        if (!instance) {
+          instance = ChalkWasm({ stdin: () => null, print: () => {}, printErr: () => {},
+            stdout: (c) => { if (c !== null) out.push(c & 255); },
+            stderr: (c) => { if (c !== null) err.push(c & 255); } });
+        }
+        const m = await instance;
+        out.length = 0; err.length = 0;
+        for (const [name, text] of Object.entries(files)) m.FS.writeFile(name, text);
+        status = m.callMain(args);
+        m._fflush(0);
+      } catch (x) {
+        instance = null;
+        status = x && typeof x.status === 'number' ? x.status : 134;
+        for (const b of new TextEncoder().encode('chalk (in the page): ' + (x && x.message || x) + '\n')) err.push(b);
+      }
+      self.postMessage({ status, out: Uint8Array.from(out), err: Uint8Array.from(err) });
+    };
+  }
+
+  let worker = null; // Promise of the Worker
+  function getWorker() {
+    if (!worker) {
+      worker = source().then((text) => new Worker(URL.createObjectURL(
+        new Blob([text, '\n;(', workerMain.toString(), ')();\n'], { type: 'text/javascript' }))));
+      worker.catch(() => { worker = null; });
     }
-    return instance;
+    return worker;
   }
 
   const decoder = new TextDecoder('utf-8');
-  let queue = Promise.resolve(); // one command at a time: they share stdout
-  function run(args) {
+  let queue = Promise.resolve(); // one command at a time, in order
+  // Runs `chalk ARGS` in the worker, FILES (path -> text) written first:
+  // a Promise of {status, bytes (stdout's), stdout, stderr}.
+  function run(args, files) {
     const job = queue.then(async () => {
-      const io = await getInstance();
-      io.out.length = 0; io.err.length = 0;
-      let status;
-      try {
-        status = io.module.callMain(args.slice());
-        io.module._fflush(0);
-      } catch (e) {
-        instance = null; // a crashed instance is not reused
-        status = e && typeof e.status === 'number' ? e.status : 134;
-        io.err.push(...new TextEncoder().encode('chalk (in the page): ' + (e && e.message || e) + '\n'));
-      }
-      const bytes = Uint8Array.from(io.out);
-      return { status, bytes, stdout: decoder.decode(bytes), stderr: decoder.decode(Uint8Array.from(io.err)) };
+      const w = await getWorker();
+      const r = await new Promise((resolve) => {
+        w.onmessage = (e) => resolve(e.data);
+        w.onerror = (e) => { // (the worker itself failed: the next command starts another)
+          e.preventDefault();
+          worker = null;
+          resolve({ status: 134, out: new Uint8Array(0), err: new TextEncoder().encode('chalk (in the page): ' + e.message + '\n') });
+        };
+        w.postMessage({ args: args.slice(), files: files || {} });
+      });
+      return { status: r.status, bytes: r.out, stdout: decoder.decode(r.out), stderr: decoder.decode(r.err) };
     });
     queue = job.catch(() => {});
     return job;
@@ -313,12 +349,29 @@
   // "tolerance", "shown"}) with the calculator's own `chalk check-answers` (the same
   // rules and tolerance as `make problems`' key): files in the page's memory only.
   async function check(id, key, answer) {
-    const io = await getInstance();
     const line = String(answer).replace(/[\r\n]+/g, ' ').trim();
-    io.module.FS.writeFile('/key.json', JSON.stringify({ [id]: key }));
-    io.module.FS.writeFile('/answers.txt', line === '' ? '' : id + ' ' + line + '\n');
-    const r = await run(['check-answers', '/key.json', '/answers.txt']);
+    const r = await run(['check-answers', '/key.json', '/answers.txt'],
+      { '/key.json': JSON.stringify({ [id]: key }), '/answers.txt': line === '' ? '' : id + ' ' + line + '\n' });
     return { right: r.status === 0, status: r.status, output: r.stdout + r.stderr };
+  }
+
+  // An answer field for problem ID graded against KEY: "Check" (or Enter) runs
+  // check-answers, shows its verdict and sets OWNER's data-checked (right or wrong).
+  // Returns [the field's paragraph, the verdict].
+  function answerField(owner, id, key, label) {
+    const input = el('input', { type: 'text', class: 'problem-input', 'aria-label': label,
+      placeholder: key.unit && key.unit !== 'choice' ? 'in ' + key.unit : 'your answer', size: 14 });
+    const button = el('button', { type: 'button', class: 'problem-check', text: 'Check' });
+    const verdict = el('pre', { class: 'problem-verdict', 'aria-live': 'polite' });
+    const go = async () => {
+      verdict.textContent = 'checking ...';
+      const r = await check(id, key, input.value);
+      verdict.textContent = (r.right ? 'Right. ' : r.status === 1 ? 'Not yet. ' : '') + r.output;
+      owner.dataset.checked = r.right ? 'right' : 'wrong';
+    };
+    button.addEventListener('click', go);
+    input.addEventListener('keydown', (e) => { if (e.key === 'Enter') go(); });
+    return [el('p', { class: 'problem-answer' }, el('label', { text: 'Your answer: ' }, input), ' ', button), verdict];
   }
 
   // Each problem with its key in the page (data-answer-json: the instructor edition)
@@ -328,23 +381,288 @@
       let key;
       try { key = JSON.parse(p.dataset.answerJson); } catch (e) { continue; }
       const id = p.id.replace(/^prob-/, '');
-      const input = el('input', { type: 'text', class: 'problem-input', 'aria-label': 'your answer to ' + id,
-        placeholder: key.unit ? 'in ' + key.unit : 'your answer', size: 14 });
-      const button = el('button', { type: 'button', class: 'problem-check', text: 'Check' });
-      const verdict = el('pre', { class: 'problem-verdict', 'aria-live': 'polite' });
       const shown = el('details', { class: 'problem-key' }, el('summary', { text: 'Show the key' }),
         el('p', { text: (key.shown || String(key.value)) + (key.unit ? ' ' + key.unit : '') +
           (key.tolerance ? ' (within ' + key.tolerance * 100 + '%)' : ' (exactly)') }));
-      const go = async () => {
-        verdict.textContent = 'checking ...';
-        const r = await check(id, key, input.value);
-        verdict.textContent = (r.right ? 'Right. ' : r.status === 1 ? 'Not yet. ' : '') + r.output;
-        p.dataset.checked = r.right ? 'right' : 'wrong';
-      };
-      button.addEventListener('click', go);
-      input.addEventListener('keydown', (e) => { if (e.key === 'Enter') go(); });
-      p.append(el('p', { class: 'problem-answer' }, el('label', { text: 'Your answer: ' }, input), ' ', button), verdict, shown);
+      p.append(...answerField(p, id, key, 'your answer to ' + id), shown);
     }
+  }
+
+  // ---- practice problems drawn by seed (problems.lua's generator, in the page) -----------
+  // Each div.problem carries its template (data-problem-spec and a hidden
+  // div.problem-template: problems.lua, web_template). A seed draws each template as
+  // problems.lua's instance() does: splitmix64 on an FNV-1a hash of "SEED\0ID\0ATTEMPT"
+  // (BigInt: the 64-bit wrap-around of Lua's integers), the same rounding of each
+  // drawn number, the answer from the calculator (`chalk CMD --json`, KEY), a draw
+  // drawn again while its command fails, its answer is null or a require condition
+  // does not hold; the numbers printed as util.format prints them. So the page's key
+  // is `make problems SEED=...`'s (build/answers-SEED.json), and check-answers grades.
+
+  const MASK64 = (1n << 64n) - 1n;
+  function fnv1a(bytes) {
+    let h = 0xcbf29ce484222325n;
+    for (const b of bytes) h = ((h ^ BigInt(b)) * 0x100000001b3n) & MASK64;
+    return h;
+  }
+  // Uniforms in [0, 1) from splitmix64 (Steele, Lea, Flood 2014), seeded by the text's FNV-1a.
+  function generator(text) {
+    let state = fnv1a(new TextEncoder().encode(text));
+    return () => {
+      state = (state + 0x9e3779b97f4a7c15n) & MASK64;
+      let z = state;
+      z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & MASK64;
+      z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & MASK64;
+      z ^= z >> 31n;
+      return Number(z >> 11n) / 9007199254740992;
+    };
+  }
+  const pow10 = (k) => Number('1e' + k); // correctly rounded, as glibc's pow(10, k)
+  // C's %.0f: ties to even
+  function fixed0(v) {
+    if (Math.abs(v) >= 1e21) return BigInt(Math.round(v)).toString();
+    const t = Math.trunc(v);
+    if (Math.abs(v - t) === 0.5) return String(t % 2 === 0 ? t : t + Math.sign(v)).replace(/^-0$/, '0');
+    return v.toFixed(0);
+  }
+  // C's %.Pg
+  function fmtG(x, prec) {
+    if (x === 0) return '0';
+    const [m, e] = x.toExponential(prec - 1).split('e');
+    const X = Number(e);
+    const strip = (t) => (t.includes('.') ? t.replace(/0+$/, '').replace(/\.$/, '') : t);
+    if (X < -4 || X >= prec) return strip(m) + 'e' + (X < 0 ? '-' : '+') + String(Math.abs(X)).padStart(2, '0');
+    return strip(x.toFixed(prec - 1 - X));
+  }
+  function roundSig(x, n) { // problems.lua round_sig
+    if (x === 0) return 0;
+    const f = pow10(Math.floor(Math.log10(Math.abs(x))) - n + 1);
+    return Number((Math.floor(x / f + 0.5) * f).toPrecision(n));
+  }
+  function drawVar(v, u) { // problems.lua draw
+    if (v.kind === 'list') return v.items[Math.floor(u() * v.items.length)];
+    let x;
+    if (v.step) x = v.lo + Math.floor(u() * (Math.floor((v.hi - v.lo) / v.step + 1e-9) + 1)) * v.step;
+    else if (v.log) x = Math.exp(Math.log(v.lo) + u() * (Math.log(v.hi) - Math.log(v.lo)));
+    else if (v.int) x = v.lo + Math.floor(u() * (v.hi - v.lo + 1));
+    else x = v.lo + u() * (v.hi - v.lo);
+    x = roundSig(x, v.sig || 3);
+    if (v.int) x = Math.floor(x + 0.5);
+    return Math.min(Math.max(x, v.lo), v.hi);
+  }
+  function group(digits) { // util.lua group
+    const m = /^(\d+)(.*)$/.exec(digits);
+    if (!m || m[1].length <= 3) return digits;
+    return m[1].replace(/\B(?=(\d{3})+$)/g, ',') + m[2];
+  }
+  function sig(x, digits) { // util.sig
+    if (x === 0) return '0';
+    const neg = x < 0;
+    x = Math.abs(x);
+    const e = Math.floor(Math.log10(Number(x.toExponential(digits - 1))) + 1e-9);
+    let s;
+    if (e >= digits - 1) { const step = pow10(e - digits + 1); s = fixed0(Math.floor(x / step + 0.5) * step); }
+    else s = x.toFixed(digits - 1 - e).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+    return (neg ? '-' : '') + group(s);
+  }
+  // util.format: {text} or, for a plain number too large or small, {mant, exp}
+  function formatValue(value, unit, digits, scale, units) {
+    const u = units[unit || ''];
+    const v = value * (scale || 1) / u.div;
+    if (!Number.isFinite(v)) throw new Error('not a finite number: ' + v);
+    if (u.int) return { text: group(fixed0(v)) };
+    const a = Math.abs(v);
+    if (!unit && a !== 0 && (a >= 1e9 || a < 1e-3)) {
+      let e = Math.floor(Math.log10(a));
+      let m = sig(v / pow10(e), digits || 3);
+      if (/^-?10$/.test(m)) { m = m.replace('10', '1'); e += 1; }
+      return { mant: m, exp: e };
+    }
+    let s = sig(v, digits || 3);
+    if (u.money && /\.\d$/.test(s)) s += '0';
+    return { text: (u.prefix || '') + s + (u.suffix || '') };
+  }
+  // problems.lua number_text: the key's "shown" (no unit; 6.71e11)
+  function numberText(value, unit, digits, scale, units) {
+    const f = formatValue(value, unit, digits, scale, units);
+    if (f.mant !== undefined) return f.mant + 'e' + f.exp;
+    let t = f.text;
+    const u = units[unit];
+    if (u.prefix && t.startsWith(u.prefix)) t = t.slice(u.prefix.length);
+    if (u.suffix && t.endsWith(u.suffix)) t = t.slice(0, -u.suffix.length);
+    return t;
+  }
+  const rawNumber = (x) => (typeof x !== 'number' ? String(x) : Number.isInteger(x) && Math.abs(x) < 1e15 ? String(x) : fmtG(x, 10));
+  const pretty = (x) => (typeof x !== 'number' ? String(x) : Number.isInteger(x) && Math.abs(x) < 1e15 ? group(fixed0(x)) : sig(x, 6));
+  function substitute(text, vals, rawOnly) {
+    return text.replace(/\{([A-Za-z_][A-Za-z0-9_]*)(:?r?a?w?)\}/g, (whole, name, suffix) =>
+      (name === 'chalk' || !(name in vals) ? whole : rawOnly || suffix === ':raw' ? rawNumber(vals[name]) : pretty(vals[name])));
+  }
+  function lookup(v, key) { // util.lookup
+    for (const part of key.split('.').filter(Boolean)) {
+      if (v === null || typeof v !== 'object') return undefined;
+      v = Array.isArray(v) && /^\d+$/.test(part) ? v[Number(part)] : v[part];
+    }
+    return v;
+  }
+  // `chalk CMD --json` in the page: the decoded JSON, or {error}
+  async function chalkJson(cmd) {
+    const r = await run(splitArgs(cmd).concat('--json'));
+    if (r.status !== 0) return { error: `chalk ${cmd} --json failed (exit ${r.status}): ${r.stderr.trim()}` };
+    try { return { json: JSON.parse(r.stdout) }; } catch (e) { return { error: `chalk ${cmd} --json: ${e.message}` }; }
+  }
+  // problems.lua unmet: nil when every condition holds, else why not
+  function unmet(spec, json, vals, answer) {
+    for (const c of spec.require || []) {
+      if (c.flag) {
+        const v = lookup(json, c.flag);
+        if (v === undefined) throw new Error(`problem ${spec.id}: require "${c.text}": no key ${c.flag}`);
+        if (v !== true) return `require "${c.text}" does not hold`;
+        continue;
+      }
+      const term = (t) => {
+        let v;
+        if ('number' in t) v = t.number;
+        else if ('literal' in t) v = t.literal;
+        else if (t.answer) v = answer;
+        else if (t.var) v = vals[t.var];
+        else {
+          v = lookup(json, t.key);
+          if (v === undefined) throw new Error(`problem ${spec.id}: require "${c.text}": no key ${t.key}`);
+          if (v === null) return null;
+        }
+        return t.factor !== undefined ? t.factor * v : v;
+      };
+      const a = term(c.lhs), b = term(c.rhs);
+      if (a === null || b === null) return `require "${c.text}": null`;
+      const holds = { '<': a < b, '<=': a <= b, '>': a > b, '>=': a >= b, '==': a === b, '!=': a !== b }[c.op];
+      if (!holds) return `require "${c.text}" does not hold`;
+    }
+    return null;
+  }
+  // problems.lua instance: {vals, command, attempt, value, number (the key's shown), shownText, key (check-answers' entry)}
+  async function drawProblem(spec, seed) {
+    let last;
+    for (let attempt = 1; attempt <= 100; attempt++) {
+      const u = generator(seed + '\0' + spec.id + '\0' + attempt);
+      const vals = {};
+      for (const v of spec.vars) vals[v.name] = drawVar(v, u);
+      const command = substitute(spec.command, vals, true);
+      const r = await chalkJson(command);
+      let why = r.error, v;
+      if (!why) {
+        v = lookup(r.json, spec.key);
+        if (v === undefined) why = `no key ${spec.key}`;
+        else if (v === null) why = `${spec.key} is null`;
+        else if (!['number', 'string', 'boolean'].includes(typeof v)) why = `${spec.key} is not a number or a string`;
+        else why = unmet(spec, r.json, vals, v);
+      }
+      if (why) { last = why; continue; }
+      const inst = { vals, command, attempt };
+      if (typeof v === 'number') {
+        inst.value = v * spec.scale / spec.units[spec.unit].div;
+        inst.number = numberText(v, spec.unit, spec.digits, spec.scale, spec.units);
+        const f = formatValue(v, spec.unit, spec.digits, spec.scale, spec.units);
+        inst.shownText = f.text !== undefined ? f.text : f.mant + '\u00d710^' + f.exp;
+        inst.key = { value: inst.value, unit: spec.label, tolerance: spec.tol, shown: inst.number };
+      } else {
+        inst.value = String(v);
+        inst.shownText = inst.value;
+        inst.key = { value: inst.value, unit: 'choice', tolerance: null };
+      }
+      return inst;
+    }
+    throw new Error(`problem ${spec.id}: no draw in 100 gave an answer; the last: ${last}`);
+  }
+  // The question of an instance: the template's copy with each token replaced
+  async function drawnQuestion(p, spec, inst) {
+    const texts = {};
+    for (let i = 0; i < spec.lives.length; i++) {
+      const l = spec.lives[i];
+      const cmd = substitute(l.cmd, inst.vals, true);
+      const key = substitute(l.key, inst.vals, true); // (problems.lua live: the key may hold a {var} too)
+      const r = await chalkJson(cmd);
+      const v = r.error ? undefined : lookup(r.json, key);
+      if (v === undefined || v === null) throw new Error(`problem ${spec.id}: ${r.error || 'chalk ' + cmd + ': ' + key + ' is null'}`);
+      texts['L' + (i + 1)] = typeof v === 'number' ? formatValue(v, l.unit, l.digits, l.scale, spec.units) : { text: String(v) };
+    }
+    spec.holes.forEach((h, i) => { texts['V' + (i + 1)] = { text: h.raw ? rawNumber(inst.vals[h.name]) : pretty(inst.vals[h.name]) }; });
+    const box = p.querySelector('.problem-template').cloneNode(true);
+    box.hidden = false;
+    box.className = 'problem-question';
+    const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+    const nodes = [];
+    while (walker.nextNode()) if (/XCHALK[LV]\d+X/.test(walker.currentNode.data)) nodes.push(walker.currentNode);
+    for (const node of nodes) {
+      const frag = document.createDocumentFragment();
+      node.data.split(/XCHALK([LV]\d+)X/).forEach((part, k) => {
+        if (k % 2 === 0) { if (part) frag.append(part); return; }
+        const t = texts[part];
+        if (!t) frag.append('?');
+        else if (t.text !== undefined) frag.append(t.text);
+        else { const e = el('span', { class: 'problem-sci' }, t.mant + '\u00d710'); e.append(el('sup', { text: String(t.exp) })); frag.append(e); }
+      });
+      node.replaceWith(frag);
+    }
+    return box;
+  }
+
+  // A form before the first problem: a seed draws every problem of the page with it,
+  // each under the book's instance with an answer field, "Check" and its key on request.
+  function attachDraws() {
+    const probs = [...document.querySelectorAll('div.problem[id][data-problem-spec]')];
+    if (probs.length === 0) return;
+    const input = el('input', { type: 'text', class: 'problem-seed-input', 'aria-label': 'seed', placeholder: 'e.g. alice', size: 12 });
+    try { input.value = localStorage.getItem('chalk-seed') || ''; } catch (e) { /* storage off */ }
+    const button = el('button', { type: 'button', class: 'problem-draw', text: 'Draw' });
+    const status = el('span', { class: 'problem-seed-status', 'aria-live': 'polite' });
+    const form = el('div', { class: 'problem-seed' },
+      el('p', {}, el('strong', { text: 'Your own numbers. ' }),
+        'A seed draws every problem below again, with the same numbers and the same key as ',
+        el('code', { text: 'make problems SEED=...' }), ' (checked by the calculator in this page, as ',
+        el('code', { text: 'chalk check-answers' }), ' checks).'),
+      el('p', {}, el('label', { text: 'Seed: ' }, input), ' ', button, ' ', status));
+    probs[0].before(form);
+    const go = async () => {
+      const seed = input.value.trim();
+      if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(seed)) { status.textContent = 'a seed is letters, digits, ".", "_" or "-" (as make problems takes)'; return; }
+      try { localStorage.setItem('chalk-seed', seed); } catch (e) { /* storage off */ }
+      button.disabled = true;
+      delete form.dataset.drawn;
+      const t0 = performance.now();
+      let n = 0;
+      for (const p of probs) {
+        status.textContent = `drawing ${++n} of ${probs.length} ...`;
+        const old = p.querySelector('.problem-drawn');
+        if (old) old.remove();
+        let spec, inst, question;
+        try {
+          spec = JSON.parse(p.dataset.problemSpec);
+          inst = await drawProblem(spec, seed);
+          question = await drawnQuestion(p, spec, inst);
+        } catch (e) { p.append(el('div', { class: 'problem-drawn', 'data-error': e.message }, el('p', { text: e.message }))); continue; }
+        p.append(drawnBox(p, spec, seed, inst, question));
+      }
+      button.disabled = false;
+      status.textContent = `seed ${seed}: ${probs.length} problems drawn in ${((performance.now() - t0) / 1000).toFixed(1)} s`;
+      form.dataset.drawn = seed;
+    };
+    button.addEventListener('click', go);
+    input.addEventListener('keydown', (e) => { if (e.key === 'Enter') go(); });
+  }
+  function drawnBox(p, spec, seed, inst, question) {
+    const id = spec.id, key = inst.key;
+    const record = { value: inst.value, unit: key.unit, tolerance: key.tolerance, shown: key.shown,
+      command: inst.command, key: spec.key, params: inst.vals };
+    const box = el('div', { class: 'problem-drawn', 'data-seed': seed, 'data-key': JSON.stringify(record) });
+    const tol = typeof inst.value === 'number' ? (spec.tol > 0 ? ` (within ${sig(spec.tol * 100, 3)}%)` : ' (exactly)') : '';
+    const params = spec.vars.map((v) => v.name + '=' + rawNumber(inst.vals[v.name])).join(' ');
+    const shown = el('details', { class: 'problem-key' }, el('summary', { text: 'Show the key' }),
+      el('p', {}, el('strong', { text: 'Answer: ' }), inst.shownText + tol),
+      el('p', {}, 'Computed by (key ', el('code', { text: spec.key }), '): ', el('code', { text: 'build/chalk ' + inst.command + ' --json' })),
+      params ? el('p', {}, 'Parameters: ', el('code', { text: params })) : null);
+    box.append(el('p', { class: 'problem-seed-label' }, el('strong', { text: 'Seed ' + seed + ':' })), question,
+      ...answerField(box, id, key, `your answer to ${id}, seed ${seed}`), shown);
+    return box;
   }
 
   // ---- figures that move ----------------------------------------------------------------
@@ -486,6 +804,8 @@
         if (busy) { again = true; return; }
         busy = true;
         const t0 = performance.now();
+        // (the calculator runs in a worker: the page stays live while a slow sweep runs)
+        status.textContent = controls.map((c, k) => c.flag + ' ' + values[k]).join(', ') + ' (computing ...)';
         const args = splitArgs(spec.command);
         controls.forEach((c, k) => { const i = args.indexOf(c.flag); if (i >= 0) args[i + 1] = String(values[k]); });
         if (!base) {
@@ -512,7 +832,7 @@
     }
   }
 
-  window.Chalk = { run, splitArgs, openPanel, review, check, controlsOf };
-  function start() { attachPanels(); attachCards(); attachProblems(); attachFigures(); }
+  window.Chalk = { run, splitArgs, openPanel, review, check, controlsOf, drawProblem };
+  function start() { attachPanels(); attachCards(); attachProblems(); attachDraws(); attachFigures(); }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start); else start();
 })();

@@ -28,12 +28,16 @@
 // and with --json and --csv, each plot's sweep and marks, the presets' lists) gives
 // the same exit status and the same bytes on stdout and stderr as the native
 // build/chalk (or $CHALK), except the commands book/web/wasm-differs.txt lists with
-// their reason (libm: musl's in the page, glibc's natively); a live number's panel opens with Enter, shows its key and the
+// their reason (libm: musl's in the page, glibc's natively); the page is not frozen while
+// one runs (a timer on its main thread ticks during each command that takes half a second
+// natively: the calculator runs in a worker); a live number's panel opens with Enter, shows its key and the
 // native --json output, and reruns when a flag is edited, showing the native output of
 // the edited command; a card graded "good" is due in one day after a reload; where the
 // page has a problem's key (the instructor edition), the checker accepts the key's value
 // and its shown form and refuses a value off by three tolerances
 // (calculator-panel.png, calculator-card.png, calculator-problem.png in SHOTS-DIR).
+// Then practice problems drawn in the page by seed, against problems.lua's own key
+// (checkDraws below; calculator-drawn.png).
 // Prints "web-test: PAGE@WIDTH: problem" lines, then "web-test: N pages x 2 widths:
 // N passed, N failed"; exits 1 when any check failed.
 // --bench: instead, prints each chapter page's first render (first contentful
@@ -87,13 +91,14 @@ async function visit(browser, file, width, inside) {
   const allowed = (url) => url.startsWith('file://') && decodeURIComponent(new URL(url).pathname).startsWith(`${inside}/`);
   await context.route('**/*', (route) => {
     const url = route.request().url();
-    if (allowed(url) || url.startsWith('data:')) return route.continue();
+    // (data: and blob: are the page's own bytes: the calculator's worker is a blob)
+    if (allowed(url) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
     seen.outside.push(url);
     return route.abort('blockedbyclient');
   });
   page.on('request', (r) => {
     const url = r.url();
-    if (url.startsWith('data:')) return;
+    if (url.startsWith('data:') || url.startsWith('blob:')) return;
     if (allowed(url)) seen.files.add(decodeURIComponent(new URL(url).pathname));
     else if (!seen.outside.includes(url)) seen.outside.push(url);
   });
@@ -324,14 +329,19 @@ async function checkCalculator(browser) {
   const commands = bookCommands();
   // the page's calculator, every command, in one go
   const t0 = Date.now();
+  // (with a timer ticking on the page's main thread: the ticks during each command)
   const got = await page.evaluate(async (list) => {
     const out = [];
+    let ticks = 0, on = true;
+    (function tick() { ticks++; if (on) setTimeout(tick, 0); })();
     for (const args of list) {
+      const t = ticks;
       const r = await window.Chalk.run(args);
       let bin = '';
       for (const b of r.bytes) bin += String.fromCharCode(b);
-      out.push({ status: r.status, stdout: btoa(bin), stderr: r.stderr });
+      out.push({ status: r.status, stdout: btoa(bin), stderr: r.stderr, ticks: ticks - t });
     }
+    on = false;
     return out;
   }, commands);
   const pageMs = Date.now() - t0;
@@ -340,8 +350,14 @@ async function checkCalculator(browser) {
   const { spawnSync } = require('child_process');
   const known = new Map(fs.readFileSync(path.join(__dirname, 'wasm-differs.txt'), 'utf8').split('\n')
     .filter((l) => l && !l.startsWith('#')).map((l) => l.split('\t')));
+  const slow = []; // commands that take half a second natively: the page's timers must tick while they run
   commands.forEach((args, i) => {
+    const tn = Date.now();
     const n = spawnSync(CHALK, args, { maxBuffer: 64 << 20 });
+    if (Date.now() - tn >= 500) {
+      slow.push(`${args.join(' ')} (${Date.now() - tn} ms natively, ${got[i].ticks} ticks in the page)`);
+      if (got[i].ticks < 1) fail(where, `chalk ${args.join(' ')} froze the page: no timer of its main thread ran while it ran (the calculator runs in a worker)`);
+    }
     const w = got[i], wout = Buffer.from(w.stdout, 'base64');
     const problems = [];
     if (n.status !== w.status) problems.push(`exit ${w.status} in the page, ${n.status} native`);
@@ -448,6 +464,109 @@ async function checkCalculator(browser) {
   console.log(`web-test: calculator: ${same} of ${commands.length} commands byte-identical to ${CHALK}, ` +
     `${differs.length} listed in book/web/wasm-differs.txt (${pageMs} ms in the page)`);
   for (const d of differs) console.log(`web-test: calculator: differs as listed: ${d}`);
+  console.log(`web-test: calculator: the page's timers ran during each slow command (in a worker): ${slow.join('; ') || 'no command took 0.5 s natively'}`);
+  if (failures.length === before) passed++; else failed++;
+}
+
+// Practice problems drawn in the page: for two seeds, every chapter page draws its
+// problems with the seed (the form chalk-web.js puts before them), and each draw's
+// value, unit, tolerance, shown number, command, key and parameters equal the key
+// problems.lua writes natively for that seed (-M problems=answers: the
+// build/answers-SEED.json of `make problems SEED=...`, here without the PDFs); no
+// token of the template is left in a drawn question; and on the first page, a drawn
+// problem's key (its shown number) and a value three tolerances off are judged by the
+// page as the native `chalk check-answers` judges them with the native key.
+const SEEDS = ['alice', 'w4-seed.2'];
+async function checkDraws(browser) {
+  const where = 'problems';
+  const before = failures.length;
+  const { spawnSync } = require('child_process');
+  const repo = path.resolve(__dirname, '..', '..');
+  const chapters = fs.readdirSync(path.join(repo, 'chapters')).filter((f) => /^\d\d-.*\.md$/.test(f)).sort().map((f) => path.join('chapters', f));
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'web-draws-'));
+  const drawPages = pages.filter((p) => /^\d\d-/.test(p));
+  let compared = 0, judged = 0, pageMs = 0;
+  // each seed's key, as make problems writes it
+  const keys = new Map();
+  for (const seed of SEEDS) {
+    const keyFile = path.join(tmp, `answers-${seed}.json`);
+    const r = spawnSync('pandoc', [...chapters, '--lua-filter', 'book/filters/problems.lua', '-M', 'problems=answers',
+      '-M', `problems-seed=${seed}`, '-M', `problems-json=${keyFile}`, '-t', 'plain', '-o', path.join(tmp, 'key.txt')],
+    { cwd: repo, env: { ...process.env, CHALK } });
+    if (r.status !== 0) fail(where, `problems.lua, seed ${seed}: ${r.stderr}`);
+    else keys.set(seed, { file: keyFile, want: JSON.parse(fs.readFileSync(keyFile, 'utf8')), drawn: new Set() });
+  }
+  for (const name of drawPages) {
+    const { page, context, seen } = await visit(browser, path.join(site, name), 1400, site);
+    if (!(await page.$('.problem-seed-input'))) {
+      if (await page.$('div.problem')) fail(where, `${name} has problems but no seed to draw them with`);
+      await context.close();
+      continue;
+    }
+    for (const [seed, { file: keyFile, want, drawn }] of keys) {
+      const t0 = Date.now();
+      await page.fill('.problem-seed-input', seed);
+      await page.click('.problem-draw');
+      await page.waitForSelector(`.problem-seed[data-drawn="${seed}"]`, { timeout: 300000 })
+        .catch(() => fail(where, `${name}: seed ${seed}: the draw did not finish`));
+      pageMs += Date.now() - t0;
+      const got = await page.evaluate(() => [...document.querySelectorAll('div.problem[id]')].map((p) => {
+        const d = p.querySelector('.problem-drawn');
+        return { id: p.id.replace(/^prob-/, ''), key: d && d.dataset.key ? JSON.parse(d.dataset.key) : null,
+          error: d ? d.dataset.error : 'no draw', text: d ? d.textContent : '' };
+      }));
+      for (const g of got) {
+        drawn.add(g.id);
+        const w = want[g.id];
+        if (!w) { fail(where, `${name}: problem ${g.id} is not in problems.lua's key for seed ${seed}`); continue; }
+        if (!g.key) { fail(where, `${name}: seed ${seed}: problem ${g.id} not drawn: ${g.error}`); continue; }
+        const diffs = [];
+        for (const f of ['value', 'unit', 'tolerance', 'shown', 'command', 'key']) {
+          if (g.key[f] !== w[f]) diffs.push(`${f} ${JSON.stringify(g.key[f])} in the page, ${JSON.stringify(w[f])} in the key`);
+        }
+        if (JSON.stringify(g.key.params) !== JSON.stringify(w.params)) diffs.push(`params ${JSON.stringify(g.key.params)} in the page, ${JSON.stringify(w.params)} in the key`);
+        if (/XCHALK[LV]\d+X/.test(g.text)) diffs.push('a token of the template is left in the question');
+        if (diffs.length) fail(where, `${name}: seed ${seed}: problem ${g.id}: ${diffs.join('; ')}`); else compared++;
+      }
+      if (seed === SEEDS[0] && judged === 0) {
+        const g = got.find((x) => x.key && typeof x.key.value === 'number');
+        const w = g && want[g.id];
+        if (!w) fail(where, `${name}: no drawn problem with a number to check`);
+        else {
+          for (const [answer, meant] of [[w.shown, 'right'], [String(w.value * (1 + 3 * w.tolerance) + 1), 'wrong']]) {
+            fs.writeFileSync(path.join(tmp, 'mine.txt'), `${g.id} ${answer}\n`);
+            // (the whole book's key: the other problems are missing, so the verdict is this id's record)
+            const out = spawnSync(CHALK, ['check-answers', keyFile, path.join(tmp, 'mine.txt'), '--json']).stdout.toString();
+            let native = 'no verdict';
+            try { const rec = JSON.parse(out).find((x) => x.id === g.id); native = rec ? rec.status : native; } catch (e) { native = out.trim(); }
+            const sel = `#prob-${g.id} .problem-drawn`;
+            await page.fill(`${sel} .problem-input`, answer);
+            await page.press(`${sel} .problem-input`, 'Enter');
+            await page.waitForSelector(`${sel}[data-checked]`, { timeout: 10000 }).catch(() => {});
+            const verdict = await page.evaluate((s) => { const d = document.querySelector(s); const v = d.dataset.checked; delete d.dataset.checked; return v; }, sel);
+            const nativeVerdict = native === 'right' ? 'right' : native === 'off' ? 'wrong' : native; // (check.c: right, off, missing)
+            if (nativeVerdict !== meant) fail(where, `problem ${g.id}: chalk check-answers calls "${answer}" ${nativeVerdict}, not ${meant}: this check proves nothing`);
+            if (verdict !== nativeVerdict) fail(where, `${name}: seed ${seed}: problem ${g.id}: "${answer}" is ${verdict || 'not checked'} in the page, ${nativeVerdict} by chalk check-answers`);
+            judged++;
+          }
+          if (judged === 2) {
+            await page.click(`#prob-${g.id} .problem-drawn .problem-key summary`);
+            const box = await page.$(`#prob-${g.id}`);
+            if (box) await shot(box, path.join(shots, 'calculator-drawn.png'));
+          }
+        }
+      }
+    }
+    for (const e of seen.errors) fail(where, `${name}: console error: ${e}`);
+    for (const u of seen.outside) fail(where, `${name}: a request outside the site: ${u}`);
+    await context.close();
+  }
+  if (only.length === 0) {
+    for (const [seed, { want, drawn }] of keys) for (const id of Object.keys(want)) if (!drawn.has(id)) fail(where, `seed ${seed}: problem ${id} of the key was drawn on no page`);
+  }
+  fs.rmSync(tmp, { recursive: true, force: true });
+  console.log(`web-test: problems: seeds ${SEEDS.join(', ')}: ${compared} draws in the page equal to problems.lua's key, ` +
+    `${judged} answers judged as chalk check-answers judges them (${pageMs} ms drawing in the pages)`);
   if (failures.length === before) passed++; else failed++;
 }
 
@@ -503,6 +622,7 @@ async function benchPages(browser) {
     if (bench) { await benchPages(browser); return; }
     await selfTest(browser);
     await checkCalculator(browser);
+    await checkDraws(browser);
     for (const name of pages) for (const w of WIDTHS) await checkPage(browser, name, w);
   } finally {
     await browser.close();

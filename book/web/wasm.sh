@@ -11,7 +11,8 @@
 # from file:// too, where a browser refuses to fetch a separate .wasm. The module is a
 # factory, ChalkWasm(options) (MODULARIZE): main is not run at load (INVOKE_RUN=0) and
 # the runtime stays up (EXIT_RUNTIME=0), so assets/chalk-web.js calls main (and fflush) once per
-# command on one instance (callMain), with its stdout and stderr captured byte by byte.
+# command on one instance (callMain), with its stdout and stderr captured byte by byte,
+# in a Web Worker: OUT.js defines window.ChalkWasmSource, emcc's script as a string.
 # cJSON (for check-answers) is compiled in from book/web/cjson/: cJSON 1.7.15, Debian
 # 12's libcjson version, from github.com/DaveGamble/cJSON tag v1.7.15 (commit
 # d348621ca93571343a56862df7de4ff3bc9b5667), MIT licence in book/web/cjson/LICENSE.
@@ -33,6 +34,16 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 emcc -std=c11 -O2 -fno-math-errno "${flags[@]}" -I"$here/cjson" -I"$here/cjson/cjson" \
     "$@" "$here/cjson/cJSON.c" \
     -sMODULARIZE=1 -sEXPORT_NAME=ChalkWasm -sINVOKE_RUN=0 -sEXIT_RUNTIME=0 -sSINGLE_FILE=1 \
-    -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web,node -sEXPORTED_RUNTIME_METHODS=callMain,FS -sEXPORTED_FUNCTIONS=_main,_fflush \
+    -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web,worker,node -sEXPORTED_RUNTIME_METHODS=callMain,FS -sEXPORTED_FUNCTIONS=_main,_fflush \
     -o "$out.tmp.js"
-mv "$out.tmp.js" "$out"
+# The page runs the calculator in a Web Worker, which a page from file:// may start
+# only from a blob: so OUT.js holds emcc's script as a string, for assets/chalk-web.js
+# to make the worker of.
+node -e '
+const fs = require("fs");
+const text = fs.readFileSync(process.argv[1], "utf8");
+fs.writeFileSync(process.argv[2], "// chalk-wasm.js -- the calculator as WebAssembly (book/web/wasm.sh), as the text\n" +
+  "// of a script: assets/chalk-web.js runs it in a Web Worker.\nwindow.ChalkWasmSource = " + JSON.stringify(text) + ";\n");
+' "$out.tmp.js" "$out.wrapped.js"
+rm "$out.tmp.js"
+mv "$out.wrapped.js" "$out"
