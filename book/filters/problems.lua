@@ -423,10 +423,19 @@ end
 
 -- ---- instances -----------------------------------------------------------------
 
+-- True when the brace at position `at` of text opens the argument of a TeX command:
+-- a backslash and letters right before it.
+local function tex_argument(text, at)
+  return at > 1 and text:sub(1, at - 1):match('\\%a+$') ~= nil
+end
+
 -- Replaces {name} and {name:raw} in text; `raw_only` gives chalk's spelling.
 local function substitute(p, text, vals, raw_only)
   return (text:gsub('()({([%a_][%w_]*)(:?r?a?w?)})', function(at, whole, name, suffix)
     if name == 'chalk' then return nil end
+    -- The argument of a TeX command (\text{hop}, \mathrm{active}) is never a
+    -- placeholder, even where a variable has that name.
+    if tex_argument(text, at) then return whole end
     if vals[name] == nil then
       -- TeX groups such as \text{step} or t_{kv} are not placeholders.
       if at > 1 and text:sub(at - 1, at - 1):match('[%a_^}]') then return whole end
@@ -899,7 +908,7 @@ local function web_template(p)
     return 'XCHALKL' .. #lives .. 'X'
   end)
   q = q:gsub('()({([%a_][%w_]*)(:?r?a?w?)})', function(at, whole, name, suffix)
-    if name == 'chalk' or not p.vars[name] then return whole end
+    if name == 'chalk' or not p.vars[name] or tex_argument(q, at) then return whole end
     holes[#holes + 1] = { name = name, raw = suffix == ':raw' }
     local token = 'XCHALKV' .. #holes .. 'X'
     if at > 1 and q:sub(at - 1, at - 1) == '{' then return '\\text{' .. token .. '}' end

@@ -285,6 +285,19 @@ check "check-answers: malformed JSON: one line naming the file, exit 2" \
 build/chalk check-answers "$W/right.txt" "$W/right.txt" >/dev/null 2>&1
 check "check-answers: a key that is not a key is refused, exit 2" test $? -eq 2
 
+# A TeX command's argument is text, even where a variable has that name: with a
+# variable {hop}, $t_\text{hop}$ stays as written (the book's ch3-decode-hops drew
+# t_\text1.5 before), and {hop} outside it is the drawn number.
+printf '%s\n' '# Fixture' '' '## Practice problems' '' '```{.problem id=fx-texarg stars=1}' 'vars:' \
+    '  hop: 1.5 | 2.5' 'question: |' '  With $t_\text{hop}$ = {hop} ms, what is $2\,t_\text{hop}$?' \
+    'answer: bubble --stages 4 --microbatches 8 -> bubble_fraction' '```' >"$W/texarg.md"
+CHALK_CACHE=$W/cache pandoc "$W/texarg.md" -L book/filters/chalk.lua -L book/filters/problems.lua \
+    -M problems=questions -M problems-seed=fx -t latex -o "$W/texarg.tex" 2>"$W/texarg.err"
+texarg=$(cat "$W/texarg.tex" 2>/dev/null)
+has_f() { printf '%s\n' "$1" | grep -qF -- "$2"; }
+check "problems: \\text{hop} stays a TeX argument where a variable is named hop, and {hop} is drawn" \
+    eval 'has_f "$texarg" '"'"'t_\text{hop}\) = '"'"' && grep -qE " = [12][.]5 ms" <<<"$texarg" && ! grep -qE "text[12]" <<<"$texarg"'
+
 # ---- the handout's checker: the calculator without its chapters ------------------------
 # tests/practice/checker.sh copies the framework; built as the handout builds it (the
 # course's CFLAGS, lib/, cJSON), it grades exactly as build/chalk does and computes no
