@@ -198,7 +198,7 @@ double overtraining_factor(double pretrain_tokens, double params_active,
     return 0.0;
 }
 
-/* ---- Exercise 4.9 (**) from_traffic ---------------------------------- */
+/* ---- Exercise 4.9 (*) from_traffic ----------------------------------- */
 
 overtraining_estimate
 overtraining_from_traffic(const overtraining_fleet *fleet,

@@ -283,7 +283,7 @@ double overtraining_inference_tokens(const overtraining_fleet *fleet);
 double overtraining_factor(double pretrain_tokens, double params_active,
                            double tokens_per_param);
 
-/* ---- Exercise 4.9 (**) from_traffic: from traffic to tokens ------- */
+/* ---- Exercise 4.9 (*) from_traffic: from traffic to tokens -------- */
 
 /* The lecture's estimate carried through: what a model should be
  * pre-trained on, and how far past the rule that is, when its costs follow

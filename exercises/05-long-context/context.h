@@ -221,22 +221,21 @@ typedef struct context_draft_plan {
     double speedup;         /* plain decode's s_per_token over this one */
 } context_draft_plan;
 
-/* The number of drafted tokens q, from 0 to max_draft, that minimises the
- * expected time between a sequence's tokens when every sequence of the
- * batch drafts q tokens ahead and one pass of the model checks them, as
- * §5.4 (Output against input price) prices a step in "How far ahead to
- * draft":
- *   - the check is one pass in which each sequence adds q + 1 new tokens,
- *     priced by context_pass_time_per_token at this batch and context;
- *   - drafting costs `draft_cost` plain decode steps (the same pass with
- *     one new token) for each drafted token;
- *   - each guess is accepted with chance `accept` independently, and a
- *     step keeps the guesses up to the first rejected one, plus the one
- *     token the check itself produces.
- * q = 0 is plain decode (one token a step, speedup 1). On a tie (times equal within a
- * relative 1e-12) the smaller q wins. accept may be 0 (q = 0 is then
- * best) and 1 (every guess is kept). Preconditions: 0 <= accept <= 1,
- * draft_cost >= 0, max_draft >= 0, batch > 0, context_tokens >= 0. */
+/* The draft length q, from 0 to max_draft, that makes speculative decoding
+ * fastest here: the q with the least expected time between a sequence's
+ * tokens when every sequence of the batch drafts q tokens ahead and this
+ * model checks them, a step priced and its tokens counted as §5.4 (Output
+ * against input price) does in "How far ahead to draft". The inputs:
+ *   - accept: the chance that a drafted token is accepted, each guess
+ *     independently of the others;
+ *   - draft_cost: what drafting one token costs, in plain decode steps
+ *     (this deployment's step of one new token per sequence, at this
+ *     batch and context).
+ * q = 0 is plain decode (one token a step, speedup 1). On a tie (times
+ * equal within a relative 1e-12) the smaller q wins. accept may be 0 (q = 0
+ * is then best) and 1 (every guess is kept). Preconditions:
+ * 0 <= accept <= 1, draft_cost >= 0, max_draft >= 0, batch > 0,
+ * context_tokens >= 0. */
 context_draft_plan context_best_draft(const context_deploy *d, double batch,
                                       double context_tokens, double accept,
                                       double draft_cost, int max_draft);

@@ -164,7 +164,7 @@ uint64_t revnets_mlp_mix(uint64_t in, const void *ctx)
     return ~in;
 }
 
-/* ---- Exercise 6.6 (**) rounds_to_avalanche ------------------------- */
+/* ---- Exercise 6.6 (*) rounds_to_avalanche -------------------------- */
 
 int revnets_rounds_to_avalanche(revnets_rounds_fn mix, const void *ctx,
                                 int max_rounds, double tolerance,

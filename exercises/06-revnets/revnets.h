@@ -272,7 +272,7 @@ typedef struct revnets_mlp {
  * revnets_mlp, read, whose weights hold depth * 64 * 64 doubles. */
 uint64_t revnets_mlp_mix(uint64_t in, const void *ctx);
 
-/* ---- Exercise 6.6 (**) rounds_to_avalanche: how many rounds suffice?
+/* ---- Exercise 6.6 (*) rounds_to_avalanche: how many rounds suffice?
  * §6.4 (Avalanche, measured) */
 
 /* A family of mixers indexed by a number of rounds (a cipher with its

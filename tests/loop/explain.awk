@@ -24,12 +24,41 @@ function hex2dec(s,   i, n, c) {
     return n
 }
 
-# The statement starting at line `line` of `file`, joined up to its semicolon.
-function statement(file, line,   l, s, n) {
-    s = ""; n = 0
+# Line `l` of C without its comments (/* */, also across lines, and //), string and
+# character literals kept whole. `in_comment` carries an open /* from line to line:
+# strip_comments sets the global stmt_in_comment for the next call.
+function strip_comments(l, in_comment,   out, i, c, d, q) {
+    out = ""; q = ""
+    for (i = 1; i <= length(l); i++) {
+        c = substr(l, i, 1); d = substr(l, i, 2)
+        if (in_comment) { if (d == "*/") { in_comment = 0; i++ } ; continue }
+        if (q != "") {
+            out = out c
+            if (c == "\\") { out = out substr(l, i + 1, 1); i++ }
+            else if (c == q) q = ""
+            continue
+        }
+        if (d == "/*") { in_comment = 1; i++; out = out " "; continue }
+        if (d == "//") break
+        if (c == "\"" || c == "'") q = c
+        out = out c
+    }
+    stmt_in_comment = in_comment
+    return out
+}
+
+# The statement starting at line `line` of `file`, joined up to its semicolon, without
+# comments (an assertion ending in /* why */ is still one statement).
+function statement(file, line,   l, s, n, inc) {
+    s = ""; n = 0; inc = 0
     while ((getline l < file) > 0) {
         n++
-        if (n >= line) { sub(/^[ \t]+/, "", l); s = s (s == "" ? "" : " ") l; if (l ~ /;[ \t]*$/) break }
+        if (n >= line) {
+            l = strip_comments(l, inc); inc = stmt_in_comment
+            sub(/^[ \t]+/, "", l); sub(/[ \t]+$/, "", l)
+            if (l != "") s = s (s == "" ? "" : " ") l
+            if (l ~ /;$/) break
+        }
         if (n > line + 5) break
     }
     close(file)

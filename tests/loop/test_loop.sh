@@ -328,6 +328,24 @@ C
     expect "  CHALK_SANITIZE=0 builds without them (no sanitizer's report)" hasnt "$out" "Sanitizer"
     git show HEAD:"$stub" >"$stub"
 
+    echo "-- a failing assertion that ends in a comment (issue 24.5)"
+    # the failure message quotes the assertion; a /* comment */ after its semicolon
+    # once made check join the lines that follow, up to the next statement's end
+    t=tests/$CH/test_batching.c
+    n=$(grep -n -m1 '^    assert_true(b\.exists);$' "$t" | cut -d: -f1)
+    expect "  (the public test has the line: $t:$n assert_true(b.exists);)" test -n "$n"
+    sed -i "${n}s|;\$|; /* the balance batch exists */|" "$t"
+    out=$(make -s check CH=01 2>&1)
+    expect "check quotes the assertion alone: expected true, but it is false: b.exists" \
+        test "$(printf '%s\n' "$out" | grep -c '^ *expected true, but it is false: b\.exists$')" = 1
+    expect "  without its comment" hasnt "$out" "the balance batch exists"
+    expect "  nor the next line of the test" hasnt "$out" "b.exists); assert_close"
+    sed -i "${n}s|; /\* the balance batch exists \*/\$|; // the balance batch exists; \"quoted\" /*|" "$t"
+    out=$(make -s check CH=01 2>&1)
+    expect "  and the same with a // comment (holding a ; a string and a /*)" \
+        test "$(printf '%s\n' "$out" | grep -c '^ *expected true, but it is false: b\.exists$')" = 1
+    git show HEAD:"$t" >"$t"
+
     echo "-- every setting of the loop is in make help and the README"
     knobs=$(for f in tests/check.sh tests/loop/hint.sh tests/loop/watch.sh tests/loop/solution.sh \
         tests/loop/reset.sh tests/loop/progress.sh tests/loop/submission.sh; do
