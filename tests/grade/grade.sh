@@ -55,7 +55,10 @@
 # submission refused at intake still gets an OUT with score 0 and the reason, and
 # one line on stderr, exit 2; so does a missing SUBMISSION, and a grading the
 # watchdog ended.
-#   TIMEOUT=s            per test (2)             MEM_MB=n   address space (512)
+#   TIMEOUT=s            CPU seconds per test (2), its processes together; a test
+#                        also ends at WALL_BACKSTOP (10) times that in wall-clock
+#                        time (a stopped or blocked one: harness.c)
+#   MEM_MB=n             address space (512)
 #   GRADE_BUDGET=s       the whole submission (240): when it runs out, the steps
 #                        not yet run score 0, marked so
 #   GRADE_SANDBOX=mode   bwrap | user | none (sandbox.sh; default: the best here)
@@ -83,6 +86,7 @@ SUB=${1:-}
 [ $# -gt 0 ] && shift
 OUT=${OUT:-build/grade/results.json}
 TIMEOUT=${TIMEOUT:-2}
+WALL_BACKSTOP=10 # a test's wall-clock backstop, in multiples of its CPU limit (harness.c's)
 MEM_MB=${MEM_MB:-512}
 BUDGET=${GRADE_BUDGET:-240}
 GRADE_MARGIN_S=30
@@ -489,7 +493,10 @@ run_tests() {
     charge link
     chmod 711 "$bin" # run, not read
     n=$(wc -l <"$cache/$ch/$kind.names")
-    secs=$(step_secs "$(awk -v n="$n" -v t="$TIMEOUT" 'BEGIN { print n * (t + 0.5) + 5 }')") || {
+    # each test ends by its CPU limit or its wall-clock backstop, whichever comes
+    # first: the run's deadline leaves every test its backstop (a loaded machine
+    # slows an honest test; the budget still bounds a hostile one)
+    secs=$(step_secs "$(awk -v n="$n" -v t="$TIMEOUT" -v w="$WALL_BACKSTOP" 'BEGIN { print n * (w * t + 0.5) + 5 }')") || {
         rm -rf "$run"
         run_rc=budget
         return
@@ -508,7 +515,8 @@ explain() {
     local status=$1 sig=$2 detail=$3 printed=$4 out
     case $status in
     passed) out="passed" ;;
-    timeout) out="did not finish within $TIMEOUT s: an endless loop?" ;;
+    timeout) out="did not finish within $TIMEOUT s of CPU time: an endless loop?" ;;
+    stalled) out="did not finish within $(awk -v t="$TIMEOUT" -v w="$WALL_BACKSTOP" 'BEGIN { print t * w }') s of wall-clock time, using less than $TIMEOUT s of CPU: stopped, or waiting for something that never comes?" ;;
     crashed) out="crashed: the test's process was killed (signal $sig)" ;;
     *)
         out=$(loop_explain "$detail")

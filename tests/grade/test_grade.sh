@@ -876,6 +876,37 @@ expect "a submission whose tests all hang ends within its budget and the margin,
 expect "  the tests it could not run say so" grep -q 'ran out' "$scratch/out/budget.json"
 expect "  the ones it ran name the endless loop" grep -q 'did not finish within 1 s' "$scratch/out/budget.json"
 
+section "grading: a test's limit is CPU time, with a wall-clock backstop"
+# TIMEOUT is CPU seconds of a test's processes together (harness.c), so a loaded
+# machine does not fail a correct test; a test that uses no CPU (stopped, blocked)
+# ends at the backstop, WALL_BACKSTOP (10) times TIMEOUT of wall-clock time.
+GRADE_BUDGET=$ATTACK_BUDGET TIMEOUT=0.5 grade_bg cpu-hang "$(submission cpu-hang hang)"
+GRADE_BUDGET=$ATTACK_BUDGET TIMEOUT=0.3 GRADE_TRUST_OBJECT=1 grade_bg stall "$(submission stall stall)"
+wait
+n_cpu=$(jq '[.tests[] | select(.output | test("did not finish within 0.5 s of CPU time"))] | length' "$scratch/out/cpu-hang.json")
+expect "a busy loop (hang) fails at its CPU limit: $n_cpu tests \"did not finish within 0.5 s of CPU time\", $(score "$scratch/out/cpu-hang.json") points, $(cat "$scratch/out/cpu-hang.secs") s" \
+    eval '[ "$(cat "$scratch/out/cpu-hang.rc")" = 0 ] && [ "$n_cpu" -gt 0 ] && [ "$(score "$scratch/out/cpu-hang.json")" = "$stub_score" ] && within "$(cat "$scratch/out/cpu-hang.secs")" $ATTACK_BUDGET'
+n_wall=$(jq '[.tests[] | select(.output | test("did not finish within 3 s of wall-clock time"))] | length' "$scratch/out/stall.json")
+expect "calls that stop themselves or block (stall) end at the backstop: $n_wall tests \"did not finish within 3 s of wall-clock time\", $(score "$scratch/out/stall.json") points, $(cat "$scratch/out/stall.secs") s" \
+    eval '[ "$(cat "$scratch/out/stall.rc")" = 0 ] && [ "$n_wall" -gt 0 ] && [ "$(score "$scratch/out/stall.json")" = "$stub_score" ] && within "$(cat "$scratch/out/stall.secs")" $ATTACK_BUDGET'
+# The reference beside 4 x cores busy loops at our own niceness (gradescope-check
+# once lost 3 points of 02-moe at a load of 40 when the limit was wall-clock: its
+# rng tests use about 0.4 s of CPU each, several seconds of wall time there).
+hogs=$((4 * $(nproc))) hog_pids=()
+for _ in $(seq "$hogs"); do
+    timeout 900 sh -c 'while :; do :; done' & # ended below; at the latest in 15 minutes
+    hog_pids+=($!)
+done
+grade ref-hogs solutions 01-batching 02-moe
+load=$(cut -d' ' -f1 /proc/loadavg)
+kill "${hog_pids[@]}" 2>/dev/null
+wait "${hog_pids[@]}" 2>/dev/null
+full_hogs=$(maxof "$scratch/out/ref-hogs.json")
+expect "the reference scores full marks in chapters 1 and 2 beside $hogs busy loops ($(score "$scratch/out/ref-hogs.json") of $full_hogs, ${secs} s, load $load)" \
+    test "$rc" = 0 -a -n "$full_hogs" -a "$(score "$scratch/out/ref-hogs.json")" = "$full_hogs"
+expect "  the sandbox line says the limit is CPU time, and its backstop" \
+    grep -q '^grade: sandbox: .*, 2 s of CPU a test (wall-clock backstop 20 s), ' "$scratch/out/ref-hogs.log"
+
 section "grading: reports"
 grade hostile-output "$(submission hostile-output hostile-output)"
 expect "results.json is valid JSON when the code prints backslashes, quotes, control bytes, invalid UTF-8" \
