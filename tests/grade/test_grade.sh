@@ -600,17 +600,20 @@ double *wc_ptr(int n);                       /* a pointer result */
 const char *wc_name(int k);                  /* a string result, no cap */
 void wc_map(double (*f)(double), double *y, int n); /* a function pointer; y writable */
 void wc_out(wc_pair *p, int n);              /* n structs, sized below */
+double wc_first(const wc_pair *p, int n);    /* read-only structs, no size: one or n? */
 C
 printf '99-wrapcheck wc_set q out 1\n' >"$scratch/sizes-bad"
 out=$(CHALK_BUFFERS=$scratch/sizes-bad tests/grade/wrap.sh 99-wrapcheck "$scratch/wc.c" 2>&1)
 rc=$?
 for want in "wc_fill: x (double *) is a writable buffer with no size" "wc_hold: through h" \
     "wc_ptr returns a pointer (double *)" "wc_name returns a pointer (const char *)" "wc_map: y (double *) is a writable buffer" \
-    '"wc_set q" names no pointer parameter'; do
+    '"wc_set q" names no pointer parameter' \
+    'wc_first: p (const wc_pair *) is a read-only pointer with no size: add a line "99-wrapcheck wc_first p in SIZE" to'; do
     expect "wrap.sh refuses (exit $rc): $want" eval '[ $rc = 2 ] && has "$out" "$want" && [ ! -e "$scratch/wc.c" ]'
 done
 printf '%s\n' "99-wrapcheck wc_fill x out n" "99-wrapcheck wc_name return string 32" \
-    "99-wrapcheck wc_map y out n" "99-wrapcheck wc_out p out n" "99-wrapcheck wc_ptr return string 8" >"$scratch/sizes"
+    "99-wrapcheck wc_map y out n" "99-wrapcheck wc_out p out n" "99-wrapcheck wc_ptr return string 8" \
+    "99-wrapcheck wc_first p in n" >"$scratch/sizes"
 out=$(CHALK_BUFFERS=$scratch/sizes tests/grade/wrap.sh 99-wrapcheck "$scratch/wc.c" 2>&1)
 expect "  and names wc_hold alone once the others have sizes (wc_ptr's double * is no string)" \
     eval 'has "$out" "wc_hold: through h" && has "$out" "wc_ptr returns a pointer" && ! has "$out" wc_fill'
@@ -629,9 +632,10 @@ out=$(CHALK_BUFFERS=$scratch/sizes tests/grade/wrap.sh 99-wrapcheck "$scratch/wc
 expect "  two sizes for one parameter are refused" eval 'has "$out" "two lines for wc_fill x"'
 sed -i '$d' "$scratch/sizes"
 out=$(CHALK_BUFFERS=$scratch/sizes tests/grade/wrap.sh 99-wrapcheck "$scratch/wc.c" 2>&1)
-expect "  with every size, the wrappers: wc_fill, wc_set, wc_out portable; wc_sum, wc_view_sum, wc_map a fresh process" \
+expect "  with every size, the wrappers: wc_fill, wc_set, wc_out, wc_first portable; wc_sum, wc_view_sum, wc_map a fresh process" \
     eval '[ -s "$scratch/wc.c" ] && grep -q "wc_fill: portable" "$scratch/wc.c" && grep -q "wc_set: portable" "$scratch/wc.c" &&
-          grep -q "wc_out: portable" "$scratch/wc.c" && grep -q "wc_sum: a fresh process per call (x has no size" "$scratch/wc.c" &&
+          grep -q "wc_out: portable" "$scratch/wc.c" && grep -q "wc_first: portable" "$scratch/wc.c" &&
+          grep -q "wc_sum: a fresh process per call (x has no size" "$scratch/wc.c" &&
           grep -q "wc_view_sum: a fresh process per call (v holds pointers)" "$scratch/wc.c" &&
           grep -q "wc_map: a fresh process per call (f a function pointer)" "$scratch/wc.c"'
 rm -rf "$wc" "$scratch/wc.c"
@@ -664,7 +668,7 @@ ws_wstr ws_w(int k);
 ws_hold ws_u(int k);
 void ws_outp(ws_ptr *out);
 C
-printf '98-wrapstrings ws_many out out n\n' >"$scratch/ws-sizes"
+printf '%s\n' '98-wrapstrings ws_many out out n' '98-wrapstrings ws_read in in 1' >"$scratch/ws-sizes"
 out=$(CHALK_BUFFERS=$scratch/ws-sizes tests/grade/wrap.sh 98-wrapstrings "$scratch/ws.c" 2>&1)
 rc=$?
 for want in "ws_p1 returns ws_ptr, which holds pointers other than strings" \
