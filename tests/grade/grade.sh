@@ -78,8 +78,9 @@ cd "$(dirname "$0")/../.."
 . tests/loop/lib.sh
 . tests/grade/intake.sh
 . tests/grade/sandbox.sh
-# the object rules' filters (rules_why_sections, rules_why_symbols), shared with make check;
-# grade.sh defines its own objcheck (binutils run in its jail) after this line; its source check is srccheck.c
+# the object rules' filters (rules_why_sections, rules_why_symbols) and the allow-list
+# (rules_allow_list), shared with make check; grade.sh defines its own objcheck
+# (binutils run in its jail) after this line; its source check is srccheck.c
 . tests/loop/rules.sh
 
 SUB=${1:-}
@@ -255,29 +256,16 @@ exposed=$(sandbox_exposed solutions tests/*/hidden tests/*/points.txt)
 
 # Objects of lib/, the allow-list of what a student's object may call, the harness.
 prep_common() {
-    local f lm lg
+    local f
     [ -f "$cache/allow.syms" ] && return 0
     mkdir -p "$cache/lib"
     for f in lib/*.c; do
         $CC "${TRUSTED_CFLAGS[@]}" -Ilib -c "$f" -o "$cache/lib/$(basename "$f" .c).o" || return 1
     done
     $CC "${TRUSTED_CFLAGS[@]}" -Itests/grade -c tests/grade/harness.c -o "$cache/harness.o" || return 1
-    lm=$($CC -print-file-name=libm.so.6)
-    lg=$($CC -print-libgcc-file-name)
-    {
-        nm -P "$cache"/lib/*.o | awk '$2 == "T" { print $1 }'
-        nm -D -P --defined-only "$lm" 2>/dev/null | awk '$2 ~ /^[TWi]$/ { sub(/@.*/, "", $1); print $1 }'
-        # libgcc's arithmetic helpers (__muldc3, __popcountdi2...): named with a digit
-        nm -P --defined-only "$lg" 2>/dev/null | awk '$2 == "T" && $1 ~ /^__.*[0-9]$/ && $1 !~ /^__gcc_/ { print $1 }'
-        # what the compiler emits for itself, memory, printing, pure C library helpers
-        printf '%s\n' memcpy memset memmove memcmp __stack_chk_fail \
-            malloc calloc realloc free abort __assert_fail \
-            printf puts putchar fputs fputc putc fprintf vprintf vfprintf sprintf \
-            snprintf vsnprintf fflush fwrite stdout stderr __printf_chk __fprintf_chk \
-            __sprintf_chk __snprintf_chk __vfprintf_chk __vprintf_chk __vsnprintf_chk \
-            __memcpy_chk __memset_chk __memmove_chk \
-            abs labs llabs qsort bsearch strlen strcmp strncmp strchr strrchr memchr
-    } | sort -u >"$cache/allow.syms.tmp" && mv "$cache/allow.syms.tmp" "$cache/allow.syms"
+    # the allow-list: make check's (tests/loop/rules.sh), one copy for both
+    CC=$CC rules_allow_list "$cache"/lib/*.o >"$cache/allow.syms.tmp" && [ -s "$cache/allow.syms.tmp" ] &&
+        mv "$cache/allow.syms.tmp" "$cache/allow.syms"
 }
 
 # Chapter $1: the contract in the box, the wrappers, the test objects, the names.
