@@ -55,7 +55,10 @@
 # submission refused at intake still gets an OUT with score 0 and the reason, and
 # one line on stderr, exit 2; so does a missing SUBMISSION, and a grading the
 # watchdog ended.
-#   TIMEOUT=s            per test (2)             MEM_MB=n   address space (512)
+#   TIMEOUT=s            CPU seconds per test (2), its processes together; a test
+#                        also ends at WALL_BACKSTOP (10) times that in wall-clock
+#                        time (a stopped or blocked one: harness.c)
+#   MEM_MB=n             address space (512)
 #   GRADE_BUDGET=s       the whole submission (240): when it runs out, the steps
 #                        not yet run score 0, marked so
 #   GRADE_SANDBOX=mode   bwrap | user | none (sandbox.sh; default: the best here)
@@ -75,14 +78,16 @@ cd "$(dirname "$0")/../.."
 . tests/loop/lib.sh
 . tests/grade/intake.sh
 . tests/grade/sandbox.sh
-# the object rules' filters (rules_why_sections, rules_why_symbols), shared with make check;
-# grade.sh defines its own objcheck (binutils run in its jail) after this line; its source check is srccheck.c
+# the object rules' filters (rules_why_sections, rules_why_symbols) and the allow-list
+# (rules_allow_list), shared with make check; grade.sh defines its own objcheck
+# (binutils run in its jail) after this line; its source check is srccheck.c
 . tests/loop/rules.sh
 
 SUB=${1:-}
 [ $# -gt 0 ] && shift
 OUT=${OUT:-build/grade/results.json}
 TIMEOUT=${TIMEOUT:-2}
+WALL_BACKSTOP=10 # a test's wall-clock backstop, in multiples of its CPU limit (harness.c's)
 MEM_MB=${MEM_MB:-512}
 BUDGET=${GRADE_BUDGET:-240}
 GRADE_MARGIN_S=30
@@ -251,29 +256,16 @@ exposed=$(sandbox_exposed solutions tests/*/hidden tests/*/points.txt)
 
 # Objects of lib/, the allow-list of what a student's object may call, the harness.
 prep_common() {
-    local f lm lg
+    local f
     [ -f "$cache/allow.syms" ] && return 0
     mkdir -p "$cache/lib"
     for f in lib/*.c; do
         $CC "${TRUSTED_CFLAGS[@]}" -Ilib -c "$f" -o "$cache/lib/$(basename "$f" .c).o" || return 1
     done
     $CC "${TRUSTED_CFLAGS[@]}" -Itests/grade -c tests/grade/harness.c -o "$cache/harness.o" || return 1
-    lm=$($CC -print-file-name=libm.so.6)
-    lg=$($CC -print-libgcc-file-name)
-    {
-        nm -P "$cache"/lib/*.o | awk '$2 == "T" { print $1 }'
-        nm -D -P --defined-only "$lm" 2>/dev/null | awk '$2 ~ /^[TWi]$/ { sub(/@.*/, "", $1); print $1 }'
-        # libgcc's arithmetic helpers (__muldc3, __popcountdi2...): named with a digit
-        nm -P --defined-only "$lg" 2>/dev/null | awk '$2 == "T" && $1 ~ /^__.*[0-9]$/ && $1 !~ /^__gcc_/ { print $1 }'
-        # what the compiler emits for itself, memory, printing, pure C library helpers
-        printf '%s\n' memcpy memset memmove memcmp __stack_chk_fail \
-            malloc calloc realloc free abort __assert_fail \
-            printf puts putchar fputs fputc putc fprintf vprintf vfprintf sprintf \
-            snprintf vsnprintf fflush fwrite stdout stderr __printf_chk __fprintf_chk \
-            __sprintf_chk __snprintf_chk __vfprintf_chk __vprintf_chk __vsnprintf_chk \
-            __memcpy_chk __memset_chk __memmove_chk \
-            abs labs llabs qsort bsearch strlen strcmp strncmp strchr strrchr memchr
-    } | sort -u >"$cache/allow.syms.tmp" && mv "$cache/allow.syms.tmp" "$cache/allow.syms"
+    # the allow-list: make check's (tests/loop/rules.sh), one copy for both
+    CC=$CC rules_allow_list "$cache"/lib/*.o >"$cache/allow.syms.tmp" && [ -s "$cache/allow.syms.tmp" ] &&
+        mv "$cache/allow.syms.tmp" "$cache/allow.syms"
 }
 
 # Chapter $1: the contract in the box, the wrappers, the test objects, the names.
@@ -489,7 +481,10 @@ run_tests() {
     charge link
     chmod 711 "$bin" # run, not read
     n=$(wc -l <"$cache/$ch/$kind.names")
-    secs=$(step_secs "$(awk -v n="$n" -v t="$TIMEOUT" 'BEGIN { print n * (t + 0.5) + 5 }')") || {
+    # each test ends by its CPU limit or its wall-clock backstop, whichever comes
+    # first: the run's deadline leaves every test its backstop (a loaded machine
+    # slows an honest test; the budget still bounds a hostile one)
+    secs=$(step_secs "$(awk -v n="$n" -v t="$TIMEOUT" -v w="$WALL_BACKSTOP" 'BEGIN { print n * (w * t + 0.5) + 5 }')") || {
         rm -rf "$run"
         run_rc=budget
         return
@@ -508,7 +503,8 @@ explain() {
     local status=$1 sig=$2 detail=$3 printed=$4 out
     case $status in
     passed) out="passed" ;;
-    timeout) out="did not finish within $TIMEOUT s: an endless loop?" ;;
+    timeout) out="did not finish within $TIMEOUT s of CPU time: an endless loop?" ;;
+    stalled) out="did not finish within $(awk -v t="$TIMEOUT" -v w="$WALL_BACKSTOP" 'BEGIN { print t * w }') s of wall-clock time, using less than $TIMEOUT s of CPU: stopped, or waiting for something that never comes?" ;;
     crashed) out="crashed: the test's process was killed (signal $sig)" ;;
     *)
         out=$(loop_explain "$detail")

@@ -13,8 +13,8 @@
  * Three kinds of process:
  *   the harness  runs no test code and no student code. It builds the system-call
  *                filter, forks one process per test, waits for it under the test's
- *                time limit, and alone writes the verdicts, to descriptor 3, which
- *                only it holds.
+ *                CPU-time limit (and a wall-clock backstop), and alone writes the
+ *                verdicts, to descriptor 3, which only it holds.
  *   a test       runs one cmocka test (trusted) with its output going to a capture
  *                file; it closed descriptor 3 first. Its exit status is the
  *                verdict: 0 when cmocka counted no failure. It never runs the
@@ -79,11 +79,15 @@
  * anything outside.
  *
  * Protocol: CHALK_LIST=1 prints the test names, one a line, and runs nothing.
- * Otherwise every test runs, each under CHALK_TIMEOUT seconds (default 2; plus an
- * allowance for each call it completed, up to 3 times as much: see ALLOWANCE_*), and the
+ * Otherwise every test runs, each under CHALK_TIMEOUT seconds of CPU time (default
+ * 2), the test's processes together (plus an allowance for each call it completed,
+ * up to 3 times as much: see ALLOWANCE_*), and a wall-clock backstop of 10 times
+ * that (WALL_BACKSTOP) for a test whose processes are stopped or blocked; and the
  * harness writes one line per test to descriptor 3 (to stdout when 3 is not open):
- *   {"name": "...", "status": "passed|failed|crashed|timeout", "signal": N,
- *    "detail": "cmocka's output", "printed": "what the student's code printed"}
+ *   {"name": "...", "status": "passed|failed|crashed|timeout|stalled", "signal": N,
+ *    "seconds": wall, "cpu_seconds": CPU, "detail": "cmocka's output",
+ *    "printed": "what the student's code printed"}
+ * (timeout: over the CPU limit; stalled: over the wall-clock backstop.)
  * Strings are JSON-escaped with invalid UTF-8 replaced by U+FFFD, each capped.
  */
 #define _GNU_SOURCE
@@ -103,6 +107,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -128,22 +133,71 @@ static void build_filter(void);
 static int find_readonly(struct dl_phdr_info *info, size_t size, void *data);
 static int in_call = 0;     /* in a call */
 
-/* What carrying calls to another process costs, which a test's time limit does not
- * count: each completed call moves the test's deadline by this much, up to
- * ALLOWANCE_CAP times the limit. A pipe's round trip to the call server is about 8 us
- * on an idle machine and grows with the load; a fresh process, with its filter,
- * about 0.5 ms. A call that does not return earns nothing, so an endless loop in
- * the student's code still meets the limit itself. */
+/* A test's limit is CPU time: CHALK_TIMEOUT seconds of CPU used by the test's
+ * processes together (the test, its call server, its fresh call processes), so a
+ * test's verdict does not depend on how busy the machine is. What a stopped or
+ * blocked process does (no CPU at all) is ended by a wall-clock backstop of
+ * WALL_BACKSTOP times the CPU limit in force.
+ *
+ * What carrying calls to another process costs (the pipes, the forks, the filters)
+ * is not the student's: each completed call adds this much to the test's CPU limit,
+ * up to ALLOWANCE_CAP times the limit. A round trip to the call server costs a few
+ * microseconds of CPU; a fresh process, with its filter, about 0.5 ms. A call that
+ * does not return earns nothing, so an endless loop in the student's code still
+ * meets the limit itself. */
 #define ALLOWANCE_SERVER_S 50e-6
 #define ALLOWANCE_FORK_S 2e-3
 #define ALLOWANCE_CAP 3.0
+#define WALL_BACKSTOP 10.0
+#define POLL_S 0.05 /* how often the harness reads a running test's CPU time */
 
-/* The calls a test completed, counted by the test, read by the harness: a shared
- * page, which enter_call() unmaps, so no call process can write it. */
+/* What the test tells the harness, written by the test, read by the harness: a
+ * shared page, which enter_call() unmaps, so no call process can write it. The
+ * calls the test completed; the CPU time of the calls it has reaped (its
+ * RUSAGE_CHILDREN, nanoseconds); the pids of its call server and of the fresh call
+ * running now (0: none), whose CPU clocks the harness reads while they run. */
 typedef struct {
     uint64_t server, fork;
+    uint64_t reaped_cpu_ns;
+    int32_t server_pid, fork_pid;
 } call_counts;
 static call_counts *counts;
+
+/* The CPU time process pid has used (its threads; not its children), in seconds;
+ * 0 when there is no such process. Any process may read another's CPU clock. */
+static double cpu_of(pid_t pid)
+{
+    clockid_t clock;
+    struct timespec t;
+    if (pid <= 0 || clock_getcpuclockid(pid, &clock) != 0 || clock_gettime(clock, &t) != 0)
+        return 0;
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* The CPU time of a test's processes: the test's own, the calls it reaped, and its
+ * call server and fresh call while they run. A pid is cleared after its process is
+ * reaped and counted, so a process is counted once (a moment's undercount at most,
+ * while the test does both). */
+static double test_cpu_s(pid_t test)
+{
+    double s = cpu_of(test);
+    if (counts != NULL)
+        s += (double)__atomic_load_n(&counts->reaped_cpu_ns, __ATOMIC_RELAXED) * 1e-9 +
+             cpu_of(__atomic_load_n(&counts->server_pid, __ATOMIC_RELAXED)) +
+             cpu_of(__atomic_load_n(&counts->fork_pid, __ATOMIC_RELAXED));
+    return s;
+}
+
+/* In the test, after it reaped a call: the CPU time of all its reaped calls. */
+static void note_reaped(void)
+{
+    struct rusage ru;
+    if (counts == NULL || getrusage(RUSAGE_CHILDREN, &ru) != 0)
+        return;
+    uint64_t ns = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
+                  (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
+    __atomic_store_n(&counts->reaped_cpu_ns, ns, __ATOMIC_RELAXED);
+}
 
 static double now_s(void)
 {
@@ -304,7 +358,9 @@ static void run_one(const char *group, const struct CMUnitTest *test,
     fflush(stdout);
     fflush(stderr);
     if (counts != NULL)
-        *counts = (call_counts){0, 0};
+        *counts = (call_counts){0, 0, 0, 0, 0};
+    struct rusage ru0, ru1;
+    getrusage(RUSAGE_CHILDREN, &ru0);
     double start = now_s();
     pid_t pid = fork();
     if (pid == 0) {
@@ -322,7 +378,8 @@ static void run_one(const char *group, const struct CMUnitTest *test,
         int failed = _cmocka_run_group_tests(group, test, 1, setup, teardown);
         _exit(failed == 0 ? 0 : 1);
     }
-    int status = 0, timed_out = 0;
+    int status = 0, timed_out = 0; /* 1: over its CPU limit, 2: over the wall backstop */
+    double cpu_used = 0;
     if (pid > 0) {
         setpgid(pid, pid);
         for (;;) {
@@ -338,20 +395,41 @@ static void run_one(const char *group, const struct CMUnitTest *test,
                 if (extra > ALLOWANCE_CAP * limit)
                     extra = ALLOWANCE_CAP * limit;
             }
-            double left = limit + extra - (now_s() - start);
-            if (left <= 0) {
+            cpu_used = test_cpu_s(pid);
+            double cpu_left = limit + extra - cpu_used;
+            double wall_left = WALL_BACKSTOP * (limit + extra) - (now_s() - start);
+            if (cpu_left <= 0 || wall_left <= 0) {
                 kill(-pid, SIGKILL);
                 kill(pid, SIGKILL);
                 waitpid(pid, &status, 0);
-                timed_out = 1;
+                timed_out = cpu_left <= 0 ? 1 : 2;
                 break;
             }
+            /* CPU time cannot run ahead of the wall clock by more than the cores in
+             * use: look again after a short while, or at the backstop */
+            double left = cpu_left < wall_left ? cpu_left : wall_left;
+            if (left > POLL_S)
+                left = POLL_S;
             struct timespec ts = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
             sigtimedwait(&chld, NULL, &ts);
         }
         kill(-pid, SIGKILL); /* calls still running */
+        for (;;) { /* reaped now (they are ours: we are a subreaper), counted with this test */
+            pid_t r = waitpid(-pid, NULL, 0);
+            if (r < 0 && errno != EINTR)
+                break;
+        }
     }
     while (waitpid(-1, NULL, WNOHANG) > 0) { /* orphaned calls (we are a subreaper) */
+    }
+    /* what the test and every process of it that was reaped used, to report */
+    if (pid > 0 && getrusage(RUSAGE_CHILDREN, &ru1) == 0) {
+        double all = (double)(ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec + ru1.ru_stime.tv_sec -
+                              ru0.ru_stime.tv_sec) +
+                     (double)(ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec + ru1.ru_stime.tv_usec -
+                              ru0.ru_stime.tv_usec) * 1e-6;
+        if (all > cpu_used)
+            cpu_used = all;
     }
     sigprocmask(SIG_SETMASK, &old, NULL);
 
@@ -359,18 +437,20 @@ static void run_one(const char *group, const struct CMUnitTest *test,
     int sig = 0;
     if (pid < 0)
         verdict = "crashed";
-    else if (timed_out)
+    else if (timed_out == 1)
         verdict = "timeout";
+    else if (timed_out == 2)
+        verdict = "stalled";
     else if (WIFEXITED(status))
         verdict = WEXITSTATUS(status) == 0 ? "passed" : "failed";
     else if (WIFSIGNALED(status))
         sig = WTERMSIG(status);
     buf b = {0};
-    char num[64];
+    char num[192];
     puts_(&b, "{\"name\": ");
     json_string(&b, (const unsigned char *)test->name, strlen(test->name));
-    snprintf(num, sizeof num, ", \"status\": \"%s\", \"signal\": %d, \"seconds\": %.3f",
-             verdict, sig, now_s() - start);
+    snprintf(num, sizeof num, ", \"status\": \"%s\", \"signal\": %d, \"seconds\": %.3f, \"cpu_seconds\": %.3f",
+             verdict, sig, now_s() - start, cpu_used);
     puts_(&b, num);
     puts_(&b, ", \"detail\": ");
     json_capture(&b, detail, DETAIL_CAP);
@@ -889,6 +969,8 @@ static int server_start(void)
         return 0;
     }
     server_pid = c;
+    if (counts != NULL)
+        __atomic_store_n(&counts->server_pid, (int32_t)c, __ATOMIC_RELAXED);
     server_requests = req[1];
     server_replies = rep[0];
     return 1;
@@ -934,6 +1016,9 @@ static void call_server(const chalk_grade_fn *fn, void *args, const carry *c, si
         server_pid = 0;
         server_requests = server_replies = -1;
         int st = wait_for(pid);
+        note_reaped();
+        if (counts != NULL)
+            __atomic_store_n(&counts->server_pid, 0, __ATOMIC_RELAXED);
         /* killed by us: it was still running when its reply ended, so it did not return */
         call_failed(fn->name, reply, num, WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL ? -1 : st);
     }
@@ -963,10 +1048,15 @@ static void call_fork(const chalk_grade_fn *fn, void *ret, void *args, const car
         _exit(0);
     }
     close(p[1]);
+    if (counts != NULL)
+        __atomic_store_n(&counts->fork_pid, (int32_t)pid, __ATOMIC_RELAXED);
     int32_t num = 0;
     int reply = read_reply(p[0], rep, need, fn->string_cap, str, &num);
     close(p[0]); /* a call still writing gets EPIPE, and ends */
     int st = wait_for(pid);
+    note_reaped();
+    if (counts != NULL)
+        __atomic_store_n(&counts->fork_pid, 0, __ATOMIC_RELAXED);
     if (reply != REPLY_OK || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
         call_failed(fn->name, reply == REPLY_OK ? 0 : reply, num, st);
 }

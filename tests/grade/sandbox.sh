@@ -138,15 +138,15 @@ sandbox_note() {
         by_mem="not bounded" procs="" by_n="RLIMIT_NPROC of your uid: fork bombs only"
         step="memory NOT bounded for a step as a whole (no memory cgroup: $SANDBOX_CG_WHY; not root: RLIMIT_NPROC counts all your processes)"
     fi
-    SANDBOX_NOTE="$SANDBOX_NOTE; limits: $MEM_MB MiB a process, $step, $TIMEOUT s a test, $BUDGET s the submission (watchdog at $((BUDGET + GRADE_MARGIN_S)) s)"
+    SANDBOX_NOTE="$SANDBOX_NOTE; limits: $MEM_MB MiB a process, $step, $TIMEOUT s of CPU a test (wall-clock backstop $(awk -v t="$TIMEOUT" -v w="${WALL_BACKSTOP:-10}" 'BEGIN { print t * w }') s), $BUDGET s the submission (watchdog at $((BUDGET + GRADE_MARGIN_S)) s)"
     SANDBOX_LIMITS_JSON=$(jq -cn --arg mode "$SANDBOX_MODE" --argjson mem "$MEM_MB" --arg total "$SANDBOX_MEM_TOTAL_MB" \
         --arg by_mem "$by_mem" --arg procs "$procs" --arg by_n "$by_n" \
-        --argjson test_s "$TIMEOUT" --argjson budget "$BUDGET" --argjson margin "$GRADE_MARGIN_S" '
+        --argjson test_s "$TIMEOUT" --argjson backstop "${WALL_BACKSTOP:-10}" --argjson budget "$BUDGET" --argjson margin "$GRADE_MARGIN_S" '
         {mode: $mode, memory_mb_per_process: $mem,
          memory_mb_per_step: (if $by_mem == "not bounded" then null else ($total | tonumber) end),
          memory_per_step_by: $by_mem,
          processes_per_step: (if $procs == "" then null else ($procs | tonumber) end),
-         processes_by: $by_n, test_s: $test_s, budget_s: $budget, watchdog_s: ($budget + $margin)}')
+         processes_by: $by_n, test_cpu_s: $test_s, test_wall_backstop_s: ($test_s * $backstop), budget_s: $budget, watchdog_s: ($budget + $margin)}')
 }
 
 # The processes a step whose processes each have MB of address space may have,

@@ -395,6 +395,10 @@ for f in solutions/[0-9][0-9]-*/*.c exercises/[0-9][0-9]-*/*.c; do
     [ -z "$out" ] || wrong="$wrong; $f: $out"
 done
 expect "  every reference and stub passes it${wrong:+$wrong}" test -z "$wrong"
+# one copy of the allow-list: tests/loop/rules.sh's rules_allow_list, which make
+# check and grade.sh both use (grade.sh sources rules.sh)
+allow_in=$(ls tests/grade/*.sh tests/loop/*.sh | grep -v '/test_' | xargs grep -l '__stack_chk_fail')
+expect "the allow-list is written in one place ($(echo $allow_in))" test "$allow_in" = tests/loop/rules.sh
 
 # The cgroup of a run: what this machine enforces (jail -Q tries to go over each).
 probe=$("$jail" -Q -M 64 -P 64 2>&1)
@@ -600,17 +604,20 @@ double *wc_ptr(int n);                       /* a pointer result */
 const char *wc_name(int k);                  /* a string result, no cap */
 void wc_map(double (*f)(double), double *y, int n); /* a function pointer; y writable */
 void wc_out(wc_pair *p, int n);              /* n structs, sized below */
+double wc_first(const wc_pair *p, int n);    /* read-only structs, no size: one or n? */
 C
 printf '99-wrapcheck wc_set q out 1\n' >"$scratch/sizes-bad"
 out=$(CHALK_BUFFERS=$scratch/sizes-bad tests/grade/wrap.sh 99-wrapcheck "$scratch/wc.c" 2>&1)
 rc=$?
 for want in "wc_fill: x (double *) is a writable buffer with no size" "wc_hold: through h" \
     "wc_ptr returns a pointer (double *)" "wc_name returns a pointer (const char *)" "wc_map: y (double *) is a writable buffer" \
-    '"wc_set q" names no pointer parameter'; do
+    '"wc_set q" names no pointer parameter' \
+    'wc_first: p (const wc_pair *) is a read-only pointer with no size: add a line "99-wrapcheck wc_first p in SIZE" to'; do
     expect "wrap.sh refuses (exit $rc): $want" eval '[ $rc = 2 ] && has "$out" "$want" && [ ! -e "$scratch/wc.c" ]'
 done
 printf '%s\n' "99-wrapcheck wc_fill x out n" "99-wrapcheck wc_name return string 32" \
-    "99-wrapcheck wc_map y out n" "99-wrapcheck wc_out p out n" "99-wrapcheck wc_ptr return string 8" >"$scratch/sizes"
+    "99-wrapcheck wc_map y out n" "99-wrapcheck wc_out p out n" "99-wrapcheck wc_ptr return string 8" \
+    "99-wrapcheck wc_first p in n" >"$scratch/sizes"
 out=$(CHALK_BUFFERS=$scratch/sizes tests/grade/wrap.sh 99-wrapcheck "$scratch/wc.c" 2>&1)
 expect "  and names wc_hold alone once the others have sizes (wc_ptr's double * is no string)" \
     eval 'has "$out" "wc_hold: through h" && has "$out" "wc_ptr returns a pointer" && ! has "$out" wc_fill'
@@ -629,9 +636,10 @@ out=$(CHALK_BUFFERS=$scratch/sizes tests/grade/wrap.sh 99-wrapcheck "$scratch/wc
 expect "  two sizes for one parameter are refused" eval 'has "$out" "two lines for wc_fill x"'
 sed -i '$d' "$scratch/sizes"
 out=$(CHALK_BUFFERS=$scratch/sizes tests/grade/wrap.sh 99-wrapcheck "$scratch/wc.c" 2>&1)
-expect "  with every size, the wrappers: wc_fill, wc_set, wc_out portable; wc_sum, wc_view_sum, wc_map a fresh process" \
+expect "  with every size, the wrappers: wc_fill, wc_set, wc_out, wc_first portable; wc_sum, wc_view_sum, wc_map a fresh process" \
     eval '[ -s "$scratch/wc.c" ] && grep -q "wc_fill: portable" "$scratch/wc.c" && grep -q "wc_set: portable" "$scratch/wc.c" &&
-          grep -q "wc_out: portable" "$scratch/wc.c" && grep -q "wc_sum: a fresh process per call (x has no size" "$scratch/wc.c" &&
+          grep -q "wc_out: portable" "$scratch/wc.c" && grep -q "wc_first: portable" "$scratch/wc.c" &&
+          grep -q "wc_sum: a fresh process per call (x has no size" "$scratch/wc.c" &&
           grep -q "wc_view_sum: a fresh process per call (v holds pointers)" "$scratch/wc.c" &&
           grep -q "wc_map: a fresh process per call (f a function pointer)" "$scratch/wc.c"'
 rm -rf "$wc" "$scratch/wc.c"
@@ -664,7 +672,7 @@ ws_wstr ws_w(int k);
 ws_hold ws_u(int k);
 void ws_outp(ws_ptr *out);
 C
-printf '98-wrapstrings ws_many out out n\n' >"$scratch/ws-sizes"
+printf '%s\n' '98-wrapstrings ws_many out out n' '98-wrapstrings ws_read in in 1' >"$scratch/ws-sizes"
 out=$(CHALK_BUFFERS=$scratch/ws-sizes tests/grade/wrap.sh 98-wrapstrings "$scratch/ws.c" 2>&1)
 rc=$?
 for want in "ws_p1 returns ws_ptr, which holds pointers other than strings" \
@@ -875,6 +883,37 @@ expect "a submission whose tests all hang ends within its budget and the margin,
     eval '[ $rc = 0 ] && within $secs $b'
 expect "  the tests it could not run say so" grep -q 'ran out' "$scratch/out/budget.json"
 expect "  the ones it ran name the endless loop" grep -q 'did not finish within 1 s' "$scratch/out/budget.json"
+
+section "grading: a test's limit is CPU time, with a wall-clock backstop"
+# TIMEOUT is CPU seconds of a test's processes together (harness.c), so a loaded
+# machine does not fail a correct test; a test that uses no CPU (stopped, blocked)
+# ends at the backstop, WALL_BACKSTOP (10) times TIMEOUT of wall-clock time.
+GRADE_BUDGET=$ATTACK_BUDGET TIMEOUT=0.5 grade_bg cpu-hang "$(submission cpu-hang hang)"
+GRADE_BUDGET=$ATTACK_BUDGET TIMEOUT=0.3 GRADE_TRUST_OBJECT=1 grade_bg stall "$(submission stall stall)"
+wait
+n_cpu=$(jq '[.tests[] | select(.output | test("did not finish within 0.5 s of CPU time"))] | length' "$scratch/out/cpu-hang.json")
+expect "a busy loop (hang) fails at its CPU limit: $n_cpu tests \"did not finish within 0.5 s of CPU time\", $(score "$scratch/out/cpu-hang.json") points, $(cat "$scratch/out/cpu-hang.secs") s" \
+    eval '[ "$(cat "$scratch/out/cpu-hang.rc")" = 0 ] && [ "$n_cpu" -gt 0 ] && [ "$(score "$scratch/out/cpu-hang.json")" = "$stub_score" ] && within "$(cat "$scratch/out/cpu-hang.secs")" $ATTACK_BUDGET'
+n_wall=$(jq '[.tests[] | select(.output | test("did not finish within 3 s of wall-clock time"))] | length' "$scratch/out/stall.json")
+expect "calls that stop themselves or block (stall) end at the backstop: $n_wall tests \"did not finish within 3 s of wall-clock time\", $(score "$scratch/out/stall.json") points, $(cat "$scratch/out/stall.secs") s" \
+    eval '[ "$(cat "$scratch/out/stall.rc")" = 0 ] && [ "$n_wall" -gt 0 ] && [ "$(score "$scratch/out/stall.json")" = "$stub_score" ] && within "$(cat "$scratch/out/stall.secs")" $ATTACK_BUDGET'
+# The reference beside 4 x cores busy loops at our own niceness (gradescope-check
+# once lost 3 points of 02-moe at a load of 40 when the limit was wall-clock: its
+# rng tests use about 0.4 s of CPU each, several seconds of wall time there).
+hogs=$((4 * $(nproc))) hog_pids=()
+for _ in $(seq "$hogs"); do
+    timeout 900 sh -c 'while :; do :; done' & # ended below; at the latest in 15 minutes
+    hog_pids+=($!)
+done
+grade ref-hogs solutions 01-batching 02-moe
+load=$(cut -d' ' -f1 /proc/loadavg)
+kill "${hog_pids[@]}" 2>/dev/null
+wait "${hog_pids[@]}" 2>/dev/null
+full_hogs=$(maxof "$scratch/out/ref-hogs.json")
+expect "the reference scores full marks in chapters 1 and 2 beside $hogs busy loops ($(score "$scratch/out/ref-hogs.json") of $full_hogs, ${secs} s, load $load)" \
+    test "$rc" = 0 -a -n "$full_hogs" -a "$(score "$scratch/out/ref-hogs.json")" = "$full_hogs"
+expect "  the sandbox line says the limit is CPU time, and its backstop" \
+    grep -q '^grade: sandbox: .*, 2 s of CPU a test (wall-clock backstop 20 s), ' "$scratch/out/ref-hogs.log"
 
 section "grading: reports"
 grade hostile-output "$(submission hostile-output hostile-output)"

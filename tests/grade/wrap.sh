@@ -17,8 +17,11 @@
 # chalk_student_F (the student's F, renamed by objcopy) in another process and
 # copies the result and the written buffers back. The sizes come from
 # tests/grade/buffers.txt (a C expression over the other parameters, per function
-# and parameter; a pointer to one struct needs no line). wrap.sh exits 2, naming
-# the function and the parameter, when
+# and parameter; a pointer to one writable struct needs no line). wrap.sh exits 2,
+# naming the function and the parameter, when
+#   - a pointer to read-only structs has no size there (one struct, or an array
+#     of them: the type does not tell, and copying one element of an array would
+#     grade wrong instead of refusing);
 #   - a writable pointer argument has no size there, or points to data that holds
 #     pointers other than strings (a copy back would hand the test pointers the
 #     student chose);
@@ -408,8 +411,13 @@ errors=()
             incomplete) errors+=("$name: $p (${types[$i]}) points to a type of unknown size") ;;
             in\ * | out\ *)
                 dir=${cls%% *} what=${cls#* }
-                if [ -z "$e" ] && [ "$what" = record ]; then
+                if [ -z "$e" ] && [ "$what" = record ] && [ "$dir" = out ]; then
                     kind=$dir size=1 # one struct
+                elif [ -z "$e" ] && [ "$dir" = in ] && [ "$what" = record ]; then
+                    # one struct or an array of them: the type does not say, and one
+                    # element copied for an array is a wrong grade, not a refusal
+                    errors+=("$name: $p (${types[$i]}) is a read-only pointer with no size: add a line \"$ch $name $p in SIZE\" to $table (SIZE 1 for one struct, else the contract's element count)")
+                    continue
                 elif [ -z "$e" ] && [ "$dir" = out ]; then
                     errors+=("$name: $p (${types[$i]}) is a writable buffer with no size: add a line \"$ch $name $p out SIZE\" (or scratch) to $table")
                     continue
