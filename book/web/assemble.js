@@ -16,7 +16,7 @@
 //   book-index.html     the index: every term index.lua marked, by letter, each
 //                       place linked with its section number
 //   figures/            the SVGs and JSON specs; assets/ the stylesheet, KaTeX's
-//                       stylesheet and fonts (woff2), chalk-web.js (loaded with defer)
+//                       stylesheet and fonts (woff2), chalk-web.js and chalk-draw.js (loaded with defer)
 // Across pages: a reference to another file's item (a.xref, crossref.lua) gets its
 // text ("Figure 2.4", "(3.1)", "Chapter 2") and every link to #ID an ID on another
 // page points at that page. A link to an id no page has, or a reference to an
@@ -297,6 +297,7 @@ function layout({ name, title, body, prev, next, toc }) {
 <link rel="stylesheet" href="assets/katex/katex.min.css">
 <link rel="stylesheet" href="assets/chalk.css">
 <script src="assets/chalk-web.js" defer></script>
+<script src="assets/chalk-draw.js" defer></script>
 </head>
 <body class="page-${esc(name.replace(/\.html$/, ''))} edition-${esc(edition)}">
 <a class="skip" href="#main">Skip to the text</a>
@@ -358,7 +359,7 @@ for (const f of fs.readdirSync(path.join(katexDist, 'fonts'))) {
 }
 fs.writeFileSync(path.join(tmp, 'assets', 'chalk.css'), fs.readFileSync(path.join(here, 'chalk.css'), 'utf8') +
   (opt.highlight ? `\n/* pandoc's highlighting (tango), for the listings */\n${fs.readFileSync(opt.highlight, 'utf8')}` : ''));
-fs.copyFileSync(path.join(here, 'chalk-web.js'), path.join(tmp, 'assets', 'chalk-web.js'));
+for (const f of ['chalk-web.js', 'chalk-draw.js']) fs.copyFileSync(path.join(here, f), path.join(tmp, 'assets', f));
 const old = `${out}.old`;
 fs.rmSync(old, { recursive: true, force: true });
 if (fs.existsSync(out)) fs.renameSync(out, old);
