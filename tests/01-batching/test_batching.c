@@ -816,6 +816,23 @@ static void fast_mode_of_an_moe_with_room_for_exactly_one_sequence(void **state)
     assert_false(batching_fast_mode(&d, 4096, 100, step_n / one * (1 + 1e-6)).possible);
 }
 
+/* batching.h: the answer is the largest batch whose step is that fast, which can lie
+ * beyond the normal batch. Llama 3 70B (dense) with no context, normal batch 100, left
+ * of the knee B* = t_weights / c (about 295): every step up to B* lasts the floor
+ * t_weights, so with no speedup the largest batch as fast as normal is B* itself, and a
+ * token there costs (t_weights / B*) / (t_weights / 100) = 100 / B* as much. */
+static void fast_mode_without_speedup_left_of_the_knee_fills_the_batch_to_b_star(void **state)
+{
+    (void)state;
+    batching_deploy d = llama70b_on_h100x8();
+    double b_star = weights_term(&d) / compute_slope(&d);
+    batching_fast f = batching_fast_mode(&d, 0, 100, 1.0);
+    assert_true(f.possible);
+    assert_close(f.batch, b_star, 1e-9, "sequences");
+    assert_close(f.step_s, weights_term(&d), 1e-9, "s");
+    assert_close(f.cost_ratio, 100 / b_star, 1e-9, "x");
+}
+
 /* ---- 1.10 cheapest --------------------------------------------------------- */
 
 /* The offers of the tests below: per-GPU datasheet figures in bf16 and the prices of
@@ -1056,6 +1073,7 @@ int main(void)
         CHALK_TEST(fast_mode, fast_mode_of_an_moe_goes_below_the_floor_with_a_small_batch),
         CHALK_TEST(fast_mode, fast_mode_of_an_moe_counts_the_experts_of_both_batches),
         CHALK_TEST(fast_mode, fast_mode_of_an_moe_with_room_for_exactly_one_sequence),
+        CHALK_TEST(fast_mode, fast_mode_without_speedup_left_of_the_knee_fills_the_batch_to_b_star),
         CHALK_TEST(cheapest, past_the_knee_the_fewest_chips_that_reach_it_are_the_cheapest),
         CHALK_TEST(cheapest, a_tighter_target_needs_more_chips_and_caps_the_batch),
         CHALK_TEST(cheapest, the_cheapest_chip_hour_is_not_the_cheapest_token),
