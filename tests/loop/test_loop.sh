@@ -116,8 +116,11 @@ if true; then # the reader
             done
         done
         expect "$c: every functions: name is defined in the stub and the reference${missing:+ (not:$missing)}" test -z "$missing"
-        expect "$c: exercises.txt shows no hint (they are in tests/$c/hints.txt)" \
-            eval '! grep -i "^hint" "exercises/$c/exercises.txt" >/dev/null'
+        # (each exercise's "hint:" line is only the command that shows its hints)
+        chn=${c%%-*}
+        want=$(awk -v n="$chn" '/^exercise:/ { print "hint: make hint CH=" n " EX=" $2 " shows its hints, one at a time" }' "exercises/$c/exercises.txt")
+        expect "$c: exercises.txt shows no hint, only how to ask for one (they are in tests/$c/hints.txt)" \
+            test "$(grep -i "^hint" "exercises/$c/exercises.txt")" = "$want"
         hid=$(awk '/^exercise:/ { print $2 }' "tests/$c/hints.txt" 2>/dev/null | sort -u)
         stray=$(printf '%s\n' "$hid" | grep -vxF -f <(printf '%s\n' "$ids") | tr '\n' ' ')
         expect "$c: hints.txt names only exercises of exercises.txt${stray:+ (not: $stray)}" test -z "$stray"
