@@ -95,77 +95,99 @@ local function style_of(pass)
   return string.format('fill=black!%d, text=%s', math.min(shade, 90), pass.forward and 'black' or 'white')
 end
 
-local function tikz_of(panels)
+-- The longest makespan of the panels, and whether all of them count time in t_F.
+local function extent(panels)
   local span, unit_tf = 0, true
   for _, p in ipairs(panels) do
     span = math.max(span, p.makespan)
     unit_tf = unit_tf and p.json.forward_s == 1
   end
-  local cm = WIDTH_CM / span
-  local out = {
-    '\\begin{tikzpicture}[x=1cm, y=1cm, font=\\footnotesize,',
-    '  pass/.style={draw=white, line width=0.35pt, inner sep=0pt, outer sep=0pt}]',
-  }
-  local y = 0
-  for _, p in ipairs(panels) do
-    out[#out + 1] = string.format('\\node[anchor=south west, inner sep=0pt] at (0, %.3f) {\\small %s};',
-      y + 0.12, title_of(p, unit_tf))
-    for s = 0, p.stages - 1 do
-      local top = y - s * ROW_CM
-      out[#out + 1] = string.format('\\draw[black!30, line width=0.3pt] (0, %.3f) rectangle (%.3f, %.3f);',
-        top, p.makespan * cm, top - ROW_CM)
-      out[#out + 1] = string.format('\\node[anchor=east] at (-0.08, %.3f) {stage %d};', top - ROW_CM / 2, s)
-    end
-    for _, a in ipairs(p.passes) do
-      local top = y - a.stage * ROW_CM
-      local x0, x1 = a.from * cm, a.to * cm
-      local label = ''
-      local digits = tostring(math.floor(a.mb + 1))
-      if x1 - x0 >= LABEL_MIN_CM then
-        label = digits .. string.rep("'", math.floor(a.chunk))
-        if a.chunk > 0 then label = '$' .. label .. '$' end
-      elseif x1 - x0 >= #digits * DIGIT_CM + 0.02 then
-        label = digits
-      end
-      out[#out + 1] = string.format('\\node[pass, %s, minimum width=%.3fcm, minimum height=%.3fcm, anchor=north west] at (%.3f, %.3f) {%s};',
-        style_of(a), x1 - x0, ROW_CM, x0, top, label)
-    end
-    y = y - p.stages * ROW_CM - PANEL_GAP_CM
+  return span, unit_tf
+end
+
+-- One schedule's stage rows and passes, its first row's top at y, in look L (row
+-- height, stage label offset, the widths under which a box drops its primes, then its
+-- digits); returns the largest chunk number drawn.
+local function schedule_rows(out, p, y, cm, L)
+  for s = 0, p.stages - 1 do
+    local top = y - s * L.row
+    out[#out + 1] = string.format('\\draw[black!30, line width=0.3pt] (0, %.3f) rectangle (%.3f, %.3f);',
+      top, p.makespan * cm, top - L.row)
+    out[#out + 1] = string.format('\\node[anchor=east] at (%s, %.3f) {stage %d};', -L.label_off, top - L.row / 2, s)
   end
-  -- the shared time axis under the last panel
-  local base = y + PANEL_GAP_CM - 0.08
+  local chunks = 0
+  for _, a in ipairs(p.passes) do
+    chunks = math.max(chunks, a.chunk)
+    local x0, x1 = a.from * cm, a.to * cm
+    local label = ''
+    local digits = tostring(math.floor(a.mb + 1))
+    if x1 - x0 >= L.label_min then
+      label = digits .. string.rep("'", math.floor(a.chunk))
+      if a.chunk > 0 then label = '$' .. label .. '$' end
+    elseif x1 - x0 >= #digits * L.digit + 0.02 then
+      label = digits
+    end
+    out[#out + 1] = string.format('\\node[pass, %s, minimum width=%.3fcm, minimum height=%.3fcm, anchor=north west] at (%.3f, %.3f) {%s};',
+      style_of(a), x1 - x0, L.row, x0, y - a.stage * L.row, label)
+  end
+  return chunks
+end
+
+-- The time axis at height base: ticks of length L.tick every 5, 10, 20, ... units (at
+-- most 8 of them), and its caption L.caption_gap below.
+local function time_axis(out, base, span, cm, unit_tf, L)
   local step = 5
   while span / step > 8 do step = step * 2 end
   out[#out + 1] = string.format('\\draw[black!60, line width=0.4pt] (0, %.3f) -- (%.3f, %.3f);', base, span * cm, base)
   local t = 0
   while t <= span + 1e-9 do
-    out[#out + 1] = string.format('\\draw[black!60, line width=0.4pt] (%.3f, %.3f) -- ++(0, -0.08) node[below] {%s};',
-      t * cm, base, util.sig(t, 3))
+    out[#out + 1] = string.format('\\draw[black!60, line width=0.4pt] (%.3f, %.3f) -- ++(0, %s) node[below] {%s};',
+      t * cm, base, -L.tick, util.sig(t, 3))
     t = t + step
   end
   out[#out + 1] = string.format('\\node[anchor=north] at (%.3f, %.3f) {%s};', span * cm / 2,
-    base - 0.45, unit_tf and 'time, in units of the forward pass $t_F$' or 'time (s)')
-  -- the legend
-  local ly = base - 1.05
-  local legend = {
-    { 'fill=black!12', 'forward' }, { 'fill=black!62', 'backward' },
-  }
-  local chunks = 0
-  for _, p in ipairs(panels) do
-    for _, a in ipairs(p.passes) do chunks = math.max(chunks, a.chunk) end
-  end
+    base - L.caption_gap, unit_tf and 'time, in units of the forward pass $t_F$' or 'time (s)')
+end
+
+-- The legend's keys: forward and backward, and the second chunk's when there is one;
+-- key k at where(k) (a TikZ position ending in "]"), its box box_cm high.
+local function legend_keys(out, chunks, box_cm, where)
+  local legend = { { 'fill=black!12', 'forward' }, { 'fill=black!62', 'backward' } }
   if chunks > 0 then
-    legend[#legend + 1] = { 'fill=black!26', "forward, chunk 2" }
+    legend[#legend + 1] = { 'fill=black!26', 'forward, chunk 2' }
     legend[#legend + 1] = { 'fill=black!76', 'backward, chunk 2' }
   end
-  -- each key sits right of the previous one's text (TikZ's positioning library)
   for k, l in ipairs(legend) do
-    local where = k == 1 and string.format('anchor=west] at (0, %.3f)', ly) or
-        string.format('right=0.35cm of gantt-key-%d]', k - 1)
     out[#out + 1] = string.format('\\node[pass, %s, minimum width=0.5cm, minimum height=%.3fcm, %s (gantt-box-%d) {};',
-      l[1], ROW_CM, where, k)
+      l[1], box_cm, where(k), k)
     out[#out + 1] = string.format('\\node[right=2pt of gantt-box-%d] (gantt-key-%d) {%s};', k, k, l[2])
   end
+end
+
+-- Print: every schedule stacked in one picture over a shared time axis and legend.
+local PRINT = { row = ROW_CM, label_off = 0.08, label_min = LABEL_MIN_CM, digit = DIGIT_CM, tick = 0.08, caption_gap = 0.45 }
+
+local function tikz_of(panels)
+  local span, unit_tf = extent(panels)
+  local cm = WIDTH_CM / span
+  local out = {
+    '\\begin{tikzpicture}[x=1cm, y=1cm, font=\\footnotesize,',
+    '  pass/.style={draw=white, line width=0.35pt, inner sep=0pt, outer sep=0pt}]',
+  }
+  local y, chunks = 0, 0
+  for _, p in ipairs(panels) do
+    out[#out + 1] = string.format('\\node[anchor=south west, inner sep=0pt] at (0, %.3f) {\\small %s};',
+      y + 0.12, title_of(p, unit_tf))
+    chunks = math.max(chunks, schedule_rows(out, p, y, cm, PRINT))
+    y = y - p.stages * ROW_CM - PANEL_GAP_CM
+  end
+  local base = y + PANEL_GAP_CM - 0.08
+  time_axis(out, base, span, cm, unit_tf, PRINT)
+  -- each key sits right of the previous one's text (TikZ's positioning library)
+  legend_keys(out, chunks, ROW_CM, function(k)
+    return k == 1 and string.format('anchor=west] at (0, %.3f)', base - 1.05) or
+        string.format('right=0.35cm of gantt-key-%d]', k - 1)
+  end)
   out[#out + 1] = '\\end{tikzpicture}'
   return table.concat(out, '\n')
 end
@@ -176,17 +198,11 @@ end
 -- with its own time axis and legend, on the time scale all of them share.
 local DECK_FONT = '\\small'
 local DECK_WIDTH_CM, DECK_ROW_CM = 12.0, 0.62
-local DECK_LABEL_MIN_CM, DECK_DIGIT_CM = 0.40, 0.21
+local DECK = { row = DECK_ROW_CM, label_off = 0.1, label_min = 0.40, digit = 0.21, tick = 0.1, caption_gap = 0.55 }
 
 local function deck_tikz(panels)
-  local span, unit_tf = 0, true
-  for _, p in ipairs(panels) do
-    span = math.max(span, p.makespan)
-    unit_tf = unit_tf and p.json.forward_s == 1
-  end
+  local span, unit_tf = extent(panels)
   local cm = DECK_WIDTH_CM / span
-  local step = 5
-  while span / step > 8 do step = step * 2 end
   local pictures = {}
   for _, p in ipairs(panels) do
     local out = {
@@ -194,50 +210,14 @@ local function deck_tikz(panels)
       '  pass/.style={draw=white, line width=0.4pt, inner sep=0pt, outer sep=0pt}]',
       string.format('\\node[anchor=south west, inner sep=0pt] at (0, 0.15) {\\normalsize %s};', title_of(p, unit_tf)),
     }
-    local chunks = 0
-    for s = 0, p.stages - 1 do
-      local top = -s * DECK_ROW_CM
-      out[#out + 1] = string.format('\\draw[black!30, line width=0.3pt] (0, %.3f) rectangle (%.3f, %.3f);',
-        top, p.makespan * cm, top - DECK_ROW_CM)
-      out[#out + 1] = string.format('\\node[anchor=east] at (-0.1, %.3f) {stage %d};', top - DECK_ROW_CM / 2, s)
-    end
-    for _, a in ipairs(p.passes) do
-      chunks = math.max(chunks, a.chunk)
-      local x0, x1 = a.from * cm, a.to * cm
-      local digits = tostring(math.floor(a.mb + 1))
-      local label = ''
-      if x1 - x0 >= DECK_LABEL_MIN_CM then
-        label = digits .. string.rep("'", math.floor(a.chunk))
-        if a.chunk > 0 then label = '$' .. label .. '$' end
-      elseif x1 - x0 >= #digits * DECK_DIGIT_CM + 0.02 then
-        label = digits
-      end
-      out[#out + 1] = string.format('\\node[pass, %s, minimum width=%.3fcm, minimum height=%.3fcm, anchor=north west] at (%.3f, %.3f) {%s};',
-        style_of(a), x1 - x0, DECK_ROW_CM, x0, -a.stage * DECK_ROW_CM, label)
-    end
+    local chunks = schedule_rows(out, p, 0, cm, DECK)
     local base = -p.stages * DECK_ROW_CM - 0.1
-    out[#out + 1] = string.format('\\draw[black!60, line width=0.4pt] (0, %.3f) -- (%.3f, %.3f);', base, span * cm, base)
-    local t = 0
-    while t <= span + 1e-9 do
-      out[#out + 1] = string.format('\\draw[black!60, line width=0.4pt] (%.3f, %.3f) -- ++(0, -0.1) node[below] {%s};',
-        t * cm, base, util.sig(t, 3))
-      t = t + step
-    end
-    out[#out + 1] = string.format('\\node[anchor=north] at (%.3f, %.3f) {%s};', span * cm / 2,
-      base - 0.55, unit_tf and 'time, in units of the forward pass $t_F$' or 'time (s)')
-    local legend = { { 'fill=black!12', 'forward' }, { 'fill=black!62', 'backward' } }
-    if chunks > 0 then
-      legend[#legend + 1] = { 'fill=black!26', 'forward, chunk 2' }
-      legend[#legend + 1] = { 'fill=black!76', 'backward, chunk 2' }
-    end
+    time_axis(out, base, span, cm, unit_tf, DECK)
     -- (two keys to a row: the picture no wider than its axis)
-    for k, l in ipairs(legend) do
-      local where = k % 2 == 1 and string.format('anchor=west] at (0, %.3f)', base - 1.35 - (k - 1) / 2 * 0.6) or
+    legend_keys(out, chunks, DECK_ROW_CM * 0.7, function(k)
+      return k % 2 == 1 and string.format('anchor=west] at (0, %.3f)', base - 1.35 - (k - 1) / 2 * 0.6) or
           string.format('right=0.35cm of gantt-key-%d]', k - 1)
-      out[#out + 1] = string.format('\\node[pass, %s, minimum width=0.5cm, minimum height=%.3fcm, %s (gantt-box-%d) {};',
-        l[1], DECK_ROW_CM * 0.7, where, k)
-      out[#out + 1] = string.format('\\node[right=2pt of gantt-box-%d] (gantt-key-%d) {%s};', k, k, l[2])
-    end
+    end)
     out[#out + 1] = '\\end{tikzpicture}'
     pictures[#pictures + 1] = table.concat(out, '\n')
   end
