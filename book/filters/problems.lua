@@ -975,8 +975,10 @@ local function book(doc)
       out:insert(b)
       out:extend(md('Each problem below is one instance of a template, drawn with the seed ' ..
         '"book"' .. (answers and (', and its final answer is in @sec:answers') or '') .. '. ' ..
-        '`make problems SEED=yourname` draws your own numbers and writes ' ..
-        'the problems, the answer key and a key `build/chalk check-answers` grades against.'))
+        'Other seeds give other numbers: the web edition draws any seed in the page and checks ' ..
+        'your answers there; the student handout carries three drawn sets in `practice/` and ' ..
+        '`make check-answers` grades your answers against their keys; in the full course, ' ..
+        '`make problems SEED=yourname` draws a set and its key.'))
     elseif b.t == 'Div' and b.classes:includes('problem-answers') then
       out:extend(answers_div(b))
     elseif b.t == 'CodeBlock' and b.classes:includes('problem') then

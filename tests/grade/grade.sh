@@ -313,14 +313,16 @@ inspect() {
 }
 
 # Object check of what inspect found in directory $1 (the chapter's contract
-# function names in $2): prints the first rule broken, nothing when there is none.
+# function names in $2): prints every rule broken, joined by "; ", nothing when
+# there is none.
 objcheck() {
-    local d=$1 fns=$2 why
-    why=$(sed -n 's/^ *\[ *[0-9]*\] //p' "$d/sections" | rules_why_sections)
-    [ -z "$why" ] || { echo "$why"; return; }
-    why=$(rules_why_symbols "$fns" "$cache/allow.syms" <"$d/symbols")
-    [ -z "$why" ] || { echo "$why"; return; }
-    [ "$(cat "$d/syscalls")" = 0 ] || echo "a system call instruction"
+    local d=$1 fns=$2 why="" w
+    w=$(sed -n 's/^ *\[ *[0-9]*\] //p' "$d/sections" | rules_why_sections)
+    [ -z "$w" ] || why=$w
+    w=$(rules_why_symbols "$fns" "$cache/allow.syms" <"$d/symbols")
+    [ -z "$w" ] || why=${why:+$why; }$w
+    [ "$(cat "$d/syscalls")" = 0 ] || why=${why:+$why; }"a system call instruction"
+    [ -z "$why" ] || echo "$why"
 }
 
 # Compiles chapter $1's submitted files in the sandbox and checks them. On success

@@ -58,7 +58,7 @@ tools:
 submission:
 	@CH='$(CH)' tests/loop/submission.sh
 # One more hint for the first failing exercise: make hint CH=01, or EX=step_time.
-hint: deps
+hint: tools
 	@tests/loop/hint.sh
 # The reference solutions are not in a handout: this says so.
 solution:
@@ -105,7 +105,8 @@ book:
 	@if [ -f chalk.pdf ]; then echo "The book is chalk.pdf in this directory (student edition)."; \
 	else echo "book: this handout carries no chalk.pdf; ask your instructor for it" >&2; exit 1; fi
 # Install the compiler, make, cmocka and inotify-tools if missing (apt-get; says what
-# it installs). The only target that installs anything.
+# it installs). The only target that installs anything (make hint, check, watch and
+# progress only look, and say what is missing).
 deps:
 	@tests/deps.sh test watch
 

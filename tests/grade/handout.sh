@@ -11,7 +11,7 @@
 # instructor's lecture decks, which may show solutions), the student
 # edition of the book as chalk.pdf, the review cards as flashcards.tsv (when the
 # book build makes them), the values of each chapter's catalogued mistakes
-# (tests/NN-topic/mistakes.tsv, for make check to name them), and its own Makefile
+# (tests/NN-topic/mistakes.b64, for make check to name them), and its own Makefile
 # and README (tests/grade/handout.mk, handout-README.md), practice problem sets with
 # their keys (practice/) and the calculator's framework without its chapters
 # (tools/chalk/: list, show and check-answers, to grade a practice set).
@@ -48,6 +48,14 @@ while IFS= read -r f; do
     cp -p "$f" "$dest/$f"
 done <"$stage/keep"
 
+# The hints, not in plain sight: each chapter's hints.txt ships base64-encoded as
+# hints.b64, which make hint decodes one hint at a time (tests/loop/lib.sh,
+# loop_hints_text); reading the handout's files shows none of them.
+for h in "$dest"/tests/[0-9][0-9]-*/hints.txt; do
+    [ -f "$h" ] || continue
+    base64 "$h" >"${h%.txt}.b64" && rm -f "$h" || die "cannot encode $h"
+done
+
 # Instructor answers out of the chapters: every ::: {.solution} fenced div.
 for md in "$dest"/chapters/*.md; do
     [ -f "$md" ] || continue
@@ -61,14 +69,14 @@ for md in "$dest"/chapters/*.md; do
 done
 
 # The values of each chapter's catalogued mistakes, so that the handout's make check
-# can name one (tests/check.sh reads tests/NN-topic/mistakes.tsv): test, value and the
+# can name one (tests/check.sh reads tests/NN-topic/mistakes.b64, the table base64-encoded): test, value and the
 # one-line description, never the catalogue itself (its lines quote the reference).
 for cat in tests/[0-9][0-9]-*/mistakes.txt; do
     [ -f "$cat" ] || continue
     ch=$(basename "$(dirname "$cat")")
     make -s --no-print-directory "build/mistakes/$ch.tsv" >"$stage/mistakes-$ch.log" 2>&1 ||
         die "the values of $ch's mistakes could not be built (see $stage/mistakes-$ch.log)"
-    cp "build/mistakes/$ch.tsv" "$dest/tests/$ch/mistakes.tsv"
+    base64 "build/mistakes/$ch.tsv" >"$dest/tests/$ch/mistakes.b64" || die "cannot encode $ch's mistakes"
 done
 
 # Pristine stubs for make reset (a handout has no git history).

@@ -3,7 +3,7 @@
 # reset, watch) and the grader. Source it; it defines functions only.
 #
 # Files it reads:  exercises/NN-topic/exercises.txt  (ids, stars, titles, functions)
-#                  tests/NN-topic/hints.txt           (the hints, for make hint)
+#                  tests/NN-topic/hints.txt           (the hints, for make hint; hints.b64 in a handout)
 #                  build/ex/NN-topic/test             (built by make from exercises/)
 # Files it writes: build/loop/NN-topic.{raw,tsv,build} (the last run, parsed)
 #
@@ -60,9 +60,17 @@ loop_exercises() {
     ' "exercises/$1/exercises.txt"
 }
 
-# Where chapter $1's hints live (tests/NN-topic/hints.txt); /dev/null when it has none.
-loop_hints_file() {
-    if [ -f "tests/$1/hints.txt" ]; then echo "tests/$1/hints.txt"; else echo /dev/null; fi
+# Chapter $1's hints on stdout: tests/NN-topic/hints.txt, or in a handout
+# tests/NN-topic/hints.b64 (the same, base64-encoded, so that its files show no
+# hint); nothing when it has none.
+loop_hints_text() {
+    if [ -f "tests/$1/hints.txt" ]; then cat "tests/$1/hints.txt"
+    elif [ -f "tests/$1/hints.b64" ]; then loop_b64_decode "tests/$1/hints.b64"; fi
+}
+
+# File $1 base64-decoded on stdout (GNU coreutils' -d, else the BSD/macOS -D).
+loop_b64_decode() {
+    base64 -d "$1" 2>/dev/null || base64 -D -i "$1"
 }
 
 # The hints of one exercise, as "general<TAB>text" or "TEST_NAME<TAB>text" lines.
@@ -73,7 +81,7 @@ loop_hints() {
         id != want { next }
         /^hint:/ { print "general\t" val($0) }
         /^hint@[A-Za-z0-9_]+:/ { t = $0; sub(/^hint@/, "", t); sub(/:.*/, "", t); print t "\t" val($0) }
-    ' "$(loop_hints_file "$1")"
+    ' < <(loop_hints_text "$1")
 }
 
 # The chapter whose exercises.txt declares exercise $1 (empty when none does).
@@ -351,7 +359,7 @@ loop_hint_next() {
             if (mode == "again" && last && !(own != "" && !((pre t) in seen))) { print nseen "\t" n "\t" text[last]; exit 0 }
             for (i = 1; i <= n; i++) if (!((pre key[i]) in seen)) { print pre key[i]; print nseen + 1 "\t" n "\t" text[i]; exit 0 }
             exit 3
-        }' "$(loop_hints_file "$ch")")
+        }' < <(loop_hints_text "$ch"))
     rc=$?
     [ $rc = 0 ] || return $rc
     if [ "${out%%$'\n'*}" != "$out" ]; then # a hint revealed: record it

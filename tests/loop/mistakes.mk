@@ -5,7 +5,7 @@
 #   build/mistakes/NN-topic/ID/result   one mistake: caught or not, and what it
 #                                       computes in each public test it fails
 #   build/mistakes/NN-topic.tsv         the table make check reads; a handout ships
-#                                       it as tests/NN-topic/mistakes.tsv
+#                                       it as tests/NN-topic/mistakes.b64 (base64)
 #   build/mistakes/NN-topic.status      each mistake's verdict, for make test
 # Each mistake is its own target, so make -j builds them side by side, and one
 # rebuilds only when its block, the reference, the tests or the library change.

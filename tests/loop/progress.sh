@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # progress.sh -- the body of `make progress`: every chapter's exercises, done or
-# not, with stars earned and the share done. Runs the tests (as make check does).
+# not, with stars earned and the share done. Runs the tests (as make check does),
+# and says so beside a chapter whose file the grader would score zero (its rules).
 # Usage: tests/loop/progress.sh [CHAPTER...]
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
@@ -26,6 +27,14 @@ for ch in "$@"; do
         fi
     done < <(loop_summary "$ch")
     [ $compiled = 1 ] || marks="$marks (does not compile: make check CH=${ch%%-*})"
+    # the grader's rules (make check's build/rules/): a file it would score zero says so
+    for f in exercises/"$ch"/*.c; do
+        v=build/rules/$ch/$(basename "$f" .c).txt
+        if [ $compiled = 1 ] && [ -f "$v" ] && [ "$(head -1 "$v")" != ok ]; then
+            marks="$marks (but the grader would score it zero: make check CH=${ch%%-*} says why)"
+            break
+        fi
+    done
     pct=$((a > 0 ? 100 * d / a : 0))
     printf '%-18s %-9s %-8s %4d%%  %s\n' "$ch" "$d/$a" "$s/$as" "$pct" "$marks"
     sum_done=$((sum_done + d)) sum_all=$((sum_all + a)) sum_stars=$((sum_stars + s)) sum_all_stars=$((sum_all_stars + as))

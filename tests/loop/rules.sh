@@ -95,60 +95,70 @@ srccheck() {
 # The object rules, one copy for make check and the grader (tests/grade/grade.sh,
 # which runs binutils in its jail and hands their output to these filters).
 # rules_why_sections: readelf -SW's section lines (without "[ n]") on stdin; prints
-# the first section rule broken, nothing when there is none.
+# every section rule broken, joined by "; ", nothing when there is none.
 rules_why_sections() {
     awk '
+        function say(m) { why = why (why == "" ? "" : "; ") m }
         { name = $1; flags = "" }
         name == "NULL" || name == "" { next }
         name ~ /^\.(init_array|fini_array|preinit_array|ctors|dtors|init|fini)(\.|$)/ {
-            print "a constructor or destructor (" name "): code that would run before or after the tests (remove it)"; done = 1; exit
+            say("a constructor or destructor (" name "): code that would run before or after the tests (remove it)"); next
         }
-        name == ".note.GNU-stack" { stack = 1; if ($0 ~ / [A-Z]*X[A-Z]* +[0-9]+ +[0-9]+ +[0-9]+ *$/) { print "an executable stack (remove what asks for it: a nested function whose address is taken)"; done = 1; exit } ; next }
+        name == ".note.GNU-stack" { stack = 1; if ($0 ~ / [A-Z]*X[A-Z]* +[0-9]+ +[0-9]+ +[0-9]+ *$/) say("an executable stack (remove what asks for it: a nested function whose address is taken)"); next }
         name ~ /^\.rela?\./ { name = substr(name, index(substr(name, 2), ".") + 1) }
         name !~ /^\.(text|data|rodata|bss)(\..*)?$/ &&
         name !~ /^\.(comment|note\.GNU-stack|note\.gnu\.property|eh_frame|symtab|strtab|shstrtab|group)$/ {
-            print "a section " name " that plain C functions do not need (remove the attribute or pragma that makes it)"; done = 1; exit
+            if (!(name in seen)) say("a section " name " that plain C functions do not need (remove the attribute or pragma that makes it)")
+            seen[name] = 1
         }
-        END { if (!done && !stack) print "no .note.GNU-stack section (the object would ask for an executable stack)" }
+        END {
+            if (!stack) say("no .note.GNU-stack section (the object would ask for an executable stack)")
+            if (why != "") print why
+        }
     '
 }
 
 # rules_why_symbols FNS ALLOW: nm -P's lines on stdin (the contract's function names
-# in file FNS, the allow-list in file ALLOW); prints the first symbol rule broken.
+# in file FNS, the allow-list in file ALLOW); prints every symbol rule broken, joined
+# by "; ".
 rules_why_symbols() {
     awk -v fns="$1" -v allow="$2" '
+        function say(m) { why = why (why == "" ? "" : "; ") m }
         BEGIN {
             while ((getline l < fns) > 0) contract[l] = 1
             while ((getline l < allow) > 0) ok[l] = 1
         }
-        $2 == "i" { print "an indirect function (ifunc) " $1 ": code that would run when the program loads (remove it)"; done = 1; exit }
+        $2 == "i" { say("an indirect function (ifunc) " $1 ": code that would run when the program loads (remove it)"); next }
         $2 ~ /^[Uwv]$/ {
             if (!($1 in ok) && !($1 in contract)) calls = calls (calls == "" ? "" : ", ") $1
             next
         }
-        END {
-            if (!done && calls != "") print "calls to " calls ": not on the allow-list (math, lib/, memory, printing): compute without them"
-        }
         $2 ~ /^[A-Z]$/ || $2 == "u" {
             if ($2 == "T" && ($1 in contract)) next
-            if ($2 ~ /^[TW]$/) print "a global function " $1 " that is not one of the contract'"'"'s functions (make it static)"
-            else print "a global variable " $1 " (make it static, or a local variable)"
-            done = 1; exit
+            if ($2 ~ /^[TW]$/) say("a global function " $1 " that is not one of the contract'"'"'s functions (make it static)")
+            else say("a global variable " $1 " (make it static, or a local variable)")
+        }
+        END {
+            if (calls != "") say("calls to " calls ": not on the allow-list (math, lib/, memory, printing): compute without them")
+            if (why != "") print why
         }
     '
 }
 
 # Object check of $1 (the chapter's contract function names in file $2, the
-# allow-list in file $3): prints the first rule broken, nothing when there is none.
+# allow-list in file $3): prints every rule broken, joined by "; ", nothing when
+# there is none.
 objcheck() {
-    local o=$1 fns=$2 allow=$3 why
-    why=$(readelf -SW "$o" 2>/dev/null | sed -n 's/^ *\[ *[0-9]*\] //p' | rules_why_sections)
-    [ -z "$why" ] || { echo "$why"; return; }
-    why=$(nm -P "$o" 2>/dev/null | rules_why_symbols "$fns" "$allow")
-    [ -z "$why" ] || { echo "$why"; return; }
+    local o=$1 fns=$2 allow=$3 why="" w
+    w=$(readelf -SW "$o" 2>/dev/null | sed -n 's/^ *\[ *[0-9]*\] //p' | rules_why_sections)
+    [ -z "$w" ] || why=$w
+    w=$(nm -P "$o" 2>/dev/null | rules_why_symbols "$fns" "$allow")
+    [ -z "$w" ] || why=${why:+$why; }$w
     # shellcheck disable=SC2016 # $0x80 is the instruction's operand, not a variable
-    objdump -d --no-show-raw-insn "$o" 2>/dev/null | grep -qE '[[:space:]](syscall|sysenter|int[[:space:]]+\$0x80)([[:space:]]|$)' &&
-        echo "a system call instruction (remove it)"
+    if objdump -d --no-show-raw-insn "$o" 2>/dev/null | grep -qE '[[:space:]](syscall|sysenter|int[[:space:]]+\$0x80)([[:space:]]|$)'; then
+        why=${why:+$why; }"a system call instruction (remove it)"
+    fi
+    [ -z "$why" ] || echo "$why"
 }
 
 # The function names chapter $1's contract (exercises/$1/*.h) declares, one a line,
@@ -181,14 +191,16 @@ rules_check_file() {
         if [ -n "$why" ]; then
             why="it includes ${why//$PWD\/$dir\/src\//} (only system headers and the chapter's own headers may be included): remove the #include and write what you need in this file"
         else
-            why=$(srccheck "$dir/$b.i" "$src")
-            if [ -z "$why" ]; then
-                if ! $cc "${RULES_CFLAGS[@]}" -fpreprocessed -x cpp-output -c "$dir/$b.i" -o "$dir/$b.o" >"$dir/log" 2>&1; then
-                    why="it does not compile as the grader compiles it:"$'\n'"$(grep -F "$src:" "$dir/log" | sed "s|$src|exercises/$ch/$b.c|g" | head -5)"
-                else
-                    why=$(objcheck "$dir/$b.o" build/rules/"$ch"/fns build/rules/allow.syms)
-                    [ -z "$why" ] || why="it has $why"
-                fi
+            # every rule the file breaks, in one run: the source rule, then the object's
+            local src_why obj_why
+            src_why=$(srccheck "$dir/$b.i" "$src")
+            if ! $cc "${RULES_CFLAGS[@]}" -fpreprocessed -x cpp-output -c "$dir/$b.i" -o "$dir/$b.o" >"$dir/log" 2>&1; then
+                why="it does not compile as the grader compiles it:"$'\n'"$(grep -F "$src:" "$dir/log" | sed "s|$src|exercises/$ch/$b.c|g" | head -5)"
+                why=${src_why:+$src_why; }$why
+            else
+                obj_why=$(objcheck "$dir/$b.o" build/rules/"$ch"/fns build/rules/allow.syms)
+                why=${src_why:+it has $src_why}
+                [ -z "$obj_why" ] || why=${why:+$why; }"it has $obj_why"
             fi
         fi
     fi
