@@ -4,6 +4,8 @@
 #   tests/deps.sh c       C compiler, C library headers, make, cJSON (building build/chalk)
 #   tests/deps.sh test    c + cmocka, libseccomp (make check, make test: the grader's
 #                         call filter)
+#   tests/deps.sh check   c + cmocka (a handout's make deps: make check and
+#                         make check-answers, no grader)
 #   tests/deps.sh book    c + pandoc, TeX Live, gnuplot, poppler (make book: the book
 #                         runs build/chalk, so it needs the compiler too)
 #   tests/deps.sh web     dvisvgm, node, npm, chromium, emscripten, node-acorn (make web:
@@ -81,6 +83,7 @@ for group in "$@"; do
     case $group in
     c) needs+=("${need_c[@]}") ;;
     test) needs+=("${need_c[@]}" "${need_test[@]}") ;;
+    check) needs+=("${need_c[@]}" "${need_test[0]}") ;;
     book) needs+=("${need_c[@]}" "${need_book[@]}") ;;
     grade) needs+=("${need_c[@]}" "${need_test[@]}" "${need_grade[@]}") ;;
     web) needs+=("${need_web[@]}") ;;
@@ -89,7 +92,7 @@ for group in "$@"; do
     gradescope) needs+=("${need_c[@]}" "${need_fresh[@]}" "${need_gradescope[@]}") ;;
     all) needs+=("${need_c[@]}" "${need_test[@]}" "${need_book[@]}" "${need_grade[@]}" "${need_watch[@]}" "${need_web[@]}") ;;
     *)
-        echo "usage: tests/deps.sh c|test|book|web|grade|watch|fresh|gradescope|all ... (not '$group')" >&2
+        echo "usage: tests/deps.sh c|test|check|book|web|grade|watch|fresh|gradescope|all ... (not '$group')" >&2
         exit 2
         ;;
     esac

@@ -108,7 +108,7 @@ book:
 # it installs). The only target that installs anything (make hint, check, watch and
 # progress only look, and say what is missing).
 deps:
-	@tests/deps.sh test watch
+	@tests/deps.sh check watch
 
 # List the targets.
 help:
@@ -121,7 +121,7 @@ help:
 	@echo "make book       where the book is (chalk.pdf)"
 	@echo "make problems   the practice problem sets in practice/, and how to check them"
 	@echo "make check-answers KEY=practice/answers-SEED.json ANSWERS=FILE   grade your answers to a set"
-	@echo "make deps       install what make check needs (gcc, make, cmocka, inotify-tools)"
+	@echo "make deps       install what make check needs (gcc, make, cmocka, cJSON, inotify-tools)"
 	@echo "make clean      remove build/ (nothing you wrote is touched)"
 	@tests/loop/knobs.sh
 
