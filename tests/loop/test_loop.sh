@@ -400,11 +400,19 @@ C
     out=$(make -s submission CH=02 2>&1)
     expect "CH=02: that chapter's .c files, nothing else" \
         test "$(tar -tzf build/submission.tar.gz | tr '\n' ' ')" = "$(ls exercises/02-*/*.c | tr '\n' ' ')"
-    make -s check CH=01 >/dev/null 2>&1
     printf 'int g_counter;\n' >>"$stub"
-    make -s check CH=01 >/dev/null 2>&1
+    rm -f build/submission.tar.gz
     out=$(make -s submission CH=01 2>&1)
-    expect "  and it warns when make check found the grader would refuse a file" has "$out" "WARNING: the grader would score it zero"
+    rc=$?
+    expect "  a file the grader would refuse (a global), make check not run: it applies the rules itself and packs nothing (exit 2, the rule and FORCE=1 named)" \
+        eval '[ $rc = 2 ] && has "$out" "a global variable g_counter (make it static" && has "$out" "FORCE=1" && [ ! -e build/submission.tar.gz ]'
+    out=$(make -s submission CH=01 FORCE=1 2>&1)
+    expect "  and FORCE=1 packs it, with a warning" \
+        eval 'has "$out" "WARNING: the grader would score it zero" && [ -f build/submission.tar.gz ]'
+    printf 'double g_a;\nint g_b(void) { return 1; }\n' >>"$stub"
+    make -s check CH=01 >/dev/null 2>&1
+    expect "make check names every object rule a file breaks in one run (two globals and a global function)" \
+        eval 'v=$(cat build/rules/$CH/batching.txt); has "$v" "g_counter" && has "$v" "g_a" && has "$v" "global function g_b"'
     git show HEAD:"$stub" >"$stub"
 
     echo "-- hostile values (the calculator review, rows 12-15)"
