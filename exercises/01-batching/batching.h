@@ -175,6 +175,11 @@ typedef struct batching_balance {
  * every batch; §1.5.1 (With the KV term) derives when that is.
  * Boundary: at exactly the max balanced context (below) there is no
  * answer.
+ * Rounding: that context is a quotient, so floating point can put a
+ * context meant to be exactly it a hair below it, where an exact
+ * comparison finds a balance batch of about 1e18 sequences: count a
+ * context within a relative 1e-9 of the max balanced context as that
+ * context (no answer).
  * Precondition: context_tokens >= 0 (at 0, the balance batch without the
  * KV term). */
 batching_balance batching_balance_batch(const batching_deploy *d,
@@ -250,9 +255,12 @@ typedef struct batching_fast {
     double cost_ratio; /* fast cost per token / normal cost per token */
 } batching_fast;
 
-/* Fast mode on the same hardware and context, §1.9 (Fast mode): run a
- * smaller batch so that a step takes 1/speedup of the step at
- * normal_batch, and report what a token then costs relative to normal.
+/* Fast mode on the same hardware and context, §1.9 (Fast mode): the fast
+ * step is 1/speedup of the step at normal_batch; run the largest batch
+ * whose step is that fast, and report what a token then costs relative
+ * to normal. That batch is usually smaller than normal_batch but can lie
+ * beyond it: with speedup 1, left of the knee every batch up to the knee
+ * steps as fast as the normal one.
  *
  * The step in this exercise is that of exercise 1.2 with one change: a
  * step reads only the parameters its batch is expected to fetch

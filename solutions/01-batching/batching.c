@@ -161,9 +161,13 @@ batching_balance batching_balance_batch(const batching_deploy *d,
     batching_balance b = {.exists = false, .batch = 0.0};
     /* B c = t_weights + B kappa  =>  B = t_weights / (c - kappa) */
     double kappa = kv_slope_s(d, context_tokens);
-    double net_slope_s = compute_slope_s(d) - kappa;
-    if (net_slope_s <= 0.0)
-        return b; /* kappa >= c: memory stays ahead at every batch */
+    double c = compute_slope_s(d);
+    double net_slope_s = c - kappa;
+    /* kappa >= c: memory stays ahead at every batch. L* is a quotient, so a
+     * context within a relative 1e-9 of it counts as L* (the contract):
+     * else a rounding error in c - kappa makes a batch of 1e18. */
+    if (net_slope_s <= 1e-9 * c)
+        return b;
     b.exists = true;
     b.batch = batching_weights_s(d) / net_slope_s;
     return b;

@@ -136,8 +136,7 @@ static void an_empty_batch_or_context_costs_no_compute_and_no_kv(void **state)
     assert_true(batching_compute_s(&d, 0) == 0.0);
     assert_true(batching_kv_s(&d, 0, 8192) == 0.0);
     assert_true(batching_kv_s(&d, 64, 0) == 0.0);
-    batching_step s = batching_step_at(&d, 0, 0);
-    assert_close(s.step_s, 70.6e9 * 2 / (8 * 3.35e12), TIGHT, "s");
+    assert_close(batching_weights_s(&d), 70.6e9 * 2 / (8 * 3.35e12), TIGHT, "s");
 }
 
 /* ---- 1.2 step_time --------------------------------------------------------- */
@@ -492,6 +491,26 @@ static void at_exactly_the_max_balanced_context_there_is_no_balance_batch(void *
     assert_true(batching_balance_batch(&d, 1024).exists);
 }
 
+/* batching.h's rounding rule: L* is a quotient, so a context within a relative 1e-9 of
+ * it counts as L*, and has no balance batch. Llama 3 70B on H100 (awkward decimals):
+ * L* = 2 x 70.6e9 x 3.35e12 / (989e12 x 327,680) = 1,459.5 tokens; at L* (1 - 1e-12)
+ * the slopes differ by a rounding error, and an exact comparison of them reports a
+ * balance batch of t_weights / (1e-12 c), about 3e14 sequences. A relative 1e-6 below
+ * L* is outside the rule: there the balance batch exists, t_weights / (1e-6 c). */
+static void a_context_a_rounding_error_below_the_max_balanced_context_has_none(void **state)
+{
+    (void)state;
+    batching_deploy d = llama70b_on_h100x8();
+    double t = 2 * 70.6e9 * 3.35e12 / (989e12 * 327680.0);
+    assert_false(batching_balance_batch(&d, t).exists);
+    batching_balance b = batching_balance_batch(&d, t * (1 - 1e-12));
+    assert_false(b.exists);
+    assert_true(b.batch == 0.0);
+    b = batching_balance_batch(&d, t * (1 - 1e-6));
+    assert_true(b.exists);
+    assert_close(b.batch, weights_term(&d) / (1e-6 * compute_slope(&d)), 1e-6, "sequences");
+}
+
 /* ---- 1.7 train_departures -------------------------------------------------- */
 
 /* Lecture 1.6: Rubin, 288 GB / 20 TB/s = 14.4 ms (the lecture says "about 15"). */
@@ -816,8 +835,8 @@ static void fast_mode_of_an_moe_with_room_for_exactly_one_sequence(void **state)
     assert_false(batching_fast_mode(&d, 4096, 100, step_n / one * (1 + 1e-6)).possible);
 }
 
-/* batching.h: the answer is the largest batch whose step is that fast, which can lie
- * beyond the normal batch. Llama 3 70B (dense) with no context, normal batch 100, left
+/* batching.h: the answer is the largest batch whose step is that fast, which may be
+ * larger than the normal batch. Llama 3 70B (dense) with no context, normal batch 100, left
  * of the knee B* = t_weights / c (about 295): every step up to B* lasts the floor
  * t_weights, so with no speedup the largest batch as fast as normal is B* itself, and a
  * token there costs (t_weights / B*) / (t_weights / 100) = 100 / B* as much. */
@@ -1050,6 +1069,7 @@ int main(void)
         CHALK_TEST(balance_batch, max_balanced_context_is_where_the_slopes_meet),
         CHALK_TEST(balance_batch, max_balanced_context_of_an_moe_counts_active_parameters),
         CHALK_TEST(balance_batch, at_exactly_the_max_balanced_context_there_is_no_balance_batch),
+        CHALK_TEST(balance_batch, a_context_a_rounding_error_below_the_max_balanced_context_has_none),
         CHALK_TEST(train_departures, rubin_drain_time_is_14_4_ms),
         CHALK_TEST(train_departures, hopper_and_blackwell_drain_in_about_24_ms),
         CHALK_TEST(train_departures, worst_case_latency_is_two_steps),
