@@ -147,9 +147,10 @@ local function exercise(div)
   else
     tail:insert(pandoc.Str('Check with '))
   end
-  tail:insert(pandoc.Code('make check CH=' .. e.dir:match('/(%d%d)%-[^/]*$')))
+  local ch = e.dir:match('/(%d%d)%-[^/]*$')
+  tail:insert(pandoc.Code('make check CH=' .. ch))
   tail:insert(pandoc.Str('; a hint: '))
-  tail:insert(pandoc.Code('make hint EX=' .. id))
+  tail:insert(pandoc.Code('make hint CH=' .. ch .. ' EX=' .. id))
   tail:insert(pandoc.Str('.'))
   if util.is_latex() then content:insert(pandoc.RawBlock('latex', '\\chalkexercisefoot')) end
   content:insert(pandoc.Para(tail))
