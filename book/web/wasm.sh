@@ -16,9 +16,11 @@
 # cJSON (for check-answers) is compiled in from book/web/cjson/: cJSON 1.7.15, Debian
 # 12's libcjson version, from github.com/DaveGamble/cJSON tag v1.7.15 (commit
 # d348621ca93571343a56862df7de4ff3bc9b5667), MIT licence in book/web/cjson/LICENSE.
-# The same flags as build/chalk (-O2 -fno-math-errno, the course's -std=c11) so the
-# numbers are the same doubles: book/web/test.js compares every command the book runs
-# with the native build/chalk, byte for byte.
+# The same flags as build/chalk (-O2 -fno-math-errno -ffp-contract=off, the course's
+# -std=c11) and the same libm routines (the Makefile passes book/web/libm/*.c, musl's
+# pow, exp, log, ... which build/chalk links too) so the numbers are the same doubles:
+# book/web/test.js compares every command the book runs with the native build/chalk,
+# byte for byte.
 set -euo pipefail
 [ $# -ge 3 ] || { echo "usage: book/web/wasm.sh OUT.js CFLAG... -- SOURCE.c..." >&2; exit 2; }
 out=$1
@@ -31,7 +33,7 @@ here=$(dirname "$0")
 command -v emcc >/dev/null || { echo "wasm.sh: emcc is missing (tests/deps.sh web installs emscripten)" >&2; exit 1; }
 mkdir -p "$(dirname "$out")"
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
-emcc -std=c11 -O2 -fno-math-errno "${flags[@]}" -I"$here/cjson" -I"$here/cjson/cjson" \
+emcc -std=c11 -O2 -fno-math-errno -ffp-contract=off "${flags[@]}" -I"$here/cjson" -I"$here/cjson/cjson" \
     "$@" "$here/cjson/cJSON.c" \
     -sMODULARIZE=1 -sEXPORT_NAME=ChalkWasm -sINVOKE_RUN=0 -sEXIT_RUNTIME=0 -sSINGLE_FILE=1 \
     -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web,worker,node -sEXPORTED_RUNTIME_METHODS=callMain,FS -sEXPORTED_FUNCTIONS=_main,_fflush \
