@@ -3,7 +3,7 @@
 // it: every number, table and figure is in the HTML; this script only adds.
 //
 // 1. The calculator in the page. assets/chalk-wasm.js is build/chalk compiled to
-//    WebAssembly (book/web/wasm.sh), one file with the module inlined, so it loads
+//    WebAssembly (book/web/wasm.sh), one file with the module inside (gzipped), so it loads
 //    from file:// too. It is loaded on first use, once per page, by a <script> of the
 //    same address on every page, so the browser's cache serves it to the next page.
 //    It runs in a Web Worker (started from a blob: the calculator's text, which
@@ -65,16 +65,20 @@
   // figure: seconds of Monte Carlo) never freezes the page. A page opened from file://
   // may start a worker only from a blob: URL, which may load no file, so
   // assets/chalk-wasm.js (book/web/wasm.sh) holds the compiled calculator as text,
-  // window.ChalkWasmSource, and the worker is that text followed by workerMain.
-  let loading = null; // Promise of the calculator's source text
+  // window.ChalkWasmSource (emcc's script) and window.ChalkWasmGzip (the WebAssembly,
+  // gzipped, in base64), and the worker is that text, the gzip as a constant, then
+  // workerMain.
+  let loading = null; // Promise of the worker's source text
   function source() {
+    const text = () => window.ChalkWasmSource + '\n;var ChalkWasmGzip = ' + JSON.stringify(window.ChalkWasmGzip) + ';\n';
+    const loaded = () => typeof window.ChalkWasmSource === 'string' && typeof window.ChalkWasmGzip === 'string';
     if (!loading) {
       loading = new Promise((resolve, reject) => {
-        if (typeof window.ChalkWasmSource === 'string') return resolve(window.ChalkWasmSource);
+        if (loaded()) return resolve(text());
         const s = document.createElement('script');
         s.src = ASSETS + 'chalk-wasm.js';
-        s.onload = () => (typeof window.ChalkWasmSource === 'string' ? resolve(window.ChalkWasmSource)
-          : reject(new Error('chalk-wasm.js defined no ChalkWasmSource')));
+        s.onload = () => (loaded() ? resolve(text())
+          : reject(new Error('chalk-wasm.js defined no ChalkWasmSource and ChalkWasmGzip')));
         s.onerror = () => { loading = null; reject(new Error('could not load ' + s.src)); };
         document.head.appendChild(s);
       });
@@ -83,7 +87,8 @@
   }
 
   // The worker's code (run as text in the worker, after the calculator's, which
-  // defines ChalkWasm): one instance; per message {args, files}, the files (path ->
+  // defines ChalkWasm and ChalkWasmGzip): one instance, its WebAssembly gunzipped by
+  // the browser (DecompressionStream); per message {args, files}, the files (path ->
   // text) written to its memory file system, then main called with args and stdout
   // flushed; replies {status, out, err} (the bytes chalk wrote). A crashed instance
   // is not reused.
@@ -95,9 +100,11 @@
       let status;
       try {
         if (!instance) {
-          instance = ChalkWasm({ stdin: () => null, print: () => {}, printErr: () => {},
-            stdout: (c) => { if (c !== null) out.push(c & 255); },
-            stderr: (c) => { if (c !== null) err.push(c & 255); } });
+          const gz = Uint8Array.from(atob(ChalkWasmGzip), (c) => c.charCodeAt(0));
+          instance = new Response(new Blob([gz]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer()
+            .then((wasm) => ChalkWasm({ wasmBinary: new Uint8Array(wasm), stdin: () => null, print: () => {}, printErr: () => {},
+              stdout: (c) => { if (c !== null) out.push(c & 255); },
+              stderr: (c) => { if (c !== null) err.push(c & 255); } }));
         }
         const m = await instance;
         out.length = 0; err.length = 0;
