@@ -37,7 +37,13 @@
 //    factor 8 each way (whole numbers stay whole, powers of two powers of two; a value
 //    chalk refuses shows chalk's error line). Moving one reruns the sweep with --csv in the page and draws
 //    it as an SVG in place of the printed one, on axes that span the printed numbers
-//    too, so a change shows as a move (data-redraw-ms: the time it took);
+//    (read from the figure's table) too, so a change shows as a move. A sweep over a
+//    list of points (--depth 1,2,4,...) runs point by point, with one trial where it
+//    has --trials, for 40 ms, and what is done is drawn at once, the status saying so;
+//    a second calculator (its own worker, ended when the figure moves again) finishes
+//    it in the background and redraws: the rest with one trial, then the whole sweep
+//    as printed (data-redraw-ms: the first drawing's time; data-redraws: the moves
+//    drawn; data-refined: set when the full sweep is drawn).
 //    "Reset" shows the printed figure again. The data table keeps the printed numbers.
 'use strict';
 
