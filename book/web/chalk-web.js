@@ -39,7 +39,8 @@
 //    it as an SVG in place of the printed one, on axes that span the printed numbers
 //    (read from the figure's table) too, so a change shows as a move. A sweep over a
 //    list of points (--depth 1,2,4,...) runs point by point, with one trial where it
-//    has --trials, for 40 ms, and what is done is drawn at once, the status saying so;
+//    has --trials, for 40 ms (and 3 points at least), and what is done is drawn at once,
+//    the status saying so;
 //    a second calculator (its own worker, ended when the figure moves again) finishes
 //    it in the background and redraws: the rest with one trial, then the whole sweep
 //    as printed (data-redraw-ms: the first drawing's time; data-redraws: the moves
@@ -451,6 +452,9 @@
 
   // (how long a redraw computes before it draws what it has: see redraw below)
   const FIRST_MS = 40;
+  // (and at least this many points: one point can look the same for every value of a
+  // control, as the avalanche of one tanh layer does for every gain)
+  const MIN_POINTS = 3;
   // a list of plain numbers (--depth 1,2,4,8): a sweep point by point; a list with a
   // range in it (1,200:12000:60) runs as one command
   const POINTS = /^-?[0-9.]+(e[+-]?[0-9]+)?(,-?[0-9.]+(e[+-]?[0-9]+)?)+$/i;
@@ -593,7 +597,7 @@
       };
       // A redraw shows the moved figure within about 100 ms (issue 22, item 4), honestly:
       // a sweep over a list of points (--depth 1,2,4,...) runs point by point, cheapest
-      // (first) first, for at most FIRST_MS, with one trial where the command has
+      // (first) first, for FIRST_MS (MIN_POINTS at least), with one trial where the command has
       // --trials; what is done by then is drawn at once, and the status says so
       // ("1 of 16 trials, 5 of 12 points; refining"). The background calculator then
       // runs the rest: the remaining points with one trial, drawn, and the whole sweep
@@ -627,7 +631,7 @@
             if (g !== gen) return;
             if (r.status !== 0) { failed = r; break; }
             rows.push(...parseCsv(r.stdout));
-            if (performance.now() - t0 > FIRST_MS) break;
+            if (performance.now() - t0 > FIRST_MS && rows.length >= MIN_POINTS) break;
           }
         }
         if (failed) { status.textContent = failed.stderr.trim(); return; }
