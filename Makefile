@@ -29,9 +29,14 @@ CHALK_INC = -Ilib -Isolutions/chalk $(addprefix -I,$(wildcard exercises/[0-9][0-
 CHALK_CFLAGS = -Wno-missing-field-initializers \
 	-DCHALK_CHAPTERS='$(foreach c,$(CHALK_CHAPTER_NAMES),X($(c)))'
 # build/chalk optimised; sqrt and llrint inline when they need not set errno (the
-# results are the same; make bench's sweep is about 3% faster).
-CHALK_FAST = -O2 -fno-math-errno
+# results are the same; make bench's sweep is about 3% faster). No contraction into FMA.
+CHALK_FAST = -O2 -fno-math-errno -ffp-contract=off
 CHALK_LIBS = -lcjson -lm
+# pow, exp, log, log10, log1p, expm1, tanh and lgamma are musl's, vendored (MIT), in
+# build/chalk and in the web edition's calculator alike, so the two print the same
+# bytes (glibc's differ in the last bit on a CPU with FMA; book/web/libm/README.md).
+CHALK_LIBM = $(wildcard book/web/libm/*.c)
+CHALK_LIBM_H = $(wildcard book/web/libm/*.h)
 
 # What a reader types reaches the scripts through the environment (make puts a
 # variable given on its command line there), never through a command line this
@@ -55,12 +60,12 @@ all: chalk book
 chalk:
 	@tests/deps.sh c
 	@$(MAKE) -s --no-print-directory build/chalk
-build/chalk: $(CHALK_SRC) $(CHALK_H) $(LIB_SRC) $(LIB_H)
+build/chalk: $(CHALK_SRC) $(CHALK_H) $(LIB_SRC) $(LIB_H) $(CHALK_LIBM) $(CHALK_LIBM_H)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(CHALK_CFLAGS) $(CHALK_FAST) $(CHALK_INC) -o $@ $(CHALK_SRC) $(LIB_SRC) $(CHALK_LIBS)
-build/asan/chalk: $(CHALK_SRC) $(CHALK_H) $(LIB_SRC) $(LIB_H)
+	$(CC) $(CFLAGS) $(CHALK_CFLAGS) $(CHALK_FAST) $(CHALK_INC) -o $@ $(CHALK_SRC) $(LIB_SRC) $(CHALK_LIBM) $(CHALK_LIBS)
+build/asan/chalk: $(CHALK_SRC) $(CHALK_H) $(LIB_SRC) $(LIB_H) $(CHALK_LIBM) $(CHALK_LIBM_H)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(CHALK_CFLAGS) $(SANITIZE) $(CHALK_INC) -o $@ $(CHALK_SRC) $(LIB_SRC) $(CHALK_LIBS)
+	$(CC) $(CFLAGS) $(CHALK_CFLAGS) $(SANITIZE) $(CHALK_INC) -o $@ $(CHALK_SRC) $(LIB_SRC) $(CHALK_LIBM) $(CHALK_LIBS)
 
 EDITION ?= student
 BOOK_PDF = build/chalk$(if $(filter instructor,$(EDITION)),-instructor).pdf
@@ -107,9 +112,9 @@ web:
 	@cp build/web-wasm/chalk.js $(WEB_DIR)/assets/chalk-wasm.js
 # The calculator in the page: the same sources as build/chalk, as WebAssembly
 # (book/web/wasm.sh; assets/chalk-web.js loads it).
-build/web-wasm/chalk.js: $(CHALK_SRC) $(CHALK_H) $(LIB_SRC) $(LIB_H) book/web/wasm.sh book/web/cjson/cJSON.c
+build/web-wasm/chalk.js: $(CHALK_SRC) $(CHALK_H) $(LIB_SRC) $(LIB_H) $(CHALK_LIBM) $(CHALK_LIBM_H) book/web/wasm.sh book/web/cjson/cJSON.c
 	@echo "web: the calculator as WebAssembly (emcc, about a minute)"
-	@book/web/wasm.sh $@ $(CHALK_CFLAGS) $(CHALK_INC) -- $(CHALK_SRC) $(LIB_SRC)
+	@book/web/wasm.sh $@ $(CHALK_CFLAGS) $(CHALK_INC) -- $(CHALK_SRC) $(LIB_SRC) $(CHALK_LIBM)
 
 CHAPTER_MD = $(sort $(wildcard chapters/[0-9][0-9]-*.md))
 # The chapters' flashcards for Anki: build/flashcards.tsv (import it as is).

@@ -3,7 +3,7 @@
 // it: every number, table and figure is in the HTML; this script only adds.
 //
 // 1. The calculator in the page. assets/chalk-wasm.js is build/chalk compiled to
-//    WebAssembly (book/web/wasm.sh), one file with the module inlined, so it loads
+//    WebAssembly (book/web/wasm.sh), one file with the module inside (gzipped), so it loads
 //    from file:// too. It is loaded on first use, once per page, by a <script> of the
 //    same address on every page, so the browser's cache serves it to the next page.
 //    It runs in a Web Worker (started from a blob: the calculator's text, which
@@ -37,7 +37,14 @@
 //    factor 8 each way (whole numbers stay whole, powers of two powers of two; a value
 //    chalk refuses shows chalk's error line). Moving one reruns the sweep with --csv in the page and draws
 //    it as an SVG in place of the printed one, on axes that span the printed numbers
-//    too, so a change shows as a move (data-redraw-ms: the time it took);
+//    (read from the figure's table) too, so a change shows as a move. A sweep over a
+//    list of points (--depth 1,2,4,...) runs point by point, with one trial where it
+//    has --trials, for 40 ms (and 3 points at least), and what is done is drawn at once,
+//    the status saying so;
+//    a second calculator (its own worker, ended when the figure moves again) finishes
+//    it in the background and redraws: the rest with one trial, then the whole sweep
+//    as printed (data-redraw-ms: the first drawing's time; data-redraws: the moves
+//    drawn; data-refined: set when the full sweep is drawn).
 //    "Reset" shows the printed figure again. The data table keeps the printed numbers.
 'use strict';
 
@@ -65,16 +72,20 @@
   // figure: seconds of Monte Carlo) never freezes the page. A page opened from file://
   // may start a worker only from a blob: URL, which may load no file, so
   // assets/chalk-wasm.js (book/web/wasm.sh) holds the compiled calculator as text,
-  // window.ChalkWasmSource, and the worker is that text followed by workerMain.
-  let loading = null; // Promise of the calculator's source text
+  // window.ChalkWasmSource (emcc's script) and window.ChalkWasmGzip (the WebAssembly,
+  // gzipped, in base64), and the worker is that text, the gzip as a constant, then
+  // workerMain.
+  let loading = null; // Promise of the worker's source text
   function source() {
+    const text = () => window.ChalkWasmSource + '\n;var ChalkWasmGzip = ' + JSON.stringify(window.ChalkWasmGzip) + ';\n';
+    const loaded = () => typeof window.ChalkWasmSource === 'string' && typeof window.ChalkWasmGzip === 'string';
     if (!loading) {
       loading = new Promise((resolve, reject) => {
-        if (typeof window.ChalkWasmSource === 'string') return resolve(window.ChalkWasmSource);
+        if (loaded()) return resolve(text());
         const s = document.createElement('script');
         s.src = ASSETS + 'chalk-wasm.js';
-        s.onload = () => (typeof window.ChalkWasmSource === 'string' ? resolve(window.ChalkWasmSource)
-          : reject(new Error('chalk-wasm.js defined no ChalkWasmSource')));
+        s.onload = () => (loaded() ? resolve(text())
+          : reject(new Error('chalk-wasm.js defined no ChalkWasmSource and ChalkWasmGzip')));
         s.onerror = () => { loading = null; reject(new Error('could not load ' + s.src)); };
         document.head.appendChild(s);
       });
@@ -83,7 +94,8 @@
   }
 
   // The worker's code (run as text in the worker, after the calculator's, which
-  // defines ChalkWasm): one instance; per message {args, files}, the files (path ->
+  // defines ChalkWasm and ChalkWasmGzip): one instance, its WebAssembly gunzipped by
+  // the browser (DecompressionStream); per message {args, files}, the files (path ->
   // text) written to its memory file system, then main called with args and stdout
   // flushed; replies {status, out, err} (the bytes chalk wrote). A crashed instance
   // is not reused.
@@ -95,9 +107,11 @@
       let status;
       try {
         if (!instance) {
-          instance = ChalkWasm({ stdin: () => null, print: () => {}, printErr: () => {},
-            stdout: (c) => { if (c !== null) out.push(c & 255); },
-            stderr: (c) => { if (c !== null) err.push(c & 255); } });
+          const gz = Uint8Array.from(atob(ChalkWasmGzip), (c) => c.charCodeAt(0));
+          instance = new Response(new Blob([gz]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer()
+            .then((wasm) => ChalkWasm({ wasmBinary: new Uint8Array(wasm), stdin: () => null, print: () => {}, printErr: () => {},
+              stdout: (c) => { if (c !== null) out.push(c & 255); },
+              stderr: (c) => { if (c !== null) err.push(c & 255); } }));
         }
         const m = await instance;
         out.length = 0; err.length = 0;
@@ -113,37 +127,60 @@
     };
   }
 
-  let worker = null; // Promise of the Worker
-  function getWorker() {
-    if (!worker) {
-      worker = source().then((text) => new Worker(URL.createObjectURL(
-        new Blob([text, '\n;(', workerMain.toString(), ')();\n'], { type: 'text/javascript' }))));
-      worker.catch(() => { worker = null; });
+  let workerUrl = null; // Promise of the blob: URL of the worker's script
+  function newWorker() {
+    if (!workerUrl) {
+      workerUrl = source().then((text) => URL.createObjectURL(
+        new Blob([text, '\n;(', workerMain.toString(), ')();\n'], { type: 'text/javascript' })));
+      workerUrl.catch(() => { workerUrl = null; });
     }
-    return worker;
+    return workerUrl.then((url) => new Worker(url));
   }
 
   const decoder = new TextDecoder('utf-8');
-  let queue = Promise.resolve(); // one command at a time, in order
-  // Runs `chalk ARGS` in the worker, FILES (path -> text) written first:
-  // a Promise of {status, bytes (stdout's), stdout, stderr}.
-  function run(args, files) {
-    const job = queue.then(async () => {
-      const w = await getWorker();
-      const r = await new Promise((resolve) => {
-        w.onmessage = (e) => resolve(e.data);
-        w.onerror = (e) => { // (the worker itself failed: the next command starts another)
-          e.preventDefault();
-          worker = null;
-          resolve({ status: 134, out: new Uint8Array(0), err: new TextEncoder().encode('chalk (in the page): ' + e.message + '\n') });
-        };
-        w.postMessage({ args: args.slice(), files: files || {} });
+  // A calculator in a worker that runs one command at a time, in order. Two of them:
+  // `run`'s, for everything a reader asks for, and the figures' background one, which
+  // finishes a slow sweep after its first look is drawn (below) and never delays the
+  // first: a command it no longer needs (a figure moved again) is stopped by ending
+  // that worker (`stop`); the next command starts another.
+  function calculator() {
+    let worker = null, queue = Promise.resolve(), current = null;
+    // Runs `chalk ARGS`, FILES (path -> text) written first: a Promise of
+    // {status, bytes (stdout's), stdout, stderr}, or {stopped: true}.
+    function exec(args, files, token) {
+      const job = queue.then(async () => {
+        if (token && token.stale()) return { stopped: true };
+        if (!worker) { worker = newWorker(); worker.catch(() => { worker = null; }); }
+        const w = await worker;
+        const r = await new Promise((resolve) => {
+          current = { token, resolve };
+          w.onmessage = (e) => resolve(e.data);
+          w.onerror = (e) => { // (the worker itself failed: the next command starts another)
+            e.preventDefault();
+            worker = null;
+            resolve({ status: 134, out: new Uint8Array(0), err: new TextEncoder().encode('chalk (in the page): ' + e.message + '\n') });
+          };
+          w.postMessage({ args: args.slice(), files: files || {} });
+        });
+        current = null;
+        if (r.stopped) return r;
+        return { status: r.status, bytes: r.out, stdout: decoder.decode(r.out), stderr: decoder.decode(r.err) };
       });
-      return { status: r.status, bytes: r.out, stdout: decoder.decode(r.out), stderr: decoder.decode(r.err) };
-    });
-    queue = job.catch(() => {});
-    return job;
+      queue = job.catch(() => {});
+      return job;
+    }
+    // Ends the command running for OWNER, if any (its worker with it).
+    function stop(owner) {
+      if (!current || !current.token || current.token.owner !== owner || !worker) return;
+      const w = worker, c = current;
+      worker = null; current = null;
+      w.then((x) => x.terminate());
+      c.resolve({ stopped: true });
+    }
+    return { exec, stop };
   }
+  const front = calculator(), back = calculator();
+  const run = (args, files) => front.exec(args, files);
 
   // ---- panels ------------------------------------------------------------------------
 
@@ -413,6 +450,33 @@
     return out;
   }
 
+  // (how long a redraw computes before it draws what it has: see redraw below)
+  const FIRST_MS = 40;
+  // (and at least this many points: one point can look the same for every value of a
+  // control, as the avalanche of one tanh layer does for every gain)
+  const MIN_POINTS = 3;
+  // a list of plain numbers (--depth 1,2,4,8): a sweep point by point; a list with a
+  // range in it (1,200:12000:60) runs as one command
+  const POINTS = /^-?[0-9.]+(e[+-]?[0-9]+)?(,-?[0-9.]+(e[+-]?[0-9]+)?)+$/i;
+
+  // The printed figure's numbers, as rows of the spec's keys, from the figure's table
+  // (book/filters/plot.lua: x, then each series, in the axes' units, as printed):
+  // the redrawn figure's axes span them too, so a change shows as a move.
+  function printedRows(fig, spec) {
+    const num = (t) => {
+      const m = t.replace(/[,\s]/g, '').replace(/[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]/g, (c) => '-0123456789'['⁻⁰¹²³⁴⁵⁶⁷⁸⁹'.indexOf(c)])
+        .match(/^(-?[0-9.]+)(?:×10(-?[0-9]+))?/);
+      return m ? Number(m[1]) * 10 ** Number(m[2] || 0) : NaN;
+    };
+    const xd = (spec.x && spec.x.divide_by) || 1, yd = (spec.y && spec.y.divide_by) || 1;
+    return [...fig.querySelectorAll('table.figure-numbers tbody tr')].map((tr) => {
+      const cells = [...tr.cells].map((c) => num(c.textContent));
+      const row = { [spec.x.key]: cells[0] * xd };
+      spec.series.forEach((s, k) => { row[s.key] = cells[k + 1] * yd; });
+      return row;
+    });
+  }
+
   function parseCsv(text) {
     const lines = text.trim().split('\n');
     const head = lines.shift().split(',');
@@ -503,7 +567,6 @@
       const box = el('div', { class: 'chalk-move' });
       const status = el('span', { class: 'chalk-move-status', 'aria-live': 'polite' });
       const values = controls.map((c) => c.value);
-      let busy = false, again = false;
       const sliders = controls.map((c, k) => {
         const pos = (v) => Math.round(1000 * (c.log ? Math.log(v / c.min) / Math.log(c.max / c.min) : (v - c.min) / (c.max - c.min)));
         const val = (p) => { const v = c.log ? c.min * (c.max / c.min) ** (p / 1000) : c.min + (c.max - c.min) * p / 1000; return c.pow2 ? Math.max(1, 2 ** Math.round(Math.log2(v))) : c.int ? Math.max(1, Math.round(+v.toPrecision(3))) : +v.toPrecision(3); };
@@ -515,41 +578,95 @@
       });
       const reset = el('button', { type: 'button', text: 'Reset' });
       box.append(reset, ' ', status);
-      let drawn = null, base = null;
+      let drawn = null, base = null, gen = 0;
+      const token = (g) => ({ owner: fig, stale: () => g !== gen });
       reset.addEventListener('click', () => {
+        gen++;
+        back.stop(fig);
         controls.forEach((c, k) => { values[k] = c.value; });
         sliders.forEach((s, k) => { s.value = String(Math.round(1000 * (controls[k].log ? Math.log(controls[k].value / controls[k].min) / Math.log(controls[k].max / controls[k].min) : 0.5))); s.nextSibling.nextSibling.textContent = String(controls[k].value); });
         if (drawn) { drawn.remove(); drawn = null; }
         if (img) img.style.display = '';
         status.textContent = 'as printed';
       });
+      const show = (rows) => {
+        const svg = drawPlot(spec, rows, base);
+        if (drawn) drawn.replaceWith(svg); else (img || box).after(svg);
+        drawn = svg;
+        if (img) img.style.display = 'none';
+      };
+      // A redraw shows the moved figure within about 100 ms (issue 22, item 4), honestly:
+      // a sweep over a list of points (--depth 1,2,4,...) runs point by point, cheapest
+      // (first) first, for FIRST_MS (MIN_POINTS at least), with one trial where the command has
+      // --trials; what is done by then is drawn at once, and the status says so
+      // ("1 of 16 trials, 5 of 12 points; refining"). The background calculator then
+      // runs the rest: the remaining points with one trial, drawn, and the whole sweep
+      // as printed (one command: the same bytes as natively), drawn when it is done.
+      // A sweep over a range (8e10:1e12:41) is one command, as fast as it is.
       async function redraw() {
-        if (busy) { again = true; return; }
-        busy = true;
+        const g = ++gen;
+        back.stop(fig);
         const t0 = performance.now();
-        // (the calculator runs in a worker: the page stays live while a slow sweep runs)
-        status.textContent = controls.map((c, k) => c.flag + ' ' + values[k]).join(', ') + ' (computing ...)';
+        const said = controls.map((c, k) => c.flag + ' ' + values[k]).join(', ');
+        status.textContent = said + ' (computing ...)';
         const args = splitArgs(spec.command);
         controls.forEach((c, k) => { const i = args.indexOf(c.flag); if (i >= 0) args[i + 1] = String(values[k]); });
-        if (!base) {
-          const b = await run(splitArgs(spec.command).concat('--csv'));
-          base = b.status === 0 ? parseCsv(b.stdout) : [];
-        }
-        const r = await run(args.concat('--csv'));
-        if (r.status === 0) {
-          const svg = drawPlot(spec, parseCsv(r.stdout), base);
-          if (drawn) drawn.replaceWith(svg); else (img || box).after(svg);
-          drawn = svg;
-          if (img) img.style.display = 'none';
-          const ms = performance.now() - t0;
-          fig.dataset.redrawMs = ms.toFixed(1);
-          fig.dataset.redraws = String((+fig.dataset.redraws || 0) + 1);
-          status.textContent = controls.map((c, k) => c.flag + ' ' + values[k]).join(', ') + ` (redrawn in ${ms.toFixed(0)} ms)`;
+        if (!base) base = printedRows(fig, spec);
+        const li = args.findIndex((a, i) => i > 0 && args[i - 1].startsWith('--') && POINTS.test(a));
+        const ti = args.indexOf('--trials'), trials = ti >= 0 ? Number(args[ti + 1]) : 1;
+        const quick = args.slice();
+        if (trials > 1) quick[ti + 1] = '1';
+        const points = li >= 0 ? args[li].split(',') : [];
+        const rows = [];
+        let failed = null;
+        if (li < 0) {
+          const r = await run(args.concat('--csv'));
+          if (g !== gen) return;
+          if (r.status === 0) rows.push(...parseCsv(r.stdout)); else failed = r;
         } else {
-          status.textContent = r.stderr.trim();
+          for (const v of points) {
+            const a = quick.slice();
+            a[li] = v;
+            const r = await run(a.concat('--csv'));
+            if (g !== gen) return;
+            if (r.status !== 0) { failed = r; break; }
+            rows.push(...parseCsv(r.stdout));
+            if (performance.now() - t0 > FIRST_MS && rows.length >= MIN_POINTS) break;
+          }
         }
-        busy = false;
-        if (again) { again = false; redraw(); }
+        if (failed) { status.textContent = failed.stderr.trim(); return; }
+        show(rows);
+        const ms = performance.now() - t0;
+        fig.dataset.redrawMs = ms.toFixed(1);
+        fig.dataset.redraws = String((+fig.dataset.redraws || 0) + 1);
+        const done = li < 0 || (rows.length === points.length && trials <= 1);
+        if (done) {
+          fig.dataset.refined = String(g);
+          status.textContent = said + ` (redrawn in ${ms.toFixed(0)} ms)`;
+          return;
+        }
+        const first = trials > 1 ? `1 of ${trials} trials, ` : '';
+        status.textContent = said + ` (${first}${rows.length} of ${points.length} points in ${ms.toFixed(0)} ms; refining ...)`;
+        // the rest in the background: the remaining points with one trial, then the whole sweep
+        if (trials > 1 && rows.length < points.length) {
+          const a = quick.slice();
+          a[li] = points.slice(rows.length).join(',');
+          const r = await back.exec(a.concat('--csv'), {}, token(g));
+          if (g !== gen || r.stopped) return;
+          if (r.status === 0) {
+            rows.push(...parseCsv(r.stdout));
+            show(rows);
+            status.textContent = said + ` (1 of ${trials} trials, every point in ${((performance.now() - t0) / 1000).toFixed(1)} s; ` +
+              `refining with all ${trials} ...)`;
+          }
+        }
+        const r = await back.exec(args.concat('--csv'), {}, token(g));
+        if (g !== gen || r.stopped) return;
+        if (r.status !== 0) { status.textContent = r.stderr.trim(); return; }
+        show(parseCsv(r.stdout));
+        fig.dataset.refined = String(g);
+        status.textContent = said + ` (first drawn in ${ms.toFixed(0)} ms; ` +
+          `${trials > 1 ? `all ${trials} trials, ` : ''}every point in ${((performance.now() - t0) / 1000).toFixed(1)} s)`;
       }
       fig.insertBefore(box, fig.querySelector('figcaption'));
     }

@@ -27,8 +27,8 @@
 // on the first chapter page): every command the book runs (each data-chalk as written
 // and with --json and --csv, each plot's sweep and marks, the presets' lists) gives
 // the same exit status and the same bytes on stdout and stderr as the native
-// build/chalk (or $CHALK), except the commands book/web/wasm-differs.txt lists with
-// their reason (libm: musl's in the page, glibc's natively); the page is not frozen while
+// build/chalk (or $CHALK), every one (both link the same libm routines,
+// book/web/libm/, and neither contracts into FMA); the page is not frozen while
 // one runs (a timer on its main thread ticks during each command that takes half a second
 // natively: the calculator runs in a worker); a live number's panel opens with Enter, shows its key and the
 // native --json output, and reruns when a flag is edited, showing the native output of
@@ -346,10 +346,7 @@ async function checkCalculator(browser) {
   }, commands);
   const pageMs = Date.now() - t0;
   let same = 0;
-  const differs = [];
   const { spawnSync } = require('child_process');
-  const known = new Map(fs.readFileSync(path.join(__dirname, 'wasm-differs.txt'), 'utf8').split('\n')
-    .filter((l) => l && !l.startsWith('#')).map((l) => l.split('\t')));
   const slow = []; // commands that take half a second natively: the page's timers must tick while they run
   commands.forEach((args, i) => {
     const tn = Date.now();
@@ -368,12 +365,8 @@ async function checkCalculator(browser) {
         `page "${wout.slice(k, k + 40)}", native "${n.stdout.slice(k, k + 40)}"`);
     }
     if (w.stderr !== n.stderr.toString('utf8')) problems.push(`stderr differs: page "${w.stderr.slice(0, 80)}", native "${n.stderr.toString().slice(0, 80)}"`);
-    const line = args.join(' ');
-    // (a listed line that ends in " *" stands for every command it begins)
-    const listed = known.has(line) ? line : [...known.keys()].find((k) => k.endsWith(' *') && line.startsWith(k.slice(0, -1)));
-    if (problems.length && listed) { differs.push(`${line} (${known.get(listed)})`); if (listed === line) known.delete(line); }
-    else if (problems.length) fail(where, `chalk ${line}: ${problems.join('; ')} (not in book/web/wasm-differs.txt)`);
-    else { same++; if (known.has(line)) console.log(`web-test: calculator: identical now, delete its line from book/web/wasm-differs.txt: ${line}`); }
+    if (problems.length) fail(where, `chalk ${args.join(' ')}: ${problems.join('; ')} (the page and the native calculator must print the same bytes)`);
+    else same++;
   });
   if (commands.length < 100) fail(where, `only ${commands.length} commands found in the site`);
   // a live number's panel, from the keyboard: it opens, runs, shows the key; an edited flag reruns
@@ -461,9 +454,7 @@ async function checkCalculator(browser) {
   const card1 = await page.$('div.card[id]');
   if (card1) await shot(card1, path.join(shots, 'calculator-card.png'));
   await context.close();
-  console.log(`web-test: calculator: ${same} of ${commands.length} commands byte-identical to ${CHALK}, ` +
-    `${differs.length} listed in book/web/wasm-differs.txt (${pageMs} ms in the page)`);
-  for (const d of differs) console.log(`web-test: calculator: differs as listed: ${d}`);
+  console.log(`web-test: calculator: ${same} of ${commands.length} commands byte-identical to ${CHALK} (${pageMs} ms in the page)`);
   console.log(`web-test: calculator: the page's timers ran during each slow command (in a worker): ${slow.join('; ') || 'no command took 0.5 s natively'}`);
   if (failures.length === before) passed++; else failed++;
 }
