@@ -333,8 +333,9 @@ static void first_stage_of_1f1b_warms_up_with_p_minus_1_forwards(void **state)
         assert_op(pipelining_1f1b_op(&plan, 0, k), pass[k], mb[k], 0);
 }
 
-/* §3.4.2's count: stage i warms up with P - i - 1 forwards, and the steady phase
- * opens with a forward, so it runs P - i forwards before its first backward. With
+/* The count of §3.4.2 (A schedule simulator): stage i warms up with P - i - 1
+ * forwards, and the steady phase opens with a forward, so it runs P - i forwards
+ * before its first backward. With
  * P = 4 and M = 8 (Megatron figure 4, top), stage 1 warms up with 2 (micro-batches
  * 0 and 1), runs forward 2, then backward 0: position 3 is its first backward;
  * stage 2 warms up with 1, and position 2 is its first backward. */
