@@ -92,7 +92,8 @@ double pipelining_bubble_over_ideal(int stages, int microbatches,
 
 double pipelining_speedup(int stages, int microbatches, int chunks)
 {
-    /* TODO §3.4.1 (The bubble of GPipe): the stages' work, less the share they idle. */
+    /* TODO(§3.4.3 (Interleaved stages)): the stages' work, less the share
+     * they idle (the section's reality check). */
     (void)stages;
     (void)microbatches;
     (void)chunks;
@@ -219,9 +220,8 @@ pipelining_fit pipelining_min_stages_to_fit(const pipelining_memory *m,
 
 pipelining_split pipelining_best_split(const pipelining_deployment *d)
 {
-    /* TODO(§3.7 (The best split of a model over racks)): try the numbers of
-     * stages in turn; for each, what do the fullest and the emptiest stage
-     * hold, how many micro-batches are in flight, and does it fit? */
+    /* TODO(§3.7 (The best split of a model over racks)): the fewest stages
+     * that meet every condition of the contract. */
     (void)d;
     pipelining_split split = {0};
     return split;

@@ -139,9 +139,11 @@ double pipelining_bubble_fraction(int stages, int microbatches, int chunks);
 double pipelining_bubble_over_ideal(int stages, int microbatches,
                                     int chunks);
 
-/* The stages' speedup over one stage: `stages` stages that idle a bubble_fraction of
- * the time do the work of stages * (1 - bubble_fraction) stages that never idle.
- * Preconditions as for pipelining_bubble_fraction. */
+/* The stages' throughput over one stage's, dimensionless: `stages` stages
+ * that idle a bubble_fraction of the time do the work of
+ * stages * (1 - bubble_fraction) stages that never idle; 1 for one stage.
+ * §3.4.3 (Interleaved stages), whose reality check holds it against GPipe's
+ * measured throughput. Preconditions as for pipelining_bubble_fraction. */
 double pipelining_speedup(int stages, int microbatches, int chunks);
 
 /* ---- Exercises 3.4-3.6: the schedule simulator ----------------------- */
@@ -244,10 +246,13 @@ pipelining_op pipelining_gpipe_op(const pipelining_plan *plan, int stage,
  * each stage runs a warm-up of forwards only, then alternately one forward
  * and one backward (the forward first) until every forward has run, then
  * the backwards that are left. Forwards run in increasing order of
- * micro-batch, and so do backwards. How many forwards each stage runs
- * before its first backward is derived in the same section; a stage never
- * warms up with more forwards than there are micro-batches. chunk is 0;
- * start_s and end_s are 0. Preconditions: plan valid, schedule 1F1B, and
+ * micro-batch, and so do backwards. The same section derives the length
+ * of each stage's warm-up: the forwards it runs before its steady phase
+ * begins. The steady phase opens with a forward, so a stage runs one
+ * forward more than its warm-up before its first backward (unless the
+ * warm-up has taken every micro-batch). A stage never warms up with more
+ * forwards than there are micro-batches. chunk is 0; start_s and end_s
+ * are 0. Preconditions: plan valid, schedule 1F1B, and
  *   0 <= stage < stages,   0 <= index < 2 * microbatches. */
 pipelining_op pipelining_1f1b_op(const pipelining_plan *plan, int stage,
                                  int index);
@@ -339,15 +344,25 @@ int pipelining_decode_microbatches(int stages, double stage_s,
 /* A decode step of `step_s` on one rack, spread over `stages` racks with a hop of
  * `hop_s` after each stage, `microbatch_seqs` sequences a micro-batch: */
 typedef struct pipelining_decode_loop {
-    double stage_s;             /* step_s / stages: each stage holds 1/P of the layers */
-    double token_s;             /* pipelining_decode_token_s: a token's trip round the loop */
-    double hops_s;              /* token_s - step_s: what the hops add */
-    int microbatches;           /* pipelining_decode_microbatches */
-    double sequences_in_flight; /* microbatches * microbatch_seqs */
-    double tokens_per_s;        /* sequences_in_flight / token_s, all racks */
+    /* seconds one stage spends on one micro-batch's step; each stage holds
+     * an equal share of the layers */
+    double stage_s;
+    /* seconds between two tokens of one sequence: one trip round the loop,
+     * as pipelining_decode_token_s counts it */
+    double token_s;
+    /* seconds the network hops add to a token, against the one-rack step */
+    double hops_s;
+    /* micro-batches in flight, as pipelining_decode_microbatches counts them */
+    int microbatches;
+    /* sequences decoding at once, all racks */
+    double sequences_in_flight;
+    /* tokens per second the whole pipeline produces, all sequences */
+    double tokens_per_s;
 } pipelining_decode_loop;
 
-/* Preconditions: stages >= 1, step_s > 0, hop_s >= 0, microbatch_seqs >= 0. */
+/* The decode loop of `stages` racks, field by field, §3.5 (Decode is a
+ * loop). With one stage there is no hop, and hops_s is 0.
+ * Preconditions: stages >= 1, step_s > 0, hop_s >= 0, microbatch_seqs >= 0. */
 pipelining_decode_loop pipelining_decode_loop_at(int stages, double step_s, double hop_s,
                                                  double microbatch_seqs);
 
@@ -399,7 +414,13 @@ typedef struct pipelining_fit {
  * §3.6 (The capacity equation); the `stages` and `microbatches` fields
  * of *m are ignored. The same section also says when no number of stages
  * fits: then exists is false and stages 0, as they are when the fewest
- * stages would not fit in an int. Rounding as in the file's header.
+ * stages would not fit in an int. Tolerance: the KV cache per GPU is
+ * compared with hbm_bytes exactly, with no tolerance (a KV cache of
+ * exactly hbm_bytes leaves no room, and any room at all, however small,
+ * fits the weights on enough stages); the only tolerance is the rounding
+ * of the number of stages, as in the file's header. With weight_bytes 0
+ * there is nothing to spread: one stage when the KV cache fits (exactly
+ * hbm_bytes fits), no answer when it does not.
  * Preconditions: hbm_bytes > 0, chips >= 1, the rest of *m >= 0. */
 pipelining_fit pipelining_min_stages_to_fit(const pipelining_memory *m,
                                             double hbm_bytes);

@@ -401,9 +401,14 @@ pipelining_fit pipelining_min_stages_to_fit(const pipelining_memory *m,
     /* with M = P micro-batches the KV per GPU does not depend on P */
     double seq_bytes = m->context_tokens * m->kv_bytes_per_token;
     double kv = m->microbatch_seqs * seq_bytes / m->chips;
+    if (m->weight_bytes == 0.0 && kv <= hbm_bytes) {
+        fit.exists = true; /* no weights to spread: one stage holds the KV */
+        fit.stages = 1;
+        return fit;
+    }
     double room = hbm_bytes - kv;
     if (room <= 0.0)
-        return fit; /* the KV cache alone overflows: no P helps */
+        return fit; /* the KV cache fills the HBM: no P helps */
     double stages = whole_ceil(m->weight_bytes / (m->chips * room));
     if (stages >= (double)INT_MAX)
         return fit;

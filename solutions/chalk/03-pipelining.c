@@ -279,6 +279,34 @@ static void put_plan(chalk_record *r, const pipelining_plan *p)
                      p->backward_s);
 }
 
+/* The passes per stage up to which the record names the first stage's order. */
+enum { ORDER_MAX_PASSES = 64 };
+
+/* Stage 0's order as text, one word per pass: F or B, then the micro-batch
+ * (from 0, as the order functions number them), then ":c" for chunk c when
+ * there are chunks: "F0 F1 B0 ...". NULL when a stage runs more than
+ * ORDER_MAX_PASSES passes (the CSV has them all). */
+static const char *first_stage_order(const schedule_setup *s, char *text, size_t size)
+{
+    int per_stage = pipelining_ops_per_stage(&s->plan);
+    if (per_stage > ORDER_MAX_PASSES)
+        return NULL;
+    size_t used = 0;
+    text[0] = '\0';
+    for (int k = 0; k < per_stage && used < size; k++) {
+        const pipelining_op *op = s->ops + k;
+        char chunk[16] = "";
+        if (s->plan.chunks > 1)
+            snprintf(chunk, sizeof chunk, ":%d", op->chunk);
+        int n = snprintf(text + used, size - used, "%s%c%d%s", k ? " " : "",
+                         op->pass == PIPELINING_FORWARD ? 'F' : 'B', op->microbatch, chunk);
+        if (n < 0)
+            return NULL;
+        used += (size_t)n;
+    }
+    return used < size ? text : NULL;
+}
+
 static void build_schedule(const void *ctx, long row, chalk_record *r)
 {
     const schedule_setup *s = ctx;
@@ -300,6 +328,9 @@ static void build_schedule(const void *ctx, long row, chalk_record *r)
     chalk_put_number(r, "peak_microbatches_in_flight", "peak micro-batches held", CHALK_U_PLAIN, 0,
                      s->t.peak_microbatches_in_flight);
     chalk_put_number(r, "passes", "passes simulated", CHALK_U_COUNT, CHALK_DETAIL, s->t.ops);
+    char order[ORDER_MAX_PASSES * 16];
+    chalk_put_string(r, "first_stage_order", "stage 0's order", CHALK_DETAIL,
+                     first_stage_order(s, order, sizeof order));
 }
 
 /* One row per pass of the timeline, for --csv. */

@@ -333,6 +333,24 @@ static void first_stage_of_1f1b_warms_up_with_p_minus_1_forwards(void **state)
         assert_op(pipelining_1f1b_op(&plan, 0, k), pass[k], mb[k], 0);
 }
 
+/* The count of §3.4.2 (A schedule simulator): stage i warms up with P - i - 1
+ * forwards, and the steady phase opens with a forward, so it runs P - i forwards
+ * before its first backward. With
+ * P = 4 and M = 8 (Megatron figure 4, top), stage 1 warms up with 2 (micro-batches
+ * 0 and 1), runs forward 2, then backward 0: position 3 is its first backward;
+ * stage 2 warms up with 1, and position 2 is its first backward. */
+static void a_1f1b_stage_runs_p_minus_i_forwards_before_its_first_backward(void **state)
+{
+    (void)state;
+    pipelining_plan plan = plan_of(PIPELINING_1F1B, 4, 8, 1, 1, 2);
+    for (int s = 0; s < 4; s++) {
+        int forwards = 4 - s; /* P - i */
+        for (int k = 0; k < forwards; k++)
+            assert_op(pipelining_1f1b_op(&plan, s, k), F, k, 0);
+        assert_op(pipelining_1f1b_op(&plan, s, forwards), B, 0, 0);
+    }
+}
+
 /* Megatron figure 4 (top), device 4: no warm-up, forward and backward alternate. */
 static void last_stage_of_1f1b_alternates_from_the_start(void **state)
 {
@@ -778,6 +796,23 @@ static void kv_filling_the_hbm_exactly_leaves_no_stages(void **state)
     assert_int_equal(fit.stages, 1000);
 }
 
+/* The contract's boundary for a model with no weights (weight_bytes 0): the
+ * lecture's KV cache is 2,000 x 200,000 x 2,048 / 64 = 12.8 GB per GPU whatever
+ * P is, so on a 12.8 GB GPU it fills the HBM exactly, and a total of exactly
+ * hbm_bytes fits: one stage. One byte less of HBM and nothing fits. */
+static void a_model_without_weights_filling_the_hbm_exactly_fits_one_stage(void **state)
+{
+    (void)state;
+    pipelining_memory m = lecture_memory(0, 0);
+    m.weight_bytes = 0.0;
+    pipelining_fit fit = pipelining_min_stages_to_fit(&m, 12.8e9);
+    assert_true(fit.exists);
+    assert_int_equal(fit.stages, 1);
+    fit = pipelining_min_stages_to_fit(&m, 12.8e9 - 1);
+    assert_false(fit.exists);
+    assert_int_equal(fit.stages, 0);
+}
+
 /* The contract's "no answer" when the fewest stages would not fit in an int:
  * 7 bytes of HBM left over after the 12.8 GB of KV cache would take
  * 1e12 / (64 x 7) = 2,232,142,857.1 stages, more than INT_MAX = 2,147,483,647;
@@ -996,6 +1031,7 @@ int main(void)
         CHALK_TEST(bubble, one_stage_has_no_bubble),
         CHALK_TEST(schedule_order, gpipe_runs_every_forward_then_the_backwards_in_reverse),
         CHALK_TEST(schedule_order, first_stage_of_1f1b_warms_up_with_p_minus_1_forwards),
+        CHALK_TEST(schedule_order, a_1f1b_stage_runs_p_minus_i_forwards_before_its_first_backward),
         CHALK_TEST(schedule_order, last_stage_of_1f1b_alternates_from_the_start),
         CHALK_TEST(schedule_order, fewer_microbatches_than_stages_all_warm_up_under_1f1b),
         CHALK_TEST(schedule_order,
@@ -1026,6 +1062,7 @@ int main(void)
         CHALK_TEST(capacity, kv_per_gpu_of_one_microbatch_falls_with_the_stages),
         CHALK_TEST(capacity, fewest_stages_to_fit_or_none_when_the_kv_overflows),
         CHALK_TEST(capacity, fewest_stages_is_exact_at_the_boundary),
+        CHALK_TEST(capacity, a_model_without_weights_filling_the_hbm_exactly_fits_one_stage),
         CHALK_TEST(capacity, lecture_model_on_72_gpus_fits_4_stages_exactly),
         CHALK_TEST(capacity, kv_filling_the_hbm_exactly_leaves_no_stages),
         CHALK_TEST(capacity, a_model_without_kv_cache_needs_the_weights_alone),

@@ -169,6 +169,30 @@ static void schedule_csv_is_the_timeline_row_by_pass(void **state)
     run_free(r);
 }
 
+/* The first stage's order, as the book prints it: Megatron's figure 4 (top),
+ * device 1 of 4 with 8 micro-batches, numbered from 1 there and from 0 here:
+ * 4 forwards, 4 pairs of a backward and a forward, 4 backwards. With 2 chunks
+ * the words carry the chunk; past 64 passes a stage, the key is null. */
+static void schedule_json_names_the_first_stages_order(void **state)
+{
+    (void)state;
+    run *r = chalk("schedule --stages 4 --microbatches 8 --schedule 1f1b --json");
+    expect_status(r, 0, "schedule");
+    assert_true(json_string_is(r->out, "first_stage_order",
+                               "F0 F1 F2 F3 B0 F4 B1 F5 B2 F6 B3 F7 B4 B5 B6 B7"));
+    run_free(r);
+    r = chalk("schedule --stages 2 --microbatches 2 --schedule interleaved --chunks 2 --json");
+    expect_status(r, 0, "schedule");
+    /* 2(2 - 0 - 1) + (2 - 1)2 = 4 = m v: every forward, then every backward */
+    assert_true(json_string_is(r->out, "first_stage_order",
+                               "F0:0 F1:0 F0:1 F1:1 B0:1 B1:1 B0:0 B1:0"));
+    run_free(r);
+    r = chalk("schedule --stages 4 --microbatches 33 --schedule gpipe --json");
+    expect_status(r, 0, "schedule");
+    assert_true(json_is_null(r->out, "first_stage_order"));
+    run_free(r);
+}
+
 /* The table draws the timeline as text, one line per stage. */
 static void schedule_table_draws_one_line_per_stage(void **state)
 {
@@ -438,6 +462,7 @@ const struct CMUnitTest chalk_tests_03_pipelining[] = {
     CHALK_TEST(chalk, bubble_with_chunks_and_a_sweep_of_microbatches),
     CHALK_TEST(chalk, schedule_json_measures_the_closed_forms),
     CHALK_TEST(chalk, schedule_csv_is_the_timeline_row_by_pass),
+    CHALK_TEST(chalk, schedule_json_names_the_first_stages_order),
     CHALK_TEST(chalk, schedule_table_draws_one_line_per_stage),
     CHALK_TEST(chalk, decode_pipelined_adds_p_hops_and_needs_more_microbatches),
     CHALK_TEST(chalk, decode_pipelined_takes_the_one_rack_step_from_chapter_1),
