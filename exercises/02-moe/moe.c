@@ -8,9 +8,10 @@
  * there is no answer) is in moe.h beside this file.
  *
  * The placeholders return their results directly, with no local
- * variable: a variable you declare and do not use yet, or set and never
- * read, is a warning, and warnings are errors here (-Werror). Delete
- * each function's (void) lines as you start using its parameters.
+ * variable. `make check` shows the compiler's warnings (an unused
+ * variable, say) and still runs every test; it also says whether the
+ * grader would accept the file as it stands. Delete each function's
+ * (void) lines as you start using its parameters.
  *
  *   make check CH=02     run the chapter's tests against this file
  *   make hint EX=ID      show the next hint for exercise ID

@@ -192,9 +192,10 @@ typedef struct moe_step {
                        * others; otherwise COMPUTE when
                        * compute_s >= memory_s (a tie is COMPUTE),
                        * else MEMORY */
-    double a2a_dispatch_s_per_layer; /* one layer's dispatch alone: a2a_s / (2 moe_layers) */
+    double a2a_dispatch_s_per_layer; /* one layer's dispatch alone: a2a_s / (2 moe_layers);
+                                      * 0 when moe_layers = 0 (no layer, no all-to-all) */
     double hbm_bytes; /* what the step reads, weights and caches, all in HBM: memory_s
-                       * at the R n GPUs' bandwidth (0 without MoE layers: no a2a) */
+                       * at the R n GPUs' bandwidth */
 } moe_step;
 
 /* The three roofs of one step of `batch` sequences with
@@ -418,6 +419,10 @@ typedef struct moe_largest {
  * domain_hbm_bytes exactly, §2.8 (Why a rack is the unit). No answer
  * when that N_total is below params_active (a model has at least its
  * active parameters); exactly params_active is an answer, sparsity 1.
+ * Compare the N_total you computed with params_active directly, with no
+ * tolerance: the tests put this boundary only where N_total comes out
+ * exact in doubles (a domain that holds exactly params_active weights
+ * and no cache), so the order of your operations does not matter there.
  * Preconditions: domain_hbm_bytes > 0, bytes_per_param > 0,
  * hw_ratio > 0, context_tokens >= 0, kv_bytes_per_token >= 0,
  * params_active > 0, all finite. */
@@ -500,7 +505,10 @@ typedef struct moe_layout {
  *   - the memory fits: the weights (params_total * bytes_per_param)
  *     plus B caches of context_tokens tokens (kv_bytes_per_token each)
  *     take at most the R n GPUs' HBM, R * n * hbm_bytes (filling it
- *     exactly fits);
+ *     exactly fits). The tests put that boundary (caches that fill
+ *     the HBM exactly) only where every product and sum is exact in
+ *     doubles (powers of two), so the order in which you multiply
+ *     does not matter there;
  * and B <= 2^53 (= 9007199254740992, where doubles stop holding every
  * whole number): a larger batch is capped there. A layout with no such
  * B >= 1 is infeasible.
