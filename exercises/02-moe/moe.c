@@ -8,9 +8,10 @@
  * there is no answer) is in moe.h beside this file.
  *
  * The placeholders return their results directly, with no local
- * variable: a variable you declare and do not use yet, or set and never
- * read, is a warning, and warnings are errors here (-Werror). Delete
- * each function's (void) lines as you start using its parameters.
+ * variable. `make check` shows the compiler's warnings (an unused
+ * variable, say) and still runs every test; it also says whether the
+ * grader would accept the file as it stands. Delete each function's
+ * (void) lines as you start using its parameters.
  *
  *   make check CH=02     run the chapter's tests against this file
  *   make hint EX=ID      show the next hint for exercise ID
@@ -105,8 +106,8 @@ moe_step moe_step_at(const moe_deploy *d, double batch,
 
 double moe_network_over_compute(const moe_deploy *d)
 {
-    /* TODO §2.4 (Three roofs): what each sequence adds to one roof,
-     * over what it adds to the other. */
+    /* TODO §2.4 (Three roofs): the network roof over the compute roof.
+     */
     (void)d;
     return 0.0;
 }
@@ -187,8 +188,8 @@ double moe_binomial_tail(int n, double p, int c)
 double moe_expected_drop_fraction(int batch, int experts, int top_k,
                                   int capacity)
 {
-    /* TODO §2.7 (Routing is random): what one expert drops on average,
-     * for every expert, over all assignments. */
+    /* TODO §2.7 (Routing is random): the expected share of the
+     * assignments that are dropped. */
     (void)batch;
     (void)experts;
     (void)top_k;
@@ -210,8 +211,8 @@ int moe_capacity_for_drop(int batch, int experts, int top_k,
 
 moe_max_bounds moe_expected_max_load(int batch, int experts, int top_k)
 {
-    /* TODO §2.7 (Routing is random): E[max] as a sum over c of
-     * P(max > c), bounded both ways. */
+    /* TODO §2.7 (Routing is random): two bounds on the busiest
+     * expert's expected load, and one load's spread. */
     (void)batch;
     (void)experts;
     (void)top_k;
@@ -235,9 +236,8 @@ void moe_route_batch(uint64_t *rng, int batch, int experts, int top_k,
 moe_imbalance moe_simulate(uint64_t seed, int experts, int top_k, int batch,
                            int trials, double capacity_factor)
 {
-    /* TODO §2.7 (Routing is random): route `trials` batches; keep the
-     * busiest load of each and how often each load occurs, then read
-     * the drops off those counts. */
+    /* TODO §2.7 (Routing is random): route `trials` batches and
+     * summarise them as moe.h's moe_imbalance asks. */
     (void)seed;
     (void)experts;
     (void)top_k;
@@ -263,8 +263,8 @@ moe_largest moe_largest_model(double domain_hbm_bytes,
                               double kv_bytes_per_token,
                               double params_active)
 {
-    /* TODO §2.8 (Why a rack is the unit): what each parameter costs in
-     * HBM, counting its share of the caches of the batch it needs. */
+    /* TODO §2.8 (Why a rack is the unit): the largest model that fits
+     * beside the caches of the batch it needs. */
     (void)domain_hbm_bytes;
     (void)bytes_per_param;
     (void)hw_ratio;
@@ -296,9 +296,8 @@ double moe_expert_multiplier(double active_ratio)
 
 moe_layout moe_cheapest_layout(const moe_layout_query *q)
 {
-    /* TODO §2.10 (The cheapest layout for a latency target): every
-     * layout the contract allows, each at its largest batch; the
-     * cheapest, ties to the smallest. */
+    /* TODO §2.10 (The cheapest layout for a latency target): the
+     * layout moe.h asks for, or why there is none. */
     (void)q;
     return (moe_layout){0};
 }

@@ -173,9 +173,9 @@ const char *moe_bound_name(moe_bound bound);
 
 /* The three roofs of one decode step, in seconds. */
 typedef struct moe_step {
-    double compute_s; /* the arithmetic on the weights: 2 FLOPs per
-                       * active parameter per sequence, at the peak of
-                       * all racks * gpus GPUs */
+    double compute_s; /* the step's arithmetic on the weights, every
+                       * sequence's, at the peak of all racks * gpus
+                       * GPUs */
     double weights_s; /* reading every weight once, each GPU its share,
                        * at its HBM bandwidth */
     double kv_s;      /* reading every sequence's KV cache once, the
@@ -192,9 +192,11 @@ typedef struct moe_step {
                        * others; otherwise COMPUTE when
                        * compute_s >= memory_s (a tie is COMPUTE),
                        * else MEMORY */
-    double a2a_dispatch_s_per_layer; /* one layer's dispatch alone: a2a_s / (2 moe_layers) */
-    double hbm_bytes; /* what the step reads, weights and caches, all in HBM: memory_s
-                       * at the R n GPUs' bandwidth (0 without MoE layers: no a2a) */
+    double a2a_dispatch_s_per_layer; /* the dispatch of one MoE layer alone, the
+                                      * same way; 0 when moe_layers = 0 (no layer,
+                                      * no all-to-all) */
+    double hbm_bytes; /* the bytes the step reads from HBM, weights and caches,
+                       * all R n GPUs together */
 } moe_step;
 
 /* The three roofs of one step of `batch` sequences with
@@ -299,8 +301,8 @@ uint64_t moe_rng_below(uint64_t *state, uint64_t n);
 
 /* Each of `batch` tokens picks top_k DISTINCT experts of `experts`,
  * uniformly at random and independently of the other tokens, §2.7
- * (Routing is random). Then one expert's load, the tokens it
- * receives, is X ~ Binomial(batch, top_k / experts). */
+ * (Routing is random). One expert's load is the number of tokens it
+ * receives; the same section derives its distribution. */
 
 /* P(X > c), strictly greater, for X ~ Binomial(n, p): 1 for c < 0,
  * 0 for c >= n. p = 0 gives 0 for every c >= 0; p = 1 gives 1 for
@@ -310,8 +312,8 @@ double moe_binomial_tail(int n, double p, int c);
 
 /* The expected share of all batch * top_k token-expert assignments
  * that are dropped when every expert accepts at most `capacity` tokens
- * and drops the rest, §2.7 (Routing is random): exact (it needs no
- * independence between experts). capacity = 0 drops everything (1);
+ * and drops the rest, §2.7 (Routing is random): the exact expectation,
+ * not an estimate. capacity = 0 drops everything (1);
  * capacity >= batch drops nothing (0). With top_k = experts every
  * expert receives every token. Preconditions: batch >= 1,
  * 1 <= top_k <= experts, capacity >= 0. */
@@ -332,10 +334,10 @@ typedef struct moe_max_bounds {
     double lower; /* what E[max] would be if the experts' loads were
                    * independent (they are negatively associated, so
                    * this is a lower bound) */
-    double upper; /* the union bound on P(max > c), capped at 1 for
-                   * each c, summed as in §2.7 (Routing is random) */
-    double sd;    /* one expert's load's standard deviation, sqrt(batch p (1 - p)),
-                   * p = top_k / experts */
+    double upper; /* the upper bound of §2.7 (Routing is random),
+                   * from the union bound */
+    double sd;    /* the standard deviation of one expert's load,
+                   * tokens */
 } moe_max_bounds;
 
 /* Both bounds for the routing above. With top_k = experts every load
@@ -406,18 +408,23 @@ typedef struct moe_largest {
                           * every number below is then 0 */
     double params_total; /* N_total, the largest, parameters */
     double sparsity;     /* params_total / params_active */
-    double batch;        /* the batch it needs, chapter 1's r s:
-                          * hw_ratio * sparsity, sequences */
+    double batch;        /* the batch it needs: chapter 1's balance
+                          * batch at this sparsity, sequences */
     double kv_bytes;     /* the KV caches of that batch, bytes */
 } moe_largest;
 
-/* The largest total parameter count N_total whose weights (at
- * bytes_per_param each) together with the KV caches of its balance
- * batch (r s sequences, r = hw_ratio and s = N_total / params_active,
- * each of context_tokens tokens at kv_bytes_per_token bytes) fill
- * domain_hbm_bytes exactly, §2.8 (Why a rack is the unit). No answer
+/* The largest total parameter count N_total (not rounded) one domain
+ * holds, §2.8 (Why a rack is the unit): its weights, at
+ * bytes_per_param each, and the KV caches of the batch it needs
+ * (chapter 1's balance batch, at hardware ratio hw_ratio and sparsity
+ * N_total / params_active; each sequence context_tokens tokens of
+ * kv_bytes_per_token bytes) together fill domain_hbm_bytes. No answer
  * when that N_total is below params_active (a model has at least its
  * active parameters); exactly params_active is an answer, sparsity 1.
+ * Compare the N_total you computed with params_active directly, with no
+ * tolerance: the tests put this boundary only where N_total comes out
+ * exact in doubles (a domain that holds exactly params_active weights
+ * and no cache), so the order of your operations does not matter there.
  * Preconditions: domain_hbm_bytes > 0, bytes_per_param > 0,
  * hw_ratio > 0, context_tokens >= 0, kv_bytes_per_token >= 0,
  * params_active > 0, all finite. */
@@ -500,7 +507,10 @@ typedef struct moe_layout {
  *   - the memory fits: the weights (params_total * bytes_per_param)
  *     plus B caches of context_tokens tokens (kv_bytes_per_token each)
  *     take at most the R n GPUs' HBM, R * n * hbm_bytes (filling it
- *     exactly fits);
+ *     exactly fits). The tests put that boundary (caches that fill
+ *     the HBM exactly) only where every product and sum is exact in
+ *     doubles (powers of two), so the order in which you multiply
+ *     does not matter there;
  * and B <= 2^53 (= 9007199254740992, where doubles stop holding every
  * whole number): a larger batch is capped there. A layout with no such
  * B >= 1 is infeasible.

@@ -423,6 +423,7 @@ static void no_moe_layer_means_no_network(void **state)
     assert_close(moe_network_over_compute(&d), 0.0, TIGHT, "x");
     moe_step s = moe_step_at(&d, 100, 0);
     assert_close(s.a2a_s, 0.0, TIGHT, "s");
+    assert_close(s.a2a_dispatch_s_per_layer, 0.0, TIGHT, "s");
     assert_close(s.compute_s, 100.0, TIGHT, "s");
     assert_named(s.bound, MOE_BOUND_COMPUTE, bound_name);
 }
@@ -432,7 +433,7 @@ static void no_moe_layer_means_no_network(void **state)
 
 /* lecture §2.3: with 2 racks half the tokens cross a network 8x slower, 0.5 x 8 = 4
  * when both halves overlap, 4 + 0.5 = 4.5 when they run one after the other. */
-static void two_racks_with_an_8x_slower_link_slow_the_all_to_all_4x(void **state)
+static void two_racks_over_the_lectures_8x_slower_link(void **state)
 {
     (void)state;
     moe_racks r = moe_span_racks(2, 800e9, 100e9);
@@ -444,7 +445,7 @@ static void two_racks_with_an_8x_slower_link_slow_the_all_to_all_4x(void **state
 
 /* GB200 NVL72 presets: NVLink 900e9 B/s against a 50e9 B/s NIC is 18x, not 8x, so two
  * racks cost 9x (9.5x serial). Four racks at 8x: 3/4 cross, 6x (6.25x). */
-static void the_real_ratio_is_18x_and_more_racks_cross_more(void **state)
+static void gb200_nics_and_four_racks(void **state)
 {
     (void)state;
     moe_racks gb = moe_span_racks(2, 900e9, 50e9);
@@ -1027,6 +1028,31 @@ static void compute_bound_layouts_cost_the_same_and_the_fewest_gpus_win(void **s
     assert_close(l.usd_per_token, 2 * 3.6 / 3600 * 0x1p-3 / 128, TIGHT, "USD");
 }
 
+/* §2.10 (The cheapest layout for a latency target), moe.h's "filling it exactly fits"
+ * with caches: 1,024 tokens of 2^20 bytes are 2^30 bytes of cache a sequence, and a
+ * rack of 2 GPUs of 2^32 + 2^31 bytes holds the 2^33 weights and room for exactly
+ * 2^32 / 2^30 = 4 caches (every number a power of two or a sum of two, exact in
+ * doubles in any order). One GPU cannot hold the weights. In time the batch could be
+ * larger: compute 2^-10 s a sequence (cap 128), KV 2^30 / (2 x 2^36) = 2^-7 s after
+ * the weights' 2^33 / (2 x 2^36) = 2^-4 s (cap (2^-3 - 2^-4) / 2^-7 = 8). So B = 4,
+ * memory-bound: 2^-4 + 4 x 2^-7 = 3 x 2^-5 s a step. */
+static void caches_that_fill_the_hbm_exactly_fit(void **state)
+{
+    (void)state;
+    moe_layout_query q = toy_query();
+    q.context_tokens = 1024;
+    q.hbm_bytes = 0x1p32 + 0x1p31;
+    q.domain_chips = 2;
+    moe_layout l = moe_cheapest_layout(&q);
+    assert_true(l.exists);
+    assert_int_equal(l.racks, 1);
+    assert_int_equal(l.gpus_per_rack, 2);
+    assert_close(l.batch, 4.0, TIGHT, "sequences");
+    assert_named(l.step.bound, MOE_BOUND_MEMORY, bound_name);
+    assert_close(l.step.step_s, 3 * 0x1p-5, TIGHT, "s");
+    assert_close(l.usd_per_token, 2 * 3.6 / 3600 * (3 * 0x1p-5) / 4, TIGHT, "USD");
+}
+
 /* §2.10 (The cheapest layout for a latency target) at a long context: 1,024 tokens of 2^20 bytes, a GiB of cache a sequence,
  * on GPUs of 2^34 bytes. The KV fetch, 2^30 / (G 2^36) = 2^-6 / G s a sequence, now
  * binds: B = (2^-3 - 2^-3 / G) / (2^-6 / G) = 8 (G - 1), below both the compute cap
@@ -1103,7 +1129,7 @@ static void the_same_gpus_in_fewer_racks_win_a_tie(void **state)
  * 16.6 ms), with 4 x 186 GB holding the weights and 195 GB of caches. So: 4 GPUs,
  * 64 experts each. 8 to 64 GPUs cost the same but for rounding (the 8-GPU layout
  * comes out a part in 1e16 cheaper): only the contract's 1e-9 tie rule picks 4. */
-static void deepseek_at_a_20_ms_step_needs_only_4_gpus(void **state)
+static void deepseek_at_a_20_ms_step_on_one_rack(void **state)
 {
     (void)state;
     moe_layout_query q = {
@@ -1284,8 +1310,8 @@ int main(void)
         CHALK_TEST(three_roofs, an_empty_batch_only_reads_the_weights),
         CHALK_TEST(three_roofs, knee_ties_go_to_compute_and_to_no_knee),
         CHALK_TEST(three_roofs, no_moe_layer_means_no_network),
-        CHALK_TEST(two_racks, two_racks_with_an_8x_slower_link_slow_the_all_to_all_4x),
-        CHALK_TEST(two_racks, the_real_ratio_is_18x_and_more_racks_cross_more),
+        CHALK_TEST(two_racks, two_racks_over_the_lectures_8x_slower_link),
+        CHALK_TEST(two_racks, gb200_nics_and_four_racks),
         CHALK_TEST(two_racks, one_rack_or_an_equal_link_costs_nothing_extra),
         CHALK_TEST(two_racks, two_racks_halve_compute_and_multiply_the_network_time),
         CHALK_TEST(expert_batch, an_expert_sees_batch_times_k_over_e_tokens),
@@ -1321,10 +1347,11 @@ int main(void)
         CHALK_TEST(routed_scaling, sixty_four_experts_at_370m_match_about_a_dense_1_3b),
         CHALK_TEST(routed_scaling, halving_active_parameters_costs_8x_the_experts),
         CHALK_TEST(cheapest_layout, compute_bound_layouts_cost_the_same_and_the_fewest_gpus_win),
+        CHALK_TEST(cheapest_layout, caches_that_fill_the_hbm_exactly_fit),
         CHALK_TEST(cheapest_layout, at_long_context_more_gpus_hold_a_cheaper_batch),
         CHALK_TEST(cheapest_layout, when_the_weights_need_two_racks_the_network_sets_the_batch),
         CHALK_TEST(cheapest_layout, the_same_gpus_in_fewer_racks_win_a_tie),
-        CHALK_TEST(cheapest_layout, deepseek_at_a_20_ms_step_needs_only_4_gpus),
+        CHALK_TEST(cheapest_layout, deepseek_at_a_20_ms_step_on_one_rack),
         CHALK_TEST(cheapest_layout, a_batch_quotient_a_hair_off_a_whole_number_is_checked),
         CHALK_TEST(cheapest_layout, no_layout_when_the_weights_cannot_be_read_in_time),
         CHALK_TEST(cheapest_layout, the_batch_reaches_2_to_the_53_and_stops_there),
