@@ -30,8 +30,9 @@ double overtraining_loss(const cost_scaling_fit *fit, double params,
 overtraining_terms overtraining_loss_terms(const cost_scaling_fit *fit, double params,
                                            double tokens)
 {
-    /* TODO §4.2 (The loss law and its fits): each term is the loss with the other resource unlimited, less
-     * the irreducible loss. */
+    /* TODO §4.2 (The loss law and its fits): each term is the loss with the
+     * other resource unlimited, less the irreducible loss; a bad input spoils
+     * only its own term (NaN). */
     (void)fit;
     (void)params;
     (void)tokens;
@@ -223,8 +224,8 @@ overtraining_lifetime overtraining_lifetime_at(const cost_scaling_fit *fit,
                                                double params, double loss,
                                                double inference_tokens)
 {
-    /* TODO §4.9 (Beyond the lecture): train just long enough to reach the
-     * loss, then serve. */
+    /* TODO §4.9 (Beyond the lecture: the inference-optimal model): train just
+     * long enough to reach the loss, then serve. */
     (void)fit;
     (void)params;
     (void)loss;
@@ -237,8 +238,8 @@ overtraining_lifetime
 overtraining_inference_optimal(const cost_scaling_fit *fit, double loss,
                                double inference_tokens)
 {
-    /* TODO §4.9 (Beyond the lecture): search the models that reach the loss
-     * for the one of least lifetime FLOPs. */
+    /* TODO §4.9 (Beyond the lecture: the inference-optimal model): search the
+     * models that reach the loss for the one of least lifetime FLOPs. */
     (void)fit;
     (void)loss;
     (void)inference_tokens;
@@ -249,7 +250,8 @@ overtraining_inference_optimal(const cost_scaling_fit *fit, double loss,
 double overtraining_saved_flops(const overtraining_lifetime *reference,
                                 const overtraining_lifetime *best)
 {
-    /* TODO §4.9 (Beyond the lecture): the reference's total minus best's; rounding is no saving. */
+    /* TODO §4.9 (Beyond the lecture: the inference-optimal model): what best
+     * saves; rounding, and a best that costs more, save nothing (0). */
     (void)reference;
     (void)best;
     return -1.0;

@@ -93,7 +93,7 @@ static void chalk_assert_nan(double x, const char *expr, const char *file, int l
     } while (0)
 
 /* psi = alpha_N l_N / (alpha_D l_D), from the law, for the conditions of
- * §4.9 (Beyond the lecture) and §4.10 (The best model a lifetime budget buys). */
+ * §4.9 (Beyond the lecture: the inference-optimal model) and §4.10 (The best model a lifetime budget buys). */
 static double psi(const cost_scaling_fit *f, double n, double d)
 {
     return f->alpha_params * f->a_params / pow(n, f->alpha_params) /
@@ -213,6 +213,27 @@ static void the_terms_are_what_each_resource_leaves(void **state)
     assert_close(t.params_term, 406.4 / pow(70e9, 0.34), 1e-9, "nats");
     assert_close(t.tokens_term, 410.7 / pow(1.4e12, 0.28), 1e-9, "nats");
     assert_close(1.69 + t.params_term + t.tokens_term, law(f, 70e9, 1.4e12), 1e-12, "nats");
+}
+
+/* The contract (overtraining.h): each term depends on its own input only. A model
+ * of 0 parameters has no parameter term (NaN, not A_N / 0 = +inf) and NaN tokens no
+ * data term, while the other term is still the printed law's, 410.7 / 1.4e12^0.28 and
+ * 406.4 / 70e9^0.34; unlimited parameters or data leave a term of exactly 0. */
+static void a_bad_input_spoils_only_its_own_term_and_unlimited_leaves_0(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("hoffmann");
+    overtraining_terms t = overtraining_loss_terms(f, 0.0, 1.4e12);
+    assert_nan(t.params_term);
+    assert_close(t.tokens_term, 410.7 / pow(1.4e12, 0.28), 1e-9, "nats");
+    t = overtraining_loss_terms(f, 70e9, NAN);
+    assert_close(t.params_term, 406.4 / pow(70e9, 0.34), 1e-9, "nats");
+    assert_nan(t.tokens_term);
+    t = overtraining_loss_terms(f, -1.0, -1.0);
+    assert_nan(t.params_term);
+    assert_nan(t.tokens_term);
+    t = overtraining_loss_terms(f, INFINITY, INFINITY);
+    assert_true(t.params_term == 0.0 && t.tokens_term == 0.0);
 }
 
 /* Hoffmann's printed exponents: the optimal model grows as C^(0.28 / 0.62) and its
@@ -926,6 +947,24 @@ static void rounding_is_no_saving(void **state)
     assert_true(s3 == 0.0 && !signbit(s3));
 }
 
+/* The contract's two zeros, each side of its edge: against a reference of 1e18 FLOPs
+ * the edge is 1e9. A best 0.99e9 cheaper saves 0 (rounding), one 1.01e9 cheaper saves
+ * exactly that (1e18 - 1.01e9 is a double, so the difference is exact); a best that
+ * costs 1e21 MORE than the reference saves 0, not -1e21, and not -0. */
+static void a_dearer_best_saves_0_and_the_rounding_edge_is_1e_minus_9(void **state)
+{
+    (void)state;
+    overtraining_lifetime reference = {.exists = true, .total_flops = 1e18};
+    overtraining_lifetime inside = {.exists = true, .total_flops = 1e18 - 0.99e9};
+    overtraining_lifetime outside = {.exists = true, .total_flops = 1e18 - 1.01e9};
+    overtraining_lifetime dearer = {.exists = true, .total_flops = 1e18 + 1e21};
+    double s_in = overtraining_saved_flops(&reference, &inside);
+    assert_true(s_in == 0.0 && !signbit(s_in));
+    assert_close(overtraining_saved_flops(&reference, &outside), 1.01e9, TIGHT, "FLOPs saved");
+    double s_dear = overtraining_saved_flops(&reference, &dearer);
+    assert_true(s_dear == 0.0 && !signbit(s_dear));
+}
+
 /* Sardana et al.: with no inference the optimum is the compute-optimal model. */
 static void without_inference_the_optimum_is_the_chinchilla_model(void **state)
 {
@@ -1164,6 +1203,7 @@ int main(void)
         CHALK_TEST(loss, a_model_without_parameters_or_data_has_no_loss),
         CHALK_TEST(loss, doubling_data_shrinks_the_data_term_by_2_to_the_minus_beta),
         CHALK_TEST(loss, the_terms_are_what_each_resource_leaves),
+        CHALK_TEST(loss, a_bad_input_spoils_only_its_own_term_and_unlimited_leaves_0),
         CHALK_TEST(frontier, unrounded_fit_puts_40b_at_gophers_budget),
         CHALK_TEST(frontier, printed_fit_follows_the_closed_form_at_gophers_budget),
         CHALK_TEST(frontier, the_optimum_spends_exactly_the_budget),
@@ -1237,6 +1277,7 @@ int main(void)
         CHALK_TEST(budget_optimal, a_budget_needs_flops_in_0_to_1e40_and_a_demand_in_0_to_1e30),
         CHALK_TEST(inference_optimal, the_saving_is_the_difference_of_the_totals),
         CHALK_TEST(inference_optimal, rounding_is_no_saving),
+        CHALK_TEST(inference_optimal, a_dearer_best_saves_0_and_the_rounding_edge_is_1e_minus_9),
     };
     return cmocka_run_group_tests_name("04-overtraining", tests, NULL, NULL);
 }
