@@ -55,7 +55,8 @@ overtraining_optimum overtraining_chinchilla(const cost_scaling_fit *fit,
 
 overtraining_exponents overtraining_frontier_exponents(const cost_scaling_fit *fit)
 {
-    /* TODO §4.3 (The compute-optimal frontier): how N_opt and D_opt grow with the budget. */
+    /* TODO §4.3 (The compute-optimal frontier): the powers of the budget that
+     * the compute-optimal model and its data grow as. */
     (void)fit;
     overtraining_exponents e = {0};
     return e;
@@ -65,8 +66,8 @@ overtraining_optimum
 overtraining_chinchilla_for_params(const cost_scaling_fit *fit,
                                    double params)
 {
-    /* TODO §4.3 (The compute-optimal frontier): the optimum's condition,
-     * solved for the data at a given size. */
+    /* TODO §4.3 (The compute-optimal frontier): the tokens for which this
+     * size is the best model of its own budget; fill every field. */
     (void)fit;
     (void)params;
     overtraining_optimum o = {0};
@@ -79,8 +80,8 @@ overtraining_tokens
 overtraining_tokens_for_loss(const cost_scaling_fit *fit, double params,
                              double loss)
 {
-    /* TODO §4.4 (Holding quality fixed): the law solved for the data; say
-     * so when no amount of data is enough. */
+    /* TODO §4.4 (Holding quality fixed): the tokens with which this model's
+     * loss is exactly the target; say so when no amount of data is enough. */
     (void)fit;
     (void)params;
     (void)loss;
@@ -91,8 +92,8 @@ overtraining_tokens_for_loss(const cost_scaling_fit *fit, double params,
 overtraining_size overtraining_min_params(const cost_scaling_fit *fit,
                                           double loss)
 {
-    /* TODO §4.4 (Holding quality fixed): the size whose parameter term
-     * alone is the reducible loss. */
+    /* TODO §4.4 (Holding quality fixed): the size below which no amount of
+     * data reaches the loss. */
     (void)fit;
     (void)loss;
     overtraining_size n = {0};
@@ -102,9 +103,8 @@ overtraining_size overtraining_min_params(const cost_scaling_fit *fit,
 overtraining_optimum
 overtraining_chinchilla_for_loss(const cost_scaling_fit *fit, double loss)
 {
-    /* TODO §4.4 (Holding quality fixed): split the reducible loss between
-     * the two terms as the optimum does, then solve each for its variable.
-     */
+    /* TODO §4.4 (Holding quality fixed): the model on the compute-optimal
+     * frontier whose loss is the target; fill every field. */
     (void)fit;
     (void)loss;
     overtraining_optimum o = {0};
@@ -126,8 +126,8 @@ overtraining_costs overtraining_cost_terms(const overtraining_plan *plan)
 
 double overtraining_optimum_term_ratio(double mu, double nu)
 {
-    /* TODO §4.6 (The equal-cost heuristic): set the derivative of the total
-     * cost to zero. */
+    /* TODO §4.6 (The equal-cost heuristic): the falling term over the rising
+     * term where their sum is least. */
     (void)mu;
     (void)nu;
     return 0.0;

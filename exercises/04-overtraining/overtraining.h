@@ -88,8 +88,10 @@ typedef struct overtraining_optimum {
 overtraining_optimum overtraining_chinchilla(const cost_scaling_fit *fit,
                                              double flops);
 
-/* The exponents of the frontier: N_opt grows as C^gamma_N and D_opt as C^gamma_D,
- * gamma_N = alpha_D / (alpha_N + alpha_D), gamma_D = alpha_N / (alpha_N + alpha_D). */
+/* The exponents of the frontier, §4.3 (The compute-optimal frontier): along it the
+ * compute-optimal model's parameters grow as C^gamma_N and its tokens as C^gamma_D
+ * (dimensionless, the same at every budget). They depend on the fit's two exponents
+ * alone; the fit's exponents are > 0, so each is in (0, 1). */
 typedef struct overtraining_exponents {
     double params; /* gamma_N */
     double tokens; /* gamma_D */

@@ -238,7 +238,7 @@ static void a_bad_input_spoils_only_its_own_term_and_unlimited_leaves_0(void **s
 
 /* Hoffmann's printed exponents: the optimal model grows as C^(0.28 / 0.62) and its
  * data as C^(0.34 / 0.62) (their Table 2 reads a = 0.46, b = 0.54 from them). */
-static void the_frontier_exponents_are_each_alpha_over_their_sum(void **state)
+static void printed_fit_frontier_exponents_are_hoffmanns_0_46_and_0_54(void **state)
 {
     (void)state;
     overtraining_exponents e = overtraining_frontier_exponents(fit("hoffmann"));
@@ -393,9 +393,10 @@ static void the_cheapest_model_for_a_loss_is_on_the_frontier(void **state)
     assert_same_optimum(overtraining_chinchilla_for_loss(f, o.loss), o, 1e24);
 }
 
-/* At the optimum the parameter term is beta / (alpha + beta) of the reducible loss
- * and the data term alpha / (alpha + beta) of it. */
-static void compute_optimal_models_split_the_reducible_loss_by_the_exponents(void **state)
+/* §4.4's cheapest model for a loss, under the refit (E 1.8172, A 482.01, alpha 0.3478,
+ * B 2085.43, beta 0.3658): the two terms at 2 nats, from the closed form of the
+ * instructor edition's solution (exercise iso_loss). */
+static void the_compute_optimal_model_for_2_nats_splits_its_loss_as_the_refit_says(void **state)
 {
     (void)state;
     const cost_scaling_fit *f = fit("besiroglu");
@@ -1208,7 +1209,7 @@ int main(void)
         CHALK_TEST(frontier, printed_fit_follows_the_closed_form_at_gophers_budget),
         CHALK_TEST(frontier, the_optimum_spends_exactly_the_budget),
         CHALK_TEST(frontier, loss_terms_at_the_optimum_are_in_the_ratio_beta_over_alpha),
-        CHALK_TEST(frontier, the_frontier_exponents_are_each_alpha_over_their_sum),
+        CHALK_TEST(frontier, printed_fit_frontier_exponents_are_hoffmanns_0_46_and_0_54),
         CHALK_TEST(frontier, doubling_compute_grows_the_besiroglu_model_by_2_to_the_0_5126),
         CHALK_TEST(frontier, besiroglu_refit_gives_about_20_tokens_per_parameter),
         CHALK_TEST(frontier, a_models_compute_optimal_tokens_lead_back_to_its_budget),
@@ -1220,7 +1221,7 @@ int main(void)
         CHALK_TEST(iso_loss, a_non_finite_loss_or_size_has_no_answer),
         CHALK_TEST(iso_loss, no_model_reaches_the_irreducible_loss),
         CHALK_TEST(iso_loss, the_cheapest_model_for_a_loss_is_on_the_frontier),
-        CHALK_TEST(iso_loss, compute_optimal_models_split_the_reducible_loss_by_the_exponents),
+        CHALK_TEST(iso_loss, the_compute_optimal_model_for_2_nats_splits_its_loss_as_the_refit_says),
         CHALK_TEST(cost_terms, pretraining_costs_6_flops_per_parameter_per_token),
         CHALK_TEST(cost_terms, serving_costs_2_flops_per_parameter_per_token_over_its_efficiency),
         CHALK_TEST(cost_terms, rl_costs_k_flops_per_parameter_per_token_over_its_efficiency),
