@@ -393,9 +393,9 @@ static void the_cheapest_model_for_a_loss_is_on_the_frontier(void **state)
     assert_same_optimum(overtraining_chinchilla_for_loss(f, o.loss), o, 1e24);
 }
 
-/* §4.4's cheapest model for a loss, under the refit (E 1.8172, A 482.01, alpha 0.3478,
- * B 2085.43, beta 0.3658): the two terms at 2 nats, from the closed form of the
- * instructor edition's solution (exercise iso_loss). */
+/* The cheapest model for a loss, §4.4 (Holding quality fixed), under the refit
+ * (E 1.8172, A 482.01, alpha 0.3478, B 2085.43, beta 0.3658): its two terms at 2 nats,
+ * from the closed form in the instructor edition's solution to exercise iso_loss. */
 static void the_compute_optimal_model_for_2_nats_splits_its_loss_as_the_refit_says(void **state)
 {
     (void)state;
