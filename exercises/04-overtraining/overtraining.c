@@ -30,8 +30,9 @@ double overtraining_loss(const cost_scaling_fit *fit, double params,
 overtraining_terms overtraining_loss_terms(const cost_scaling_fit *fit, double params,
                                            double tokens)
 {
-    /* TODO §4.2 (The loss law and its fits): each term is the loss with the other resource unlimited, less
-     * the irreducible loss. */
+    /* TODO §4.2 (The loss law and its fits): each term is the loss with the
+     * other resource unlimited, less the irreducible loss; a bad input spoils
+     * only its own term (NaN). */
     (void)fit;
     (void)params;
     (void)tokens;
@@ -54,7 +55,8 @@ overtraining_optimum overtraining_chinchilla(const cost_scaling_fit *fit,
 
 overtraining_exponents overtraining_frontier_exponents(const cost_scaling_fit *fit)
 {
-    /* TODO §4.3 (The compute-optimal frontier): how N_opt and D_opt grow with the budget. */
+    /* TODO §4.3 (The compute-optimal frontier): the powers of the budget that
+     * the compute-optimal model and its data grow as. */
     (void)fit;
     overtraining_exponents e = {0};
     return e;
@@ -64,8 +66,8 @@ overtraining_optimum
 overtraining_chinchilla_for_params(const cost_scaling_fit *fit,
                                    double params)
 {
-    /* TODO §4.3 (The compute-optimal frontier): the optimum's condition,
-     * solved for the data at a given size. */
+    /* TODO §4.3 (The compute-optimal frontier): the tokens for which this
+     * size is the best model of its own budget; fill every field. */
     (void)fit;
     (void)params;
     overtraining_optimum o = {0};
@@ -78,8 +80,8 @@ overtraining_tokens
 overtraining_tokens_for_loss(const cost_scaling_fit *fit, double params,
                              double loss)
 {
-    /* TODO §4.4 (Holding quality fixed): the law solved for the data; say
-     * so when no amount of data is enough. */
+    /* TODO §4.4 (Holding quality fixed): the tokens with which this model's
+     * loss is exactly the target; say so when no amount of data is enough. */
     (void)fit;
     (void)params;
     (void)loss;
@@ -90,8 +92,8 @@ overtraining_tokens_for_loss(const cost_scaling_fit *fit, double params,
 overtraining_size overtraining_min_params(const cost_scaling_fit *fit,
                                           double loss)
 {
-    /* TODO §4.4 (Holding quality fixed): the size whose parameter term
-     * alone is the reducible loss. */
+    /* TODO §4.4 (Holding quality fixed): the size below which no amount of
+     * data reaches the loss. */
     (void)fit;
     (void)loss;
     overtraining_size n = {0};
@@ -101,9 +103,8 @@ overtraining_size overtraining_min_params(const cost_scaling_fit *fit,
 overtraining_optimum
 overtraining_chinchilla_for_loss(const cost_scaling_fit *fit, double loss)
 {
-    /* TODO §4.4 (Holding quality fixed): split the reducible loss between
-     * the two terms as the optimum does, then solve each for its variable.
-     */
+    /* TODO §4.4 (Holding quality fixed): the model on the compute-optimal
+     * frontier whose loss is the target; fill every field. */
     (void)fit;
     (void)loss;
     overtraining_optimum o = {0};
@@ -125,8 +126,8 @@ overtraining_costs overtraining_cost_terms(const overtraining_plan *plan)
 
 double overtraining_optimum_term_ratio(double mu, double nu)
 {
-    /* TODO §4.6 (The equal-cost heuristic): set the derivative of the total
-     * cost to zero. */
+    /* TODO §4.6 (The equal-cost heuristic): the falling term over the rising
+     * term where their sum is least. */
     (void)mu;
     (void)nu;
     return 0.0;
@@ -223,8 +224,8 @@ overtraining_lifetime overtraining_lifetime_at(const cost_scaling_fit *fit,
                                                double params, double loss,
                                                double inference_tokens)
 {
-    /* TODO §4.9 (Beyond the lecture): train just long enough to reach the
-     * loss, then serve. */
+    /* TODO §4.9 (Beyond the lecture: the inference-optimal model): train just
+     * long enough to reach the loss, then serve. */
     (void)fit;
     (void)params;
     (void)loss;
@@ -237,8 +238,8 @@ overtraining_lifetime
 overtraining_inference_optimal(const cost_scaling_fit *fit, double loss,
                                double inference_tokens)
 {
-    /* TODO §4.9 (Beyond the lecture): search the models that reach the loss
-     * for the one of least lifetime FLOPs. */
+    /* TODO §4.9 (Beyond the lecture: the inference-optimal model): search the
+     * models that reach the loss for the one of least lifetime FLOPs. */
     (void)fit;
     (void)loss;
     (void)inference_tokens;
@@ -249,7 +250,8 @@ overtraining_inference_optimal(const cost_scaling_fit *fit, double loss,
 double overtraining_saved_flops(const overtraining_lifetime *reference,
                                 const overtraining_lifetime *best)
 {
-    /* TODO §4.9 (Beyond the lecture): the reference's total minus best's; rounding is no saving. */
+    /* TODO §4.9 (Beyond the lecture: the inference-optimal model): what best
+     * saves; rounding, and a best that costs more, save nothing (0). */
     (void)reference;
     (void)best;
     return -1.0;

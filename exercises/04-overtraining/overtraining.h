@@ -56,7 +56,10 @@ double overtraining_loss(const cost_scaling_fit *fit, double params,
 
 /* The two reducible terms of L(N, D), each the loss with the other resource
  * unlimited less L_inf: params_term = L(N, inf) - L_inf = A_N / N^alpha_N, and
- * tokens_term = L(inf, D) - L_inf = A_D / D^alpha_D. Preconditions: both > 0. */
+ * tokens_term = L(inf, D) - L_inf = A_D / D^alpha_D, nats per token, §4.2 (The loss law
+ * and its fits). Each term depends on its own input only: params_term is NaN unless
+ * params > 0, tokens_term NaN unless tokens > 0 (NaN is not > 0); an input of
+ * +INFINITY (unlimited) gives its term 0. A bad input spoils only its own term. */
 typedef struct overtraining_terms {
     double params_term;
     double tokens_term;
@@ -85,8 +88,10 @@ typedef struct overtraining_optimum {
 overtraining_optimum overtraining_chinchilla(const cost_scaling_fit *fit,
                                              double flops);
 
-/* The exponents of the frontier: N_opt grows as C^gamma_N and D_opt as C^gamma_D,
- * gamma_N = alpha_D / (alpha_N + alpha_D), gamma_D = alpha_N / (alpha_N + alpha_D). */
+/* The exponents of the frontier, §4.3 (The compute-optimal frontier): along it the
+ * compute-optimal model's parameters grow as C^gamma_N and its tokens as C^gamma_D
+ * (dimensionless, the same at every budget). They depend on the fit's two exponents
+ * alone; the fit's exponents are > 0, so each is in (0, 1). */
 typedef struct overtraining_exponents {
     double params; /* gamma_N */
     double tokens; /* gamma_D */
@@ -330,7 +335,7 @@ typedef struct overtraining_lifetime {
 
 /* The life of a model of `params` parameters trained just long enough to
  * reach `loss`, then serving `inference_tokens` tokens, §4.9 (Beyond the
- * lecture). No answer when params is not > 0 and finite, when
+ * lecture: the inference-optimal model). No answer when params is not > 0 and finite, when
  * inference_tokens is not >= 0 and finite, when no amount of data reaches
  * the loss (overtraining_tokens_for_loss), or when a FLOP count would not
  * be finite. */
@@ -340,8 +345,8 @@ overtraining_lifetime overtraining_lifetime_at(const cost_scaling_fit *fit,
 
 /* The model of least lifetime FLOPs, pre-training plus serving
  * `inference_tokens` tokens, among all models that reach `loss`, §4.9
- * (Beyond the lecture). It has no closed form: the search is yours to
- * design. With no inference it is the compute-optimal model for the loss.
+ * (Beyond the lecture: the inference-optimal model). It has no closed form:
+ * the search is yours to design. With no inference it is the compute-optimal model for the loss.
  * `params` must be within a relative 1e-6 of the true minimiser; the other
  * fields are those of overtraining_lifetime_at there.
  * Inputs: L_inf < loss <= 20 nats per token (a uniform guess over 100,000
@@ -368,11 +373,12 @@ overtraining_lifetime
 overtraining_budget_optimal(const cost_scaling_fit *fit,
                             double lifetime_flops, double inference_tokens);
 
-/* The lifetime FLOPs `best` saves against `reference`: reference's total minus
- * best's. A difference below rounding, under 1e-9 of the reference's total, is 0,
- * and so is a negative one when best is the inference-optimal model of the same loss
- * and demand (it is never the dearer: only rounding makes it look so, e.g. 8 MFLOP
- * out of 2e22 when the reference is the optimum itself). Preconditions: both exist. */
+/* The lifetime FLOPs `best` saves against `reference`, §4.9 (Beyond the lecture: the
+ * inference-optimal model): reference's total_flops minus best's when that difference
+ * is more than 1e-9 of reference's total_flops, and 0 (+0.0, never -0.0) otherwise.
+ * Two cases give 0: a difference of at most 1e-9 of the total is rounding (the optimum
+ * against itself can differ by 8 MFLOP out of 2e22), and a negative one means best
+ * costs more than the reference, which is no saving. Preconditions: both exist. */
 double overtraining_saved_flops(const overtraining_lifetime *reference,
                                 const overtraining_lifetime *best);
 

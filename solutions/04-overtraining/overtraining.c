@@ -7,7 +7,7 @@
  * Contract: exercises/04-overtraining/overtraining.h. Everything is a
  * closed form except the two searches, each a bisection (lib/numeric.h) on
  * the logarithm of the parameter count, of a slope the book derives:
- *     §4.9 (Beyond the lecture)
+ *     §4.9 (Beyond the lecture: the inference-optimal model)
  *     §4.10 (The best model a lifetime budget buys)
  * No function asserts: an input outside its domain, or an answer that
  * overflows, gives NaN or exists = false with a reason, as the contract

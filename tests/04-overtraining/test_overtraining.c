@@ -93,7 +93,7 @@ static void chalk_assert_nan(double x, const char *expr, const char *file, int l
     } while (0)
 
 /* psi = alpha_N l_N / (alpha_D l_D), from the law, for the conditions of
- * §4.9 (Beyond the lecture) and §4.10 (The best model a lifetime budget buys). */
+ * §4.9 (Beyond the lecture: the inference-optimal model) and §4.10 (The best model a lifetime budget buys). */
 static double psi(const cost_scaling_fit *f, double n, double d)
 {
     return f->alpha_params * f->a_params / pow(n, f->alpha_params) /
@@ -215,9 +215,30 @@ static void the_terms_are_what_each_resource_leaves(void **state)
     assert_close(1.69 + t.params_term + t.tokens_term, law(f, 70e9, 1.4e12), 1e-12, "nats");
 }
 
+/* The contract (overtraining.h): each term depends on its own input only. A model
+ * of 0 parameters has no parameter term (NaN, not A_N / 0 = +inf) and NaN tokens no
+ * data term, while the other term is still the printed law's, 410.7 / 1.4e12^0.28 and
+ * 406.4 / 70e9^0.34; unlimited parameters or data leave a term of exactly 0. */
+static void a_bad_input_spoils_only_its_own_term_and_unlimited_leaves_0(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("hoffmann");
+    overtraining_terms t = overtraining_loss_terms(f, 0.0, 1.4e12);
+    assert_nan(t.params_term);
+    assert_close(t.tokens_term, 410.7 / pow(1.4e12, 0.28), 1e-9, "nats");
+    t = overtraining_loss_terms(f, 70e9, NAN);
+    assert_close(t.params_term, 406.4 / pow(70e9, 0.34), 1e-9, "nats");
+    assert_nan(t.tokens_term);
+    t = overtraining_loss_terms(f, -1.0, -1.0);
+    assert_nan(t.params_term);
+    assert_nan(t.tokens_term);
+    t = overtraining_loss_terms(f, INFINITY, INFINITY);
+    assert_true(t.params_term == 0.0 && t.tokens_term == 0.0);
+}
+
 /* Hoffmann's printed exponents: the optimal model grows as C^(0.28 / 0.62) and its
  * data as C^(0.34 / 0.62) (their Table 2 reads a = 0.46, b = 0.54 from them). */
-static void the_frontier_exponents_are_each_alpha_over_their_sum(void **state)
+static void printed_fit_frontier_exponents_are_hoffmanns_0_46_and_0_54(void **state)
 {
     (void)state;
     overtraining_exponents e = overtraining_frontier_exponents(fit("hoffmann"));
@@ -372,9 +393,10 @@ static void the_cheapest_model_for_a_loss_is_on_the_frontier(void **state)
     assert_same_optimum(overtraining_chinchilla_for_loss(f, o.loss), o, 1e24);
 }
 
-/* At the optimum the parameter term is beta / (alpha + beta) of the reducible loss
- * and the data term alpha / (alpha + beta) of it. */
-static void compute_optimal_models_split_the_reducible_loss_by_the_exponents(void **state)
+/* The cheapest model for a loss, §4.4 (Holding quality fixed), under the refit
+ * (E 1.8172, A 482.01, alpha 0.3478, B 2085.43, beta 0.3658): its two terms at 2 nats,
+ * from the closed form in the instructor edition's solution to exercise iso_loss. */
+static void the_compute_optimal_model_for_2_nats_splits_its_loss_as_the_refit_says(void **state)
 {
     (void)state;
     const cost_scaling_fit *f = fit("besiroglu");
@@ -926,6 +948,24 @@ static void rounding_is_no_saving(void **state)
     assert_true(s3 == 0.0 && !signbit(s3));
 }
 
+/* The contract's two zeros, each side of its edge: against a reference of 1e18 FLOPs
+ * the edge is 1e9. A best 0.99e9 cheaper saves 0 (rounding), one 1.01e9 cheaper saves
+ * exactly that (1e18 - 1.01e9 is a double, so the difference is exact); a best that
+ * costs 1e21 MORE than the reference saves 0, not -1e21, and not -0. */
+static void a_dearer_best_saves_0_and_the_rounding_edge_is_1e_minus_9(void **state)
+{
+    (void)state;
+    overtraining_lifetime reference = {.exists = true, .total_flops = 1e18};
+    overtraining_lifetime inside = {.exists = true, .total_flops = 1e18 - 0.99e9};
+    overtraining_lifetime outside = {.exists = true, .total_flops = 1e18 - 1.01e9};
+    overtraining_lifetime dearer = {.exists = true, .total_flops = 1e18 + 1e21};
+    double s_in = overtraining_saved_flops(&reference, &inside);
+    assert_true(s_in == 0.0 && !signbit(s_in));
+    assert_close(overtraining_saved_flops(&reference, &outside), 1.01e9, TIGHT, "FLOPs saved");
+    double s_dear = overtraining_saved_flops(&reference, &dearer);
+    assert_true(s_dear == 0.0 && !signbit(s_dear));
+}
+
 /* Sardana et al.: with no inference the optimum is the compute-optimal model. */
 static void without_inference_the_optimum_is_the_chinchilla_model(void **state)
 {
@@ -1164,11 +1204,12 @@ int main(void)
         CHALK_TEST(loss, a_model_without_parameters_or_data_has_no_loss),
         CHALK_TEST(loss, doubling_data_shrinks_the_data_term_by_2_to_the_minus_beta),
         CHALK_TEST(loss, the_terms_are_what_each_resource_leaves),
+        CHALK_TEST(loss, a_bad_input_spoils_only_its_own_term_and_unlimited_leaves_0),
         CHALK_TEST(frontier, unrounded_fit_puts_40b_at_gophers_budget),
         CHALK_TEST(frontier, printed_fit_follows_the_closed_form_at_gophers_budget),
         CHALK_TEST(frontier, the_optimum_spends_exactly_the_budget),
         CHALK_TEST(frontier, loss_terms_at_the_optimum_are_in_the_ratio_beta_over_alpha),
-        CHALK_TEST(frontier, the_frontier_exponents_are_each_alpha_over_their_sum),
+        CHALK_TEST(frontier, printed_fit_frontier_exponents_are_hoffmanns_0_46_and_0_54),
         CHALK_TEST(frontier, doubling_compute_grows_the_besiroglu_model_by_2_to_the_0_5126),
         CHALK_TEST(frontier, besiroglu_refit_gives_about_20_tokens_per_parameter),
         CHALK_TEST(frontier, a_models_compute_optimal_tokens_lead_back_to_its_budget),
@@ -1180,7 +1221,7 @@ int main(void)
         CHALK_TEST(iso_loss, a_non_finite_loss_or_size_has_no_answer),
         CHALK_TEST(iso_loss, no_model_reaches_the_irreducible_loss),
         CHALK_TEST(iso_loss, the_cheapest_model_for_a_loss_is_on_the_frontier),
-        CHALK_TEST(iso_loss, compute_optimal_models_split_the_reducible_loss_by_the_exponents),
+        CHALK_TEST(iso_loss, the_compute_optimal_model_for_2_nats_splits_its_loss_as_the_refit_says),
         CHALK_TEST(cost_terms, pretraining_costs_6_flops_per_parameter_per_token),
         CHALK_TEST(cost_terms, serving_costs_2_flops_per_parameter_per_token_over_its_efficiency),
         CHALK_TEST(cost_terms, rl_costs_k_flops_per_parameter_per_token_over_its_efficiency),
@@ -1237,6 +1278,7 @@ int main(void)
         CHALK_TEST(budget_optimal, a_budget_needs_flops_in_0_to_1e40_and_a_demand_in_0_to_1e30),
         CHALK_TEST(inference_optimal, the_saving_is_the_difference_of_the_totals),
         CHALK_TEST(inference_optimal, rounding_is_no_saving),
+        CHALK_TEST(inference_optimal, a_dearer_best_saves_0_and_the_rounding_edge_is_1e_minus_9),
     };
     return cmocka_run_group_tests_name("04-overtraining", tests, NULL, NULL);
 }
