@@ -200,7 +200,7 @@ context_price_ratio context_read_price_ratio(double output_over_input)
     return r;
 }
 
-/* ---- Exercise 5.7 (***) draft_length -------------------------------- */
+/* ---- Exercise 5.7 (**) draft_length --------------------------------- */
 
 context_draft_plan context_best_draft(const context_deploy *d, double batch,
                                       double context_tokens, double accept,

@@ -210,7 +210,7 @@ typedef struct context_price_ratio {
  * Precondition: output_over_input > 0. */
 context_price_ratio context_read_price_ratio(double output_over_input);
 
-/* ---- Exercise 5.7 (***) draft_length ----------------------------------
+/* ---- Exercise 5.7 (**) draft_length -----------------------------------
  * §5.4 (Output against input price) */
 
 /* A speculative-decoding plan: how many tokens to draft ahead. */
