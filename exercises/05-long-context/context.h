@@ -417,10 +417,10 @@ typedef struct context_reach {
  * smallest such batch; step_s and usd_per_mtok are its step and cost.
  * No answer (exists false, every number 0) when a context of one token
  * cannot be served within the three limits.
- * Preconditions: d's counts and rates > 0 (attn_flops_per_context_token
- * >= 0), kv_bytes_per_token > 0, hbm_bytes_per_chip > 0,
- * usd_per_chip_hour > 0, max_step_s > 0, max_usd_per_mtok > 0,
- * 1 <= max_context_tokens <= CONTEXT_REACH_MAX_TOKENS. */
+ * Preconditions: every count and rate of d positive, except
+ * attn_flops_per_context_token, which may be 0; kv_bytes_per_token,
+ * hbm_bytes_per_chip, usd_per_chip_hour, max_step_s and max_usd_per_mtok
+ * positive; max_context_tokens from 1 to CONTEXT_REACH_MAX_TOKENS. */
 context_reach context_longest_context(const context_deploy *d, double hbm_bytes_per_chip,
                                       double usd_per_chip_hour, double max_step_s,
                                       double max_usd_per_mtok, double max_context_tokens);

@@ -170,7 +170,8 @@ static int check_serve(const chalk_point *p, bool params, bool batch, bool conte
     return CHALK_OK;
 }
 
-static void put_serve_echo(chalk_record *r, const chalk_point *p, const serve *s, bool pass)
+static void put_serve_echo_as(chalk_record *r, const chalk_point *p, const serve *s, bool pass,
+                              unsigned echo)
 {
     chalk_deploy_echo_head(r, &s->d);
     if (chalk_takes(p, &CHALK_F_BATCH))
@@ -182,13 +183,18 @@ static void put_serve_echo(chalk_record *r, const chalk_point *p, const serve *s
     if (pass)
         chalk_put_number(r, "pass_tokens", "pass length", CHALK_U_TOKENS, CHALK_INPUT,
                          chalk_in(p, &F_PASS));
-    chalk_deploy_echo_tail(r, &s->d, CHALK_ECHO_FLOPS);
+    chalk_deploy_echo_tail(r, &s->d, echo);
     chalk_field *f = chalk_put_number(r, "attn_flops_per_context_token",
                                       "attention FLOPs per context token", CHALK_U_FLOPS,
                                       CHALK_INPUT, s->cd.attn_flops_per_context_token);
     if (!s->has_attn)
         chalk_note(r, f, "left out: no --model, attention shape or "
                          "--attn-flops-per-context-token");
+}
+
+static void put_serve_echo(chalk_record *r, const chalk_point *p, const serve *s, bool pass)
+{
+    put_serve_echo_as(r, p, s, pass, CHALK_ECHO_FLOPS);
 }
 
 /* The kink at `batch` (an unbounded batch for HUGE_VAL), or why there is none. */
@@ -426,7 +432,7 @@ static void build_longest(const chalk_point *p, chalk_record *r)
     double target = chalk_in(p, &CHALK_F_TARGET_STEP), usd = chalk_in(p, &F_MAX_USD);
     double window = chalk_in(p, &F_MAX_CONTEXT);
     chalk_clear(r);
-    put_serve_echo(r, p, s, false);
+    put_serve_echo_as(r, p, s, false, CHALK_ECHO_FLOPS | CHALK_ECHO_HBM | CHALK_ECHO_PRICE);
     chalk_put_number(r, "target_step_s", "target step", CHALK_U_SECONDS, CHALK_INPUT, target);
     chalk_put_number(r, "max_usd_per_mtok", "price", CHALK_U_USD_PER_MTOK, CHALK_INPUT, usd);
     chalk_put_number(r, "max_context_tokens", "window", CHALK_U_TOKENS, CHALK_INPUT, window);

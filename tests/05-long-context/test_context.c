@@ -960,8 +960,10 @@ static void a_list_without_writes_sends_everything_uncached(void **state)
  * million is its time in seconds times 1e6); 100 bytes of weights (100 parameters at 1
  * byte), 1 FLOP of arithmetic per token (0.5 active parameters), 1 byte of cache per
  * token of context, no attention arithmetic. At context L and batch B, from the
- * roofline of §5.1: a token takes max(1, (100 / B + L) / 100) s; a step is B times
- * that, max(B, 1 + B L / 100) s; the HBM holds 100 + B L bytes. */
+ * roofline of §5.1 (The roofline against context):
+ *     a token takes  max(1, (100 / B + L) / 100) s
+ *     a step takes   B times that, max(B, 1 + B L / 100) s
+ *     the HBM holds  100 + B L bytes. */
 static context_deploy reach_toy(void)
 {
     return toy(100, 0.5, 1, 0, 1, 100);
