@@ -551,7 +551,7 @@ double context_cheapest_cache_schedule(const cost_api_price *p,
 
 /* ---- Exercise 5.12 --------------------------------------------------- */
 
-/* region: reach */
+/* region: reach-limits */
 /* The deployment and the three limits a context must meet. */
 typedef struct reach_limits {
     const context_deploy *d;
@@ -588,6 +588,9 @@ static bool reach_fits(const reach_limits *r, double context, double batch)
            within(reach_step_s(r, context, batch), r->max_step_s);
 }
 
+/* endregion: reach-limits */
+
+/* region: reach-batch */
 /* The largest whole batch that fits at this context, or 0. Bisection between 1
  * and a bound past which the HBM or the step's arithmetic must fail. */
 static double reach_max_batch(const reach_limits *r, double context)
@@ -641,7 +644,7 @@ static bool reach_serves(const reach_limits *r, double context)
     double usd = 0.0;
     return reach_best_batch(r, context, &usd) >= 1.0 && within(usd, r->max_usd_per_mtok);
 }
-/* endregion: reach */
+/* endregion: reach-batch */
 
 /* region: reach-search */
 context_reach context_longest_context(const context_deploy *d, double hbm_bytes_per_chip,
