@@ -636,6 +636,9 @@ static double reach_best_batch(const reach_limits *r, double context, double *us
     return hi;
 }
 
+/* endregion: reach-batch */
+
+/* region: reach-search */
 /* Whether some batch serves this context within all three limits. Served
  * contexts are 1..some longest: a longer context fits fewer sequences, steps
  * longer and costs more per token at every batch. */
@@ -644,9 +647,7 @@ static bool reach_serves(const reach_limits *r, double context)
     double usd = 0.0;
     return reach_best_batch(r, context, &usd) >= 1.0 && within(usd, r->max_usd_per_mtok);
 }
-/* endregion: reach-batch */
 
-/* region: reach-search */
 context_reach context_longest_context(const context_deploy *d, double hbm_bytes_per_chip,
                                       double usd_per_chip_hour, double max_step_s,
                                       double max_usd_per_mtok, double max_context_tokens)
