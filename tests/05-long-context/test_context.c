@@ -1053,8 +1053,9 @@ static void an_hbm_full_to_the_last_bit_of_a_double_still_fits(void **state)
 }
 
 /* No answer when not even one token of context is served: weights of 100 bytes leave
- * no room in 100 bytes of HBM; a step of 1.01 s (1 + 1 / 100) misses a 0.5 s target;
- * a token never costs less than its 1 s of arithmetic, 1e6 USD/Mtok. */
+ * no room in 100 bytes of HBM (101 bytes hold one token: L = 1, B = 1, a step of
+ * max(1, 1 + 1 / 100) = 1.01 s); that 1.01 s step misses a 0.5 s target; a token
+ * never costs less than its 1 s of arithmetic, 1e6 USD/Mtok. */
 static void nothing_served_gives_no_answer(void **state)
 {
     (void)state;
@@ -1064,6 +1065,8 @@ static void nothing_served_gives_no_answer(void **state)
         context_longest_context(&d, TOY_HBM, TOY_USD_PER_HOUR, 0.5, NO_LIMIT, 1e6),
         context_longest_context(&d, TOY_HBM, TOY_USD_PER_HOUR, NO_LIMIT, 999999, 1e6),
     };
+    assert_reach(context_longest_context(&d, 101, TOY_USD_PER_HOUR, NO_LIMIT, NO_LIMIT, 1e6),
+                 1, 1, 1.01, 1.01e6);
     for (int i = 0; i < 3; i++) {
         assert_false(none[i].exists);
         assert_true(none[i].context_tokens == 0 && none[i].batch == 0 &&
