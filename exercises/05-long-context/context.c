@@ -200,7 +200,7 @@ context_price_ratio context_read_price_ratio(double output_over_input)
     return r;
 }
 
-/* ---- Exercise 5.7 (***) draft_length -------------------------------- */
+/* ---- Exercise 5.7 (**) draft_length --------------------------------- */
 
 context_draft_plan context_best_draft(const context_deploy *d, double batch,
                                       double context_tokens, double accept,
@@ -323,4 +323,23 @@ double context_cheapest_cache_schedule(const cost_api_price *p,
     (void)count;
     (void)actions;
     return 0.0;
+}
+
+/* ---- Exercise 5.12 (***) longest_context --------------------------- */
+
+context_reach context_longest_context(const context_deploy *d, double hbm_bytes_per_chip,
+                                      double usd_per_chip_hour, double max_step_s,
+                                      double max_usd_per_mtok, double max_context_tokens)
+{
+    /* TODO §5.6 (Why context stopped near 200k): at one context, which batch
+     * is cheapest, and what bounds it? Then, how do the answers change as
+     * the context grows? */
+    (void)d;
+    (void)hbm_bytes_per_chip;
+    (void)usd_per_chip_hour;
+    (void)max_step_s;
+    (void)max_usd_per_mtok;
+    (void)max_context_tokens;
+    context_reach reach = {0};
+    return reach;
 }

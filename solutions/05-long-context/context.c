@@ -548,3 +548,134 @@ double context_cheapest_cache_schedule(const cost_api_price *p,
 }
 /* endregion: schedule-search */
 /* endregion: schedule */
+
+/* ---- Exercise 5.12 --------------------------------------------------- */
+
+/* region: reach-limits */
+/* The deployment and the three limits a context must meet. */
+typedef struct reach_limits {
+    const context_deploy *d;
+    double hbm_bytes;    /* all n chips together */
+    double usd_per_chip_hour;
+    double max_step_s;
+    double max_usd_per_mtok;
+} reach_limits;
+
+/* Whether `value` meets `limit`: at most the limit, within a relative 1e-9. */
+static bool within(double value, double limit)
+{
+    return value <= limit * (1.0 + 1e-9);
+}
+
+/* The step of `batch` sequences at this context: the time between a sequence's
+ * tokens, the batch's tokens times each one's time. */
+static double reach_step_s(const reach_limits *r, double context, double batch)
+{
+    return batch * context_time_per_token(r->d, batch, context).time_s;
+}
+
+static double reach_usd_per_mtok(const reach_limits *r, double context, double batch)
+{
+    double token_s = context_time_per_token(r->d, batch, context).time_s;
+    return context_usd_per_mtok(r->d->chips, r->usd_per_chip_hour, token_s);
+}
+
+/* Whether `batch` sequences of `context` tokens fit in HBM and step in time. Both
+ * get harder as the batch grows, so the batches that pass are 1..some largest. */
+static bool reach_fits(const reach_limits *r, double context, double batch)
+{
+    return within(context_hbm_bytes(r->d, batch, context), r->hbm_bytes) &&
+           within(reach_step_s(r, context, batch), r->max_step_s);
+}
+
+/* endregion: reach-limits */
+
+/* region: reach-batch */
+/* The largest whole batch that fits at this context, or 0. Bisection between 1
+ * and a bound past which the HBM or the step's arithmetic must fail. */
+static double reach_max_batch(const reach_limits *r, double context)
+{
+    if (!reach_fits(r, context, 1.0))
+        return 0.0;
+    const context_deploy *d = r->d;
+    double cache_cap = (r->hbm_bytes * (1.0 + 1e-9) -
+                        d->params_total * d->bytes_per_param) /
+                       (context * d->kv_bytes_per_token);
+    double compute_cap = r->max_step_s * (1.0 + 1e-9) /
+                         context_time_per_token(d, 1.0, context).compute_s;
+    /* fits(lo), not hi; whole numbers stay exact in a double up to 2^53 */
+    double lo = 1.0, hi = fmin(floor(fmin(cache_cap, compute_cap)) + 2.0, 0x1p53);
+    while (hi - lo > 1.0) {
+        double mid = floor((lo + hi) / 2.0);
+        if (reach_fits(r, context, mid))
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The batch of least cost at this context and that cost (a larger batch never
+ * costs more per token: it shares the weights more widely); the smallest batch
+ * within a relative 1e-9 of it. 0 when no batch fits. */
+static double reach_best_batch(const reach_limits *r, double context, double *usd)
+{
+    double top = reach_max_batch(r, context);
+    if (top < 1.0)
+        return 0.0;
+    double least = reach_usd_per_mtok(r, context, top);
+    double lo = 0.0, hi = top; /* cost(lo) above the least (or lo = 0), cost(hi) not */
+    while (hi - lo > 1.0) {
+        double mid = floor((lo + hi) / 2.0);
+        if (within(reach_usd_per_mtok(r, context, mid), least))
+            hi = mid;
+        else
+            lo = mid;
+    }
+    *usd = reach_usd_per_mtok(r, context, hi);
+    return hi;
+}
+
+/* endregion: reach-batch */
+
+/* region: reach-search */
+/* Whether some batch serves this context within all three limits. Served
+ * contexts are 1..some longest: a longer context fits fewer sequences, steps
+ * longer and costs more per token at every batch. */
+static bool reach_serves(const reach_limits *r, double context)
+{
+    double usd = 0.0;
+    return reach_best_batch(r, context, &usd) >= 1.0 && within(usd, r->max_usd_per_mtok);
+}
+
+context_reach context_longest_context(const context_deploy *d, double hbm_bytes_per_chip,
+                                      double usd_per_chip_hour, double max_step_s,
+                                      double max_usd_per_mtok, double max_context_tokens)
+{
+    COST_ASSERT(hbm_bytes_per_chip > 0 && usd_per_chip_hour > 0 && max_step_s > 0 &&
+                max_usd_per_mtok > 0 && max_context_tokens >= 1 &&
+                max_context_tokens <= CONTEXT_REACH_MAX_TOKENS &&
+                d->kv_bytes_per_token > 0 && "bad service targets");
+    reach_limits r = {d, d->chips * hbm_bytes_per_chip, usd_per_chip_hour, max_step_s,
+                      max_usd_per_mtok};
+    context_reach out = {.exists = false};
+    double top = floor(max_context_tokens);
+    if (!reach_serves(&r, 1.0))
+        return out;
+    double lo = 1.0, hi = top + 1.0; /* serves(lo), not hi (or past the window) */
+    if (reach_serves(&r, top))
+        lo = top;
+    while (hi - lo > 1.0) {
+        double mid = floor((lo + hi) / 2.0);
+        if (reach_serves(&r, mid))
+            lo = mid;
+        else
+            hi = mid;
+    }
+    out.exists = true;
+    out.context_tokens = lo;
+    out.batch = reach_best_batch(&r, lo, &out.usd_per_mtok);
+    out.step_s = reach_step_s(&r, lo, out.batch);
+    return out;
+}
+/* endregion: reach-search */

@@ -8,6 +8,7 @@
  *   chalk context-crossover   where KV meets compute, and attention meets the weights (5.1, 5.6)
  *   chalk pass                time per new token against the pass length (5.4)
  *   chalk draft               the best draft length for speculative decoding (5.4)
+ *   chalk longest-context     the longest context sold within a step target and a price (5.6)
  *   chalk price-ratio         output over input price, read as decode's utilisation (5.4)
  *   chalk tier                drain time and the cost of holding a cache, per tier (5.5)
  *   chalk price               a request's bill on a dated price list (5.7)
@@ -68,6 +69,10 @@ static const chalk_flag F_DRAFT_COST   = {"--draft-cost", "C", "draft_cost", U(P
     "speculation: drafting one token, as a share of a plain decode step (default 0)"};
 static const chalk_flag F_MAX_DRAFT    = {"--max-draft", "Q", "max_draft", U(TOKENS), 0, 4096, WHOLE, "the most tokens drafted ahead", G_WORK,
     "speculation: the most tokens drafted ahead (default 16)"};
+static const chalk_flag F_MAX_USD      = {"--max-usd-per-mtok", "X", "max_usd_per_mtok", U(USD_PER_MTOK), 0, 1e9, ABOVE, "the most a generated token may cost", G_WORK,
+    "the price: the most a million generated tokens may cost, USD; may be a sweep"};
+static const chalk_flag F_MAX_CONTEXT  = {"--max-context", "T", "max_context_tokens", U(TOKENS), 1, 1e12, WHOLE, "the model's context window", G_WORK,
+    "the longest context the model takes, tokens (default 1e12: no window)"};
 #define F_ATTN_FLOPS long_context_attn_flops_flag
 #define F_PARAMS_ACTIVE long_context_params_active_flag
 /* clang-format on */
@@ -165,24 +170,31 @@ static int check_serve(const chalk_point *p, bool params, bool batch, bool conte
     return CHALK_OK;
 }
 
-static void put_serve_echo(chalk_record *r, const chalk_point *p, const serve *s, bool pass)
+static void put_serve_echo_as(chalk_record *r, const chalk_point *p, const serve *s, bool pass,
+                              unsigned echo)
 {
     chalk_deploy_echo_head(r, &s->d);
-    chalk_put_maybe(r, "batch", "batch", CHALK_U_SEQUENCES, CHALK_INPUT,
-                    chalk_has(p, &CHALK_F_BATCH), chalk_in(p, &CHALK_F_BATCH));
+    if (chalk_takes(p, &CHALK_F_BATCH))
+        chalk_put_maybe(r, "batch", "batch", CHALK_U_SEQUENCES, CHALK_INPUT,
+                        chalk_has(p, &CHALK_F_BATCH), chalk_in(p, &CHALK_F_BATCH));
     if (chalk_takes(p, &CHALK_F_CONTEXT) && chalk_has(p, &CHALK_F_CONTEXT))
         chalk_put_number(r, "context", "context", CHALK_U_TOKENS, CHALK_INPUT,
                          chalk_in(p, &CHALK_F_CONTEXT));
     if (pass)
         chalk_put_number(r, "pass_tokens", "pass length", CHALK_U_TOKENS, CHALK_INPUT,
                          chalk_in(p, &F_PASS));
-    chalk_deploy_echo_tail(r, &s->d, CHALK_ECHO_FLOPS);
+    chalk_deploy_echo_tail(r, &s->d, echo);
     chalk_field *f = chalk_put_number(r, "attn_flops_per_context_token",
                                       "attention FLOPs per context token", CHALK_U_FLOPS,
                                       CHALK_INPUT, s->cd.attn_flops_per_context_token);
     if (!s->has_attn)
         chalk_note(r, f, "left out: no --model, attention shape or "
                          "--attn-flops-per-context-token");
+}
+
+static void put_serve_echo(chalk_record *r, const chalk_point *p, const serve *s, bool pass)
+{
+    put_serve_echo_as(r, p, s, pass, CHALK_ECHO_FLOPS);
 }
 
 /* The kink at `batch` (an unbounded batch for HUGE_VAL), or why there is none. */
@@ -378,6 +390,69 @@ static void build_draft(const chalk_point *p, chalk_record *r)
                    d.draft_tokens > 0);
 }
 
+/* ---- longest-context ------------------------------------------------------------------------ */
+
+static int check_longest(const chalk_point *p)
+{
+    int status = check_serve(p, true, false, false, false);
+    if (!status && !p->d->has_hbm)
+        status = chalk_fail("longest-context needs --hbm-bytes X (or --hw NAME)");
+    if (!status && !p->d->has_price)
+        status = chalk_fail("longest-context needs --usd-per-chip-hour X (%s has no sourced "
+                            "price)",
+                            p->d->hw ? p->d->hw->name : "this hardware");
+    if (!status && p->swept && p->swept != &F_MAX_USD && p->swept != &CHALK_F_TARGET_STEP)
+        status = chalk_fail("longest-context: only --max-usd-per-mtok or --target-step-s may "
+                            "be a sweep");
+    return status;
+}
+
+/* Why not even one token of context is served: the first limit one sequence of one
+ * token misses, or the price. */
+static const char *no_reach_reason(chalk_record *r, const serve *s, double target, double usd)
+{
+    char have[SHORT_CHARS];
+    if (context_hbm_bytes(&s->cd, 1.0, 1.0) > s->d.chips * s->d.hbm_bytes) {
+        chalk_human(have, sizeof have, CHALK_U_BYTES, s->d.chips * s->d.hbm_bytes);
+        return chalk_fmt(r, "the weights and one token's cache do not fit in %s of HBM", have);
+    }
+    double step = context_time_per_token(&s->cd, 1.0, 1.0).time_s;
+    if (step > target) {
+        chalk_human(have, sizeof have, CHALK_U_SECONDS, step);
+        return chalk_fmt(r, "one sequence of one token steps %s, over the target", have);
+    }
+    return chalk_fmt(r, "no batch serves even one token of context at %g USD per million "
+                        "tokens or less",
+                     usd);
+}
+
+static void build_longest(const chalk_point *p, chalk_record *r)
+{
+    serve sv = serve_of(p), *s = &sv;
+    double target = chalk_in(p, &CHALK_F_TARGET_STEP), usd = chalk_in(p, &F_MAX_USD);
+    double window = chalk_in(p, &F_MAX_CONTEXT);
+    chalk_clear(r);
+    put_serve_echo_as(r, p, s, false, CHALK_ECHO_FLOPS | CHALK_ECHO_HBM | CHALK_ECHO_PRICE);
+    chalk_put_number(r, "target_step_s", "target step", CHALK_U_SECONDS, CHALK_INPUT, target);
+    chalk_put_number(r, "max_usd_per_mtok", "price", CHALK_U_USD_PER_MTOK, CHALK_INPUT, usd);
+    chalk_put_number(r, "max_context_tokens", "window", CHALK_U_TOKENS, CHALK_INPUT, window);
+    context_reach reach = context_longest_context(&s->cd, s->d.hbm_bytes, s->d.usd_per_chip_hour,
+                                                  target, usd, window);
+    bool ok = reach.exists;
+    const char *why = ok ? NULL : no_reach_reason(r, s, target, usd);
+    chalk_put_result(r, "longest_context_tokens", "longest context", CHALK_U_TOKENS, 0, ok,
+                     reach.context_tokens, why);
+    chalk_put_result(r, "best_batch", "batch", CHALK_U_SEQUENCES, 0, ok, reach.batch, why);
+    chalk_put_result(r, "step_s", "step", CHALK_U_SECONDS, 0, ok, reach.step_s, why);
+    chalk_put_result(r, "usd_per_mtok", "cost", CHALK_U_USD_PER_MTOK, 0, ok, reach.usd_per_mtok,
+                     why);
+    chalk_put_result(r, "hbm_used_bytes", "HBM used", CHALK_U_BYTES, CHALK_DETAIL, ok,
+                     ok ? context_hbm_bytes(&s->cd, reach.batch, reach.context_tokens) : 0.0,
+                     why);
+    chalk_put_bool_result(r, "window_binds", "the window is the limit", CHALK_DETAIL, ok,
+                          ok && reach.context_tokens >= window, why);
+}
+
 /* ---- the commands ---------------------------------------------------------------------------- */
 
 #define SWEEPS CHALK_SWEEPS
@@ -396,6 +471,10 @@ static const chalk_input PASS[] = {SERVE_MODEL, ATTN, CHALK_RATE_INPUTS, {&CHALK
 static const chalk_input DRAFT[] = {SERVE_MODEL, ATTN, CHALK_RATE_INPUTS, {&CHALK_F_BATCH},
                                     {&CHALK_F_CONTEXT}, {&F_ACCEPT, CHALK_REQUIRED | SWEEPS},
                                     {&F_DRAFT_COST}, {&F_MAX_DRAFT, 0, 16}, {NULL}};
+static const chalk_input LONGEST[] = {SERVE_MODEL, ATTN, CHALK_RATE_INPUTS, {&CHALK_F_HBM_BYTES},
+                                      {&CHALK_F_USD}, {&CHALK_F_TARGET_STEP, CHALK_REQUIRED | SWEEPS},
+                                      {&F_MAX_USD, CHALK_REQUIRED | SWEEPS},
+                                      {&F_MAX_CONTEXT, 0, 1e12}, {NULL}};
 
 static const char *const ABOUT_COST[] = {
     "Time per generated token at a batch and context (lecture 6.1; book 5.1): the decode",
@@ -449,6 +528,18 @@ static const char *const EXAMPLES_DRAFT[] = {
     "chalk draft --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --kv-dtype fp8 --batch 1024 "
     "--context 8192 --accept 0.85",
     NULL};
+static const char *const ABOUT_LONGEST[] = {
+    "The longest whole context the chips can serve (book 5.6): some whole batch of",
+    "sequences of that context fits in HBM with the weights, steps within",
+    "--target-step-s, and makes a token cost at most --max-usd-per-mtok, up to the",
+    "model's window --max-context. best_batch is the cheapest batch there (the",
+    "smaller on a tie); limits met within a relative 1e-9 count as met.",
+    "--max-usd-per-mtok or --target-step-s may be a sweep.",
+    NULL};
+static const char *const EXAMPLES_LONGEST[] = {
+    "chalk longest-context --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --kv-dtype fp8 "
+    "--usd-per-chip-hour 2 --target-step-s 0.05 --max-usd-per-mtok 1.1",
+    NULL};
 
 #define SERVE_NEEDS (CHALK_DEPLOY | CHALK_NEED_FLOPS | CHALK_NEED_BW | CHALK_NEED_KV)
 
@@ -483,12 +574,22 @@ static const chalk_command CMD_DRAFT = {
     .build = build_draft, .about = ABOUT_DRAFT, .examples = EXAMPLES_DRAFT
 };
 
+static const chalk_command CMD_LONGEST = {
+    .name = "longest-context",
+    .summary = "the longest context sold within a step target and a price (book 5.6)",
+    .title = "chalk longest-context: the longest context a deployment sells within a step "
+    "target and a price (book 5.6)",
+    .inputs = LONGEST, .needs = SERVE_NEEDS | CHALK_NEED_PARAMS | CHALK_NEED_HBM | CHALK_NEED_PRICE,
+    .check = check_longest, .build = build_longest, .about = ABOUT_LONGEST,
+    .examples = EXAMPLES_LONGEST
+};
+
 static const chalk_preset_kind *const PRESET_KINDS[] = {&long_context_api_kind,
                                                         &long_context_tier_kind, NULL};
 
 const chalk_chapter chalk_chapter_05_long_context = {
     .number = 5,
     .title = "long context: KV bytes read off prices, cache tiers",
-    .commands = (const chalk_command *const[]){&long_context_kv_cmd, &long_context_kv_from_price_cmd, &CMD_CONTEXT_COST, &CMD_CONTEXT_CROSSOVER, &CMD_PASS, &CMD_DRAFT, &long_context_cache_schedule_cmd, &long_context_price_ratio_cmd, &long_context_tier_cmd, &long_context_price_cmd, NULL},
+    .commands = (const chalk_command *const[]){&long_context_kv_cmd, &long_context_kv_from_price_cmd, &CMD_CONTEXT_COST, &CMD_CONTEXT_CROSSOVER, &CMD_PASS, &CMD_DRAFT, &CMD_LONGEST, &long_context_cache_schedule_cmd, &long_context_price_ratio_cmd, &long_context_tier_cmd, &long_context_price_cmd, NULL},
     .presets = PRESET_KINDS,
 };

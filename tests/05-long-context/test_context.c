@@ -953,6 +953,150 @@ static void a_list_without_writes_sends_everything_uncached(void **state)
     assert_actions(a, want, 3);
 }
 
+/* ---- 5.12 longest_context -------------------------------------------------- */
+
+/* A toy whose numbers are exact in binary: one chip of 1,000 bytes of HBM, 1 FLOP/s and
+ * 100 B/s, rented at 3,600 USD an hour (1 USD a second, so a token's cost in USD per
+ * million is its time in seconds times 1e6); 100 bytes of weights (100 parameters at 1
+ * byte), 1 FLOP of arithmetic per token (0.5 active parameters), 1 byte of cache per
+ * token of context, no attention arithmetic. At context L and batch B, from the
+ * roofline of §5.1 (The roofline against context):
+ *     a token takes  max(1, (100 / B + L) / 100) s
+ *     a step takes   B times that, max(B, 1 + B L / 100) s
+ *     the HBM holds  100 + B L bytes. */
+static context_deploy reach_toy(void)
+{
+    return toy(100, 0.5, 1, 0, 1, 100);
+}
+#define TOY_HBM 1000.0
+#define TOY_USD_PER_HOUR 3600.0
+#define NO_LIMIT 1e12
+
+static void assert_reach(context_reach r, double context, double batch, double step_s,
+                         double usd_per_mtok)
+{
+    assert_true(r.exists);
+    assert_close(r.context_tokens, context, TIGHT, "tokens");
+    assert_close(r.batch, batch, TIGHT, "sequences");
+    assert_close(r.step_s, step_s, TIGHT, "s");
+    assert_close(r.usd_per_mtok, usd_per_mtok, TIGHT, "USD/Mtok");
+}
+
+/* With speed and price free, HBM alone limits the context: one sequence of L tokens
+ * fits while 100 + L <= 1,000, so L = 900, exactly full (a limit met exactly is met).
+ * Its step is max(1, 1 + 900 / 100) = 10 s, and a token costs 10 s = 1e7 USD/Mtok. */
+static void a_full_hbm_ends_the_context_weights_included(void **state)
+{
+    (void)state;
+    context_deploy d = reach_toy();
+    context_reach r = context_longest_context(&d, TOY_HBM, TOY_USD_PER_HOUR, NO_LIMIT,
+                                              NO_LIMIT, 1e6);
+    assert_reach(r, 900, 1, 10, 1e7);
+}
+
+/* A price of 2e6 USD/Mtok (2 s a token) is met while 100 / B + L <= 200, and the
+ * cheapest batch at L is the largest that fits, B = floor(900 / L): at L = 180 that is
+ * 5 sequences, 100 / 5 + 180 = 200, exactly the price; at L = 181 only 4 fit, and
+ * 25 + 181 = 206 is too dear. The step: max(5, 1 + 5 x 180 / 100) = 10 s. */
+static void a_price_limit_is_met_by_the_largest_batch_that_fits(void **state)
+{
+    (void)state;
+    context_deploy d = reach_toy();
+    context_reach r = context_longest_context(&d, TOY_HBM, TOY_USD_PER_HOUR, NO_LIMIT,
+                                              2e6, 1e6);
+    assert_reach(r, 180, 5, 10, 2e6);
+}
+
+/* A step of at most 4 s bounds the WHOLE step, max(B, 1 + B L / 100), not one token's
+ * share of it: one sequence meets it while L <= 300 (1 + 3 = 4 s exactly), and at
+ * L = 300 a second sequence would step 1 + 6 = 7 s. A token then costs 4e6 USD/Mtok. */
+static void a_step_limit_bounds_the_whole_step(void **state)
+{
+    (void)state;
+    context_deploy d = reach_toy();
+    context_reach r = context_longest_context(&d, TOY_HBM, TOY_USD_PER_HOUR, 4, NO_LIMIT,
+                                              1e6);
+    assert_reach(r, 300, 1, 4, 4e6);
+}
+
+/* Past the balance batch a larger batch costs no less per token: at the model's window
+ * of 20 tokens a token takes max(1, (100 / B + 20) / 100) s, 1 s (1e6 USD/Mtok) for
+ * every B >= 2 up to the 45 that fit, and the smallest, 2, is the answer (step 2 s).
+ * At a window of 50 the balance is exactly B = 2 (100 / 2 + 50 = 100): a tie between
+ * compute and memory costs the same 1 s, and 2 still wins. */
+static void past_the_balance_batch_the_smallest_cheapest_batch_wins(void **state)
+{
+    (void)state;
+    context_deploy d = reach_toy();
+    context_reach r = context_longest_context(&d, TOY_HBM, TOY_USD_PER_HOUR, NO_LIMIT,
+                                              NO_LIMIT, 20);
+    assert_reach(r, 20, 2, 2, 1e6);
+    r = context_longest_context(&d, TOY_HBM, TOY_USD_PER_HOUR, NO_LIMIT, NO_LIMIT, 50);
+    assert_reach(r, 50, 2, 2, 1e6);
+}
+
+/* The rounding rule: three chips of 0.3 bytes hold 0.9 bytes, and 0.1 bytes of weights
+ * plus 80 tokens of 0.01 bytes fill them exactly: L = 80. In doubles 3 x 0.3 is
+ * 0.8999999999999999 and 0.1 + 80 x 0.01 is 0.9, a hair above; within the relative
+ * 1e-9 it counts as met. (1 FLOP/s and 10 B/s a chip; the step and the price are left
+ * free.) */
+static void an_hbm_full_to_the_last_bit_of_a_double_still_fits(void **state)
+{
+    (void)state;
+    context_deploy d = toy(0.1, 0.05, 0.01, 0, 1, 10);
+    d.chips = 3;
+    context_reach r = context_longest_context(&d, 0.3, TOY_USD_PER_HOUR, NO_LIMIT, NO_LIMIT,
+                                              1e6);
+    assert_true(r.exists);
+    assert_close(r.context_tokens, 80, TIGHT, "tokens");
+    assert_close(r.batch, 1, TIGHT, "sequences");
+}
+
+/* No answer when not even one token of context is served: weights of 100 bytes leave
+ * no room in 100 bytes of HBM (101 bytes hold one token: L = 1, B = 1, a step of
+ * max(1, 1 + 1 / 100) = 1.01 s); that 1.01 s step misses a 0.5 s target; a token
+ * never costs less than its 1 s of arithmetic, 1e6 USD/Mtok. */
+static void nothing_served_gives_no_answer(void **state)
+{
+    (void)state;
+    context_deploy d = reach_toy();
+    context_reach none[] = {
+        context_longest_context(&d, 100, TOY_USD_PER_HOUR, NO_LIMIT, NO_LIMIT, 1e6),
+        context_longest_context(&d, TOY_HBM, TOY_USD_PER_HOUR, 0.5, NO_LIMIT, 1e6),
+        context_longest_context(&d, TOY_HBM, TOY_USD_PER_HOUR, NO_LIMIT, 999999, 1e6),
+    };
+    assert_reach(context_longest_context(&d, 101, TOY_USD_PER_HOUR, NO_LIMIT, NO_LIMIT, 1e6),
+                 1, 1, 1.01, 1.01e6);
+    for (int i = 0; i < 3; i++) {
+        assert_false(none[i].exists);
+        assert_true(none[i].context_tokens == 0 && none[i].batch == 0 &&
+                    none[i].step_s == 0 && none[i].usd_per_mtok == 0);
+    }
+}
+
+/* DeepSeek-V3 on a GB200 NVL72 (fp4, fp8 MLA cache, attention counted) at 2 USD a
+ * chip-hour (chapter 1's rent, our assumption), its 131,072-token window (128K, the
+ * DeepSeek-V3 README), steps of at most 50 ms and DeepSeek's own output price of
+ * 1.10 USD/Mtok (lib/price.c, early 2025). The rack's HBM holds
+ * 72 x 186e9 - 335.5e9 = 13,056.5e9 bytes of cache: K = 13,056.5e9 / 35,136 =
+ * 371,598,929.9 tokens of context in all. At L = 131,072 a token's fetch,
+ * (335.5e9 / B + 131,072 x 35,136) / (72 x 8e12), outweighs its arithmetic,
+ * (74e9 + 131,072 x 17,000,448) / (72 x 10e15), at every batch that fits, so the
+ * cheapest batch is the largest, B = floor(K / L) = 2,835; its step, HBM's drain time
+ * or less (13,392e9 / 576e12 = 23.25 ms), meets 50 ms, and a token costs
+ * 72 x 2 / 3600 x 1e6 x fetch = 0.328 USD/Mtok, under the price: the window binds. */
+static void deepseek_v3_on_an_nvl72_sells_its_whole_window(void **state)
+{
+    (void)state;
+    context_deploy d = deepseek_on_nvl72();
+    double L = 131072, B = 2835;
+    double fetch_s = (671e9 * 0.5 / B + L * d.kv_bytes_per_token) / (72 * 8e12);
+    context_reach r = context_longest_context(&d, 186e9, 2, 0.05, 1.10, L);
+    assert_reach(r, L, B, B * fetch_s, 72 * 2 / 3600.0 * 1e6 * fetch_s);
+    assert_true(671e9 * 0.5 + B * L * d.kv_bytes_per_token <= 72 * 186e9);
+    assert_true(671e9 * 0.5 + (B + 1) * L * d.kv_bytes_per_token > 72 * 186e9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1020,6 +1164,13 @@ int main(void)
         CHALK_TEST(cache_schedule, a_list_without_writes_sends_everything_uncached),
         CHALK_TEST(windows_sparse, the_index_is_index_dim_numbers_per_layer),
         CHALK_TEST(windows_sparse, past_the_kink_reads_grow_as_the_square_root),
+        CHALK_TEST(longest_context, a_full_hbm_ends_the_context_weights_included),
+        CHALK_TEST(longest_context, a_price_limit_is_met_by_the_largest_batch_that_fits),
+        CHALK_TEST(longest_context, a_step_limit_bounds_the_whole_step),
+        CHALK_TEST(longest_context, past_the_balance_batch_the_smallest_cheapest_batch_wins),
+        CHALK_TEST(longest_context, an_hbm_full_to_the_last_bit_of_a_double_still_fits),
+        CHALK_TEST(longest_context, nothing_served_gives_no_answer),
+        CHALK_TEST(longest_context, deepseek_v3_on_an_nvl72_sells_its_whole_window),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -280,6 +280,78 @@ static void a_long_busy_conversation_writes_once(void **state)
     assert_int_equal(a[199], CONTEXT_READ_CACHE);
 }
 
+/* ---- longest_context ---------------------------------------------------------- */
+
+/* DeepSeek-V3 in fp4 on a GB200 NVL72 (72 GPUs of 10e15 FLOP/s, 8e12 B/s, 186e9 B;
+ * NVIDIA), its MLA cache in fp8 (61 x 576 = 35,136 B a token), attention counted
+ * (2 x 61 x 128 x 1,088 FLOPs a context token), rented at 2 USD a chip-hour. */
+static context_deploy deepseek_nvl72(void)
+{
+    context_deploy d = {
+        .params_total = 671e9, .params_active = 37e9, .bytes_per_param = 0.5,
+        .kv_bytes_per_token = 61 * 576.0, .attn_flops_per_context_token = 2.0 * 61 * 128 * 1088,
+        .chips = 72, .flops_per_s = 10e15, .hbm_bytes_per_s = 8e12,
+    };
+    return d;
+}
+
+/* Past its window, at DeepSeek's output price of 1.10 USD/Mtok and steps of 50 ms:
+ * every batch that fits is memory-bound and steps within HBM's 23.25 ms drain, so
+ * the cheapest batch at L is B = floor(K / L), K = (72 x 186e9 - 335.5e9) / 35,136 =
+ * 371,598,929.9 tokens of cache, and a token costs 72 x 2 / 3600 x 1e6 x
+ * (335.5e9 / B + 35,136 L) / 576e12. Worked in exact fractions (python): L = 439,519
+ * (B = 845) costs 1.0999987; L = 439,520 (B = 845) costs 1.1000011. */
+static void deepseek_at_its_own_price_sells_439519_tokens(void **state)
+{
+    (void)state;
+    context_deploy d = deepseek_nvl72();
+    context_reach r = context_longest_context(&d, 186e9, 2, 0.05, 1.10, 1e9);
+    assert_true(r.exists);
+    assert_close(r.context_tokens, 439519, TIGHT, "tokens");
+    assert_close(r.batch, 845, TIGHT, "sequences");
+    double fetch_s = (335.5e9 / 845 + 35136.0 * 439519) / 576e12;
+    assert_close(r.step_s, 845 * fetch_s, TIGHT, "s");
+    assert_close(r.usd_per_mtok, 72 * 2 / 3600.0 * 1e6 * fetch_s, TIGHT, "USD/Mtok");
+}
+
+/* At 0.50 USD/Mtok and steps of 20 ms the step binds before HBM: the batch's cache may
+ * hold K = (576e12 x 0.02 - 335.5e9) / 35,136 = 318,320,241.3 tokens. Worked in exact
+ * fractions: L = 198,950 (B = 1,600) costs 0.4999996; L = 198,951 costs 0.5000112. */
+static void a_20_ms_step_at_half_a_dollar_sells_198950_tokens(void **state)
+{
+    (void)state;
+    context_deploy d = deepseek_nvl72();
+    context_reach r = context_longest_context(&d, 186e9, 2, 0.02, 0.5, 1e9);
+    assert_true(r.exists);
+    assert_close(r.context_tokens, 198950, TIGHT, "tokens");
+    assert_close(r.batch, 1600, TIGHT, "sequences");
+    assert_true(r.step_s <= 0.02);
+}
+
+/* Attention's arithmetic bounds the context too. A toy on one chip of 1 FLOP/s and
+ * 100 B/s, HBM to spare, 100 B of weights, 1 FLOP a token plus 0.01 FLOP per token
+ * of context, 1 B of cache a token: compute, 1 + 0.01 L s a token, is never below
+ * memory, 1 / B + 0.01 L s, so every batch costs the same and B = 1 answers. A price
+ * of 3e6 USD/Mtok (3 s at 1 USD a second) allows L = 200; a step of 2.5 s, L = 150;
+ * a window of one token answers 1. */
+static void attention_arithmetic_bounds_the_context(void **state)
+{
+    (void)state;
+    context_deploy d = {.params_total = 100, .params_active = 0.5, .bytes_per_param = 1,
+                        .kv_bytes_per_token = 1, .attn_flops_per_context_token = 0.01,
+                        .chips = 1, .flops_per_s = 1, .hbm_bytes_per_s = 100};
+    context_reach r = context_longest_context(&d, 1e9, 3600, 1e12, 3e6, 1e6);
+    assert_close(r.context_tokens, 200, TIGHT, "tokens");
+    assert_close(r.batch, 1, TIGHT, "sequences");
+    assert_close(r.usd_per_mtok, 3e6, TIGHT, "USD/Mtok");
+    r = context_longest_context(&d, 1e9, 3600, 2.5, 1e12, 1e6);
+    assert_close(r.context_tokens, 150, TIGHT, "tokens");
+    assert_close(r.step_s, 2.5, TIGHT, "s");
+    r = context_longest_context(&d, 1e9, 3600, 1e12, 1e12, 1);
+    assert_true(r.exists);
+    assert_close(r.context_tokens, 1, TIGHT, "tokens");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -302,6 +374,9 @@ int main(void)
         CHALK_TEST(draft_length, dear_drafts_tie_with_plain_decode),
         CHALK_TEST(cache_schedule, an_hour_long_pause_is_bridged_by_the_1_hour_entry),
         CHALK_TEST(cache_schedule, a_long_busy_conversation_writes_once),
+        CHALK_TEST(longest_context, deepseek_at_its_own_price_sells_439519_tokens),
+        CHALK_TEST(longest_context, a_20_ms_step_at_half_a_dollar_sells_198950_tokens),
+        CHALK_TEST(longest_context, attention_arithmetic_bounds_the_context),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
