@@ -14,14 +14,17 @@
 #   same_value(a, b)       equal values: numbers within 1e-6 relative, else the
 #                          same text
 
-function hex2dec(s,   i, n, c) {
+# cmocka prints integers as 64-bit hex: 0xffffffffffffffff is -1, a negative value in
+# two's complement (the sum of the complemented digits, plus one, negated)
+function hex2dec(s,   i, n, c, neg) {
     if (s !~ /^0x[0-9a-fA-F]+$/) return s
+    neg = length(s) == 18 && index("89abcdef", tolower(substr(s, 3, 1))) > 0
     n = 0
     for (i = 3; i <= length(s); i++) {
         c = index("0123456789abcdef", tolower(substr(s, i, 1))) - 1
-        n = n * 16 + c
+        n = n * 16 + (neg ? 15 - c : c)
     }
-    return n
+    return neg ? -(n + 1) : n
 }
 
 # Line `l` of C without its comments (/* */, also across lines, and //), string and
@@ -152,7 +155,9 @@ function explain(detail,   L, nl, i, loc, file, line, stmt, said, raw, out, s, p
                 else if (c == "," && depth == 0) { cut = j; break }
             }
             got = substr(args, 1, cut - 1); want = substr(args, cut + 1); sub(/^ +/, "", want)
-            out = out "computed " got " = " hex2dec(v[1]) "\nexpected " want " = " hex2dec(v[2]) "\n"
+            # a literal expected value is said once ("expected 3", not "expected 3 = 3")
+            out = out "computed " got " = " hex2dec(v[1]) "\nexpected " \
+                (want ~ /^-?[0-9]+[uUlL]*$/ ? hex2dec(v[2]) : want " = " hex2dec(v[2])) "\n"
             said = 1
         } else if (stmt ~ /^assert_true\(/ && !said) {
             e = stmt; sub(/^assert_true\(/, "", e); sub(/\);$/, "", e)

@@ -349,6 +349,16 @@ C
         test "$(printf '%s\n' "$out" | grep -c '^ *expected true, but it is false: b\.exists$')" = 1
     git show HEAD:"$t" >"$t"
 
+    echo "-- an integer assertion: a negative value is negative, a literal said once"
+    # cmocka prints assert_int_equal's values as 64-bit hex: the stub's -1 is
+    # 0xffffffffffffffff, once shown as 1.84467e+19; a literal expected value was
+    # shown as "expected 3 = 3"
+    out=$(make -s check CH=06 VERBOSE=1 2>&1)
+    expect "check shows the stub's -1 as -1 (chapter 6, rounds_to_avalanche)" \
+        has "$out" "computed revnets_rounds_to_avalanche(count_member, &f, 5, 1.0 / 64, 4, 1) = -1"
+    expect "  and a literal expected value once (expected 3)" \
+        eval 'printf "%s\n" "$out" | grep -qx " *expected 3" && ! has "$out" "expected 3 = 3" && ! has "$out" "e+19"'
+
     echo "-- every setting of the loop is in make help and the README"
     knobs=$(for f in tests/check.sh tests/loop/hint.sh tests/loop/watch.sh tests/loop/solution.sh \
         tests/loop/reset.sh tests/loop/progress.sh tests/loop/submission.sh; do
