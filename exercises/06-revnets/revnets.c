@@ -402,12 +402,12 @@ double revnets_activation_budget_bytes(double hbm_bytes,
 }
 
 double revnets_plan_flops_fraction(const revnets_checkpoint_plan *plan,
-                                   int layers, const revnets_layer *stored)
+                                   int layers, const revnets_layer *layer)
 {
     /* TODO §6.8 (Checkpoints under a memory budget): the segments'
      * recomputation, and the stored layers' own. */
     (void)plan;
     (void)layers;
-    (void)stored;
+    (void)layer;
     return -1.0;
 }

@@ -355,11 +355,15 @@ static inline const double *revnets_wg(const revnets_net *net, int l)
  *     F(h)_i = tanh(sum over j < half of wf[i * half + j] * h_j)
  *     G(h)_i = tanh(sum over j < half of wg[i * half + j] * h_j)
  *
- * (G reads the NEW x1, that is y1.) *
+ * (G reads the NEW x1, that is y1.)
  * In a dot product the terms are added in order j = 0, 1, ...; in float
- * every weight, product, partial sum, tanh and final sum is rounded
- * (revnets_round). Buffers: wf, wg: half * half doubles each, read; x1,
- * x2: half doubles each, read and written. Precondition: half >= 1. */
+ * every weight, product, partial sum and tanh is rounded (revnets_round),
+ * and so is each residual sum x1 + F(x2) and x2 + G(y1), once. The
+ * streams are not rounded again on entry: in float they must already hold
+ * float values (revnets_round(v, REVNETS_FLOAT) == v), as the rounded
+ * copy of revnets_reconstruction_error does. Buffers: wf, wg: half * half
+ * doubles each, read; x1, x2: half doubles each, read and written.
+ * Precondition: half >= 1; in float, x1 and x2 hold float values. */
 // clang-format on
 void revnets_block_forward(const double *wf, const double *wg, int half,
                            double *x1, double *x2, revnets_dtype dt);
@@ -603,6 +607,6 @@ double revnets_activation_budget_bytes(double hbm_bytes,
  * 0 for a plan that does not exist. Preconditions: layers >= 1, the
  * layer's sizes as for revnets_act_bytes_per_layer. */
 double revnets_plan_flops_fraction(const revnets_checkpoint_plan *plan,
-                                   int layers, const revnets_layer *stored);
+                                   int layers, const revnets_layer *layer);
 
 #endif /* CHALK_REVNETS_H */
