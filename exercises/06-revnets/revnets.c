@@ -69,7 +69,7 @@ void revnets_toy_decrypt(uint32_t block[2], const uint32_t key[4],
     (void)rounds;
 }
 
-/* ---- Exercise 6.3 (**) tea_xtea ------------------------------------ */
+/* ---- Exercise 6.3 (*) tea_xtea ------------------------------------- */
 
 void revnets_tea_encrypt(uint32_t v[2], const uint32_t k[4], int cycles)
 {
@@ -164,7 +164,7 @@ uint64_t revnets_mlp_mix(uint64_t in, const void *ctx)
     return ~in;
 }
 
-/* ---- Exercise 6.6 (*) rounds_to_avalanche -------------------------- */
+/* ---- Exercise 6.6 (***) rounds_to_avalanche ------------------------ */
 
 int revnets_rounds_to_avalanche(revnets_rounds_fn mix, const void *ctx,
                                 int max_rounds, double tolerance,
@@ -276,7 +276,7 @@ size_t revnets_work_reversible(int layers, int half)
 
 double revnets_train_flops(int layers, int half, bool reversible)
 {
-    /* TODO §6.6 (Training memory): count C_fwd, then the step. */
+    /* TODO §6.6 (Training memory): a block's forward, then the step. */
     (void)layers;
     (void)half;
     (void)reversible;
@@ -285,7 +285,8 @@ double revnets_train_flops(int layers, int half, bool reversible)
 
 double revnets_extra_flops_fraction(int layers, int half)
 {
-    /* TODO §6.6 (Training memory): the reversible step's FLOPs over the stored one's, less 1. */
+    /* TODO §6.6 (Training memory): what regenerating adds, as a share
+     * of the stored step. */
     (void)layers;
     (void)half;
     return 0.0;
@@ -309,7 +310,7 @@ double revnets_backward_stored(const revnets_net *net, const double *x1,
     return 0.0;
 }
 
-/* ---- Exercise 6.11 (***) reversible_backprop ----------------------- */
+/* ---- Exercise 6.11 (**) reversible_backprop ------------------------ */
 
 double revnets_backward_reversible(const revnets_net *net, const double *x1,
                                    const double *x2, double *grad,
@@ -356,8 +357,8 @@ double revnets_recompute_flops_fraction(const revnets_layer *l)
 
 double revnets_attention_core_share(const revnets_layer *l)
 {
-    /* TODO §6.7 (Activation memory of a transformer layer): the bytes selective recomputation drops, over all of an
-     * undivided layer's. */
+    /* TODO §6.7 (Activation memory of a transformer layer): the bytes
+     * selective recomputation drops, over all of an undivided layer's. */
     (void)l;
     return -1.0;
 }
@@ -366,8 +367,8 @@ double revnets_model_state_bytes_per_gpu(double params,
                                          double tensor_parallel,
                                          double pipeline_parallel)
 {
-    /* TODO §6.7 (Activation memory of a transformer layer): the formula
-     * of revnets.h. */
+    /* TODO §6.7 (Activation memory of a transformer layer): the state's
+     * bytes, and how many GPUs share them. */
     (void)params;
     (void)tensor_parallel;
     (void)pipeline_parallel;
@@ -402,12 +403,12 @@ double revnets_activation_budget_bytes(double hbm_bytes,
 }
 
 double revnets_plan_flops_fraction(const revnets_checkpoint_plan *plan,
-                                   int layers, const revnets_layer *stored)
+                                   int layers, const revnets_layer *layer)
 {
     /* TODO §6.8 (Checkpoints under a memory budget): the segments'
      * recomputation, and the stored layers' own. */
     (void)plan;
     (void)layers;
-    (void)stored;
+    (void)layer;
     return -1.0;
 }

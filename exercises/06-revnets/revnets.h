@@ -105,7 +105,7 @@ void revnets_toy_encrypt(uint32_t block[2], const uint32_t key[4],
 void revnets_toy_decrypt(uint32_t block[2], const uint32_t key[4],
                          int rounds);
 
-/* ---- Exercise 6.3 (**) tea_xtea: TEA and XTEA
+/* ---- Exercise 6.3 (*) tea_xtea: TEA and XTEA
  * §6.3 (TEA and XTEA: Feistel rounds with addition) */
 
 /* The key-schedule constant: floor((sqrt(5) - 1) / 2 * 2^32). */
@@ -272,7 +272,7 @@ typedef struct revnets_mlp {
  * revnets_mlp, read, whose weights hold depth * 64 * 64 doubles. */
 uint64_t revnets_mlp_mix(uint64_t in, const void *ctx);
 
-/* ---- Exercise 6.6 (*) rounds_to_avalanche: how many rounds suffice?
+/* ---- Exercise 6.6 (***) rounds_to_avalanche: how many rounds suffice?
  * §6.4 (Avalanche, measured) */
 
 /* A family of mixers indexed by a number of rounds (a cipher with its
@@ -355,11 +355,15 @@ static inline const double *revnets_wg(const revnets_net *net, int l)
  *     F(h)_i = tanh(sum over j < half of wf[i * half + j] * h_j)
  *     G(h)_i = tanh(sum over j < half of wg[i * half + j] * h_j)
  *
- * (G reads the NEW x1, that is y1.) *
+ * (G reads the NEW x1, that is y1.)
  * In a dot product the terms are added in order j = 0, 1, ...; in float
- * every weight, product, partial sum, tanh and final sum is rounded
- * (revnets_round). Buffers: wf, wg: half * half doubles each, read; x1,
- * x2: half doubles each, read and written. Precondition: half >= 1. */
+ * every weight, product, partial sum and tanh is rounded (revnets_round),
+ * and so is each residual sum x1 + F(x2) and x2 + G(y1), once. The
+ * streams are not rounded again on entry: in float they must already hold
+ * float values (revnets_round(v, REVNETS_FLOAT) == v), as the rounded
+ * copy of revnets_reconstruction_error does. Buffers: wf, wg: half * half
+ * doubles each, read; x1, x2: half doubles each, read and written.
+ * Precondition: half >= 1; in float, x1 and x2 hold float values. */
 // clang-format on
 void revnets_block_forward(const double *wf, const double *wg, int half,
                            double *x1, double *x2, revnets_dtype dt);
@@ -416,28 +420,28 @@ double revnets_reconstruction_error(const revnets_net *net,
 /* ---- Exercise 6.9 (*) training_cost: memory and FLOPs of a step
  * §6.6 (Training memory: store or regenerate) */
 
-/* Doubles of workspace revnets_backward_stored needs: the activations the
- * backward pass reads, kept for every block: x2, F(x2), y1 and G(y1),
- * 4 * half a block, layers blocks. Grows with depth. Preconditions:
- * layers >= 0, half >= 1. */
+/* Doubles of workspace revnets_backward_stored needs: the activations its
+ * backward pass reads, kept for every one of the `layers` blocks, as
+ * §6.6 (Training memory: store or regenerate) counts them. Grows with
+ * depth. Preconditions: layers >= 0, half >= 1. */
 size_t revnets_work_stored(int layers, int half);
 
-/* Doubles of workspace revnets_backward_reversible needs: the current
- * state (x1, x2) and one scratch vector, 3 * half, whatever the depth.
- * Preconditions as revnets_work_stored. */
+/* Doubles of workspace revnets_backward_reversible needs, as §6.6
+ * (Training memory: store or regenerate) counts them: the same whatever
+ * the depth. Preconditions as revnets_work_stored. */
 size_t revnets_work_reversible(int layers, int half);
 
 /* Matrix FLOPs of one training step (forward, then backward) for one
- * example, counted as in §6.6 (Training memory): a block's forward is two
- * half x half matrix-vector products, C_fwd = 4 * half^2 FLOPs; its
- * backward is 2 * C_fwd (a gradient for the input and one for the
- * weights); a reversible step also re-runs every block's F and G while
- * inverting, one C_fwd more. Preconditions as revnets_work_stored. */
+ * example through `layers` blocks, counted as in §6.6 (Training memory:
+ * store or regenerate): only the matrix products, 2 FLOPs per
+ * multiply-accumulate; with `reversible`, what regenerating the
+ * activations re-runs as well. Preconditions as revnets_work_stored. */
 double revnets_train_flops(int layers, int half, bool reversible);
 
-/* What reversibility adds to a training step's FLOPs, as a fraction of the stored
- * step's: (reversible - stored) / stored, a third (16 against 12 half^2 a block).
- * Preconditions: layers >= 1, half >= 1. */
+/* What reversibility adds to a training step's FLOPs, as a fraction of
+ * the stored step's FLOPs (0.5 would mean half as many again), §6.6
+ * (Training memory: store or regenerate). Preconditions: layers >= 1,
+ * half >= 1. */
 double revnets_extra_flops_fraction(int layers, int half);
 /* ---- Exercise 6.10 (**) stored_backprop: the usual backward pass
  * §6.6 (Training memory: store or regenerate) */
@@ -447,9 +451,10 @@ double revnets_extra_flops_fraction(int layers, int half);
  *
  *     loss = (|y1|^2 + |y2|^2) / 2     at the stack's output (y1, y2)
  *
- * The forward pass keeps in work what each block's backward step reads
- * (what that is: §6.6 (Training memory)); the backward pass then goes
- * down the blocks, from the last to the first. Returns the loss; writes
+ * computed in double from the input (x1, x2). §6.6 (Training memory:
+ * store or regenerate) sets the scene; the gradients are yours to derive.
+ * work has room for what the backward pass reads of every block, no
+ * more (revnets_work_stored). Returns the loss; writes
  * d loss / d W into grad (the layout of net->weights: grad[k] is the
  * derivative with respect to net->weights[k]; every entry written) and
  * d loss / d x into gx1, gx2. Buffers: x1, x2: net->half doubles each,
@@ -461,14 +466,13 @@ double revnets_backward_stored(const revnets_net *net, const double *x1,
                                const double *x2, double *grad, double *gx1,
                                double *gx2, double *work);
 
-/* ---- Exercise 6.11 (***) reversible_backprop: activations regenerated
+/* ---- Exercise 6.11 (**) reversible_backprop: activations regenerated
  * §6.6 (Training memory: store or regenerate) */
 
 /* The same loss and gradients as revnets_backward_stored (equal to
- * rounding), storing no activations: the forward pass keeps only its
- * output, and the backward pass walks down the stack regenerating each
- * block's input from its output while the gradient passes through it.
- * Buffers: x1, x2: net->half doubles each, read (never written); grad:
+ * rounding), in a workspace that does not grow with depth: no block's
+ * activations are kept from the forward pass; why none need be, §6.6
+ * (Training memory: store or regenerate). Buffers: x1, x2: net->half doubles each, read (never written); grad:
  * net->layers * 2 * net->half * net->half doubles, written; gx1, gx2:
  * net->half doubles each, written; work: revnets_work_reversible(
  * net->layers, net->half) = 3 * net->half doubles, scratch, and not one
@@ -527,9 +531,11 @@ double revnets_act_bytes_per_model(const revnets_layer *l, int layers);
  */
 double revnets_recompute_flops_fraction(const revnets_layer *l);
 
-/* The share of an undivided layer's activation bytes (t = 1, no recomputation) that
- * sits in the s^2 attention core, the part selective recomputation drops:
- * (5as/h) / (34 + 5as/h). Preconditions: every size >= 1. */
+/* The share of an undivided layer's activation bytes (n_TP = 1, no
+ * recomputation) held by the attention core, the part that grows with
+ * S^2 and that selective recomputation drops: a number in (0, 1), §6.7
+ * (Activation memory of a transformer layer). Only the sizes S, B_micro,
+ * d_model and n_h are read. Preconditions: every size >= 1. */
 double revnets_attention_core_share(const revnets_layer *l);
 
 /* Bytes of model state per parameter in mixed-precision training with
@@ -538,10 +544,11 @@ double revnets_attention_core_share(const revnets_layer *l);
  * arXiv:1910.02054), section 3.1. */
 #define REVNETS_ADAM_BYTES_PER_PARAM 16.0
 
-/* Model state one GPU holds when the parameters are split evenly over
- * tensor_parallel x pipeline_parallel GPUs, in bytes:
- * REVNETS_ADAM_BYTES_PER_PARAM x params / (tensor_parallel x
- * pipeline_parallel). Preconditions: params > 0, tensor_parallel >= 1,
+/* The model state (weights, gradients and Adam's state, counted as
+ * REVNETS_ADAM_BYTES_PER_PARAM does) that one GPU holds, in bytes, when
+ * the `params` parameters of one model copy are split evenly over its
+ * tensor_parallel x pipeline_parallel GPUs, §6.7 (Activation memory of a
+ * transformer layer). Preconditions: params > 0, tensor_parallel >= 1,
  * pipeline_parallel >= 1. */
 double revnets_model_state_bytes_per_gpu(double params,
                                          double tensor_parallel,
@@ -578,8 +585,9 @@ typedef struct revnets_checkpoint_plan {
  *     length): exists is false, every other field 0.
  * peak_bytes and the comparison with the budget use the sum of the
  * model, in the order the book writes it; extra_flops_fraction is the
- * share of one more forward pass through the recomputed layers in a step
- * of 3 forward passes (0 when every layer is stored). Preconditions:
+ * matrix FLOPs recomputing the plan's layers adds to a training step, as
+ * a fraction of the step's, counted as in §6.6 (Training memory: store or
+ * regenerate) (0 when every layer is stored). Preconditions:
  * 1 <= layers <= 4096, layer_bytes > 0, 0 < input_bytes <= layer_bytes,
  * budget_bytes >= 0. */
 revnets_checkpoint_plan revnets_plan_checkpoints(int layers,
@@ -594,15 +602,14 @@ revnets_checkpoint_plan revnets_plan_checkpoints(int layers,
 double revnets_activation_budget_bytes(double hbm_bytes,
                                        double model_state_bytes);
 
-/* What a plan's step recomputes, as a fraction of the step's 3
- * forwards: the plan's segments (plan->extra_flops_fraction) plus, in
- * each of its plan->stored layers out of `layers`, what `stored`
- * recomputes (revnets_recompute_flops_fraction: 0 for none, the
- * attention products for selective):
- *     extra_flops_fraction + (stored / layers) * recompute fraction.
- * 0 for a plan that does not exist. Preconditions: layers >= 1, the
- * layer's sizes as for revnets_act_bytes_per_layer. */
+/* All that a plan's training step recomputes, as a fraction of the
+ * step's matrix FLOPs, §6.8 (Checkpoints under a memory budget): the
+ * recomputed segments of `plan`, and what each of its plan->stored
+ * layers recomputes itself as `layer` says (layer->recompute: none, or
+ * selective); `layers` is the whole stack, plan's too. 0 for a plan
+ * that does not exist. Preconditions: layers >= 1, the layer's sizes as
+ * for revnets_act_bytes_per_layer. */
 double revnets_plan_flops_fraction(const revnets_checkpoint_plan *plan,
-                                   int layers, const revnets_layer *stored);
+                                   int layers, const revnets_layer *layer);
 
 #endif /* CHALK_REVNETS_H */

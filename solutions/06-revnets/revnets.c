@@ -701,12 +701,12 @@ double revnets_activation_budget_bytes(double hbm_bytes,
 }
 
 double revnets_plan_flops_fraction(const revnets_checkpoint_plan *plan,
-                                   int layers, const revnets_layer *stored)
+                                   int layers, const revnets_layer *layer)
 {
     COST_ASSERT(layers >= 1 && "need a layer");
     if (!plan->exists)
         return 0.0;
     return plan->extra_flops_fraction +
-           (double)plan->stored / layers * revnets_recompute_flops_fraction(stored);
+           (double)plan->stored / layers * revnets_recompute_flops_fraction(layer);
 }
 /* endregion: plan-budget */
