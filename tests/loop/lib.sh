@@ -130,7 +130,7 @@ loop_parse() {
 # Why a run with exit code $1 under a limit of $2 seconds stopped early.
 loop_cut_why() {
     case $1 in
-    124 | 137) echo "did not finish within $2 s: an endless loop?" ;;
+    124 | 137) echo "did not finish within $2 s: an endless loop? (on a busy machine, CHALK_TIMEOUT=N gives a run N s)" ;;
     134) echo "aborted (signal 6): a failed assert() or a call to abort()" ;;
     86) echo "stopped by AddressSanitizer or UBSan: a memory error or undefined behaviour (its report is above)" ;;
     *) if [ "$1" -gt 128 ]; then echo "killed by signal $(($1 - 128))"; else echo "stopped (exit $1) before finishing: exit() called?"; fi ;;

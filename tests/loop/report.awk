@@ -6,7 +6,8 @@
 # Variables: ch (NN-topic), tsv (the parsed run: name, status, detail), table (the
 # mistake table: test, where, value, id, says; "" when none), verbose, ok, bad,
 # dim, bold, off (colours, "" off a terminal), first (a file: the first failing
-# exercise, its test and its section are written there, tab-separated).
+# exercise, its test and its section are written there, tab-separated), zero (1 when
+# the grader would score the chapter 0 as it stands: its rules, or an error).
 # Reads exercises/CH/exercises.txt as its input. Exits 1 when anything fails.
 
 function val(s) { sub(/^[^:]*:[ \t]*/, "", s); sub(/[ \t]+$/, "", s); return s }
@@ -79,7 +80,8 @@ END {
         all_stars += stars[i]
         if (total[id[i]] > 0 && passed[id[i]] == total[id[i]]) { done++; got_stars += stars[i] }
     }
-    printf "%s%s%s: %d of %d exercises done, %d of %d stars\n", bold, ch, off, done, n, got_stars, all_stars
+    printf "%s%s%s: %d of %d exercises done, %d of %d stars%s\n", bold, ch, off, done, n, got_stars, all_stars, \
+        (zero == 1 ? bad " (but the grader would score this chapter 0 as it stands: see the end)" off : "")
     status = 0
     for (i = 1; i <= n; i++) {
         e = id[i]

@@ -303,6 +303,8 @@ C
         rc=$?
         expect "check on a file with: ${c%%|*}: exits non-zero and names the rule with its fix" \
             eval '[ $rc -ne 0 ] && has "$out" "The grader would score chapter $CH zero" && has "$out" "${c#*|}"'
+        expect "  and its summary line says so too, beside the stars" \
+            eval 'printf "%s\n" "$out" | grep -q "^$CH: [0-9]* of [0-9]* exercises done, .* stars (but the grader would score this chapter 0 as it stands"'
         if [ $can_grade = 1 ]; then
             score=$(graded "case$i" "$stub")
             expect "  and make grade scores it zero (${score:-no score})" test "$score" = 0
@@ -311,6 +313,7 @@ C
     cp "$scratch/solved1.c" "$stub"
     out=$(make -s check CH=01 2>&1)
     expect "  (and the file without them is accepted again)" has "$out" "The grader would accept"
+    expect "  (and its summary line no longer warns)" hasnt "$out" "but the grader would score this chapter 0"
 
     echo "-- the sanitizers"
     cat >"$scratch/overflow.c" <<'C'
