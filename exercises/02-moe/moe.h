@@ -252,7 +252,9 @@ typedef struct moe_racks {
 
 /* The cost of spanning `racks` racks, §2.5 (Two racks), for GPUs with
  * scale-up and scale-out bandwidths as given (one direction each).
- * racks = 1 gives 0, 1 and 1 (nothing crosses). Preconditions:
+ * racks = 1 gives cross_fraction 0, slowdown_overlap 1 and slowdown_serial 1
+ * (nothing crosses; scaleup_over_scaleout is W_up / W_out whatever the racks).
+ * Preconditions:
  * racks >= 1, both bandwidths > 0 and finite. */
 moe_racks moe_span_racks(int racks, double scaleup_bytes_per_s,
                          double scaleout_bytes_per_s);
