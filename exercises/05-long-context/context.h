@@ -207,7 +207,7 @@ typedef struct context_price_ratio {
  * does: prefill on the compute floor, decode paying memory, prices
  * following costs. No reading (exists = false, both numbers 0) for
  * theta < 1: on the roofline a decode token never costs less than a
- * prefill token; theta == 1 is a decode that is exactly balanced.
+ * prefill token. theta == 1 (equal prices) has a reading.
  * Precondition: output_over_input > 0. */
 context_price_ratio context_read_price_ratio(double output_over_input);
 
