@@ -29,18 +29,6 @@ context_token_time context_time_per_token(const context_deploy *d,
     return t;
 }
 
-/* ---- Exercise 5.2 (**) context_kink ---------------------------------- */
-
-context_kink context_kink_tokens(const context_deploy *d, double batch)
-{
-    /* TODO §5.1 (The roofline against context): two straight lines in the
-     * context; where do they cross, and when do they not? */
-    (void)d;
-    (void)batch;
-    context_kink k = {0};
-    return k;
-}
-
 double context_hbm_bytes(const context_deploy *d, double batch, double context_tokens)
 {
     /* TODO §5.1 (The roofline against context): the weights, and every sequence's cache. */
@@ -57,6 +45,18 @@ double context_usd_per_mtok(int chips, double usd_per_chip_hour, double time_per
     (void)usd_per_chip_hour;
     (void)time_per_token_s;
     return 0.0;
+}
+
+/* ---- Exercise 5.2 (**) context_kink ---------------------------------- */
+
+context_kink context_kink_tokens(const context_deploy *d, double batch)
+{
+    /* TODO §5.1 (The roofline against context): two straight lines in the
+     * context; where do they cross, and when do they not? */
+    (void)d;
+    (void)batch;
+    context_kink k = {0};
+    return k;
 }
 
 /* ---- Exercise 5.3 (*) kv_from_price --------------------------------- */
@@ -157,7 +157,7 @@ double context_index_bytes_per_token(double layers, double index_dim, double byt
 
 double context_sqrt_read_tokens(double context_tokens, double kink_tokens)
 {
-    /* TODO §5.3 (Is 833 bytes a plausible cache?): the context up to the kink, the square root's growth past it. */
+    /* TODO §5.6 (Why context stopped near 200k): the context up to the kink, the square root's growth past it. */
     (void)context_tokens;
     (void)kink_tokens;
     return 0.0;

@@ -60,6 +60,16 @@ context_token_time context_time_per_token(const context_deploy *d,
                                           double batch,
                                           double context_tokens);
 
+/* Bytes in the chips' HBM at this batch and context: every weight, and `batch`
+ * caches of `context_tokens` tokens. Preconditions: batch >= 0, context_tokens >= 0. */
+double context_hbm_bytes(const context_deploy *d, double batch, double context_tokens);
+
+/* What a token costs, USD per million tokens, when it takes `time_per_token_s` of
+ * `chips` chips rented at usd_per_chip_hour each:
+ *     chips * usd_per_chip_hour * time_per_token_s / 3600 * 1e6.
+ * Preconditions: all >= 0. */
+double context_usd_per_mtok(int chips, double usd_per_chip_hour, double time_per_token_s);
+
 /* ---- Exercise 5.2 (**) context_kink ------------------------------------
  * §5.1 (The roofline against context) */
 
@@ -83,16 +93,6 @@ typedef struct context_kink {
  * the balance context L* of chapter 1, the limit at any batch.
  * Preconditions: batch > 0, kv_bytes_per_token > 0. */
 context_kink context_kink_tokens(const context_deploy *d, double batch);
-
-/* Bytes in the chips' HBM at this batch and context: every weight, and `batch`
- * caches of `context_tokens` tokens. Preconditions: batch >= 0, context_tokens >= 0. */
-double context_hbm_bytes(const context_deploy *d, double batch, double context_tokens);
-
-/* What a token costs, USD per million tokens, when it takes `time_per_token_s` of
- * `chips` chips rented at usd_per_chip_hour each:
- *     chips * usd_per_chip_hour * time_per_token_s / 3600 * 1e6.
- * Preconditions: all >= 0. */
-double context_usd_per_mtok(int chips, double usd_per_chip_hour, double time_per_token_s);
 
 /* ---- Exercise 5.3 (*) kv_from_price -----------------------------------
  * §5.2 (Solving for the bytes per token) */
@@ -169,7 +169,8 @@ double context_index_bytes_per_token(double layers, double index_dim, double byt
 
 /* The tokens a step would read if, past the kink, they grew as the square root of
  * the context: sqrt(context * kink_tokens) above the kink, the context itself at or
- * below it (the book's what-if for sparse attention). Preconditions: both >= 0. */
+ * below it: the what-if for sparse attention of §5.6 (Why context stopped near
+ * 200k). Preconditions: both >= 0. */
 double context_sqrt_read_tokens(double context_tokens, double kink_tokens);
 
 /* ---- Exercise 5.6 (**) pass_length -------------------------------------
@@ -206,7 +207,7 @@ typedef struct context_price_ratio {
  * does: prefill on the compute floor, decode paying memory, prices
  * following costs. No reading (exists = false, both numbers 0) for
  * theta < 1: on the roofline a decode token never costs less than a
- * prefill token; theta == 1 is a decode that is exactly balanced.
+ * prefill token. theta == 1 (equal prices) has a reading.
  * Precondition: output_over_input > 0. */
 context_price_ratio context_read_price_ratio(double output_over_input);
 
@@ -225,7 +226,13 @@ typedef struct context_draft_plan {
  * fastest here: the q with the least expected time between a sequence's
  * tokens when every sequence of the batch drafts q tokens ahead and this
  * model checks them, a step priced and its tokens counted as §5.4 (Output
- * against input price) does in "How far ahead to draft". The inputs:
+ * against input price) does in "How far ahead to draft". A step is the
+ * drafting of q tokens per sequence followed by ONE pass of this model in
+ * which every sequence of the batch adds q + 1 new tokens (its q guesses
+ * and the token after them), the whole pass as context_pass_time_per_token
+ * prices it; a sequence keeps the guesses up to its first rejected one,
+ * plus the one token the pass itself produces. s_per_token is a step's
+ * time over the tokens a sequence expects to keep from it. The inputs:
  *   - accept: the chance that a drafted token is accepted, each guess
  *     independently of the others;
  *   - draft_cost: what drafting one token costs, in plain decode steps
@@ -331,9 +338,14 @@ typedef struct context_bill {
  *   4. the other prompt tokens pay the tier's input price, or with `write`
  *      the list's 5-minute or 1-hour write price (a write price belongs to
  *      the list, not to a tier: the same at either tier).
- * No bill (exists = false, long_tier set, every USD field 0) when
- * cached_tokens > 0 and the tier has no cache-read price, or when `write`
- * asks for a write price the list does not have.
+ * No bill (exists = false, long_tier set, every USD field 0) when the
+ * request needs a price the list lacks:
+ *   - cached_tokens > 0 and the tier has no cache-read price;
+ *   - output_tokens > 0 and the tier has no output price (no output, no
+ *     output price needed);
+ *   - without `write`, the tier has no input price (even when every prompt
+ *     token is cached: the request asks for that price);
+ *   - `write` asks for a write price the list does not have (likewise).
  * Preconditions: 0 <= cached_tokens <= input_tokens, output_tokens >= 0. */
 context_bill context_api_usd(const cost_api_price *p, double input_tokens,
                              double output_tokens, double cached_tokens,
@@ -372,8 +384,8 @@ typedef enum context_cache_action {
  *     reading it makes u its new start; after that it is gone;
  *   - a write replaces any entry; sending uncached leaves it as it is.
  * There is always an answer: sending every request uncached is a schedule.
- * Ties: of the schedules whose totals are equal within a relative 1e-9,
- * the one chosen comes first when schedules are compared request by
+ * Ties: of the schedules whose totals are within a relative 1e-9 of the
+ * LEAST total (at most least x (1 + 1e-9)), the one chosen comes first when schedules are compared request by
  * request in the order UNCACHED < READ < WRITE_5M < WRITE_1H (the first
  * request at which they differ decides).
  * Preconditions: 1 <= count <= CONTEXT_SCHEDULE_MAX_REQUESTS, times not

@@ -352,6 +352,8 @@ context_bill context_api_usd(const cost_api_price *p, double input_tokens,
         return b; /* no such write price on this list */
     if (cached_tokens > 0.0 && tier->cache_read_usd_per_mtok <= 0.0)
         return b; /* no cache-read price for this tier */
+    if (output_tokens > 0.0 && tier->output_usd_per_mtok <= 0.0)
+        return b; /* no output price for this tier */
     b.exists = true;
     double uncached_tokens = input_tokens - cached_tokens;
     b.input_usd = uncached_tokens * per_token_usd(uncached_usd_per_mtok);

@@ -480,6 +480,29 @@ static void a_write_price_is_the_lists_at_either_tier(void **state)
     assert_close(b.output_usd, 1e3 * 22.5e-6, TIGHT, "USD");
 }
 
+/* The contract: a tier without an output price bills no output (a request with none
+ * still has a bill: 100k tokens at $2, $0.20), and a tier without an input price bills
+ * no request that asks for it, even one whose prompt is all cached; a write price,
+ * the list's, still bills it: 100k at $2.50 = $0.25, and 10 output tokens at $10. */
+static void a_tier_without_an_output_or_input_price_gives_no_bill(void **state)
+{
+    (void)state;
+    cost_api_price no_out = {.name = "no-output", .base = {2, 0, 0.5}};
+    context_bill b = context_api_usd(&no_out, 100e3, 0, 0, COST_CACHE_WRITE_NONE);
+    assert_true(b.exists);
+    assert_close(b.usd, 0.2, TIGHT, "USD");
+    context_bill one = context_api_usd(&no_out, 100e3, 1, 0, COST_CACHE_WRITE_NONE);
+    assert_false(one.exists);
+    assert_close(one.usd, 0, TIGHT, "USD");
+    cost_api_price no_in = {.name = "no-input", .base = {0, 10, 0.5},
+                            .cache_write_5m_usd_per_mtok = 2.5};
+    assert_false(context_api_usd(&no_in, 100e3, 0, 100e3, COST_CACHE_WRITE_NONE).exists);
+    context_bill w = context_api_usd(&no_in, 100e3, 10, 0, COST_CACHE_WRITE_5M);
+    assert_true(w.exists);
+    assert_close(w.input_usd, 0.25, TIGHT, "USD");
+    assert_close(w.output_usd, 10 * 10e-6, TIGHT, "USD");
+}
+
 /* ---- 5.6 pass_length ------------------------------------------------------- */
 
 /* Lecture 6.4: decode (a one-token pass) pays the memory term; a long prefill pass
@@ -941,6 +964,27 @@ static void ties_go_to_the_earlier_action(void **state)
     assert_actions(a, want, 2);
 }
 
+/* The tie rule's tolerance is relative to the least total. With the write $1.8e-10
+ * cheaper, write-then-read totals $1.8 - 1.8e-10, within 1e-9 of the least (itself):
+ * uncached still comes first. With it $1.8e-8 cheaper (a relative 1e-8, past the
+ * tolerance) the write and the hit are the one cheapest schedule. */
+static void the_tie_tolerance_is_relative_to_the_least_total(void **state)
+{
+    (void)state;
+    double t[] = {0, 100};
+    context_cache_action a[2];
+    cost_api_price near = {.name = "near", .base = {0.9, 1, 0.4},
+                           .cache_write_5m_usd_per_mtok = 1.4 - 1.8e-10};
+    context_cache_action uncached[] = {CONTEXT_SEND_UNCACHED, CONTEXT_SEND_UNCACHED};
+    assert_close(schedule(&near, t, 2, a), 1.8, TIGHT, "USD");
+    assert_actions(a, uncached, 2);
+    cost_api_price past = {.name = "past", .base = {0.9, 1, 0.4},
+                           .cache_write_5m_usd_per_mtok = 1.4 - 1.8e-8};
+    context_cache_action cached[] = {CONTEXT_WRITE_5M, CONTEXT_READ_CACHE};
+    assert_close(schedule(&past, t, 2, a), 1.8 - 1.8e-8, TIGHT, "USD");
+    assert_actions(a, cached, 2);
+}
+
 /* A list without write prices (GPT-5) cannot write: every request uncached, 3 x $1.25. */
 static void a_list_without_writes_sends_everything_uncached(void **state)
 {
@@ -1150,6 +1194,7 @@ int main(void)
         CHALK_TEST(api_bill, a_price_the_list_lacks_gives_no_bill),
         CHALK_TEST(api_bill, long_tier_is_reported_even_without_a_bill),
         CHALK_TEST(api_bill, a_write_price_is_the_lists_at_either_tier),
+        CHALK_TEST(api_bill, a_tier_without_an_output_or_input_price_gives_no_bill),
         CHALK_TEST(draft_length, free_drafts_fill_the_balanced_pass),
         CHALK_TEST(draft_length, drafting_cost_shortens_the_best_draft),
         CHALK_TEST(draft_length, ties_go_to_the_shorter_draft),
@@ -1161,6 +1206,7 @@ int main(void)
         CHALK_TEST(cache_schedule, a_hit_restarts_the_entry_life),
         CHALK_TEST(cache_schedule, one_long_entry_beats_two_short_ones),
         CHALK_TEST(cache_schedule, ties_go_to_the_earlier_action),
+        CHALK_TEST(cache_schedule, the_tie_tolerance_is_relative_to_the_least_total),
         CHALK_TEST(cache_schedule, a_list_without_writes_sends_everything_uncached),
         CHALK_TEST(windows_sparse, the_index_is_index_dim_numbers_per_layer),
         CHALK_TEST(windows_sparse, past_the_kink_reads_grow_as_the_square_root),
