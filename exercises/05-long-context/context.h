@@ -385,9 +385,11 @@ typedef enum context_cache_action {
  *   - a write replaces any entry; sending uncached leaves it as it is.
  * There is always an answer: sending every request uncached is a schedule.
  * Ties: of the schedules whose totals are within a relative 1e-9 of the
- * LEAST total (at most least x (1 + 1e-9)), the one chosen comes first when schedules are compared request by
- * request in the order UNCACHED < READ < WRITE_5M < WRITE_1H (the first
- * request at which they differ decides).
+ * LEAST total (at most least x (1 + 1e-9)), the one chosen comes first
+ * when schedules are compared request by request in the order
+ * UNCACHED < READ < WRITE_5M < WRITE_1H (the first request at which they
+ * differ decides). The value returned is the least total itself, in USD,
+ * not the chosen schedule's (which is within that 1e-9 of it).
  * Preconditions: 1 <= count <= CONTEXT_SCHEDULE_MAX_REQUESTS, times not
  * decreasing, prefix_tokens > 0, the list has an input price. */
 double context_cheapest_cache_schedule(const cost_api_price *p,
