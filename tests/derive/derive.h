@@ -87,7 +87,7 @@ static void derive_int(const char *name, long long value, const char *source)
     }
     printf("\n");
     derive_comment(source);
-    printf("#define %s %lldLL\n", name, value);
+    printf("#define %s %lld%s\n", name, value, llabs(value) > 2147483647LL ? "LL" : "");
 }
 
 static int derive_end(void)
