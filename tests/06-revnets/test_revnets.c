@@ -26,9 +26,11 @@
  */
 #include "../test_util.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "expected.h"
 #include "revnets.h"
 
 #define TIGHT 1e-12 /* closed forms: only rounding differs */
@@ -573,13 +575,14 @@ static uint64_t count_member(uint64_t in, int rounds, const void *ctx)
     return rotations(in, f->counts[rounds - 1]);
 }
 
-/* Avalanche 1/64, 20/64, 31/64, 32/64, 33/64 at r = 1..5. |31/64 - 1/2| = 1/64 exactly:
- * with tolerance 1/64 round 3 reaches it (equal counts); with 1/128, round 4. The
- * distance counts both ways: 48/64 is as far from 1/2 as 16/64. */
+/* Avalanche 1/64, 20/64, 31/64, 32/64, 32/64 at r = 1..5 (linear mixers: exact).
+ * |31/64 - 1/2| = 1/64 exactly: with tolerance 1/64 round 3 reaches it (equal
+ * counts); with 1/128 or 0, round 4. The distance counts both ways: 48/64 is as far
+ * from 1/2 as 16/64. */
 static void rounds_to_avalanche_counts_a_distance_equal_to_the_tolerance(void **state)
 {
     (void)state;
-    const int counts[5] = {1, 20, 31, 32, 33};
+    const int counts[5] = {1, 20, 31, 32, 32};
     count_family f = {5, counts};
     assert_rounds(revnets_rounds_to_avalanche(count_member, &f, 5, 1.0 / 64, 4, 1), 3);
     assert_rounds(revnets_rounds_to_avalanche(count_member, &f, 5, 1.0 / 128, 4, 1), 4);
@@ -589,18 +592,9 @@ static void rounds_to_avalanche_counts_a_distance_equal_to_the_tolerance(void **
     assert_rounds(revnets_rounds_to_avalanche(count_member, &g, 3, 1.0 / 64, 4, 1), 3);
 }
 
-/* Avalanche 2/64, 32/64, 5/64, 32/64: the first round within the tolerance is 2, even
- * though round 3 falls back. */
-static void rounds_to_avalanche_is_the_first_round_that_reaches_it(void **state)
-{
-    (void)state;
-    const int counts[4] = {2, 32, 5, 32};
-    count_family f = {4, counts};
-    assert_rounds(revnets_rounds_to_avalanche(count_member, &f, 4, 0.0, 2, 9), 2);
-}
-
 /* Avalanche 1/64, 2/64, 32/64: reached at round 3 exactly when max_rounds >= 3; with
- * max_rounds 2 or 0 no round reaches it, and the answer is 0. */
+ * max_rounds 2 or 0 no round reaches it, and the answer is 0. A family that has
+ * avalanched from its first round answers 1. */
 static void rounds_to_avalanche_is_zero_when_no_round_up_to_the_maximum_reaches_it(void **state)
 {
     (void)state;
@@ -609,51 +603,43 @@ static void rounds_to_avalanche_is_zero_when_no_round_up_to_the_maximum_reaches_
     assert_rounds(revnets_rounds_to_avalanche(count_member, &f, 3, 0.01, 3, 5), 3);
     assert_rounds(revnets_rounds_to_avalanche(count_member, &f, 2, 0.01, 3, 5), 0);
     assert_rounds(revnets_rounds_to_avalanche(count_member, &f, 0, 0.01, 3, 5), 0);
+    const int at_once[2] = {32, 32};
+    count_family g = {2, at_once};
+    assert_rounds(revnets_rounds_to_avalanche(count_member, &g, 2, 0.0, 3, 5), 1);
 }
 
-/* r rounds of x -> x ^ (x << 1) are multiplication by (1 + z)^r over GF(2): a flip of
- * bit j toggles bit j + k for every k <= r with C(r, k) odd, that is (Lucas's theorem)
- * every k whose bits are a subset of r's, as long as j + k < 64. So the family's
- * avalanche is exactly (sum over j of #{k <= 63 - j : k & r == k}) / 4096. */
-static uint64_t smear_rounds(uint64_t in, int rounds, const void *ctx)
+/* Member r XORs x shifted left by 0, 1, ..., r: linear, so its avalanche is exact
+ * whatever the input, and it grows with r until the shifts leave the word (r = 63).
+ * Its cost grows with r too. Expected values: derive/expected.c. */
+static uint64_t window_rounds(uint64_t in, int rounds, const void *ctx)
 {
     (void)ctx;
-    for (int i = 0; i < rounds; i++)
-        in ^= in << 1;
-    return in;
+    uint64_t out = 0;
+    for (int k = 0; k <= rounds && k < 64; k++)
+        out ^= in << k;
+    return out;
 }
 
-static double smear_avalanche_by_lucas(int r)
-{
-    int flips = 0;
-    for (int j = 0; j < 64; j++)
-        for (int k = 0; k <= 63 - j && k <= r; k++)
-            flips += (k & r) == k;
-    return flips / 4096.0;
-}
-
-static void rounds_to_avalanche_of_the_smear_matches_lucas_theorem(void **state)
+static void rounds_to_avalanche_of_a_window_of_shifts(void **state)
 {
     (void)state;
-    for (int t = 0; t < 3; t++) {
-        const double tol[3] = {0.01, 0.13, 0.3};
-        int expected = 0;
-        for (int r = 1; r <= 64 && expected == 0; r++)
-            if (fabs(smear_avalanche_by_lucas(r) - 0.5) <= tol[t])
-                expected = r;
-        assert_true(expected > 1);
-        assert_rounds(revnets_rounds_to_avalanche(smear_rounds, NULL, 64, tol[t], 2, 3),
-                         expected);
-    }
+    assert_rounds(revnets_rounds_to_avalanche(window_rounds, NULL, 64, 0.3, 2, 3),
+                  E_ROUNDS_WINDOW_TOL_0_3);
+    assert_rounds(revnets_rounds_to_avalanche(window_rounds, NULL, 64, 0.1, 2, 3),
+                  E_ROUNDS_WINDOW_TOL_0_1);
+    assert_rounds(revnets_rounds_to_avalanche(window_rounds, NULL, 64, 0.01, 2, 3),
+                  E_ROUNDS_WINDOW_TOL_0_01);
+    assert_rounds(revnets_rounds_to_avalanche(window_rounds, NULL, 20, 0.1, 2, 3), 0);
 }
 
 /* Every round is measured on the same inputs: seeded once with `seed` per round.
  * With seed 0 and one trial the input is SplitMix64's first output, 0xE220A8397B1DCDAF
- * (Vigna), whose top bit is set; a generator carried on from round 1 would give
- * round 2 the second output, 0x6E789E6AA1B965F4, top bit clear. The members from
- * round 2 on are `rotations` with c = 32 when the input's top bit is set and the
- * identity when it is clear, so only inputs with the top bit set reach 1/2: flipping
- * bits 0..62 keeps the top bit (32 bits each), flipping bit 63 switches maps. */
+ * (Vigna), whose top bit is set; a generator carried on from round to round would
+ * give later rounds other inputs, such as the second output, 0x6E789E6AA1B965F4, top
+ * bit clear. The members from round 2 on are `rotations` with c = 32 when the input's
+ * top bit is set and the identity when it is clear, so only inputs with the top bit
+ * set reach 1/2: flipping bits 0..62 keeps the top bit (32 bits each), flipping bit
+ * 63 switches maps. */
 static uint64_t top_bit_member(uint64_t in, int rounds, const void *ctx)
 {
     (void)ctx;
@@ -672,6 +658,76 @@ static void rounds_to_avalanche_measures_every_round_on_the_same_inputs(void **s
     double p2 = (63.0 * 32 + flips63) / 4096; /* round 2 on x0 */
     assert_true(fabs(p2 - 0.5) <= 0.02);
     assert_rounds(revnets_rounds_to_avalanche(top_bit_member, NULL, 6, 0.02, 1, 0), 2);
+}
+
+/* A ramp: member r is `rotations` with c = 1 + floor(31 r / span) below r = span and
+ * c = 32 from span on, so its avalanche climbs to 1/2 and stays. The test counts
+ * what a search measures: each evaluation costs 1, or r when cost_grows (and then
+ * really runs a loop of r steps, XORed in as a constant, which leaves the avalanche
+ * as it is). Past the budget, a member is `rotations` with c = 32: it answers as if
+ * it had reached avalanche, so a search that costs too much stops early with a
+ * wrong round instead of running for hours. */
+typedef struct ramp_family {
+    long long span;
+    bool cost_grows;
+    long long budget, spent; /* evaluation costs */
+    bool over;               /* the budget ran out */
+} ramp_family;
+
+static uint64_t ramp_member(uint64_t in, int rounds, const void *ctx)
+{
+    ramp_family *f = (ramp_family *)ctx; /* the test's own, not const: it counts */
+    long long cost = f->cost_grows ? rounds : 1;
+    if (rounds < 1)
+        return in;
+    if (f->over || f->spent > f->budget - cost) {
+        f->over = true;
+        return rotations(in, 32);
+    }
+    f->spent += cost;
+    int c = rounds >= f->span ? 32 : 1 + (int)(31 * (long long)rounds / f->span);
+    uint64_t out = rotations(in, c);
+    if (f->cost_grows) {
+        uint64_t z = (uint64_t)f->span; /* r steps of a linear congruential generator */
+        for (int i = 0; i < rounds; i++)
+            z = z * 6364136223846793005u + 1442695040888963407u;
+        out ^= z;
+    }
+    return out;
+}
+
+/* Fails with a message that names the budget when the search ran past it. */
+static void assert_within_budget(const ramp_family *f)
+{
+    if (f->over)
+        fail_msg("the search measured more than the test allows (%lld evaluation costs): "
+                 "with max_rounds up to INT_MAX, see the sizes in the contract",
+                 f->budget);
+}
+
+/* The answer is near 1.7 billion rounds, max_rounds INT_MAX, and every evaluation
+ * costs the same; the budget is 1000 measurements (one trial: 65 evaluations each). */
+static void rounds_to_avalanche_answers_among_two_billion_rounds(void **state)
+{
+    (void)state;
+    ramp_family f = {.span = 2000000000, .budget = 1000 * 65};
+    int got = revnets_rounds_to_avalanche(ramp_member, &f, INT_MAX, 1.0 / 16, 1, 7);
+    assert_within_budget(&f);
+    assert_rounds(got, E_ROUNDS_RAMP_2E9_TOL_1_16);
+    ramp_family g = {.span = 2000000000, .budget = 1000 * 65};
+    assert_rounds(revnets_rounds_to_avalanche(ramp_member, &g, 1000000000, 1.0 / 16, 1, 7), 0);
+    assert_within_budget(&g);
+}
+
+/* The answer is near 35,000 rounds, max_rounds INT_MAX, and an evaluation at r rounds
+ * costs r: the budget is 4 million rounds per evaluation of one trial's 65. */
+static void rounds_to_avalanche_when_a_member_costs_its_rounds(void **state)
+{
+    (void)state;
+    ramp_family f = {.span = 40000, .cost_grows = true, .budget = 4000000LL * 65};
+    int got = revnets_rounds_to_avalanche(ramp_member, &f, INT_MAX, 1.0 / 16, 1, 11);
+    assert_within_budget(&f);
+    assert_rounds(got, E_ROUNDS_COSTLY_RAMP_4E4_TOL_1_16);
 }
 
 /* ---- 6.7 revnet_block -------------------------------------------------------- */
@@ -1309,12 +1365,13 @@ int main(void)
         CHALK_TEST(avalanche, mlp_of_depth_zero_is_the_identity),
         CHALK_TEST(rounds_to_avalanche,
                    rounds_to_avalanche_counts_a_distance_equal_to_the_tolerance),
-        CHALK_TEST(rounds_to_avalanche, rounds_to_avalanche_is_the_first_round_that_reaches_it),
         CHALK_TEST(rounds_to_avalanche,
                    rounds_to_avalanche_is_zero_when_no_round_up_to_the_maximum_reaches_it),
-        CHALK_TEST(rounds_to_avalanche, rounds_to_avalanche_of_the_smear_matches_lucas_theorem),
+        CHALK_TEST(rounds_to_avalanche, rounds_to_avalanche_of_a_window_of_shifts),
         CHALK_TEST(rounds_to_avalanche,
                    rounds_to_avalanche_measures_every_round_on_the_same_inputs),
+        CHALK_TEST(rounds_to_avalanche, rounds_to_avalanche_answers_among_two_billion_rounds),
+        CHALK_TEST(rounds_to_avalanche, rounds_to_avalanche_when_a_member_costs_its_rounds),
         CHALK_TEST(revnet_block, block_forward_follows_the_revnet_equations),
         CHALK_TEST(revnet_block, block_forward_multiplies_rows_of_the_weight_matrices),
         CHALK_TEST(revnet_block, block_forward_in_float_rounds_every_operation),
