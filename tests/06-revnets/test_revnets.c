@@ -12,9 +12,8 @@
  *   SplitMix64  Vigna, splitmix64.c (reference outputs for seed 0)
  *   TEA         BouncyCastle TEATest (vectors credited to simonshepherd.supanet.com/tea.htm)
  *   XTEA        BouncyCastle XteaTest; the same four in denom's TestXTEA
- *   Avalanche   closed forms: linear mixers (rotations, x ^ (x << 1)) change a known
- *               number of bits per flip whatever the input; Lucas's theorem for the
- *               parity of binomial coefficients
+ *   Avalanche   closed forms: linear mixers (rotations, shifts) change a known
+ *               number of bits per flip whatever the input
  *   RevNets     Gomez, Ren, Urtasun, Grosse 2017, arXiv:1707.04585, eq. 2 and 3
  *   Memory      Korthikanti et al. 2022, arXiv:2205.05198: eq. 1-6, Table 2, Table 3,
  *               section 5 (selective recomputation saves 70% for GPT-3, 65% for
