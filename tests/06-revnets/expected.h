@@ -69,127 +69,127 @@
 /* 1e9 parameters, mixed-precision Adam on one GPU (ZeRO, section 3.1) */
 #define E_MODEL_STATE_1B 1.6e+10
 
-/* 8 layers of 4 B, checkpoints of 1 B, budget 32 B: §6.8's model by hand */
+/* 8 layers of 4 B, checkpoints of 1 B, budget 32 B: section 6.8's model by hand */
 #define E_PLAN_ALL_FIT_STORED 8
 
-/* 8 layers of 4 B, checkpoints of 1 B, budget 32 B: §6.8's model by hand */
+/* 8 layers of 4 B, checkpoints of 1 B, budget 32 B: section 6.8's model by hand */
 #define E_PLAN_ALL_FIT_SEGMENT 0
 
-/* 8 layers of 4 B, checkpoints of 1 B, budget 32 B: §6.8's model by hand */
+/* 8 layers of 4 B, checkpoints of 1 B, budget 32 B: section 6.8's model by hand */
 #define E_PLAN_ALL_FIT_SEGMENTS 0
 
-/* 8 layers of 4 B, checkpoints of 1 B, budget 32 B: §6.8's model by hand */
+/* 8 layers of 4 B, checkpoints of 1 B, budget 32 B: section 6.8's model by hand */
 #define E_PLAN_ALL_FIT_PEAK 32.0
 
-/* 8 layers of 4 B, checkpoints of 1 B, budget 32 B: §6.8's model by hand */
+/* 8 layers of 4 B, checkpoints of 1 B, budget 32 B: section 6.8's model by hand */
 #define E_PLAN_ALL_FIT_EXTRA 0.0
 
-/* 8 layers of 4 B, checkpoints of 1 B, budget 31 B: §6.8's model by hand */
+/* 8 layers of 4 B, checkpoints of 1 B, budget 31 B: section 6.8's model by hand */
 #define E_PLAN_ONE_SHORT_STORED 7
 
-/* 8 layers of 4 B, checkpoints of 1 B, budget 31 B: §6.8's model by hand */
+/* 8 layers of 4 B, checkpoints of 1 B, budget 31 B: section 6.8's model by hand */
 #define E_PLAN_ONE_SHORT_SEGMENT 1
 
-/* 8 layers of 4 B, checkpoints of 1 B, budget 31 B: §6.8's model by hand */
+/* 8 layers of 4 B, checkpoints of 1 B, budget 31 B: section 6.8's model by hand */
 #define E_PLAN_ONE_SHORT_SEGMENTS 1
 
-/* 8 layers of 4 B, checkpoints of 1 B, budget 31 B: §6.8's model by hand */
+/* 8 layers of 4 B, checkpoints of 1 B, budget 31 B: section 6.8's model by hand */
 #define E_PLAN_ONE_SHORT_PEAK 29.0
 
-/* 8 layers of 4 B, checkpoints of 1 B, budget 31 B: §6.8's model by hand */
+/* 8 layers of 4 B, checkpoints of 1 B, budget 31 B: section 6.8's model by hand */
 #define E_PLAN_ONE_SHORT_EXTRA 0.041666666666666664
 
-/* 4 layers of 2 B, checkpoints of 1 B, budget 6 B: §6.8's model by hand */
+/* 4 layers of 2 B, checkpoints of 1 B, budget 6 B: section 6.8's model by hand */
 #define E_PLAN_LEAST_PEAK_STORED 2
 
-/* 4 layers of 2 B, checkpoints of 1 B, budget 6 B: §6.8's model by hand */
+/* 4 layers of 2 B, checkpoints of 1 B, budget 6 B: section 6.8's model by hand */
 #define E_PLAN_LEAST_PEAK_SEGMENT 2
 
-/* 4 layers of 2 B, checkpoints of 1 B, budget 6 B: §6.8's model by hand */
+/* 4 layers of 2 B, checkpoints of 1 B, budget 6 B: section 6.8's model by hand */
 #define E_PLAN_LEAST_PEAK_SEGMENTS 1
 
-/* 4 layers of 2 B, checkpoints of 1 B, budget 6 B: §6.8's model by hand */
+/* 4 layers of 2 B, checkpoints of 1 B, budget 6 B: section 6.8's model by hand */
 #define E_PLAN_LEAST_PEAK_PEAK 5.0
 
-/* 4 layers of 2 B, checkpoints of 1 B, budget 6 B: §6.8's model by hand */
+/* 4 layers of 2 B, checkpoints of 1 B, budget 6 B: section 6.8's model by hand */
 #define E_PLAN_LEAST_PEAK_EXTRA 0.16666666666666666
 
-/* 7 layers of 2 B, checkpoints of 1 B, budget 8 B: §6.8's model by hand */
+/* 7 layers of 2 B, checkpoints of 1 B, budget 8 B: section 6.8's model by hand */
 #define E_PLAN_TIE_STORED 3
 
-/* 7 layers of 2 B, checkpoints of 1 B, budget 8 B: §6.8's model by hand */
+/* 7 layers of 2 B, checkpoints of 1 B, budget 8 B: section 6.8's model by hand */
 #define E_PLAN_TIE_SEGMENT 2
 
-/* 7 layers of 2 B, checkpoints of 1 B, budget 8 B: §6.8's model by hand */
+/* 7 layers of 2 B, checkpoints of 1 B, budget 8 B: section 6.8's model by hand */
 #define E_PLAN_TIE_SEGMENTS 2
 
-/* 7 layers of 2 B, checkpoints of 1 B, budget 8 B: §6.8's model by hand */
+/* 7 layers of 2 B, checkpoints of 1 B, budget 8 B: section 6.8's model by hand */
 #define E_PLAN_TIE_PEAK 8.0
 
-/* 7 layers of 2 B, checkpoints of 1 B, budget 8 B: §6.8's model by hand */
+/* 7 layers of 2 B, checkpoints of 1 B, budget 8 B: section 6.8's model by hand */
 #define E_PLAN_TIE_EXTRA 0.19047619047619047
 
-/* 5 layers of 2 B, checkpoints of 1 B, budget 6 B: §6.8's model by hand */
+/* 5 layers of 2 B, checkpoints of 1 B, budget 6 B: section 6.8's model by hand */
 #define E_PLAN_ROUND_UP_STORED 2
 
-/* 5 layers of 2 B, checkpoints of 1 B, budget 6 B: §6.8's model by hand */
+/* 5 layers of 2 B, checkpoints of 1 B, budget 6 B: section 6.8's model by hand */
 #define E_PLAN_ROUND_UP_SEGMENT 2
 
-/* 5 layers of 2 B, checkpoints of 1 B, budget 6 B: §6.8's model by hand */
+/* 5 layers of 2 B, checkpoints of 1 B, budget 6 B: section 6.8's model by hand */
 #define E_PLAN_ROUND_UP_SEGMENTS 2
 
-/* 5 layers of 2 B, checkpoints of 1 B, budget 6 B: §6.8's model by hand */
+/* 5 layers of 2 B, checkpoints of 1 B, budget 6 B: section 6.8's model by hand */
 #define E_PLAN_ROUND_UP_PEAK 6.0
 
-/* 5 layers of 2 B, checkpoints of 1 B, budget 6 B: §6.8's model by hand */
+/* 5 layers of 2 B, checkpoints of 1 B, budget 6 B: section 6.8's model by hand */
 #define E_PLAN_ROUND_UP_EXTRA 0.2
 
-/* 2 layers of 2 B, checkpoints of 1 B, budget 3 B: §6.8's model by hand */
+/* 2 layers of 2 B, checkpoints of 1 B, budget 3 B: section 6.8's model by hand */
 #define E_PLAN_FREES_STORED 1
 
-/* 2 layers of 2 B, checkpoints of 1 B, budget 3 B: §6.8's model by hand */
+/* 2 layers of 2 B, checkpoints of 1 B, budget 3 B: section 6.8's model by hand */
 #define E_PLAN_FREES_SEGMENT 1
 
-/* 2 layers of 2 B, checkpoints of 1 B, budget 3 B: §6.8's model by hand */
+/* 2 layers of 2 B, checkpoints of 1 B, budget 3 B: section 6.8's model by hand */
 #define E_PLAN_FREES_SEGMENTS 1
 
-/* 2 layers of 2 B, checkpoints of 1 B, budget 3 B: §6.8's model by hand */
+/* 2 layers of 2 B, checkpoints of 1 B, budget 3 B: section 6.8's model by hand */
 #define E_PLAN_FREES_PEAK 3.0
 
-/* 2 layers of 2 B, checkpoints of 1 B, budget 3 B: §6.8's model by hand */
+/* 2 layers of 2 B, checkpoints of 1 B, budget 3 B: section 6.8's model by hand */
 #define E_PLAN_FREES_EXTRA 0.16666666666666666
 
-/* 4 layers of 4 B, checkpoints of 1 B, budget 7 B: §6.8's model by hand */
+/* 4 layers of 4 B, checkpoints of 1 B, budget 7 B: section 6.8's model by hand */
 #define E_PLAN_LEAST_STORED 1
 
-/* 4 layers of 4 B, checkpoints of 1 B, budget 7 B: §6.8's model by hand */
+/* 4 layers of 4 B, checkpoints of 1 B, budget 7 B: section 6.8's model by hand */
 #define E_PLAN_LEAST_SEGMENT 1
 
-/* 4 layers of 4 B, checkpoints of 1 B, budget 7 B: §6.8's model by hand */
+/* 4 layers of 4 B, checkpoints of 1 B, budget 7 B: section 6.8's model by hand */
 #define E_PLAN_LEAST_SEGMENTS 3
 
-/* 4 layers of 4 B, checkpoints of 1 B, budget 7 B: §6.8's model by hand */
+/* 4 layers of 4 B, checkpoints of 1 B, budget 7 B: section 6.8's model by hand */
 #define E_PLAN_LEAST_PEAK 7.0
 
-/* 4 layers of 4 B, checkpoints of 1 B, budget 7 B: §6.8's model by hand */
+/* 4 layers of 4 B, checkpoints of 1 B, budget 7 B: section 6.8's model by hand */
 #define E_PLAN_LEAST_EXTRA 0.25
 
-/* GPT-3's first stage, t = 8 with sequence parallelism (Korthikanti et al. 2022, eq. 4 and section 5), budget 96 checkpoints and one layer: §6.8's model */
+/* GPT-3's first stage, t = 8 with sequence parallelism (Korthikanti et al. 2022, eq. 4 and section 5), budget 96 checkpoints and one layer: section 6.8's model */
 #define E_PLAN_GPT3_STORED 1
 
-/* GPT-3's first stage, t = 8 with sequence parallelism (Korthikanti et al. 2022, eq. 4 and section 5), budget 96 checkpoints and one layer: §6.8's model */
+/* GPT-3's first stage, t = 8 with sequence parallelism (Korthikanti et al. 2022, eq. 4 and section 5), budget 96 checkpoints and one layer: section 6.8's model */
 #define E_PLAN_GPT3_SEGMENT 1
 
-/* GPT-3's first stage, t = 8 with sequence parallelism (Korthikanti et al. 2022, eq. 4 and section 5), budget 96 checkpoints and one layer: §6.8's model */
+/* GPT-3's first stage, t = 8 with sequence parallelism (Korthikanti et al. 2022, eq. 4 and section 5), budget 96 checkpoints and one layer: section 6.8's model */
 #define E_PLAN_GPT3_SEGMENTS 95
 
-/* GPT-3's first stage, t = 8 with sequence parallelism (Korthikanti et al. 2022, eq. 4 and section 5), budget 96 checkpoints and one layer: §6.8's model */
+/* GPT-3's first stage, t = 8 with sequence parallelism (Korthikanti et al. 2022, eq. 4 and section 5), budget 96 checkpoints and one layer: section 6.8's model */
 #define E_PLAN_GPT3_PEAK 956301312.0
 
-/* GPT-3's first stage, t = 8 with sequence parallelism (Korthikanti et al. 2022, eq. 4 and section 5), budget 96 checkpoints and one layer: §6.8's model */
+/* GPT-3's first stage, t = 8 with sequence parallelism (Korthikanti et al. 2022, eq. 4 and section 5), budget 96 checkpoints and one layer: section 6.8's model */
 #define E_PLAN_GPT3_EXTRA 0.3298611111111111
 
-/* 8 layers, 6 stored under selective recomputation at s = 2048, h = 12288: §6.8, FLOPs of Korthikanti et al. 2022, Appendix A */
+/* 8 layers, 6 stored under selective recomputation at s = 2048, h = 12288: section 6.8, FLOPs of Korthikanti et al. 2022, Appendix A */
 #define E_PLAN_FLOPS_SELECTIVE 0.09009009009009009
 
 /* window of shifts, tolerance 0.3: exact avalanche of a linear mixer, flips of bit j = min(r + 1, 64 - j) */

@@ -1205,79 +1205,88 @@ static void assert_plan(revnets_checkpoint_plan got, bool exists, int stored, in
              got.extra_flops_fraction, exists, stored, segment, segments, peak, extra);
 }
 
-/* The expected plan E_PLAN_<name>_... of expected.h. */
-#define assert_plan_named(got, name)                                                      \
-    assert_plan((got), true, E_PLAN_##name##_STORED, E_PLAN_##name##_SEGMENT,              \
-                E_PLAN_##name##_SEGMENTS, E_PLAN_##name##_PEAK, E_PLAN_##name##_EXTRA)
-
-/* §6.8's model by hand, eight layers of 4 bytes with checkpoints of 1: a budget of
+/* Section 6.8's model by hand, eight layers of 4 bytes with checkpoints of 1: a budget of
  * exactly what storing every layer takes fits (equal counts), and so does a larger
  * one, with nothing recomputed. */
 static void checkpoint_plan_stores_every_layer_when_they_fit_exactly(void **state)
 {
     (void)state;
-    assert_plan_named(revnets_plan_checkpoints(8, 4, 1, 32), ALL_FIT);
-    assert_plan_named(revnets_plan_checkpoints(8, 4, 1, 1000), ALL_FIT);
+    assert_plan(revnets_plan_checkpoints(8, 4, 1, 32), true, E_PLAN_ALL_FIT_STORED,
+                E_PLAN_ALL_FIT_SEGMENT, E_PLAN_ALL_FIT_SEGMENTS, E_PLAN_ALL_FIT_PEAK,
+                E_PLAN_ALL_FIT_EXTRA);
+    assert_plan(revnets_plan_checkpoints(8, 4, 1, 1000), true, E_PLAN_ALL_FIT_STORED,
+                E_PLAN_ALL_FIT_SEGMENT, E_PLAN_ALL_FIT_SEGMENTS, E_PLAN_ALL_FIT_PEAK,
+                E_PLAN_ALL_FIT_EXTRA);
 }
 
-/* §6.8's model by hand: the same eight layers, one byte short of storing them all. */
+/* Section 6.8's model by hand: the same eight layers, one byte short of storing them all. */
 static void checkpoint_plan_one_byte_below_storing_every_layer(void **state)
 {
     (void)state;
-    assert_plan_named(revnets_plan_checkpoints(8, 4, 1, 31), ONE_SHORT);
+    assert_plan(revnets_plan_checkpoints(8, 4, 1, 31), true, E_PLAN_ONE_SHORT_STORED,
+                E_PLAN_ONE_SHORT_SEGMENT, E_PLAN_ONE_SHORT_SEGMENTS, E_PLAN_ONE_SHORT_PEAK,
+                E_PLAN_ONE_SHORT_EXTRA);
 }
 
-/* §6.8's model by hand, four layers of 2 bytes, checkpoints of 1, budget 6: more
+/* Section 6.8's model by hand, four layers of 2 bytes, checkpoints of 1, budget 6: more
  * than one segment length fits; the contract's rule picks among them. */
 static void checkpoint_plan_takes_the_segment_length_with_the_least_peak(void **state)
 {
     (void)state;
-    assert_plan_named(revnets_plan_checkpoints(4, 2, 1, 6), LEAST_PEAK);
+    assert_plan(revnets_plan_checkpoints(4, 2, 1, 6), true, E_PLAN_LEAST_PEAK_STORED,
+                E_PLAN_LEAST_PEAK_SEGMENT, E_PLAN_LEAST_PEAK_SEGMENTS, E_PLAN_LEAST_PEAK_PEAK,
+                E_PLAN_LEAST_PEAK_EXTRA);
 }
 
-/* §6.8's model by hand, seven layers of 2 bytes, checkpoints of 1, budget 8: two
+/* Section 6.8's model by hand, seven layers of 2 bytes, checkpoints of 1, budget 8: two
  * segment lengths tie on the least peak. */
 static void checkpoint_plan_breaks_a_tie_with_the_shorter_segment(void **state)
 {
     (void)state;
-    assert_plan_named(revnets_plan_checkpoints(7, 2, 1, 8), TIE);
+    assert_plan(revnets_plan_checkpoints(7, 2, 1, 8), true, E_PLAN_TIE_STORED, E_PLAN_TIE_SEGMENT,
+                E_PLAN_TIE_SEGMENTS, E_PLAN_TIE_PEAK, E_PLAN_TIE_EXTRA);
 }
 
-/* §6.8's model by hand, five layers of 2 bytes, checkpoints of 1, budget 6: the
+/* Section 6.8's model by hand, five layers of 2 bytes, checkpoints of 1, budget 6: the
  * recomputed layers do not divide evenly into segments, and the last segment is
  * shorter. */
 static void checkpoint_plan_rounds_the_segment_count_up(void **state)
 {
     (void)state;
-    assert_plan_named(revnets_plan_checkpoints(5, 2, 1, 6), ROUND_UP);
+    assert_plan(revnets_plan_checkpoints(5, 2, 1, 6), true, E_PLAN_ROUND_UP_STORED,
+                E_PLAN_ROUND_UP_SEGMENT, E_PLAN_ROUND_UP_SEGMENTS, E_PLAN_ROUND_UP_PEAK,
+                E_PLAN_ROUND_UP_EXTRA);
 }
 
-/* §6.8's model by hand, two layers of 2 bytes, checkpoints of 1, budget 3: the
+/* Section 6.8's model by hand, two layers of 2 bytes, checkpoints of 1, budget 3: the
  * order of the backward pass decides what is held at once. */
 static void checkpoint_plan_frees_the_stored_layers_before_any_segment(void **state)
 {
     (void)state;
-    assert_plan_named(revnets_plan_checkpoints(2, 2, 1, 3), FREES);
+    assert_plan(revnets_plan_checkpoints(2, 2, 1, 3), true, E_PLAN_FREES_STORED,
+                E_PLAN_FREES_SEGMENT, E_PLAN_FREES_SEGMENTS, E_PLAN_FREES_PEAK, E_PLAN_FREES_EXTRA);
 }
 
-/* §6.8's model by hand, four layers of 4 bytes, checkpoints of 1: a budget of 7 has
+/* Section 6.8's model by hand, four layers of 4 bytes, checkpoints of 1: a budget of 7 has
  * a plan; 6.5, or 0, has none, and every field of the answer is 0. */
 static void checkpoint_plan_does_not_exist_below_the_least_peak(void **state)
 {
     (void)state;
-    assert_plan_named(revnets_plan_checkpoints(4, 4, 1, 7), LEAST);
+    assert_plan(revnets_plan_checkpoints(4, 4, 1, 7), true, E_PLAN_LEAST_STORED,
+                E_PLAN_LEAST_SEGMENT, E_PLAN_LEAST_SEGMENTS, E_PLAN_LEAST_PEAK, E_PLAN_LEAST_EXTRA);
     assert_plan(revnets_plan_checkpoints(4, 4, 1, 6.5), false, 0, 0, 0, 0.0, 0.0);
     assert_plan(revnets_plan_checkpoints(4, 4, 1, 0), false, 0, 0, 0, 0.0, 0.0);
 }
 
 /* GPT-3's first stage with tensor and sequence parallelism (Korthikanti et al. eq. 4
  * for a stored layer, section 5 for a checkpoint), 96 layers, and a budget of 96
- * checkpoints and one stored layer: §6.8's model. */
+ * checkpoints and one stored layer: section 6.8's model. */
 static void checkpoint_plan_for_gpt3s_first_stage(void **state)
 {
     (void)state;
     double a = E_ACT_GPT3_TP8_SP, c = E_ACT_GPT3_FULL_TP8_SP;
-    assert_plan_named(revnets_plan_checkpoints(96, a, c, 96 * c + a), GPT3);
+    assert_plan(revnets_plan_checkpoints(96, a, c, 96 * c + a), true, E_PLAN_GPT3_STORED,
+                E_PLAN_GPT3_SEGMENT, E_PLAN_GPT3_SEGMENTS, E_PLAN_GPT3_PEAK, E_PLAN_GPT3_EXTRA);
 }
 
 /* The budget is the HBM the model state leaves, §6.8 (Checkpoints under a memory
@@ -1292,8 +1301,9 @@ static void checkpoint_plan_budget_is_what_the_model_state_leaves(void **state)
 }
 
 /* A plan of 8 layers storing 6 (segments given), with and without selective
- * recomputation of the stored layers at GPT-3's s = 2048, h = 12,288: §6.8, with a
- * layer's FLOPs from Korthikanti et al. 2022, Appendix A. No plan, no FLOPs. */
+ * recomputation of the stored layers at GPT-3's s = 2048, h = 12,288: §6.8
+ * (Checkpoints under a memory budget), with a layer's FLOPs from Korthikanti et al.
+ * 2022, Appendix A. No plan, no FLOPs. */
 static void checkpoint_plan_flops_add_the_stored_layers_recomputation(void **state)
 {
     (void)state;

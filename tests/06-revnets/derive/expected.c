@@ -130,21 +130,21 @@ static void plan(const char *name, int stored, int segment, int segments, double
 
 static void checkpoint_plans(void)
 {
-    plan("ALL_FIT", 8, 0, 0, 4, 1, 8, "8 layers of 4 B, checkpoints of 1 B, budget 32 B: §6.8's model by hand");
-    plan("ONE_SHORT", 7, 1, 1, 4, 1, 8, "8 layers of 4 B, checkpoints of 1 B, budget 31 B: §6.8's model by hand");
-    plan("LEAST_PEAK", 2, 2, 1, 2, 1, 4, "4 layers of 2 B, checkpoints of 1 B, budget 6 B: §6.8's model by hand");
-    plan("TIE", 3, 2, 2, 2, 1, 7, "7 layers of 2 B, checkpoints of 1 B, budget 8 B: §6.8's model by hand");
-    plan("ROUND_UP", 2, 2, 2, 2, 1, 5, "5 layers of 2 B, checkpoints of 1 B, budget 6 B: §6.8's model by hand");
-    plan("FREES", 1, 1, 1, 2, 1, 2, "2 layers of 2 B, checkpoints of 1 B, budget 3 B: §6.8's model by hand");
-    plan("LEAST", 1, 1, 3, 4, 1, 4, "4 layers of 4 B, checkpoints of 1 B, budget 7 B: §6.8's model by hand");
+    plan("ALL_FIT", 8, 0, 0, 4, 1, 8, "8 layers of 4 B, checkpoints of 1 B, budget 32 B: section 6.8's model by hand");
+    plan("ONE_SHORT", 7, 1, 1, 4, 1, 8, "8 layers of 4 B, checkpoints of 1 B, budget 31 B: section 6.8's model by hand");
+    plan("LEAST_PEAK", 2, 2, 1, 2, 1, 4, "4 layers of 2 B, checkpoints of 1 B, budget 6 B: section 6.8's model by hand");
+    plan("TIE", 3, 2, 2, 2, 1, 7, "7 layers of 2 B, checkpoints of 1 B, budget 8 B: section 6.8's model by hand");
+    plan("ROUND_UP", 2, 2, 2, 2, 1, 5, "5 layers of 2 B, checkpoints of 1 B, budget 6 B: section 6.8's model by hand");
+    plan("FREES", 1, 1, 1, 2, 1, 2, "2 layers of 2 B, checkpoints of 1 B, budget 3 B: section 6.8's model by hand");
+    plan("LEAST", 1, 1, 3, 4, 1, 4, "4 layers of 4 B, checkpoints of 1 B, budget 7 B: section 6.8's model by hand");
     plan("GPT3", 1, 1, 95, GPT3_SBH / 8 * (34 + GPT3_ATT), 2 * GPT3_SBH / 8, 96,
          "GPT-3's first stage, t = 8 with sequence parallelism (Korthikanti et al. 2022, "
-         "eq. 4 and section 5), budget 96 checkpoints and one layer: §6.8's model");
+         "eq. 4 and section 5), budget 96 checkpoints and one layer: section 6.8's model");
     derive_real("E_PLAN_FLOPS_SELECTIVE",
                 2.0 / 24 + 6.0 / 8 * (4.0 * 2048 * 2048 * 12288) /
                                (3 * (24.0 * 2048 * 12288 * 12288 + 4.0 * 2048 * 2048 * 12288)),
                 "8 layers, 6 stored under selective recomputation at s = 2048, h = 12288: "
-                "§6.8, FLOPs of Korthikanti et al. 2022, Appendix A");
+                "section 6.8, FLOPs of Korthikanti et al. 2022, Appendix A");
 }
 
 int main(void)
