@@ -42,16 +42,16 @@
 /* MT-NLG, t = 8, sequence parallelism and selective recomputation (Korthikanti et al. 2022, eq. 6) */
 #define E_ACT_MTNLG_TP8_SP_SELECTIVE 1.7825792e+08
 
-/* GPT-3, full recomputation without sequence parallelism: the layer's 16-bit input (Korthikanti et al. 2022, Table 2) */
+/* GPT-3, full recomputation without sequence parallelism (Korthikanti et al. 2022, section 5 and Table 2) */
 #define E_ACT_GPT3_FULL 50331648.0
 
 /* GPT-3's 96 layers under full recomputation (Korthikanti et al. 2022, Table 2) */
 #define E_ACT_GPT3_FULL_MODEL 4831838208.0
 
-/* GPT-3, full recomputation with sequence parallelism t = 8 (Megatron-LM transformer.py: the checkpoint is the input as the GPU holds it) */
+/* GPT-3, full recomputation with sequence parallelism t = 8 (Korthikanti et al. 2022, Table 2; Megatron-LM, megatron/model/transformer.py) */
 #define E_ACT_GPT3_FULL_TP8_SP 6291456.0
 
-/* full recomputation, one more forward pass in a step of three (Korthikanti et al. 2022, Appendix A) */
+/* full recomputation (Korthikanti et al. 2022, Appendix A) */
 #define E_RECOMPUTE_FULL 0.3333333333333333
 
 /* GPT-3, selective recomputation (Korthikanti et al. 2022, Appendix A) */

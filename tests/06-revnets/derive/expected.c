@@ -84,16 +84,15 @@ static void activation_memory(void)
                 "MT-NLG, t = 8, sequence parallelism and selective recomputation "
                 "(Korthikanti et al. 2022, eq. 6)");
     derive_real("E_ACT_GPT3_FULL", 2 * GPT3_SBH,
-                "GPT-3, full recomputation without sequence parallelism: the layer's "
-                "16-bit input (Korthikanti et al. 2022, Table 2)");
+                "GPT-3, full recomputation without sequence parallelism (Korthikanti et "
+                "al. 2022, section 5 and Table 2)");
     derive_real("E_ACT_GPT3_FULL_MODEL", 2 * GPT3_SBH * 96,
                 "GPT-3's 96 layers under full recomputation (Korthikanti et al. 2022, Table 2)");
     derive_real("E_ACT_GPT3_FULL_TP8_SP", 2 * GPT3_SBH / 8,
-                "GPT-3, full recomputation with sequence parallelism t = 8 (Megatron-LM "
-                "transformer.py: the checkpoint is the input as the GPU holds it)");
+                "GPT-3, full recomputation with sequence parallelism t = 8 (Korthikanti et "
+                "al. 2022, Table 2; Megatron-LM, megatron/model/transformer.py)");
     derive_real("E_RECOMPUTE_FULL", 1.0 / 3,
-                "full recomputation, one more forward pass in a step of three "
-                "(Korthikanti et al. 2022, Appendix A)");
+                "full recomputation (Korthikanti et al. 2022, Appendix A)");
     derive_real("E_RECOMPUTE_SELECTIVE_GPT3", 2048.0 / (18 * 12288.0 + 3 * 2048.0),
                 "GPT-3, selective recomputation (Korthikanti et al. 2022, Appendix A)");
     derive_real("E_ATTENTION_CORE_SHARE_GPT3", GPT3_ATT / (34 + GPT3_ATT),
