@@ -609,7 +609,7 @@ static void rounds_to_avalanche_is_zero_when_no_round_up_to_the_maximum_reaches_
 
 /* Member r XORs x shifted left by 0, 1, ..., r: linear, so its avalanche is exact
  * whatever the input, and it grows with r until the shifts leave the word (r = 63).
- * Its cost grows with r too. Expected values: derive/expected.c. */
+ * Its cost grows with r too. Expected values: expected.h. */
 static uint64_t window_rounds(uint64_t in, int rounds, const void *ctx)
 {
     (void)ctx;
@@ -719,7 +719,7 @@ static void rounds_to_avalanche_answers_among_two_billion_rounds(void **state)
 }
 
 /* The answer is near 35,000 rounds, max_rounds INT_MAX, and an evaluation at r rounds
- * costs r: the budget is 4 million rounds per evaluation of one trial's 65. */
+ * costs r: the budget is 4 million rounds for each of a trial's 65 evaluations. */
 static void rounds_to_avalanche_when_a_member_costs_its_rounds(void **state)
 {
     (void)state;
