@@ -6,7 +6,7 @@
  * two_racks, load_closed_forms, rack_capacity, routing_simulation, cheapest_layout)
  * they compare with the E_ names this program prints into tests/02-moe/expected.h,
  * and the closed forms stay here. Each value names its source. Uses only the C
- * library and ../../derive/derive.h: never lib/, solutions/ or exercises/.
+ * library and ../../derive/derive.h: never lib/, the reference or exercises/.
  *
  * Build and run (`make expected CH=02` does the same):
  *   cc -std=c11 -Wall -Wextra -Werror -ffp-contract=off tests/02-moe/derive/expected.c \
