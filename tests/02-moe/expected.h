@@ -123,19 +123,19 @@
 /* the same: network over compute (closed form of §2.5) */
 #define E_V3_2R_NET_OVER_COMPUTE 4.49452972972973
 
-/* P(X > 7), X ~ Binomial(10, 1/2): C(10, 8..10) / 2^10 */
+/* P(X > 7), X ~ Binomial(10, 1/2): ten fair coins, counted by hand */
 #define E_TAIL_N10_HALF_GT7 0.0546875
 
-/* P(X > 4), X ~ Binomial(10, 1/2): 1 - C(10, 0..4) / 2^10 */
+/* P(X > 4), the same, counted by hand */
 #define E_TAIL_N10_HALF_GT4 0.623046875
 
-/* P(X = 10), Binomial(10, 1/4) */
+/* P(X > 9), Binomial(10, 1/4), by hand */
 #define E_TAIL_N10_QUARTER_GT9 9.5367431640625e-07
 
-/* P(X = 100), Binomial(100, 1/2) */
+/* P(X > 99), Binomial(100, 1/2), by hand */
 #define E_TAIL_N100_HALF_GT99 7.888609052210118e-31
 
-/* P(X >= 99), Binomial(100, 1/2): (C(100, 99) + 1) / 2^100 */
+/* P(X > 98), Binomial(100, 1/2): 100 fair coins, counted by hand */
 #define E_TAIL_N100_HALF_GT98 7.967495142732219e-29
 
 /* expected drops, 4 tokens, 4 experts, k 2, capacity 2 (by hand, §2.7) */
@@ -255,7 +255,7 @@
 /* its cost (§2.10) */
 #define E_LAYOUT_LONG_USD_PER_TOKEN 1.785714285714286e-05
 
-/* toy on 2 racks of 4: racks (closed form of §2.10) */
+/* toy on racks of 4: racks (closed form of §2.10) */
 #define E_LAYOUT_2R_RACKS 2
 
 /* its GPUs per rack (§2.10) */

@@ -190,13 +190,13 @@ static void two_racks(void)
 static void load_closed_forms(void)
 {
     derive_real("E_TAIL_N10_HALF_GT7", (45.0 + 10 + 1) / 1024,
-                "P(X > 7), X ~ Binomial(10, 1/2): C(10, 8..10) / 2^10");
+                "P(X > 7), X ~ Binomial(10, 1/2): ten fair coins, counted by hand");
     derive_real("E_TAIL_N10_HALF_GT4", 1 - (1.0 + 10 + 45 + 120 + 210) / 1024,
-                "P(X > 4), X ~ Binomial(10, 1/2): 1 - C(10, 0..4) / 2^10");
-    derive_real("E_TAIL_N10_QUARTER_GT9", pow(0.25, 10), "P(X = 10), Binomial(10, 1/4)");
-    derive_real("E_TAIL_N100_HALF_GT99", ldexp(1.0, -100), "P(X = 100), Binomial(100, 1/2)");
+                "P(X > 4), the same, counted by hand");
+    derive_real("E_TAIL_N10_QUARTER_GT9", pow(0.25, 10), "P(X > 9), Binomial(10, 1/4), by hand");
+    derive_real("E_TAIL_N100_HALF_GT99", ldexp(1.0, -100), "P(X > 99), Binomial(100, 1/2), by hand");
     derive_real("E_TAIL_N100_HALF_GT98", 101 * ldexp(1.0, -100),
-                "P(X >= 99), Binomial(100, 1/2): (C(100, 99) + 1) / 2^100");
+                "P(X > 98), Binomial(100, 1/2): 100 fair coins, counted by hand");
     /* 4 tokens, 4 experts, 2 each: X ~ Binomial(4, 1/2), pmf (1, 4, 6, 4, 1) / 16 */
     derive_real("E_DROP_B4_E4_K2_C2", 4 * ((4 * 1.0 + 2 * 1.0) / 16) / 8,
                 "expected drops, 4 tokens, 4 experts, k 2, capacity 2 (by hand, §2.7)");
@@ -259,17 +259,31 @@ static void rack_capacity(void)
     derive_real("E_NVL72_FP4_BATCH_L4096", r * n / V3_ACTIVE, "its balance batch (§2.8)");
 }
 
+/* the fewest GPUs, a divisor of the experts, whose HBM holds the weights */
+static int fewest_gpus_holding(double weight_bytes, double hbm_bytes, int experts)
+{
+    int g = 1;
+    while (experts % g || g * hbm_bytes < weight_bytes)
+        g++;
+    return g;
+}
+
 static void cheapest_layout(void)
 {
     /* toy: 2^33 one-byte weights, 2^30 active; per GPU 2^40 FLOP/s, 2^36 B/s; $3.6/h.
      * On G GPUs: compute 2^-9 / G s a sequence, weights 2^-3 / G s. */
     double p_s = 3.6 / 3600;
-    derive_int("E_LAYOUT_NOCTX_GPUS", 2, "toy, no context: GPUs (closed form of §2.10)");
-    derive_int("E_LAYOUT_NOCTX_EXPERTS_PER_GPU", 8 / 2, "its experts per GPU (§2.10)");
-    derive_real("E_LAYOUT_NOCTX_BATCH", 0x1p-3 / (0x1p-9 / 2), "its batch (§2.10)");
-    derive_real("E_LAYOUT_NOCTX_TOKENS_PER_S", (0x1p-3 / (0x1p-9 / 2)) / 0x1p-3,
+    /* every compute-bound layout costs the same a token: the fewest GPUs that hold the
+     * weights win the tie */
+    int g_noctx = fewest_gpus_holding(0x1p33, 0x1p32, 8);
+    derive_int("E_LAYOUT_NOCTX_GPUS", g_noctx, "toy, no context: GPUs (closed form of §2.10)");
+    derive_int("E_LAYOUT_NOCTX_EXPERTS_PER_GPU", 8 / g_noctx, "its experts per GPU (§2.10)");
+    double b_noctx = 0x1p-3 / (0x1p-9 / g_noctx);
+    derive_real("E_LAYOUT_NOCTX_BATCH", b_noctx, "its batch (§2.10)");
+    derive_real("E_LAYOUT_NOCTX_TOKENS_PER_S", b_noctx / 0x1p-3,
                 "its throughput (§2.10)");
-    derive_real("E_LAYOUT_NOCTX_USD_PER_TOKEN", 2 * p_s * 0x1p-3 / 128, "its cost (§2.10)");
+    derive_real("E_LAYOUT_NOCTX_USD_PER_TOKEN", g_noctx * p_s * 0x1p-3 / b_noctx,
+                "its cost (§2.10)");
     /* caches: 2^30 bytes a sequence; 2 GPUs of 2^32 + 2^31 bytes */
     derive_real("E_LAYOUT_FULL_HBM_BATCH", (2 * (0x1p32 + 0x1p31) - 0x1p33) / 0x1p30,
                 "toy, caches that fill the HBM: its batch (closed form of §2.10)");
@@ -277,27 +291,43 @@ static void cheapest_layout(void)
     derive_real("E_LAYOUT_FULL_HBM_USD_PER_TOKEN", 2 * p_s * (0x1p-4 + 4 * 0x1p-7) / 4,
                 "its cost (§2.10)");
     /* long context on GPUs of 2^34 bytes: B = 8 (G - 1), cost falls with G */
-    derive_int("E_LAYOUT_LONG_GPUS", 8, "toy at long context: GPUs (closed form of §2.10)");
-    derive_real("E_LAYOUT_LONG_BATCH", 8 * (8 - 1), "its batch (§2.10)");
-    derive_real("E_LAYOUT_LONG_USD_PER_TOKEN", 8 * p_s * 0x1p-3 / 56, "its cost (§2.10)");
+    int g_long = 1;
+    for (int g = 2; g <= 8; g *= 2) /* G p / (8 (G - 1)) falls as G grows */
+        if (g * p_s / (8.0 * (g - 1)) < g_long * p_s / fmax(8.0 * (g_long - 1), 1e-300))
+            g_long = g;
+    derive_int("E_LAYOUT_LONG_GPUS", g_long, "toy at long context: GPUs (closed form of §2.10)");
+    derive_real("E_LAYOUT_LONG_BATCH", 8 * (g_long - 1), "its batch (§2.10)");
+    derive_real("E_LAYOUT_LONG_USD_PER_TOKEN", g_long * p_s * 0x1p-3 / (8 * (g_long - 1)),
+                "its cost (§2.10)");
     /* GPUs of 2^30 bytes, racks of 4, NIC 2^19 B/s: the network slope 2^-11 s */
-    derive_int("E_LAYOUT_2R_RACKS", 2, "toy on 2 racks of 4: racks (closed form of §2.10)");
+    int g_2r = fewest_gpus_holding(0x1p33, 0x1p30, 8); /* racks of 4 */
+    derive_int("E_LAYOUT_2R_RACKS", g_2r / 4, "toy on racks of 4: racks (closed form of §2.10)");
     derive_int("E_LAYOUT_2R_GPUS_PER_RACK", 4, "its GPUs per rack (§2.10)");
     derive_real("E_LAYOUT_2R_BATCH", 0x1p-3 / (0x1p12 / 8 * 0.5 / 0x1p19),
                 "its batch (§2.5, §2.10)");
-    derive_real("E_LAYOUT_2R_USD_PER_TOKEN", 8 * p_s * 0x1p-3 / 256, "its cost (§2.10)");
-    derive_int("E_LAYOUT_TIE_GPUS", 8, "toy, GPUs of 2^30 bytes, racks of 8: GPUs (§2.10)");
-    derive_real("E_LAYOUT_TIE_BATCH", 0x1p-3 / (0x1p-9 / 8), "its batch (§2.10)");
+    derive_real("E_LAYOUT_2R_USD_PER_TOKEN", g_2r * p_s * 0x1p-3 / 256, "its cost (§2.10)");
+    derive_int("E_LAYOUT_TIE_GPUS", fewest_gpus_holding(0x1p33, 0x1p30, 8),
+               "toy, GPUs of 2^30 bytes, racks of 8: GPUs (§2.10)");
+    derive_real("E_LAYOUT_TIE_BATCH", 0x1p-3 / (0x1p-9 / fewest_gpus_holding(0x1p33, 0x1p30, 8)),
+                "its batch (§2.10)");
     /* DeepSeek-V3 fp4 on GB200, 1,024 tokens of fp4 MLA cache, $2/h, 20 ms */
-    derive_int("E_LAYOUT_V3_GPUS", 4, "DeepSeek-V3 at a 20 ms step: GPUs (closed form of §2.10)");
-    derive_int("E_LAYOUT_V3_EXPERTS_PER_GPU", 256 / 4, "its experts per GPU (§2.10)");
-    derive_real("E_LAYOUT_V3_BATCH", floor(0.020 / v3_compute_slope(4)), "its batch (§2.10)");
+    /* no layout beats the compute-bound cost a token: the fewest GPUs that read the
+     * weights in time and are compute-bound there */
+    int g_v3 = 1;
+    while (256 % g_v3 || v3_weights_s(g_v3) > 0.020)
+        g_v3++;
+    derive_int("E_LAYOUT_V3_GPUS", g_v3, "DeepSeek-V3 at a 20 ms step: GPUs (closed form of §2.10)");
+    derive_int("E_LAYOUT_V3_EXPERTS_PER_GPU", 256 / g_v3, "its experts per GPU (§2.10)");
+    derive_real("E_LAYOUT_V3_BATCH", floor(0.020 / v3_compute_slope(g_v3)), "its batch (§2.10)");
     derive_real("E_LAYOUT_V3_USD_PER_TOKEN", 2.0 / 3600 * 2.0 * V3_ACTIVE / GB_F,
                 "its cost (§2.10)");
     derive_real("E_LAYOUT_QUOTIENT_SLOPE_S", 2.0 * 3e9 / 1e15,
                 "3e9 active parameters on one 1e15 FLOP/s GPU: compute a sequence (§2.4)");
-    derive_int("E_LAYOUT_EDGE_GPUS", 8, "toy at a 2^-6 s target: GPUs (closed form of §2.10)");
-    derive_real("E_LAYOUT_EDGE_BATCH", 0x1p-6 / (0x1p-9 / 8), "its batch (§2.10)");
+    int g_edge = 1; /* the weights alone take 2^-3 / G s */
+    while (0x1p-3 / g_edge > 0x1p-6)
+        g_edge *= 2;
+    derive_int("E_LAYOUT_EDGE_GPUS", g_edge, "toy at a 2^-6 s target: GPUs (closed form of §2.10)");
+    derive_real("E_LAYOUT_EDGE_BATCH", 0x1p-6 / (0x1p-9 / g_edge), "its batch (§2.10)");
 }
 
 int main(void)
