@@ -181,11 +181,11 @@ typedef struct moe_step {
     double kv_s;      /* reading every sequence's KV cache once, the
                        * same way */
     double memory_s;  /* weights_s + kv_s: the memory roof */
-    double a2a_s;     /* the network roof: the dispatch and combine of
-                       * every sequence in every MoE layer, every copy
-                       * counted, each GPU sending its share
-                       * (§2.3 (The all-to-all); with racks > 1,
-                       * §2.5 (Two racks)) */
+    double a2a_s;     /* the network roof: the time the step's
+                       * all-to-all traffic takes, every copy counted
+                       * as moe_a2a_bytes_per_token counts it, each GPU
+                       * sending its share (§2.3 (The all-to-all);
+                       * with racks > 1, §2.5 (Two racks)) */
     double step_s;    /* the largest of compute_s, memory_s, a2a_s */
     moe_bound bound;  /* which of the three step_s is. Ties: NETWORK
                        * only when a2a_s is strictly larger than both
@@ -415,14 +415,14 @@ typedef struct moe_largest {
     double kv_bytes;     /* the KV caches of that batch, bytes */
 } moe_largest;
 
-/* The largest total parameter count N_total (not rounded) one domain
- * holds, §2.8 (Why a rack is the unit): its weights, at
- * bytes_per_param each, and the KV caches of the batch it needs
- * (chapter 1's balance batch, at hardware ratio hw_ratio and sparsity
- * N_total / params_active; each sequence context_tokens tokens of
- * kv_bytes_per_token bytes) together fill domain_hbm_bytes. No answer
- * when that N_total is below params_active (a model has at least its
- * active parameters); exactly params_active is an answer, sparsity 1.
+/* The largest total parameter count N_total (not rounded) whose
+ * weights, at bytes_per_param each, fit in one domain's
+ * domain_hbm_bytes beside the KV caches of the batch that model needs
+ * (§2.8 (Why a rack is the unit); hw_ratio is chapter 1's r, and each
+ * sequence holds context_tokens tokens of kv_bytes_per_token bytes).
+ * No answer when that N_total is below params_active (a model has at
+ * least its active parameters); exactly params_active is an answer,
+ * sparsity 1.
  * Compare the N_total you computed with params_active directly, with no
  * tolerance: the tests put this boundary only where N_total comes out
  * exact in doubles (a domain that holds exactly params_active weights

@@ -3,10 +3,12 @@
  *
  * Built against exercises/02-moe/moe.c (yours) and, in the instructor's copy,
  * against the reference solution. Each test states one fact; the comment
- * above it names where the expected value comes from. Expected values are closed
- * forms with published inputs, never copied from output. The routing simulation
- * is random, so its tests hold it to closed forms (binomial mean, variance, tails
- * and bounds) within five standard errors, computed in the test.
+ * above it names where the expected value comes from. Expected values come from
+ * published inputs, never from output: the one-star exercises' from the formula the
+ * book states, the two- and three-star exercises' from expected.h (E_ names), whose
+ * derivations, each with its source, are the instructor's. The routing simulation
+ * is random, so its tests hold it to the closed forms of §2.7 (Routing is random)
+ * within five standard errors.
  *
  * Published inputs used below:
  *   DeepSeek-V3   d_model 7,168; 256 routed experts + 1 shared, 8 per token, expert
@@ -31,6 +33,7 @@
  */
 #include "../test_util.h"
 
+#include "expected.h"
 #include "moe.h"
 
 #define TIGHT 1e-9 /* closed forms: only rounding differs */
@@ -53,22 +56,6 @@ static moe_deploy deepseek_on_nvl72(void)
         .scaleup_bytes_per_s = 900e9, .scaleout_bytes_per_s = 50e9,
     };
     return d;
-}
-
-/* Per-sequence slopes and the weight term of the deployment above, written out. */
-static double compute_slope(const moe_deploy *d)
-{
-    return 2.0 * d->params_active / (d->racks * d->gpus * d->flops_per_s);
-}
-static double one_rack_a2a_slope(const moe_deploy *d)
-{
-    return d->moe_layers * 2.0 * d->top_k * d->d_model * d->act_bytes /
-           (d->gpus * d->scaleup_bytes_per_s);
-}
-static double weights_term(const moe_deploy *d)
-{
-    return d->params_total * d->bytes_per_param /
-           (d->racks * d->gpus * d->hbm_bytes_per_s);
 }
 
 /* ---- 2.1 expert_params ------------------------------------------------------- */
@@ -208,131 +195,119 @@ static void the_share_leaving_the_gpu_is_one_minus_one_over_n(void **state)
 
 /* ---- 2.4 three_roofs --------------------------------------------------------- */
 
-/* Chapter 1's roofline over the GPUs that hold experts: 2 N_active per token for
- * compute, N_total bytes once plus every cache for memory. */
-static void compute_and_memory_roofs_are_chapter_1s_over_the_gpus_used(void **state)
+/* §2.4 (Three roofs): DeepSeek-V3 on the NVL72 above, 2,048 sequences of 4,096 tokens:
+ * its compute roof, weight fetch, KV fetch, and memory roof (the two fetches). */
+static void deepseek_on_nvl72_compute_and_memory_roofs(void **state)
 {
     (void)state;
     moe_deploy d = deepseek_on_nvl72();
     moe_step s = moe_step_at(&d, 2048, 4096);
-    assert_close(s.compute_s, 2048 * 2.0 * 37e9 / (64 * 10e15), TIGHT, "s");
-    assert_close(s.weights_s, 671e9 * 0.5 / (64 * 8e12), TIGHT, "s");
-    assert_close(s.kv_s, 2048 * 4096 * 35136.0 / (64 * 8e12), TIGHT, "s");
+    assert_close(s.compute_s, E_V3_COMPUTE_S_B2048, TIGHT, "s");
+    assert_close(s.weights_s, E_V3_WEIGHTS_S, TIGHT, "s");
+    assert_close(s.kv_s, E_V3_KV_S_B2048_L4096, TIGHT, "s");
     assert_close(s.memory_s, s.weights_s + s.kv_s, TIGHT, "s");
 }
 
-/* lecture §2.2: every MoE layer dispatches and combines; the step's all-to-all is
- * 58 x B x 2 k d act_bytes over 64 GPUs' NVLink. */
-static void network_roof_counts_every_moe_layer_both_ways(void **state)
+/* lecture §2.2 and §2.3 (The all-to-all): the same deployment's network roof at 2,048
+ * sequences with fp4 activations on the wire, then bf16; and the dispatch of one
+ * layer alone in bf16. */
+static void deepseek_on_nvl72_network_roof(void **state)
 {
     (void)state;
     moe_deploy d = deepseek_on_nvl72();
-    double per_token = 58 * 2.0 * 8 * 7168 * 0.5;
-    assert_close(moe_step_at(&d, 2048, 0).a2a_s, 2048 * per_token / (64 * 900e9), TIGHT, "s");
-    d.act_bytes = 2.0; /* bf16 on the wire: four times the bytes */
-    assert_close(moe_step_at(&d, 2048, 0).a2a_s, 4 * 2048 * per_token / (64 * 900e9), TIGHT,
-                 "s");
-    /* one layer, one way: the dispatch alone, B x k d act_bytes over the GPUs' NVLink */
+    assert_close(moe_step_at(&d, 2048, 0).a2a_s, E_V3_A2A_S_B2048_FP4, TIGHT, "s");
+    d.act_bytes = 2.0; /* bf16 on the wire */
+    assert_close(moe_step_at(&d, 2048, 0).a2a_s, E_V3_A2A_S_B2048_BF16, TIGHT, "s");
     assert_close(moe_step_at(&d, 2048, 0).a2a_dispatch_s_per_layer,
-                 4 * 2048 * 8.0 * 7168 * 0.5 / (64 * 900e9), TIGHT, "s");
+                 E_V3_DISPATCH_S_PER_LAYER_B2048_BF16, TIGHT, "s");
 }
 
-/* A step reads every weight and every cache once, so it reads what HBM holds: the
- * weights, N_total x bytes, and B sequences' caches of L tokens each. */
+/* moe.h: the bytes a step reads from HBM, all GPUs together, at 2,048 sequences of
+ * 4,096 tokens. */
 static void a_step_reads_what_the_gpus_hbm_holds(void **state)
 {
     (void)state;
     moe_deploy d = deepseek_on_nvl72();
     moe_step s = moe_step_at(&d, 2048, 4096);
-    assert_close(s.hbm_bytes, 671e9 * 0.5 + 2048.0 * 4096 * 35136.0, TIGHT, "bytes");
+    assert_close(s.hbm_bytes, E_V3_HBM_BYTES_B2048_L4096, TIGHT, "bytes");
 }
 
-/* The step is the max of the three roofs, each reached: memory at a small batch,
- * compute at a large one, network when activations cross in bf16. */
+/* moe.h: the step is the largest roof, and each roof is reached: memory at 64
+ * sequences, compute at 20,000, the network at 20,000 with bf16 activations. */
 static void step_is_the_largest_of_three_roofs(void **state)
 {
     (void)state;
     moe_deploy d = deepseek_on_nvl72();
     moe_step small = moe_step_at(&d, 64, 0);
     assert_int_equal(small.bound, MOE_BOUND_MEMORY);
-    assert_close(small.step_s, weights_term(&d), TIGHT, "s");
+    assert_close(small.step_s, E_V3_STEP_S_B64, TIGHT, "s");
     moe_step big = moe_step_at(&d, 20000, 0);
     assert_int_equal(big.bound, MOE_BOUND_COMPUTE);
-    assert_close(big.step_s, 20000 * compute_slope(&d), TIGHT, "s");
+    assert_close(big.step_s, E_V3_STEP_S_B20000_FP4, TIGHT, "s");
     d.act_bytes = 2.0;
     moe_step net = moe_step_at(&d, 20000, 0);
     assert_int_equal(net.bound, MOE_BOUND_NETWORK);
-    assert_close(net.step_s, 20000 * one_rack_a2a_slope(&d), TIGHT, "s");
+    assert_close(net.step_s, E_V3_STEP_S_B20000_BF16, TIGHT, "s");
     assert_true(net.step_s < net.compute_s + net.memory_s + net.a2a_s);
 }
 
-/* A step whose compute lies between the weight fetch and weights + KV is
- * memory-bound: the KV fetch belongs to the memory roof. At B = 8,000 and 2,048
- * tokens: compute 0.93 ms, weights 0.66 ms, KV 1.12 ms. */
+/* moe.h: memory_s is weights_s + kv_s. At 8,000 sequences of 2,048 tokens compute
+ * lies between the weight fetch and the memory roof: the step is memory-bound. */
 static void kv_fetch_counts_against_the_memory_roof(void **state)
 {
     (void)state;
     moe_deploy d = deepseek_on_nvl72();
     moe_step s = moe_step_at(&d, 8000, 2048);
-    double kv = 8000 * 2048 * 35136.0 / (64 * 8e12);
-    assert_close(s.memory_s, weights_term(&d) + kv, TIGHT, "s");
+    assert_close(s.memory_s, E_V3_MEMORY_S_B8000_L2048, TIGHT, "s");
     assert_true(s.compute_s > s.weights_s && s.compute_s < s.memory_s);
     assert_int_equal(s.bound, MOE_BOUND_MEMORY);
     assert_close(s.step_s, s.memory_s, TIGHT, "s");
 }
 
-/* Both moving roofs grow as B, so network over compute is
- * layers x 2 k d act_bytes x F / (2 N_active W_up), whatever the batch: 0.49 with
- * fp4 activations, 0.98 with fp8 (§2.4 (Three roofs)). */
+/* §2.4 (Three roofs): network over compute with fp4 activations, then fp8, and the
+ * same ratio at 100 and at 50,000 sequences. */
 static void network_over_compute_does_not_depend_on_the_batch(void **state)
 {
     (void)state;
     moe_deploy d = deepseek_on_nvl72();
-    double expected = 58 * 2.0 * 8 * 7168 * 0.5 * 10e15 / (2.0 * 37e9 * 900e9);
-    assert_close(moe_network_over_compute(&d), expected, TIGHT, "x");
+    assert_close(moe_network_over_compute(&d), E_V3_NET_OVER_COMPUTE_FP4, TIGHT, "x");
     moe_step a = moe_step_at(&d, 100, 0), b = moe_step_at(&d, 50000, 0);
     assert_close(a.a2a_s / a.compute_s, b.a2a_s / b.compute_s, TIGHT, "x");
     d.act_bytes = 1.0;
-    assert_close(moe_network_over_compute(&d), 2 * expected, TIGHT, "x");
+    assert_close(moe_network_over_compute(&d), E_V3_NET_OVER_COMPUTE_FP8, TIGHT, "x");
 }
 
-/* Closed form: the knee is W / (max(c, a) - kv); past it compute binds when c > a
- * and the network when a > c. */
-static void knee_is_where_the_steeper_roof_meets_memory(void **state)
+/* §2.4 (Three roofs): the knee of DeepSeek-V3 on the NVL72 with fp4 activations, then
+ * bf16 at no context and at 1,024 tokens, and the roof that binds past it. */
+static void deepseek_on_nvl72_knee_in_fp4_and_bf16(void **state)
 {
     (void)state;
     moe_deploy d = deepseek_on_nvl72();
     moe_knee k = moe_knee_batch(&d, 0);
     assert_true(k.exists);
     assert_int_equal(k.after, MOE_BOUND_COMPUTE);
-    assert_close(k.batch, weights_term(&d) / compute_slope(&d), TIGHT, "sequences");
+    assert_close(k.batch, E_V3_KNEE_FP4, TIGHT, "sequences");
     d.act_bytes = 2.0;
     moe_knee n = moe_knee_batch(&d, 0);
     assert_true(n.exists);
     assert_int_equal(n.after, MOE_BOUND_NETWORK);
-    assert_close(n.batch, weights_term(&d) / one_rack_a2a_slope(&d), TIGHT, "sequences");
-    double kv = 1024 * 35136.0 / (64 * 8e12);
-    assert_close(moe_knee_batch(&d, 1024).batch,
-                 weights_term(&d) / (one_rack_a2a_slope(&d) - kv), TIGHT, "sequences");
+    assert_close(n.batch, E_V3_KNEE_BF16, TIGHT, "sequences");
+    assert_close(moe_knee_batch(&d, 1024).batch, E_V3_KNEE_BF16_L1024, TIGHT, "sequences");
 }
 
-/* Chapter 1's balance context, with the network as a second moving roof: when the
- * KV slope passes the steeper of compute and network, memory binds at every batch. */
+/* moe.h's no-knee rule, with chapter 1's balance context as the
+ * boundary: a knee 1% below it, none 1% above, where memory binds at every batch. */
 static void no_knee_when_the_kv_fetch_outgrows_both_roofs(void **state)
 {
     (void)state;
     moe_deploy d = deepseek_on_nvl72();
-    /* L* = 2 N_active W_HBM / (F b_kv) = 2 x 37e9 x 8e12 / (10e15 x 35,136) = 1,685 */
-    double ctx = 2.0 * 37e9 * 8e12 / (10e15 * 35136.0);
+    double ctx = E_V3_NO_KNEE_CONTEXT;
     assert_true(moe_knee_batch(&d, 0.99 * ctx).exists);
     assert_false(moe_knee_batch(&d, 1.01 * ctx).exists);
     assert_int_equal(moe_step_at(&d, 1e6, 1.01 * ctx).bound, MOE_BOUND_MEMORY);
 }
 
-/* A deployment whose every number is a power of two, so that ties are exact: each
- * sequence adds 1 s of compute (2 x 1 / 2), 1 s of all-to-all (1 layer x 2 x 1 x 1 x
- * 0.5 bytes at 1 B/s) and L s of KV fetch (L x 1 byte at 1 B/s); the weights take
- * 4 s (4 bytes at 1 B/s). */
+/* A deployment whose every number is a power of two, so that ties are exact. */
 static moe_deploy exact_toy(void)
 {
     moe_deploy d = {
@@ -359,28 +334,28 @@ static void bound_names_are_the_three_roofs(void **state)
     assert_string_equal(moe_bound_name((moe_bound)7), "?");
 }
 
-/* moe.h's tie rules at B = 4 with no context: compute 4 s, memory 4 s, network 4 s.
- * A three-way tie is COMPUTE (the network must be strictly larger); twice the
- * activation bytes make the network 8 s, strictly larger: NETWORK. At B = 2 compute
- * is 2 s against memory's 4 s: MEMORY. */
+/* moe.h's tie rules on the toy with no context: at the batch where the three roofs
+ * are equal the bound is COMPUTE (the network must be strictly larger); with twice
+ * the activation bytes the network is strictly larger: NETWORK. At half that batch
+ * compute is below memory: MEMORY. */
 static void ties_between_roofs_go_to_compute(void **state)
 {
     (void)state;
     moe_deploy d = exact_toy();
-    moe_step tie = moe_step_at(&d, 4, 0);
-    assert_close(tie.compute_s, 4.0, TIGHT, "s");
-    assert_close(tie.memory_s, 4.0, TIGHT, "s");
-    assert_close(tie.a2a_s, 4.0, TIGHT, "s");
+    moe_step tie = moe_step_at(&d, E_TOY_TIE_BATCH, 0);
+    assert_close(tie.compute_s, E_TOY_ROOF_S_AT_TIE, TIGHT, "s");
+    assert_close(tie.memory_s, E_TOY_ROOF_S_AT_TIE, TIGHT, "s");
+    assert_close(tie.a2a_s, E_TOY_ROOF_S_AT_TIE, TIGHT, "s");
     assert_named(tie.bound, MOE_BOUND_COMPUTE, bound_name);
-    assert_close(tie.step_s, 4.0, TIGHT, "s");
-    assert_named(moe_step_at(&d, 2, 0).bound, MOE_BOUND_MEMORY, bound_name);
+    assert_close(tie.step_s, E_TOY_ROOF_S_AT_TIE, TIGHT, "s");
+    assert_named(moe_step_at(&d, E_TOY_TIE_BATCH / 2, 0).bound, MOE_BOUND_MEMORY, bound_name);
     d.act_bytes = 1.0;
-    moe_step net = moe_step_at(&d, 4, 0);
+    moe_step net = moe_step_at(&d, E_TOY_TIE_BATCH, 0);
     assert_named(net.bound, MOE_BOUND_NETWORK, bound_name);
-    assert_close(net.step_s, 8.0, TIGHT, "s");
+    assert_close(net.step_s, E_TOY_NETWORK_S_AT_TIE_ACT1, TIGHT, "s");
 }
 
-/* A step of no sequences reads the weights and nothing else: 4 s, MEMORY. */
+/* moe.h: a step of no sequences reads the weights and nothing else: MEMORY. */
 static void an_empty_batch_only_reads_the_weights(void **state)
 {
     (void)state;
@@ -389,32 +364,33 @@ static void an_empty_batch_only_reads_the_weights(void **state)
     assert_close(s.compute_s, 0.0, TIGHT, "s");
     assert_close(s.kv_s, 0.0, TIGHT, "s");
     assert_close(s.a2a_s, 0.0, TIGHT, "s");
-    assert_close(s.step_s, 4.0, TIGHT, "s");
+    assert_close(s.step_s, E_TOY_WEIGHTS_S, TIGHT, "s");
     assert_named(s.bound, MOE_BOUND_MEMORY, bound_name);
 }
 
-/* The toy's compute and network slopes are both 1 s: network over compute is 1, a
- * tie that counts as COMPUTE past the knee. The knee is W / (1 - L): 4 sequences
- * at no context, 8 at half a token. At L = 1 the KV slope equals the steeper roof's
- * exactly: no knee (a tie is no knee), batch 0, and memory binds at every batch. */
+/* moe.h's knee ties on the toy, whose compute and network roofs grow equally fast (a
+ * tie that counts as COMPUTE past the knee): its knee at no context and at half a
+ * token; at the context where the KV fetch grows exactly as fast, no knee (a tie is
+ * no knee), batch 0, and memory binds at every batch. */
 static void knee_ties_go_to_compute_and_to_no_knee(void **state)
 {
     (void)state;
     moe_deploy d = exact_toy();
-    assert_close(moe_network_over_compute(&d), 1.0, TIGHT, "x");
+    assert_close(moe_network_over_compute(&d), E_TOY_NET_OVER_COMPUTE, TIGHT, "x");
     moe_knee k = moe_knee_batch(&d, 0);
     assert_true(k.exists);
     assert_named(k.after, MOE_BOUND_COMPUTE, bound_name);
-    assert_close(k.batch, 4.0, TIGHT, "sequences");
-    assert_close(moe_knee_batch(&d, 0.5).batch, 8.0, TIGHT, "sequences");
-    moe_knee none = moe_knee_batch(&d, 1.0);
+    assert_close(k.batch, E_TOY_KNEE_L0, TIGHT, "sequences");
+    assert_close(moe_knee_batch(&d, 0.5).batch, E_TOY_KNEE_L05, TIGHT, "sequences");
+    moe_knee none = moe_knee_batch(&d, E_TOY_NO_KNEE_CONTEXT);
     assert_false(none.exists);
     assert_close(none.batch, 0.0, TIGHT, "sequences");
-    assert_named(moe_step_at(&d, 1e6, 1.0).bound, MOE_BOUND_MEMORY, bound_name);
+    assert_named(moe_step_at(&d, 1e6, E_TOY_NO_KNEE_CONTEXT).bound, MOE_BOUND_MEMORY,
+                 bound_name);
 }
 
-/* A model with no MoE layer sends nothing: network over compute is 0, and 100
- * sequences are 100 s of compute, against 4 s of weights: COMPUTE. */
+/* A model with no MoE layer sends nothing: network over compute is 0, and at 100
+ * sequences the toy is compute-bound. */
 static void no_moe_layer_means_no_network(void **state)
 {
     (void)state;
@@ -424,41 +400,41 @@ static void no_moe_layer_means_no_network(void **state)
     moe_step s = moe_step_at(&d, 100, 0);
     assert_close(s.a2a_s, 0.0, TIGHT, "s");
     assert_close(s.a2a_dispatch_s_per_layer, 0.0, TIGHT, "s");
-    assert_close(s.compute_s, 100.0, TIGHT, "s");
+    assert_close(s.compute_s, E_TOY_COMPUTE_S_B100, TIGHT, "s");
     assert_named(s.bound, MOE_BOUND_COMPUTE, bound_name);
 }
 
 
 /* ---- 2.5 two_racks ----------------------------------------------------------- */
 
-/* lecture §2.3: with 2 racks half the tokens cross a network 8x slower, 0.5 x 8 = 4
- * when both halves overlap, 4 + 0.5 = 4.5 when they run one after the other. */
+/* lecture §2.3: two racks over a scale-out link 8x slower than NVLink: the share of
+ * copies that cross, and the slowdown overlapped and serial. */
 static void two_racks_over_the_lectures_8x_slower_link(void **state)
 {
     (void)state;
     moe_racks r = moe_span_racks(2, 800e9, 100e9);
     assert_close(r.scaleup_over_scaleout, 8.0, TIGHT, "x");
-    assert_close(r.cross_fraction, 0.5, TIGHT, "");
-    assert_close(r.slowdown_overlap, 4.0, TIGHT, "x");
-    assert_close(r.slowdown_serial, 4.5, TIGHT, "x");
+    assert_close(r.cross_fraction, E_RACKS2_CROSS, TIGHT, "");
+    assert_close(r.slowdown_overlap, E_RACKS2_LECTURE_OVERLAP, TIGHT, "x");
+    assert_close(r.slowdown_serial, E_RACKS2_LECTURE_SERIAL, TIGHT, "x");
 }
 
-/* GB200 NVL72 presets: NVLink 900e9 B/s against a 50e9 B/s NIC is 18x, not 8x, so two
- * racks cost 9x (9.5x serial). Four racks at 8x: 3/4 cross, 6x (6.25x). */
+/* §2.5 (Two racks): the GB200 presets (NVLink 900e9 B/s, a 50e9 B/s NIC) on two racks,
+ * and four racks over the lecture's 8x slower link. */
 static void gb200_nics_and_four_racks(void **state)
 {
     (void)state;
     moe_racks gb = moe_span_racks(2, 900e9, 50e9);
-    assert_close(gb.slowdown_overlap, 0.5 * 18, TIGHT, "x");
-    assert_close(gb.slowdown_serial, 0.5 * 18 + 0.5, TIGHT, "x");
+    assert_close(gb.slowdown_overlap, E_RACKS2_GB200_OVERLAP, TIGHT, "x");
+    assert_close(gb.slowdown_serial, E_RACKS2_GB200_SERIAL, TIGHT, "x");
     moe_racks four = moe_span_racks(4, 800e9, 100e9);
-    assert_close(four.cross_fraction, 0.75, TIGHT, "");
-    assert_close(four.slowdown_overlap, 0.75 * 8, TIGHT, "x");
-    assert_close(four.slowdown_serial, 0.75 * 8 + 0.25, TIGHT, "x");
+    assert_close(four.cross_fraction, E_RACKS4_CROSS, TIGHT, "");
+    assert_close(four.slowdown_overlap, E_RACKS4_LECTURE_OVERLAP, TIGHT, "x");
+    assert_close(four.slowdown_serial, E_RACKS4_LECTURE_SERIAL, TIGHT, "x");
 }
 
-/* One rack crosses nothing; a scale-out link as fast as NVLink makes 2 racks no
- * slower per token than one (each GPU sends half in rack, half out, in parallel). */
+/* moe.h: one rack crosses nothing; §2.5 (Two racks): two racks joined by a scale-out
+ * link as fast as NVLink. */
 static void one_rack_or_an_equal_link_costs_nothing_extra(void **state)
 {
     (void)state;
@@ -467,24 +443,23 @@ static void one_rack_or_an_equal_link_costs_nothing_extra(void **state)
     assert_close(one.slowdown_overlap, 1.0, TIGHT, "x");
     assert_close(one.slowdown_serial, 1.0, TIGHT, "x");
     moe_racks equal = moe_span_racks(2, 900e9, 900e9);
-    assert_close(equal.slowdown_overlap, 0.5, TIGHT, "x");
-    assert_close(equal.slowdown_serial, 1.0, TIGHT, "x");
+    assert_close(equal.slowdown_overlap, E_RACKS2_EQUAL_OVERLAP, TIGHT, "x");
+    assert_close(equal.slowdown_serial, E_RACKS2_EQUAL_SERIAL, TIGHT, "x");
 }
 
-/* The step on 2 racks: the same batch over twice the GPUs halves compute; per token,
- * the all-to-all grows by the overlapped slowdown, so at the same batch it is
- * slowdown / 2 times the one-rack time. */
-static void two_racks_halve_compute_and_multiply_the_network_time(void **state)
+/* §2.4 (Three roofs) and §2.5 (Two racks): DeepSeek-V3 on two GB200 racks of 64 GPUs
+ * (128 experts a rack) at 8,192 sequences: compute, network, network over compute,
+ * and the roof that binds. */
+static void deepseek_on_two_racks_of_64(void **state)
 {
     (void)state;
-    moe_deploy one = deepseek_on_nvl72(), two = deepseek_on_nvl72();
+    moe_deploy two = deepseek_on_nvl72();
     two.racks = 2;
-    two.gpus = 64; /* 128 experts per rack, 2 per GPU */
-    moe_step s1 = moe_step_at(&one, 8192, 0), s2 = moe_step_at(&two, 8192, 0);
-    assert_close(s2.compute_s, s1.compute_s / 2, TIGHT, "s");
-    assert_close(s2.a2a_s, s1.a2a_s * (0.5 * 18) / 2, TIGHT, "s");
-    assert_close(moe_network_over_compute(&two), 9 * moe_network_over_compute(&one), TIGHT,
-                 "x");
+    two.gpus = 64;
+    moe_step s2 = moe_step_at(&two, 8192, 0);
+    assert_close(s2.compute_s, E_V3_2R_COMPUTE_S_B8192, TIGHT, "s");
+    assert_close(s2.a2a_s, E_V3_2R_A2A_S_B8192, TIGHT, "s");
+    assert_close(moe_network_over_compute(&two), E_V3_2R_NET_OVER_COMPUTE, TIGHT, "x");
     assert_int_equal(s2.bound, MOE_BOUND_NETWORK);
 }
 
@@ -576,59 +551,56 @@ static void rng_below_has_no_modulo_bias(void **state)
 
 /* ---- 2.8 load_closed_forms --------------------------------------------------- */
 
-/* Ten fair coins: P(X > 7) = (45 + 10 + 1) / 1024; P(X > 4) = 1 - 386 / 1024. */
+/* Ten fair coins, counted by hand: P(X > 7) and P(X > 4); and moe.h's edges. */
 static void binomial_tail_of_ten_fair_coins(void **state)
 {
     (void)state;
-    assert_close(moe_binomial_tail(10, 0.5, 7), 56.0 / 1024, TIGHT, "");
-    assert_close(moe_binomial_tail(10, 0.5, 4), 638.0 / 1024, TIGHT, "");
+    assert_close(moe_binomial_tail(10, 0.5, 7), E_TAIL_N10_HALF_GT7, TIGHT, "");
+    assert_close(moe_binomial_tail(10, 0.5, 4), E_TAIL_N10_HALF_GT4, TIGHT, "");
     assert_close(moe_binomial_tail(10, 0.5, -1), 1.0, TIGHT, "");
     assert_close(moe_binomial_tail(10, 0.5, 10), 0.0, TIGHT, "");
 }
 
-/* By hand: 4 tokens, 4 experts, 2 each, so X ~ Binomial(4, 1/2) (1, 4, 6, 4, 1 / 16).
- * Capacity 2 drops E[(X - 2)+] = (4 + 2) / 16 per expert: 4 x 6/16 of 8 assignments. */
-static void expected_drops_are_the_excess_over_capacity(void **state)
+/* By hand, §2.7 (Routing is random): 4 tokens, 4 experts, 2 each; the expected drop
+ * fraction at capacities 2 and 3, and moe.h's ends (0 drops all, the batch none). */
+static void expected_drops_of_four_tokens_on_four_experts(void **state)
 {
     (void)state;
-    assert_close(moe_expected_drop_fraction(4, 4, 2, 2), 4 * (6.0 / 16) / 8, TIGHT, "");
-    assert_close(moe_expected_drop_fraction(4, 4, 2, 3), 4 * (1.0 / 16) / 8, TIGHT, "");
+    assert_close(moe_expected_drop_fraction(4, 4, 2, 2), E_DROP_B4_E4_K2_C2, TIGHT, "");
+    assert_close(moe_expected_drop_fraction(4, 4, 2, 3), E_DROP_B4_E4_K2_C3, TIGHT, "");
     assert_close(moe_expected_drop_fraction(4, 4, 2, 0), 1.0, TIGHT, "");
     assert_close(moe_expected_drop_fraction(4, 4, 2, 4), 0.0, TIGHT, "");
 }
 
-/* The same case: capacity 2 drops 3/16, 3 drops 1/32, 4 nothing; the smallest
- * capacity under 20% is 2, under 5% is 3, under 1% is 4. */
+/* The same case: the smallest capacity under 20%, 5% and 1% drops. */
 static void capacity_for_a_drop_target_is_the_smallest_that_meets_it(void **state)
 {
     (void)state;
-    assert_int_equal(moe_capacity_for_drop(4, 4, 2, 0.20), 2);
-    assert_int_equal(moe_capacity_for_drop(4, 4, 2, 0.05), 3);
-    assert_int_equal(moe_capacity_for_drop(4, 4, 2, 0.01), 4);
+    assert_int_equal(moe_capacity_for_drop(4, 4, 2, 0.20), E_CAP_B4_E4_K2_DROP20);
+    assert_int_equal(moe_capacity_for_drop(4, 4, 2, 0.05), E_CAP_B4_E4_K2_DROP5);
+    assert_int_equal(moe_capacity_for_drop(4, 4, 2, 0.01), E_CAP_B4_E4_K2_DROP1);
 }
 
-/* By hand: 2 tokens, 2 experts, 1 each. Loads (X, 2 - X), so E[max] = 2/4 + 1/2 + 2/4
- * = 1.5. P(X > 0) = 3/4, P(X > 1) = 1/4: lower = (1 - 1/16) + (1 - 9/16) = 1.375,
- * upper = min(1, 3/2) + min(1, 1/2) = 1.5. */
-static void busiest_expert_bounds_bracket_an_enumerated_case(void **state)
+/* By hand, §2.7 (Routing is random): 2 tokens, 2 experts, 1 each: both bounds on the
+ * busiest expert's expected load and one load's standard deviation; and that
+ * deviation for DeepSeek's routing (256 experts, 8 each) at 8,192 tokens. */
+static void busiest_expert_bounds_of_two_tokens_on_two_experts(void **state)
 {
     (void)state;
     moe_max_bounds m = moe_expected_max_load(2, 2, 1);
-    assert_close(m.lower, 1.375, TIGHT, "tokens");
-    assert_close(m.upper, 1.5, TIGHT, "tokens");
-    /* one expert's load is Binomial(2, 1/2): variance 2 x 1/2 x 1/2 */
-    assert_close(m.sd, sqrt(0.5), TIGHT, "tokens");
-    /* DeepSeek's routing at 8,192 tokens: Binomial(8192, 8/256), sd sqrt(8192 p (1 - p)) */
-    assert_close(moe_expected_max_load(8192, 256, 8).sd, sqrt(8192 * (8.0 / 256) * (248.0 / 256)),
-                 TIGHT, "tokens");
+    assert_close(m.lower, E_MAX_B2_E2_K1_LOWER, TIGHT, "tokens");
+    assert_close(m.upper, E_MAX_B2_E2_K1_UPPER, TIGHT, "tokens");
+    assert_close(m.sd, E_MAX_B2_E2_K1_SD, TIGHT, "tokens");
+    assert_close(moe_expected_max_load(8192, 256, 8).sd, E_MAX_B8192_E256_K8_SD, TIGHT,
+                 "tokens");
 }
 
-/* The tail's edges: P(X > n - 1) = p^n, P(X > n) = 0, P(X > -1) = 1; p = 0 puts X at
- * 0 and p = 1 at n; no tokens, no load. */
+/* moe.h's edges of the tail: the top value alone, past the top, below zero, p = 0
+ * and p = 1, no trials. */
 static void binomial_tail_at_its_edges(void **state)
 {
     (void)state;
-    assert_close(moe_binomial_tail(10, 0.25, 9), pow(0.25, 10), TIGHT, "");
+    assert_close(moe_binomial_tail(10, 0.25, 9), E_TAIL_N10_QUARTER_GT9, TIGHT, "");
     assert_close(moe_binomial_tail(10, 0.25, 10), 0.0, TIGHT, "");
     assert_close(moe_binomial_tail(10, 0.25, 1000), 0.0, TIGHT, "");
     assert_close(moe_binomial_tail(10, 0.25, -5), 1.0, TIGHT, "");
@@ -637,39 +609,40 @@ static void binomial_tail_at_its_edges(void **state)
     assert_close(moe_binomial_tail(0, 0.5, 0), 0.0, TIGHT, "");
 }
 
-/* Far in the tail: 100 fair coins all heads is 2^-100 = 7.9e-31 and 99 or more is
- * 101 x 2^-100. Subtracting from 1 would give 0; summing the tail keeps them. */
+/* moe.h's accuracy far in the tail: 100 fair coins, 99 or more heads and all 100
+ * (about 1e-28 and 1e-30). */
 static void a_tail_of_1e_minus_30_is_accurate(void **state)
 {
     (void)state;
-    assert_close(moe_binomial_tail(100, 0.5, 99), ldexp(1.0, -100), 1e-9, "");
-    assert_close(moe_binomial_tail(100, 0.5, 98), 101 * ldexp(1.0, -100), 1e-9, "");
+    assert_close(moe_binomial_tail(100, 0.5, 99), E_TAIL_N100_HALF_GT99, 1e-9, "");
+    assert_close(moe_binomial_tail(100, 0.5, 98), E_TAIL_N100_HALF_GT98, 1e-9, "");
 }
 
-/* Dense routing, k = E: every load is the batch, so capacity c drops (B - c) / B of
- * the assignments exactly: 10 tokens at capacity 7 drop 0.3. For 1% of 100 tokens,
- * capacity 99 drops exactly 1%, which is not below it: the answer is 100. */
-static void dense_routing_drops_exactly_the_excess(void **state)
+/* moe.h: with top_k = experts every expert receives every token. 10 tokens at
+ * capacities 7, 10 and 25; the capacity for 1% of 100 tokens (strictly below) and
+ * for 1.01%. */
+static void dense_routing_drops_and_capacity(void **state)
 {
     (void)state;
-    assert_close(moe_expected_drop_fraction(10, 4, 4, 7), 0.3, TIGHT, "");
+    assert_close(moe_expected_drop_fraction(10, 4, 4, 7), E_DROP_DENSE_B10_C7, TIGHT, "");
     assert_close(moe_expected_drop_fraction(10, 4, 4, 10), 0.0, TIGHT, "");
     assert_close(moe_expected_drop_fraction(10, 4, 4, 25), 0.0, TIGHT, "");
-    assert_int_equal(moe_capacity_for_drop(100, 4, 4, 0.01), 100);
-    assert_int_equal(moe_capacity_for_drop(100, 4, 4, 0.0101), 99);
+    assert_int_equal(moe_capacity_for_drop(100, 4, 4, 0.01), E_CAP_DENSE_B100_DROP1);
+    assert_int_equal(moe_capacity_for_drop(100, 4, 4, 0.0101), E_CAP_DENSE_B100_DROP101);
 }
 
-/* The hand case of expected_drops_are_the_excess_over_capacity: capacity 2 drops
- * 3/16 = 0.1875 exactly, so a target of 0.1875 needs capacity 3 (strictly below). */
+/* moe.h's "strictly below", on the hand case above: a target equal to capacity 2's
+ * expected drops, and one a hair above them. */
 static void a_drop_equal_to_the_target_is_not_enough(void **state)
 {
     (void)state;
-    assert_close(moe_expected_drop_fraction(4, 4, 2, 2), 0.1875, TIGHT, "");
-    assert_int_equal(moe_capacity_for_drop(4, 4, 2, 0.1875), 3);
-    assert_int_equal(moe_capacity_for_drop(4, 4, 2, 0.1876), 2);
+    assert_close(moe_expected_drop_fraction(4, 4, 2, 2), E_DROP_B4_E4_K2_C2, TIGHT, "");
+    assert_int_equal(moe_capacity_for_drop(4, 4, 2, E_DROP_B4_E4_K2_C2),
+                     E_CAP_B4_E4_K2_AT_C2_DROPS);
+    assert_int_equal(moe_capacity_for_drop(4, 4, 2, 0.1876), E_CAP_B4_E4_K2_JUST_ABOVE);
 }
 
-/* Dense routing: every load is exactly the batch, so both bounds are the batch. */
+/* moe.h: with top_k = experts both bounds are the batch. */
 static void dense_routing_makes_both_bounds_the_batch(void **state)
 {
     (void)state;
@@ -681,8 +654,8 @@ static void dense_routing_makes_both_bounds_the_batch(void **state)
 
 /* ---- 2.9 routing_simulation -------------------------------------------------- */
 
-/* Each token adds 1 to k different experts: loads sum to B k, and with k = E every
- * expert gets every token. */
+/* moe.h: each token adds 1 to k different experts: loads sum to B k, and with k = E
+ * every expert gets every token. */
 static void each_token_visits_k_distinct_experts(void **state)
 {
     (void)state;
@@ -700,8 +673,9 @@ static void each_token_visits_k_distinct_experts(void **state)
         assert_int_equal(load[j], 300);
 }
 
-/* Every expert equally likely: with E = 4, k = 2 each load is Binomial(B, 1/2); over 40
- * batches of 10,000 each expert's mean is 5,000 within 5 x 50 / sqrt(40). */
+/* Every expert equally likely: with E = 4, k = 2, over 40 batches of 10,000 each
+ * expert's mean load is 5,000 (§2.6 (Tokens per expert)) within 5 standard errors
+ * (one load's sd, §2.7 (Routing is random), over sqrt(40)). */
 static void every_expert_is_equally_likely(void **state)
 {
     (void)state;
@@ -713,15 +687,16 @@ static void every_expert_is_equally_likely(void **state)
         for (int j = 0; j < 4; j++)
             sum[j] += load[j];
     }
-    double se = sqrt(10000 * 0.5 * 0.5) / sqrt(40);
+    double se = E_SIM_LOAD_SD_B10000_E4_K2 / sqrt(40);
     for (int j = 0; j < 4; j++)
         assert_between(sum[j] / 40, 5000 - 5 * se, 5000 + 5 * se, "tokens");
 }
 
-/* Binomial(100, 1/2) has variance 25; picking with replacement would give
- * Binomial(200, 1/4), variance 37.5. 4,000 batches: 5 standard errors of a sample
- * variance, 25 x 5 x sqrt(2 / 3999) = 2.8. */
-static void one_experts_load_has_binomial_variance(void **state)
+/* §2.7 (Routing is random): one expert's load at 100 tokens, 4 experts, 2 each, has
+ * the variance that section derives; over 4,000 batches, within 5 standard errors
+ * of a sample variance (var x sqrt(2 / 3999) each). Picking with replacement gives
+ * a variance half as large again. */
+static void one_experts_load_has_the_variance_of_2_7(void **state)
 {
     (void)state;
     uint64_t s = 3;
@@ -734,83 +709,35 @@ static void one_experts_load_has_binomial_variance(void **state)
         sum2 += (double)load[0] * load[0];
     }
     double mean = sum / trials, var = (sum2 - trials * mean * mean) / (trials - 1);
-    double tol = 25 * 5 * sqrt(2.0 / (trials - 1));
-    assert_between(var, 25 - tol, 25 + tol, "tokens^2");
-}
-
-/* The closed forms the simulation is held to, computed here (not by the reader's
- * exercise 2.8, whose mistakes or slowness would otherwise show up as a failed or
- * hung simulation test): one expert's load is Binomial(n, p), p = k / E. */
-static double ref_pmf(int n, double p, int x)
-{
-    return exp(lgamma(n + 1.0) - lgamma(x + 1.0) - lgamma(n - x + 1.0) + x * log(p) +
-               (n - x) * log1p(-p));
-}
-
-/* Expected drops over all n k assignments at capacity c: E E[(X - c)+] / (n k). */
-static double ref_drop_fraction(int n, int experts, int k, int c)
-{
-    double p = (double)k / experts, excess = 0.0;
-    for (int x = n; x > c; x--)
-        excess += (x - c) * ref_pmf(n, p, x);
-    return experts * excess / ((double)n * k);
-}
-
-/* The smallest capacity whose expected drops are strictly below max_drop (drops
- * fall as the capacity grows: bisection). */
-static int ref_capacity_for_drop(int n, int experts, int k, double max_drop)
-{
-    int lo = 0, hi = n;
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (ref_drop_fraction(n, experts, k, mid) < max_drop)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return lo;
-}
-
-/* E[max] = sum over c of P(max > c), bounded below as if the loads were
- * independent, 1 - (1 - P(X > c))^E, and above by the union bound min(1, E P(X > c)). */
-static void ref_max_bounds(int n, int experts, int k, double *lower, double *upper)
-{
-    double p = (double)k / experts, tail = 0.0;
-    *lower = *upper = 0.0;
-    for (int c = n - 1; c >= 0; c--) {
-        tail = fmin(1.0, tail + ref_pmf(n, p, c + 1));
-        *lower += -expm1(experts * log1p(-tail));
-        *upper += fmin(1.0, experts * tail);
-    }
+    double want = E_SIM_LOAD_VAR_B100_E4_K2, tol = want * 5 * sqrt(2.0 / (trials - 1));
+    assert_between(var, want - tol, want + tol, "tokens^2");
 }
 
 /* DeepSeek's routing at B = 4,096 (mean 128): the busiest expert's mean load lies
- * between the closed-form bounds, give or take 5 standard errors (a load's sd,
- * sqrt(128 x 31/32), over sqrt(400 trials), bounds the max's). */
+ * between the bounds of §2.7 (Routing is random), give or take 5 standard errors
+ * (a load's sd over sqrt(400 trials) bounds the max's). */
 static void busiest_expert_lies_between_the_closed_form_bounds(void **state)
 {
     (void)state;
     moe_imbalance m = moe_simulate(42, 256, 8, 4096, 400, 1.0);
     assert_true(m.ok);
     assert_close(m.mean_load, 128.0, TIGHT, "tokens");
-    double lower, upper;
-    ref_max_bounds(4096, 256, 8, &lower, &upper);
-    double se = sqrt(128.0 * 31 / 32) / sqrt(400);
-    assert_between(m.max_load_over_mean, (lower - 5 * se) / 128, (upper + 5 * se) / 128,
-                   "x");
+    double se = E_SIM_LOAD_SD_B4096 / sqrt(400);
+    assert_between(m.max_load_over_mean, (E_SIM_MAX_LOWER_B4096 - 5 * se) / 128,
+                   (E_SIM_MAX_UPPER_B4096 + 5 * se) / 128, "x");
 }
 
-/* Drops at capacity factor 1 (capacity 128) match the exact expectation within 3%
- * (5 standard errors); the simulated 1% capacity is the exact one, +-1 token. */
+/* Drops at capacity factor 1 (capacity 128) match the exact expectation of §2.7
+ * (Routing is random) within 3% (5 standard errors); the simulated 1% capacity is
+ * the exact one, +-1 token. */
 static void simulated_drops_match_the_binomial_expectation(void **state)
 {
     (void)state;
     moe_imbalance m = moe_simulate(7, 256, 8, 4096, 400, 1.0);
     assert_true(m.ok);
     assert_int_equal(m.capacity, 128);
-    double exact = ref_drop_fraction(4096, 256, 8, 128);
-    assert_close(m.drop_fraction, exact, 0.03, "");
-    double c99 = ref_capacity_for_drop(4096, 256, 8, 0.01);
+    assert_close(m.drop_fraction, E_SIM_DROP_B4096_C128, 0.03, "");
+    double c99 = E_SIM_CAP_1PCT_B4096;
     assert_between(m.capacity_factor_p99, (c99 - 1) / 128, (c99 + 1) / 128, "x");
 }
 
@@ -837,20 +764,18 @@ static void the_same_seed_gives_the_same_routing(void **state)
 }
 
 /* The law of large numbers: the busiest expert's excess over the mean shrinks as
- * the batch grows (the sd over the mean falls as 1 / sqrt(B k / E)). */
+ * the batch grows; at 65,536 tokens (mean 2,048) it lies between the bounds of §2.7
+ * (Routing is random), give or take 5 standard errors. */
 static void imbalance_shrinks_as_the_batch_grows(void **state)
 {
     (void)state;
     moe_imbalance small = moe_simulate(11, 256, 8, 256, 200, 1.0);
     moe_imbalance large = moe_simulate(11, 256, 8, 65536, 20, 1.0);
     assert_true(small.max_load_over_mean > large.max_load_over_mean);
-    double lower, upper;
-    ref_max_bounds(65536, 256, 8, &lower, &upper);
-    double se = sqrt(2048.0 * 31 / 32) / sqrt(20);
-    assert_between(large.max_load_over_mean, (lower - 5 * se) / 2048,
-                   (upper + 5 * se) / 2048, "x");
+    double se = E_SIM_LOAD_SD_B65536 / sqrt(20);
+    assert_between(large.max_load_over_mean, (E_SIM_MAX_LOWER_B65536 - 5 * se) / 2048,
+                   (E_SIM_MAX_UPPER_B65536 + 5 * se) / 2048, "x");
 }
-
 /* moe.h: load has exactly `experts` entries; they are zeroed first, whatever they
  * held, and no other element is touched (the guards past the end keep their value). */
 static void routing_writes_exactly_the_experts_loads(void **state)
@@ -904,6 +829,7 @@ static void dense_routing_needs_every_token_of_capacity_for_1_percent(void **sta
 }
 
 
+
 /* ---- 2.10 rack_capacity ------------------------------------------------------ */
 
 /* lecture §2.5: 8 Hoppers hold 8 x 80 GB = 640 GB; a GB200 NVL72 72 x 186 GB. */
@@ -914,26 +840,27 @@ static void hopper_tray_holds_640_gb_and_an_nvl72_13_tb(void **state)
     assert_close(moe_domain_hbm_bytes(72, 186e9), 13.392e12, TIGHT, "B");
 }
 
-/* Closed form: N = H / (bytes + r L b_kv / N_active). Without context, HBM over
- * bytes per parameter: an NVL72 holds 26.8e12 fp4 parameters. */
-static void largest_model_shares_hbm_with_its_batchs_caches(void **state)
+/* §2.8 (Why a rack is the unit): the largest fp4 model a GB200 NVL72 holds with no
+ * context, and beside its batch's caches of 4,096 tokens of DeepSeek-V3's MLA cache
+ * (37e9 active, r = 312.5): parameters, sparsity, batch; weights and caches together
+ * fill the HBM. */
+static void largest_model_on_an_nvl72_with_and_without_context(void **state)
 {
     (void)state;
     double h = 72 * 186e9, r = 312.5;
     moe_largest bare = moe_largest_model(h, 0.5, r, 0, 35136.0, 37e9);
     assert_true(bare.exists);
-    assert_close(bare.params_total, h / 0.5, TIGHT, "params");
+    assert_close(bare.params_total, E_NVL72_FP4_PARAMS_NO_CONTEXT, TIGHT, "params");
     moe_largest kv = moe_largest_model(h, 0.5, r, 4096, 35136.0, 37e9);
-    double n = h / (0.5 + r / 37e9 * 4096 * 35136.0);
     assert_true(kv.exists);
-    assert_close(kv.params_total, n, TIGHT, "params");
-    assert_close(kv.sparsity, n / 37e9, TIGHT, "");
-    assert_close(kv.batch, r * n / 37e9, TIGHT, "sequences");
-    assert_close(kv.kv_bytes + 0.5 * n, h, TIGHT, "B");
+    assert_close(kv.params_total, E_NVL72_FP4_PARAMS_L4096, TIGHT, "params");
+    assert_close(kv.sparsity, E_NVL72_FP4_SPARSITY_L4096, TIGHT, "");
+    assert_close(kv.batch, E_NVL72_FP4_BATCH_L4096, TIGHT, "sequences");
+    assert_close(kv.kv_bytes + 0.5 * kv.params_total, h, TIGHT, "B");
 }
 
-/* A model whose active parameters and their batch's caches alone overflow the
- * domain has no answer: 8 x 80 GB cannot hold N_active = 400e9 in bf16. */
+/* moe.h's no-answer rule: 8 x 80 GB cannot hold N_active = 400e9 in bf16, and can
+ * hold 300e9. */
 static void no_model_fits_when_even_the_active_part_overflows(void **state)
 {
     (void)state;
@@ -941,7 +868,7 @@ static void no_model_fits_when_even_the_active_part_overflows(void **state)
     assert_true(moe_largest_model(640e9, 2.0, 295, 0, 0, 300e9).exists);
 }
 
-/* The boundary: with no context, HBM of exactly N_active x bytes holds the model
+/* moe.h's boundary: with no context, HBM of exactly N_active x bytes holds the model
  * with nothing to spare, sparsity 1 and the batch r; one byte less holds nothing,
  * and then every number is 0. */
 static void a_domain_exactly_full_of_active_weights_is_an_answer(void **state)
@@ -959,7 +886,6 @@ static void a_domain_exactly_full_of_active_weights_is_an_answer(void **state)
     assert_close(none.batch, 0.0, TIGHT, "sequences");
     assert_close(none.kv_bytes, 0.0, TIGHT, "B");
 }
-
 
 /* ---- 2.11 routed_scaling ----------------------------------------------------- */
 
@@ -986,10 +912,9 @@ static void halving_active_parameters_costs_8x_the_experts(void **state)
 
 /* A toy model in powers of two (exact in binary): 2^33 weights of one byte, 2^30
  * active, 8 experts of which each token visits 2, one MoE layer of d_model 1,024
- * sending one byte an element. Per GPU: 2^40 FLOP/s, 2^36 B/s of HBM, 2^36 B/s of
- * NVLink and of NIC. On G GPUs a sequence adds 2 x 2^30 / (G 2^40) = 2^-9 / G s of
- * compute; the weights take 2^33 / (G 2^36) = 2^-3 / G s to read; the all-to-all,
- * 4,096 bytes a sequence, adds 2^-24 / G s on one rack: it never binds. */
+ * sending one byte an element, 2^20 bytes of cache a token. Per GPU: 2^40 FLOP/s,
+ * 2^36 B/s of HBM, 2^36 B/s of NVLink and of NIC, 2^32 bytes of HBM, $3.60 an hour.
+ * Racks of 8 GPUs, one rack, a step of at most 1/8 s, no context. */
 static moe_layout_query toy_query(void)
 {
     moe_layout_query q = {
@@ -1006,12 +931,9 @@ static moe_layout_query toy_query(void)
     return q;
 }
 
-/* §2.10 (The cheapest layout for a latency target), with no context: the 2^33 weights need 2 GPUs of 2^32 bytes (filling them
- * exactly fits; 1 GPU cannot hold them). Every layout of 2, 4 or 8 GPUs is then
- * compute-bound at the 1/8 s target, with B = 2^-3 / (2^-9 / G) = 64 G sequences,
- * and costs the same per token, G p / 3600 x 2^-3 / (64 G): the tie goes to the
- * fewest GPUs, 2, each holding 4 experts, at 128 sequences. */
-static void compute_bound_layouts_cost_the_same_and_the_fewest_gpus_win(void **state)
+/* §2.10 (The cheapest layout for a latency target): the toy as it is, no context
+ * (one GPU cannot hold its weights; two fill their HBM exactly, which fits). */
+static void toy_model_with_no_context(void **state)
 {
     (void)state;
     moe_layout_query q = toy_query();
@@ -1019,23 +941,19 @@ static void compute_bound_layouts_cost_the_same_and_the_fewest_gpus_win(void **s
     assert_true(l.exists);
     assert_int_equal(l.why, MOE_LAYOUT_FOUND);
     assert_int_equal(l.racks, 1);
-    assert_int_equal(l.gpus_per_rack, 2);
-    assert_int_equal(l.experts_per_gpu, 4);
-    assert_close(l.batch, 128.0, TIGHT, "sequences");
+    assert_int_equal(l.gpus_per_rack, E_LAYOUT_NOCTX_GPUS);
+    assert_int_equal(l.experts_per_gpu, E_LAYOUT_NOCTX_EXPERTS_PER_GPU);
+    assert_close(l.batch, E_LAYOUT_NOCTX_BATCH, TIGHT, "sequences");
     assert_named(l.step.bound, MOE_BOUND_COMPUTE, bound_name);
     assert_close(l.step.step_s, 0x1p-3, TIGHT, "s");
-    assert_close(l.tokens_per_s, 128 / 0x1p-3, TIGHT, "tokens/s");
-    assert_close(l.usd_per_token, 2 * 3.6 / 3600 * 0x1p-3 / 128, TIGHT, "USD");
+    assert_close(l.tokens_per_s, E_LAYOUT_NOCTX_TOKENS_PER_S, TIGHT, "tokens/s");
+    assert_close(l.usd_per_token, E_LAYOUT_NOCTX_USD_PER_TOKEN, TIGHT, "USD");
 }
 
 /* §2.10 (The cheapest layout for a latency target), moe.h's "filling it exactly fits"
- * with caches: 1,024 tokens of 2^20 bytes are 2^30 bytes of cache a sequence, and a
- * rack of 2 GPUs of 2^32 + 2^31 bytes holds the 2^33 weights and room for exactly
- * 2^32 / 2^30 = 4 caches (every number a power of two or a sum of two, exact in
- * doubles in any order). One GPU cannot hold the weights. In time the batch could be
- * larger: compute 2^-10 s a sequence (cap 128), KV 2^30 / (2 x 2^36) = 2^-7 s after
- * the weights' 2^33 / (2 x 2^36) = 2^-4 s (cap (2^-3 - 2^-4) / 2^-7 = 8). So B = 4,
- * memory-bound: 2^-4 + 4 x 2^-7 = 3 x 2^-5 s a step. */
+ * with caches: 1,024 tokens of context, racks of 2 GPUs of 2^32 + 2^31 bytes, whose
+ * HBM the weights and the batch's caches fill exactly (every number a power of two
+ * or a sum of two, exact in doubles in any order). */
 static void caches_that_fill_the_hbm_exactly_fit(void **state)
 {
     (void)state;
@@ -1047,19 +965,15 @@ static void caches_that_fill_the_hbm_exactly_fit(void **state)
     assert_true(l.exists);
     assert_int_equal(l.racks, 1);
     assert_int_equal(l.gpus_per_rack, 2);
-    assert_close(l.batch, 4.0, TIGHT, "sequences");
+    assert_close(l.batch, E_LAYOUT_FULL_HBM_BATCH, TIGHT, "sequences");
     assert_named(l.step.bound, MOE_BOUND_MEMORY, bound_name);
-    assert_close(l.step.step_s, 3 * 0x1p-5, TIGHT, "s");
-    assert_close(l.usd_per_token, 2 * 3.6 / 3600 * (3 * 0x1p-5) / 4, TIGHT, "USD");
+    assert_close(l.step.step_s, E_LAYOUT_FULL_HBM_STEP_S, TIGHT, "s");
+    assert_close(l.usd_per_token, E_LAYOUT_FULL_HBM_USD_PER_TOKEN, TIGHT, "USD");
 }
 
-/* §2.10 (The cheapest layout for a latency target) at a long context: 1,024 tokens of 2^20 bytes, a GiB of cache a sequence,
- * on GPUs of 2^34 bytes. The KV fetch, 2^30 / (G 2^36) = 2^-6 / G s a sequence, now
- * binds: B = (2^-3 - 2^-3 / G) / (2^-6 / G) = 8 (G - 1), below both the compute cap
- * 64 G and the HBM cap (G 2^34 - 2^33) / 2^30 = 16 G - 8. One GPU has no time left
- * for any cache; on G GPUs a token costs G p / 3600 x 2^-3 / (8 (G - 1)), which
- * falls as G grows: all 8 GPUs, 56 sequences, memory-bound. */
-static void at_long_context_more_gpus_hold_a_cheaper_batch(void **state)
+/* §2.10 (The cheapest layout for a latency target): the toy at 1,024 tokens of
+ * context (a GiB of cache a sequence) on GPUs of 2^34 bytes. */
+static void toy_model_at_long_context(void **state)
 {
     (void)state;
     moe_layout_query q = toy_query();
@@ -1068,21 +982,18 @@ static void at_long_context_more_gpus_hold_a_cheaper_batch(void **state)
     moe_layout l = moe_cheapest_layout(&q);
     assert_true(l.exists);
     assert_int_equal(l.racks, 1);
-    assert_int_equal(l.gpus_per_rack, 8);
-    assert_int_equal(l.experts_per_gpu, 1);
-    assert_close(l.batch, 56.0, TIGHT, "sequences");
+    assert_int_equal(l.gpus_per_rack, E_LAYOUT_LONG_GPUS);
+    assert_int_equal(l.experts_per_gpu, 8 / E_LAYOUT_LONG_GPUS);
+    assert_close(l.batch, E_LAYOUT_LONG_BATCH, TIGHT, "sequences");
     assert_named(l.step.bound, MOE_BOUND_MEMORY, bound_name);
     assert_close(l.step.step_s, 0x1p-3, TIGHT, "s");
-    assert_close(l.usd_per_token, 8 * 3.6 / 3600 * 0x1p-3 / 56, TIGHT, "USD");
+    assert_close(l.usd_per_token, E_LAYOUT_LONG_USD_PER_TOKEN, TIGHT, "USD");
 }
 
-/* §2.10 (The cheapest layout for a latency target) and §2.5 (Two racks): GPUs of 2^30 bytes need all 8 to hold the weights, but a rack has
- * only 4: the one layout is 2 racks of 4, one expert a GPU. Its NIC moves 2^19 B/s:
- * half of each sequence's 4,096 bytes, spread over 8 GPUs, crosses at
- * 2^12 / 8 x (1/2) / 2^19 = 2^-11 s a sequence, twice the compute's 2^-12. The
- * network caps the batch at 2^-3 / 2^-11 = 256 sequences. With one rack allowed
- * there is no layout at all. */
-static void when_the_weights_need_two_racks_the_network_sets_the_batch(void **state)
+/* §2.10 (The cheapest layout for a latency target) and §2.5 (Two racks): GPUs of 2^30
+ * bytes, so that all 8 are needed to hold the weights, in racks of 4, up to 2 racks,
+ * with a NIC of 2^19 B/s; then with one rack allowed, where no layout fits. */
+static void toy_model_whose_weights_need_two_racks(void **state)
 {
     (void)state;
     moe_layout_query q = toy_query();
@@ -1092,19 +1003,19 @@ static void when_the_weights_need_two_racks_the_network_sets_the_batch(void **st
     q.model.scaleout_bytes_per_s = 0x1p19;
     moe_layout l = moe_cheapest_layout(&q);
     assert_true(l.exists);
-    assert_int_equal(l.racks, 2);
-    assert_int_equal(l.gpus_per_rack, 4);
+    assert_int_equal(l.racks, E_LAYOUT_2R_RACKS);
+    assert_int_equal(l.gpus_per_rack, E_LAYOUT_2R_GPUS_PER_RACK);
     assert_int_equal(l.experts_per_gpu, 1);
-    assert_close(l.batch, 256.0, TIGHT, "sequences");
+    assert_close(l.batch, E_LAYOUT_2R_BATCH, TIGHT, "sequences");
     assert_named(l.step.bound, MOE_BOUND_NETWORK, bound_name);
-    assert_close(l.usd_per_token, 8 * 3.6 / 3600 * 0x1p-3 / 256, TIGHT, "USD");
+    assert_close(l.usd_per_token, E_LAYOUT_2R_USD_PER_TOKEN, TIGHT, "USD");
     q.max_racks = 1;
     assert_false(moe_cheapest_layout(&q).exists);
 }
 
-/* The second tie rule: GPUs of 2^30 bytes need 8 of them, and a rack has 8. One
- * rack of 8, 2 of 4, 4 of 2 and 8 of 1 all use 8 GPUs, are compute-bound at 512
- * sequences (the NIC is as fast as NVLink) and cost the same: the fewest racks win. */
+/* moe.h's second tie rule: GPUs of 2^30 bytes (8 of them hold the weights), racks of
+ * 8, up to 8 racks, a NIC as fast as NVLink. One rack of 8, 2 of 4, 4 of 2 and 8 of 1
+ * use the same GPUs at the same cost: the fewest racks win. */
 static void the_same_gpus_in_fewer_racks_win_a_tie(void **state)
 {
     (void)state;
@@ -1114,21 +1025,16 @@ static void the_same_gpus_in_fewer_racks_win_a_tie(void **state)
     moe_layout l = moe_cheapest_layout(&q);
     assert_true(l.exists);
     assert_int_equal(l.racks, 1);
-    assert_int_equal(l.gpus_per_rack, 8);
-    assert_close(l.batch, 512.0, TIGHT, "sequences");
+    assert_int_equal(l.gpus_per_rack, E_LAYOUT_TIE_GPUS);
+    assert_close(l.batch, E_LAYOUT_TIE_BATCH, TIGHT, "sequences");
     assert_named(l.step.bound, MOE_BOUND_COMPUTE, bound_name);
 }
 
-/* The running example, §2.10 (The cheapest layout for a latency target): DeepSeek-V3 (671e9 and 37e9 parameters, published)
- * in fp4 on GB200 GPUs (10e15 FLOP/s, 8e12 B/s, 186e9 B), 1,024 tokens of fp4 MLA
- * cache (61 x 576 x 0.5 = 17,568 B a token), $2 a GPU-hour, a 20 ms step. No layout
- * beats the compute-bound cost, p / 3600 x 2 N_active / F a token (a step is at
- * least B times the compute each sequence adds). One or two GPUs cannot read the
- * 335.5 GB of weights in 20 ms (2 GPUs take 21 ms); 4 can (10.5 ms), and at
- * B = floor(20 ms / (2 N_active / (4 F))) = 10,810 they are compute-bound (memory
- * 16.6 ms), with 4 x 186 GB holding the weights and 195 GB of caches. So: 4 GPUs,
- * 64 experts each. 8 to 64 GPUs cost the same but for rounding (the 8-GPU layout
- * comes out a part in 1e16 cheaper): only the contract's 1e-9 tie rule picks 4. */
+/* The running example, §2.10 (The cheapest layout for a latency target): DeepSeek-V3
+ * (671e9 and 37e9 parameters, published) in fp4 on GB200 GPUs (10e15 FLOP/s, 8e12
+ * B/s, 186e9 B), 1,024 tokens of fp4 MLA cache (61 x 576 x 0.5 = 17,568 B a token),
+ * $2 a GPU-hour, a 20 ms step, one rack. Several layouts cost the same but for
+ * rounding: only the contract's 1e-9 tie rule picks the answer. */
 static void deepseek_at_a_20_ms_step_on_one_rack(void **state)
 {
     (void)state;
@@ -1141,20 +1047,19 @@ static void deepseek_at_a_20_ms_step_on_one_rack(void **state)
     moe_layout l = moe_cheapest_layout(&q);
     assert_true(l.exists);
     assert_int_equal(l.racks, 1);
-    assert_int_equal(l.gpus_per_rack, 4);
-    assert_int_equal(l.experts_per_gpu, 64);
-    double slope = 2.0 * 37e9 / (4 * 10e15);
-    assert_close(l.batch, floor(0.020 / slope), 1e-12, "sequences");
+    assert_int_equal(l.gpus_per_rack, E_LAYOUT_V3_GPUS);
+    assert_int_equal(l.experts_per_gpu, E_LAYOUT_V3_EXPERTS_PER_GPU);
+    assert_close(l.batch, E_LAYOUT_V3_BATCH, 1e-12, "sequences");
     assert_named(l.step.bound, MOE_BOUND_COMPUTE, bound_name);
-    assert_close(l.usd_per_token, 2.0 / 3600 * 2.0 * 37e9 / 10e15, 1e-12, "USD");
+    assert_close(l.usd_per_token, E_LAYOUT_V3_USD_PER_TOKEN, 1e-12, "USD");
 }
 
-/* moe.h's rounding rule. On one GPU, 3e9 active parameters at 1e15 FLOP/s add
- * 6e-6 s a sequence. A 45 ms target divided by it is
- * 7499.999999999999 in doubles, yet 7,500 x 6e-6 is 0.045 exactly: the batch is
- * 7,500. A 15 ms target divided by it is 2500.0, yet 2,500 x 6e-6 is
- * 0.015000000000000001, over the target: the batch is 2,499. The contract's test is
- * moe_step_at's own step time, so the batch B must pass it and B + 1 must fail. */
+/* moe.h's rounding rule. One GPU, 3e9 parameters, all active, at 1e15 FLOP/s (the
+ * weights take 1 ms). A 45 ms target over the time a sequence adds is
+ * 7499.999999999999 in doubles, though 7,500 sequences meet it exactly; a 15 ms
+ * target over it is 2500.0, though 2,500 sequences take 0.015000000000000001 s. The
+ * contract's test is moe_step_at's own step time, so the batch B must pass it and
+ * B + 1 must fail. */
 static void a_batch_quotient_a_hair_off_a_whole_number_is_checked(void **state)
 {
     (void)state;
@@ -1162,7 +1067,7 @@ static void a_batch_quotient_a_hair_off_a_whole_number_is_checked(void **state)
     q.model.params_total = 3e9;
     q.model.params_active = 3e9;
     q.model.flops_per_s = 1e15;
-    q.model.hbm_bytes_per_s = 3e12; /* the weights: 1 ms */
+    q.model.hbm_bytes_per_s = 3e12;
     q.hbm_bytes = 1e12;
     q.domain_chips = 1;
     const double targets[] = {0.045, 0.015};
@@ -1171,7 +1076,7 @@ static void a_batch_quotient_a_hair_off_a_whole_number_is_checked(void **state)
         moe_layout l = moe_cheapest_layout(&q);
         assert_true(l.exists);
         assert_int_equal(l.gpus_per_rack, 1);
-        assert_close(l.batch, targets[i] / 6e-6, 1.0 / 2000, "sequences");
+        assert_close(l.batch, targets[i] / E_LAYOUT_QUOTIENT_SLOPE_S, 1.0 / 2000, "sequences");
         assert_close(l.batch, floor(l.batch), 0.0, "sequences");
         moe_deploy d = q.model;
         d.gpus = 1;
@@ -1181,11 +1086,10 @@ static void a_batch_quotient_a_hair_off_a_whole_number_is_checked(void **state)
     }
 }
 
-/* No layout: below 1/64 s not even all 8 GPUs can read the weights (2^-3 / 8 =
- * 2^-6 s). Then exists is false, why is NONE_FITS and every number 0. A target of
- * exactly 2^-6 s is met (at most, not below): 8 GPUs, compute and weights both
- * 2^-6 s at B = 2^-6 / 2^-12 = 64. */
-static void no_layout_when_the_weights_cannot_be_read_in_time(void **state)
+/* moe.h's no-answer rule: the toy at a target of 1/128 s has no layout (exists false,
+ * why NONE_FITS, every number 0); at 1/64 s, met exactly (at most, not below), it
+ * has one. */
+static void no_layout_for_a_target_too_short(void **state)
 {
     (void)state;
     moe_layout_query q = toy_query();
@@ -1200,8 +1104,8 @@ static void no_layout_when_the_weights_cannot_be_read_in_time(void **state)
     q.max_step_s = 0x1p-6;
     moe_layout edge = moe_cheapest_layout(&q);
     assert_true(edge.exists);
-    assert_int_equal(edge.gpus_per_rack, 8);
-    assert_close(edge.batch, 64.0, TIGHT, "sequences");
+    assert_int_equal(edge.gpus_per_rack, E_LAYOUT_EDGE_GPUS);
+    assert_close(edge.batch, E_LAYOUT_EDGE_BATCH, TIGHT, "sequences");
     assert_close(edge.step.step_s, 0x1p-6, TIGHT, "s");
 }
 
@@ -1218,13 +1122,11 @@ static void no_layout_when_the_weights_cannot_be_read_in_time(void **state)
     } while (0)
 
 /* moe.h's cap, B <= 2^53, at exactly the cap and one double past it. One GPU, one
- * rack, one active parameter (2 FLOPs a sequence) at F = 2^54 FLOP/s: compute adds
- * 2 / 2^54 = 2^-53 s a sequence, no KV, no network (no MoE layer), weights 1e-12 s.
- * Closed form: the largest batch within a target t is t / 2^-53 = t 2^53.
- *   t = 1 s:          2^53 exactly, met exactly (compute 1 s <= 1 s): not capped,
- *                     and not 2^53 - 1 (JavaScript's MAX_SAFE_INTEGER is not the cap);
- *   t = 1 + 2^-52 s:  (1 + 2^-52) 2^53 = 2^53 + 2, the next double past 2^53: capped
- *                     at 2^53;
+ * rack, one active parameter at F = 2^54 FLOP/s, no cache, no MoE layer, weights
+ * read in 1e-12 s. Without the cap the largest batch would be:
+ *   t = 1 s:          2^53 exactly, the target met exactly: not capped, and not
+ *                     2^53 - 1 (JavaScript's MAX_SAFE_INTEGER is not the cap);
+ *   t = 1 + 2^-52 s:  2^53 + 2, the next double past 2^53: capped at 2^53;
  *   t = 2 s:          2^54, far past: capped at 2^53. */
 static void the_batch_reaches_2_to_the_53_and_stops_there(void **state)
 {
@@ -1297,13 +1199,13 @@ int main(void)
         CHALK_TEST(expert_placement, fewer_experts_than_gpus_put_one_on_each),
         CHALK_TEST(a2a_bytes, a_token_sends_k_copies_out_and_gets_k_back),
         CHALK_TEST(a2a_bytes, the_share_leaving_the_gpu_is_one_minus_one_over_n),
-        CHALK_TEST(three_roofs, compute_and_memory_roofs_are_chapter_1s_over_the_gpus_used),
-        CHALK_TEST(three_roofs, network_roof_counts_every_moe_layer_both_ways),
+        CHALK_TEST(three_roofs, deepseek_on_nvl72_compute_and_memory_roofs),
+        CHALK_TEST(three_roofs, deepseek_on_nvl72_network_roof),
         CHALK_TEST(three_roofs, a_step_reads_what_the_gpus_hbm_holds),
         CHALK_TEST(three_roofs, step_is_the_largest_of_three_roofs),
         CHALK_TEST(three_roofs, kv_fetch_counts_against_the_memory_roof),
         CHALK_TEST(three_roofs, network_over_compute_does_not_depend_on_the_batch),
-        CHALK_TEST(three_roofs, knee_is_where_the_steeper_roof_meets_memory),
+        CHALK_TEST(three_roofs, deepseek_on_nvl72_knee_in_fp4_and_bf16),
         CHALK_TEST(three_roofs, no_knee_when_the_kv_fetch_outgrows_both_roofs),
         CHALK_TEST(three_roofs, bound_names_are_the_three_roofs),
         CHALK_TEST(three_roofs, ties_between_roofs_go_to_compute),
@@ -1313,7 +1215,7 @@ int main(void)
         CHALK_TEST(two_racks, two_racks_over_the_lectures_8x_slower_link),
         CHALK_TEST(two_racks, gb200_nics_and_four_racks),
         CHALK_TEST(two_racks, one_rack_or_an_equal_link_costs_nothing_extra),
-        CHALK_TEST(two_racks, two_racks_halve_compute_and_multiply_the_network_time),
+        CHALK_TEST(two_racks, deepseek_on_two_racks_of_64),
         CHALK_TEST(expert_batch, an_expert_sees_batch_times_k_over_e_tokens),
         CHALK_TEST(expert_batch, deepseek_experts_need_10000_sequences_on_gb200),
         CHALK_TEST(expert_batch, scaling_book_v5e_deepseek_needs_3840_tokens),
@@ -1322,17 +1224,17 @@ int main(void)
         CHALK_TEST(rng, rng_below_is_in_range_and_uniform),
         CHALK_TEST(rng, rng_below_has_no_modulo_bias),
         CHALK_TEST(load_closed_forms, binomial_tail_of_ten_fair_coins),
-        CHALK_TEST(load_closed_forms, expected_drops_are_the_excess_over_capacity),
+        CHALK_TEST(load_closed_forms, expected_drops_of_four_tokens_on_four_experts),
         CHALK_TEST(load_closed_forms, capacity_for_a_drop_target_is_the_smallest_that_meets_it),
-        CHALK_TEST(load_closed_forms, busiest_expert_bounds_bracket_an_enumerated_case),
+        CHALK_TEST(load_closed_forms, busiest_expert_bounds_of_two_tokens_on_two_experts),
         CHALK_TEST(load_closed_forms, binomial_tail_at_its_edges),
         CHALK_TEST(load_closed_forms, a_tail_of_1e_minus_30_is_accurate),
-        CHALK_TEST(load_closed_forms, dense_routing_drops_exactly_the_excess),
+        CHALK_TEST(load_closed_forms, dense_routing_drops_and_capacity),
         CHALK_TEST(load_closed_forms, a_drop_equal_to_the_target_is_not_enough),
         CHALK_TEST(load_closed_forms, dense_routing_makes_both_bounds_the_batch),
         CHALK_TEST(routing_simulation, each_token_visits_k_distinct_experts),
         CHALK_TEST(routing_simulation, every_expert_is_equally_likely),
-        CHALK_TEST(routing_simulation, one_experts_load_has_binomial_variance),
+        CHALK_TEST(routing_simulation, one_experts_load_has_the_variance_of_2_7),
         CHALK_TEST(routing_simulation, busiest_expert_lies_between_the_closed_form_bounds),
         CHALK_TEST(routing_simulation, simulated_drops_match_the_binomial_expectation),
         CHALK_TEST(routing_simulation, the_same_seed_gives_the_same_routing),
@@ -1341,19 +1243,19 @@ int main(void)
         CHALK_TEST(routing_simulation, capacity_rounds_the_factor_times_the_mean_down_forgivingly),
         CHALK_TEST(routing_simulation, dense_routing_needs_every_token_of_capacity_for_1_percent),
         CHALK_TEST(rack_capacity, hopper_tray_holds_640_gb_and_an_nvl72_13_tb),
-        CHALK_TEST(rack_capacity, largest_model_shares_hbm_with_its_batchs_caches),
+        CHALK_TEST(rack_capacity, largest_model_on_an_nvl72_with_and_without_context),
         CHALK_TEST(rack_capacity, no_model_fits_when_even_the_active_part_overflows),
         CHALK_TEST(rack_capacity, a_domain_exactly_full_of_active_weights_is_an_answer),
         CHALK_TEST(routed_scaling, sixty_four_experts_at_370m_match_about_a_dense_1_3b),
         CHALK_TEST(routed_scaling, halving_active_parameters_costs_8x_the_experts),
-        CHALK_TEST(cheapest_layout, compute_bound_layouts_cost_the_same_and_the_fewest_gpus_win),
+        CHALK_TEST(cheapest_layout, toy_model_with_no_context),
         CHALK_TEST(cheapest_layout, caches_that_fill_the_hbm_exactly_fit),
-        CHALK_TEST(cheapest_layout, at_long_context_more_gpus_hold_a_cheaper_batch),
-        CHALK_TEST(cheapest_layout, when_the_weights_need_two_racks_the_network_sets_the_batch),
+        CHALK_TEST(cheapest_layout, toy_model_at_long_context),
+        CHALK_TEST(cheapest_layout, toy_model_whose_weights_need_two_racks),
         CHALK_TEST(cheapest_layout, the_same_gpus_in_fewer_racks_win_a_tie),
         CHALK_TEST(cheapest_layout, deepseek_at_a_20_ms_step_on_one_rack),
         CHALK_TEST(cheapest_layout, a_batch_quotient_a_hair_off_a_whole_number_is_checked),
-        CHALK_TEST(cheapest_layout, no_layout_when_the_weights_cannot_be_read_in_time),
+        CHALK_TEST(cheapest_layout, no_layout_for_a_target_too_short),
         CHALK_TEST(cheapest_layout, the_batch_reaches_2_to_the_53_and_stops_there),
         CHALK_TEST(cheapest_layout, a_query_out_of_range_has_no_layout),
     };
