@@ -125,7 +125,6 @@ void chalk_harness_find_strings(void)
     dl_iterate_phdr(find_readonly, NULL);
 }
 
-
 /* ---- a call: the student's function in a process of its own -------------------- */
 
 /* A pointer argument as a call carries it: where it is in the argument block, the
