@@ -27,8 +27,8 @@ for f in harness harness-call harness-filter; do
 done
 $cc -r -nostdlib -o "$tmp/all.o" "$tmp"/harness.o "$tmp"/harness-call.o "$tmp"/harness-filter.o
 objcopy --wildcard --localize-symbol='chalk_harness_*' "$tmp/all.o"
-globals=$(nm -P --defined-only -g "$tmp/all.o" | awk '{ print $1 }' | sort | tr '\n' ' ')
-if [ "$globals" != "chalk_grade_call chalk_grade_run_group " ]; then
+globals=$(nm -P --defined-only -g "$tmp/all.o" | awk '{ print $1 }' | sort | paste -sd' ')
+if [ "$globals" != "chalk_grade_call chalk_grade_run_group" ]; then
     echo "harness-build.sh: the harness defines globals beyond harness.h's: $globals" >&2
     exit 1
 fi

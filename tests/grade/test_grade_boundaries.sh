@@ -281,9 +281,9 @@ fi
 # local to it, so another object of the binary (the student's) can neither call nor
 # read it, nor define a name that replaces it.
 if [ -f "$wsb/harness.o" ]; then
-    g=$(nm -P --defined-only -g "$wsb/harness.o" | awk '{ print $1 }' | sort | tr '\n' ' ')
+    g=$(nm -P --defined-only -g "$wsb/harness.o" | awk '{ print $1 }' | sort | paste -sd' ')
     expect "the harness's object defines harness.h's globals and no other ($g)" \
-        test "$g" = "chalk_grade_call chalk_grade_run_group "
+        test "$g" = "chalk_grade_call chalk_grade_run_group"
     cat >"$wsb/probe.c" <<'C'
 #include <stddef.h>
 extern void *chalk_harness_counts;
