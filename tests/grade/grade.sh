@@ -262,7 +262,7 @@ prep_common() {
     for f in lib/*.c; do
         $CC "${TRUSTED_CFLAGS[@]}" -Ilib -c "$f" -o "$cache/lib/$(basename "$f" .c).o" || return 1
     done
-    $CC "${TRUSTED_CFLAGS[@]}" -Itests/grade -c tests/grade/harness.c -o "$cache/harness.o" || return 1
+    CC=$CC tests/grade/harness-build.sh "$cache/harness.o" "${TRUSTED_CFLAGS[@]}" || return 1
     # the allow-list: make check's (tests/loop/rules.sh), one copy for both
     CC=$CC rules_allow_list "$cache"/lib/*.o >"$cache/allow.syms.tmp" && [ -s "$cache/allow.syms.tmp" ] &&
         mv "$cache/allow.syms.tmp" "$cache/allow.syms"
@@ -474,8 +474,8 @@ run_tests() {
     harness=$cache/harness.o
     if [ "${GRADE_TRUST_FILTER:-0}" = 1 ]; then
         harness=$cache/harness-nofilter.o
-        [ -f "$harness" ] || { $CC "${TRUSTED_CFLAGS[@]}" -DCHALK_GRADE_NO_FILTER -Itests/grade -c tests/grade/harness.c \
-            -o "$harness.$$" && mv -f "$harness.$$" "$harness"; } || {
+        [ -f "$harness" ] || CC=$CC tests/grade/harness-build.sh "$harness" "${TRUSTED_CFLAGS[@]}" \
+            -DCHALK_GRADE_NO_FILTER || {
             rm -rf "$run"
             run_rc=link
             return

@@ -89,17 +89,18 @@
  *    "printed": "what the student's code printed"}
  * (timeout: over the CPU limit; stalled: over the wall-clock backstop.)
  * Strings are JSON-escaped with invalid UTF-8 replaced by U+FFFD, each capped.
+ *
+ * Files (one object: harness-build.sh links them and makes what they share local):
+ * this one, the harness process (the tests, their limits, the verdicts);
+ * harness-call.c, the calls (where each runs, its arguments and buffers carried
+ * there and its answer back, the strings it hands back); harness-filter.c, the
+ * system-call filter; harness-internal.h, what they share.
  */
 #define _GNU_SOURCE
-#include "harness.h"
+#include "harness-internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <link.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <seccomp.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -108,30 +109,18 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
+#include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 enum {
     VERDICT_FD = 3,
-    DETAIL_CAP = 16384,  /* bytes of cmocka's output kept per test */
-    PRINTED_CAP = 4096,  /* bytes of the student's printing kept per test */
-    CALL_UNDEFINED = 97, /* a call's exit status: it called a function nobody defines */
-    CALL_FORBIDDEN = 98, /* ... it made a system call the filter refused */
-    CALL_NOFILTER = 99,  /* ... its filter could not be installed */
-    CALL_PROTOCOL = 100, /* ... (the call server) a request it could not read */
-    REPLY_FD = 3,        /* in a call: its reply to the test */
-    REQUEST_FD = 4,      /* in the call server: the test's requests */
-    REPLY_OK = 'R',      /* a reply's first byte: the result follows */
-    REPLY_FORBIDDEN = 'S', /* a system call the filter refused: its number follows */
-    REPLY_NOFILTER = 'F',  /* the filter could not be installed: the errno follows */
+    DETAIL_CAP = 16384, /* bytes of cmocka's output kept per test */
+    PRINTED_CAP = 4096, /* bytes of the student's printing kept per test */
 };
 
-static int printed_fd = -1; /* in a test: where calls send what they print */
-static void build_filter(void);
-static int find_readonly(struct dl_phdr_info *info, size_t size, void *data);
-static int in_call = 0;     /* in a call */
+int chalk_harness_printed_fd = -1;
 
 /* A test's limit is CPU time: CHALK_TIMEOUT seconds of CPU used by the test's
  * processes together (the test, its call server, its fresh call processes), so a
@@ -151,17 +140,7 @@ static int in_call = 0;     /* in a call */
 #define WALL_BACKSTOP 10.0
 #define POLL_S 0.05 /* how often the harness reads a running test's CPU time */
 
-/* What the test tells the harness, written by the test, read by the harness: a
- * shared page, which enter_call() unmaps, so no call process can write it. The
- * calls the test completed; the CPU time of the calls it has reaped (its
- * RUSAGE_CHILDREN, nanoseconds); the pids of its call server and of the fresh call
- * running now (0: none), whose CPU clocks the harness reads while they run. */
-typedef struct {
-    uint64_t server, fork;
-    uint64_t reaped_cpu_ns;
-    int32_t server_pid, fork_pid;
-} call_counts;
-static call_counts *counts;
+chalk_harness_call_counts *chalk_harness_counts; /* harness-internal.h */
 
 /* The CPU time process pid has used (its threads; not its children), in seconds;
  * 0 when there is no such process. Any process may read another's CPU clock. */
@@ -181,22 +160,12 @@ static double cpu_of(pid_t pid)
 static double test_cpu_s(pid_t test)
 {
     double s = cpu_of(test);
-    if (counts != NULL)
-        s += (double)__atomic_load_n(&counts->reaped_cpu_ns, __ATOMIC_RELAXED) * 1e-9 +
-             cpu_of(__atomic_load_n(&counts->server_pid, __ATOMIC_RELAXED)) +
-             cpu_of(__atomic_load_n(&counts->fork_pid, __ATOMIC_RELAXED));
+    if (chalk_harness_counts != NULL)
+        s += (double)__atomic_load_n(&chalk_harness_counts->reaped_cpu_ns, __ATOMIC_RELAXED) *
+                 1e-9 +
+             cpu_of(__atomic_load_n(&chalk_harness_counts->server_pid, __ATOMIC_RELAXED)) +
+             cpu_of(__atomic_load_n(&chalk_harness_counts->fork_pid, __ATOMIC_RELAXED));
     return s;
-}
-
-/* In the test, after it reaped a call: the CPU time of all its reaped calls. */
-static void note_reaped(void)
-{
-    struct rusage ru;
-    if (counts == NULL || getrusage(RUSAGE_CHILDREN, &ru) != 0)
-        return;
-    uint64_t ns = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
-                  (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
-    __atomic_store_n(&counts->reaped_cpu_ns, ns, __ATOMIC_RELAXED);
 }
 
 static double now_s(void)
@@ -207,7 +176,7 @@ static double now_s(void)
 }
 
 /* An anonymous file for one test's output (memfd; a tmpfile where there is none). */
-static int capture_file(const char *name)
+int chalk_harness_capture_file(const char *name)
 {
     int fd = memfd_create(name, 0);
     if (fd < 0) {
@@ -314,51 +283,22 @@ static void json_capture(buf *b, int fd, size_t cap)
     json_string(b, data, n);
 }
 
-static size_t write_all(int fd, const void *p, size_t n)
-{
-    const char *c = p;
-    size_t done = 0;
-    while (done < n) {
-        ssize_t w = write(fd, c + done, n - done);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            break;
-        done += (size_t)w;
-    }
-    return done;
-}
-
-static size_t read_all(int fd, void *p, size_t n)
-{
-    char *c = p;
-    size_t got = 0;
-    while (got < n) {
-        ssize_t r = read(fd, c + got, n - got);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        got += (size_t)r;
-    }
-    return got;
-}
-
 /* ---- the harness: one process per test ---------------------------------------- */
 
 static void run_one(const char *group, const struct CMUnitTest *test,
                     CMFixtureFunction setup, CMFixtureFunction teardown, double limit,
                     int out_fd)
 {
-    int detail = capture_file("detail"), printed = capture_file("printed");
+    int detail = chalk_harness_capture_file("detail");
+    int printed = chalk_harness_capture_file("printed");
     sigset_t chld, old;
     sigemptyset(&chld);
     sigaddset(&chld, SIGCHLD);
     sigprocmask(SIG_BLOCK, &chld, &old);
     fflush(stdout);
     fflush(stderr);
-    if (counts != NULL)
-        *counts = (call_counts){0, 0, 0, 0, 0};
+    if (chalk_harness_counts != NULL)
+        *chalk_harness_counts = (chalk_harness_call_counts){0, 0, 0, 0, 0};
     struct rusage ru0, ru1;
     getrusage(RUSAGE_CHILDREN, &ru0);
     double start = now_s();
@@ -374,7 +314,7 @@ static void run_one(const char *group, const struct CMUnitTest *test,
         }
         setvbuf(stdout, NULL, _IONBF, 0);
         signal(SIGPIPE, SIG_IGN); /* a call that died: a failed write, not a dead test */
-        printed_fd = printed;
+        chalk_harness_printed_fd = printed;
         int failed = _cmocka_run_group_tests(group, test, 1, setup, teardown);
         _exit(failed == 0 ? 0 : 1);
     }
@@ -387,10 +327,10 @@ static void run_one(const char *group, const struct CMUnitTest *test,
             if (w == pid || (w < 0 && errno != EINTR))
                 break;
             double extra = 0;
-            if (counts != NULL) {
-                extra = (double)__atomic_load_n(&counts->server, __ATOMIC_RELAXED) *
+            if (chalk_harness_counts != NULL) {
+                extra = (double)__atomic_load_n(&chalk_harness_counts->server, __ATOMIC_RELAXED) *
                             ALLOWANCE_SERVER_S +
-                        (double)__atomic_load_n(&counts->fork, __ATOMIC_RELAXED) *
+                        (double)__atomic_load_n(&chalk_harness_counts->fork, __ATOMIC_RELAXED) *
                             ALLOWANCE_FORK_S;
                 if (extra > ALLOWANCE_CAP * limit)
                     extra = ALLOWANCE_CAP * limit;
@@ -457,7 +397,7 @@ static void run_one(const char *group, const struct CMUnitTest *test,
     puts_(&b, ", \"printed\": ");
     json_capture(&b, printed, PRINTED_CAP);
     puts_(&b, "}\n");
-    write_all(out_fd, b.p, b.len);
+    chalk_harness_write_all(out_fd, b.p, b.len);
     free(b.p);
     if (detail >= 0)
         close(detail);
@@ -477,11 +417,12 @@ int chalk_grade_run_group(const char *group, const struct CMUnitTest *tests,
         fflush(stdout);
         return 0;
     }
-    build_filter();
-    dl_iterate_phdr(find_readonly, NULL); /* where string constants are, for every test */
-    counts = mmap(NULL, sizeof *counts, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (counts == MAP_FAILED)
-        counts = NULL; /* no allowance: the limit alone */
+    chalk_harness_build_filter();
+    chalk_harness_find_strings(); /* where string constants are, for every test */
+    chalk_harness_counts = mmap(NULL, sizeof *chalk_harness_counts, PROT_READ | PROT_WRITE,
+                                MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (chalk_harness_counts == MAP_FAILED)
+        chalk_harness_counts = NULL; /* no allowance: the limit alone */
     const char *t = getenv("CHALK_TIMEOUT");
     double limit = t != NULL ? atof(t) : 2.0;
     if (!(limit > 0))
@@ -490,714 +431,4 @@ int chalk_grade_run_group(const char *group, const struct CMUnitTest *tests,
     for (size_t i = 0; i < count; i++)
         run_one(group, &tests[i], setup, teardown, limit, out_fd);
     return 0;
-}
-
-/* ---- strings a call hands back: string constants of this binary ---------------- */
-
-enum { STRING_CAP = 4096 }; /* bytes a string constant may hold, its NUL included */
-
-static struct {
-    uintptr_t lo, hi;
-} readonly[16];          /* the program's read-only segments (PT_LOAD without PF_W) */
-static int nreadonly = -1; /* -1: not looked up */
-
-static int find_readonly(struct dl_phdr_info *info, size_t size, void *data)
-{
-    (void)size, (void)data;
-    nreadonly = 0;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_W) == 0 &&
-            nreadonly < (int)(sizeof readonly / sizeof *readonly)) {
-            readonly[nreadonly].lo = info->dlpi_addr + ph->p_vaddr;
-            readonly[nreadonly].hi = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
-            nreadonly++;
-        }
-    }
-    return 1; /* the first object is the program itself: stop there */
-}
-
-/* s is NULL or a string constant of the test binary: it points into one of the
- * program's read-only segments, and a NUL follows within STRING_CAP bytes without
- * leaving the segment. Reads nothing outside those segments. */
-static int string_constant(const char *s)
-{
-    if (s == NULL)
-        return 1;
-    if (nreadonly < 0)
-        dl_iterate_phdr(find_readonly, NULL);
-    uintptr_t a = (uintptr_t)s;
-    for (int i = 0; i < nreadonly; i++)
-        if (a >= readonly[i].lo && a < readonly[i].hi) {
-            size_t room = readonly[i].hi - a;
-            return memchr(s, '\0', room < STRING_CAP ? room : STRING_CAP) != NULL;
-        }
-    return 0;
-}
-
-/* ---- the system-call filter of a call ------------------------------------------- */
-
-/* Built once per test binary (in the harness, before any test), installed in every
- * call process after fork and before the student's code runs. What a call may do:
- * compute; allocate (brk, anonymous mmap, mremap, munmap, madvise, mprotect, never
- * with PROT_EXEC); write to the descriptors it holds (0, 1 and 2: what it prints, 3:
- * its reply) and read its requests (4, the call server's); abort itself (tgkill of
- * its own pid: the placeholder below is patched to it in each call); read the clock;
- * exit. Anything else traps (SIGSYS): on_sigsys() reports the system call's number
- * on the reply pipe and the call ends, a failed call. A system call of another
- * architecture (int $0x80) kills the process. Each rule lengthens the program, and
- * attaching it costs about 2 us an instruction in every fresh call process (61
- * instructions): keep it short. */
-
-#define PID_PLACEHOLDER 0x7ec0ffeeu /* above any pid_max: patched in each call */
-
-static struct sock_filter *bpf;    /* the filter, as seccomp_export_bpf wrote it */
-static unsigned short bpf_len;     /* instructions */
-static size_t bpf_pid[4], bpf_npid; /* the instructions comparing with PID_PLACEHOLDER */
-static char bpf_error[200];        /* why there is no filter ("" when there is) */
-
-static int filter_rules(scmp_filter_ctx ctx, int self_kill)
-{
-    int rc = 0;
-#define ALLOW(call, ...) (rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(call), __VA_ARGS__))
-    /* 0, 1 and 2 are what the call prints, 3 its reply (enter_call) */
-    ALLOW(write, 1, SCMP_A0(SCMP_CMP_LE, (scmp_datum_t)REPLY_FD));
-    ALLOW(writev, 1, SCMP_A0(SCMP_CMP_LE, (scmp_datum_t)REPLY_FD));
-    ALLOW(read, 1, SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)REQUEST_FD));
-    ALLOW(brk, 0);
-    ALLOW(mmap, 2, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0),
-          SCMP_A3(SCMP_CMP_MASKED_EQ, MAP_ANONYMOUS, MAP_ANONYMOUS));
-    ALLOW(mprotect, 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
-    ALLOW(munmap, 0);
-    ALLOW(mremap, 0);
-    ALLOW(madvise, 0);
-    ALLOW(rt_sigprocmask, 0);
-    ALLOW(rt_sigreturn, 0);
-    ALLOW(getpid, 0);
-    ALLOW(clock_gettime, 0);
-    ALLOW(gettimeofday, 0);
-    ALLOW(time, 0);
-    ALLOW(exit, 0);
-    ALLOW(exit_group, 0);
-    if (self_kill) /* raise() and abort(): tgkill(getpid(), gettid(), sig), one thread */
-        ALLOW(tgkill, 2, SCMP_A0(SCMP_CMP_EQ, PID_PLACEHOLDER),
-              SCMP_A1(SCMP_CMP_EQ, PID_PLACEHOLDER));
-#undef ALLOW
-    return rc;
-}
-
-static void build_filter(void)
-{
-    /* with tgkill unless the placeholder cannot be found in the program to patch */
-    for (int self_kill = 1; self_kill >= 0; self_kill--) {
-        free(bpf);
-        bpf = NULL;
-        scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_TRAP);
-        if (ctx == NULL) {
-            snprintf(bpf_error, sizeof bpf_error, "seccomp_init failed");
-            return;
-        }
-        int fd = capture_file("chalk-bpf");
-        int rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
-        rc |= filter_rules(ctx, self_kill);
-        if (rc == 0 && fd >= 0)
-            rc = seccomp_export_bpf(ctx, fd);
-        seccomp_release(ctx);
-        off_t n = fd >= 0 ? lseek(fd, 0, SEEK_END) : -1;
-        if (rc != 0 || n <= 0 || n % (off_t)sizeof *bpf != 0 ||
-            n / (off_t)sizeof *bpf > USHRT_MAX || (bpf = malloc((size_t)n)) == NULL ||
-            pread(fd, bpf, (size_t)n, 0) != n) {
-            snprintf(bpf_error, sizeof bpf_error, "libseccomp could not build it (%s)",
-                     rc < 0 ? strerror(-rc) : "no program");
-            free(bpf);
-            bpf = NULL;
-            if (fd >= 0)
-                close(fd);
-            return;
-        }
-        close(fd);
-        bpf_len = (unsigned short)(n / (off_t)sizeof *bpf);
-        bpf_npid = 0;
-        for (size_t i = 0; i < bpf_len; i++)
-            if (bpf[i].k == PID_PLACEHOLDER && bpf_npid < sizeof bpf_pid / sizeof *bpf_pid)
-                bpf_pid[bpf_npid++] = i;
-        if (!self_kill || bpf_npid == 2)
-            break;
-    }
-    bpf_error[0] = '\0';
-}
-
-/* In a call: the filter, its placeholder patched to this process. 0, or an errno. */
-static int install_filter(void)
-{
-#ifdef CHALK_GRADE_NO_FILTER
-    /* only the grader's own tests (GRADE_TRUST_FILTER=1): the layers behind the
-     * filter (the sandbox, its limits and cleanups), proved on their own */
-    return 0;
-#endif
-    if (bpf == NULL)
-        return ENOSYS;
-    for (size_t i = 0; i < bpf_npid; i++)
-        bpf[bpf_pid[i]].k = (uint32_t)getpid();
-    struct sock_fprog prog = {.len = bpf_len, .filter = bpf};
-    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-        return errno;
-    /* SPEC_ALLOW: no speculative-store-bypass mitigation forced on the call (it
-     * slows every store and context switch, and a call holds nothing it cannot
-     * read anyway); a kernel older than 4.17 refuses the flag */
-    if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_SPEC_ALLOW, &prog) == 0)
-        return 0;
-    if (errno == EINVAL && prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0)
-        return 0;
-    return errno;
-}
-
-/* A system call the filter refused: its number on the reply pipe, and the call ends. */
-static void on_sigsys(int sig, siginfo_t *si, void *uc)
-{
-    unsigned char rec[1 + sizeof(int32_t)] = {REPLY_FORBIDDEN};
-    int32_t nr = si->si_syscall;
-    (void)sig, (void)uc;
-    memcpy(rec + 1, &nr, sizeof nr);
-    (void)!write(REPLY_FD, rec, sizeof rec);
-    _exit(CALL_FORBIDDEN);
-}
-
-/* ---- a call: the student's function in a process of its own -------------------- */
-
-/* A pointer argument as a call carries it: where it is in the argument block, the
- * bytes it points to, and what happens to them. */
-typedef struct {
-    uint64_t slot, bytes;
-    uint32_t kind, null;
-} carry;
-
-/* The request of a portable call to the call server; then its body, body_size bytes:
- * the argument block, the carries, and the bytes of every IN and OUT buffer (read
- * at once: a call costs the server two reads and one write). */
-typedef struct {
-    void (*thunk)(void *ret, void *args);
-    uint64_t args_size, ret_size, string_cap, ncarry, body_size;
-} request;
-
-enum { CARRY_MAX = 1 << 30 }; /* bytes a call's buffers may hold together */
-
-static void *slot_ptr(void *args, uint64_t slot) { return *(void **)((char *)args + slot); }
-
-/* In a call, from a fresh fork: the descriptors a call holds (0, 1 and 2 what it
- * prints, 3 its reply, 4 the server's requests), default signal actions, the filter. */
-static void enter_call(int reply, int requests)
-{
-    in_call = 1;
-    if (counts != NULL)
-        munmap(counts, sizeof *counts);
-    counts = NULL;
-    for (int sig = 1; sig < NSIG; sig++) /* cmocka's crash handlers belong to the test */
-        if (sig != SIGKILL && sig != SIGSTOP)
-            signal(sig, SIG_DFL);
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    int r = fcntl(reply, F_DUPFD, 10), q = requests >= 0 ? fcntl(requests, F_DUPFD, 10) : -1;
-    if (printed_fd >= 0) {
-        dup2(printed_fd, 1);
-        dup2(printed_fd, 2);
-    }
-    dup2(1, 0); /* stdin too: a call reads nothing but its requests */
-    dup2(r, REPLY_FD);
-    if (q >= 0)
-        dup2(q, REQUEST_FD);
-    int first = q >= 0 ? REQUEST_FD + 1 : REPLY_FD + 1;
-    if (close_range((unsigned)first, ~0U, 0) != 0)
-        for (int fd = first; fd < 1024; fd++)
-            close(fd);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_sigsys;
-    sa.sa_flags = SA_SIGINFO;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGSYS, &sa, NULL);
-    int err = install_filter();
-    if (err != 0) {
-        unsigned char rec[1 + sizeof(int32_t)] = {REPLY_NOFILTER};
-        int32_t e = err;
-        memcpy(rec + 1, &e, sizeof e);
-        write_all(REPLY_FD, rec, sizeof rec);
-        _exit(CALL_NOFILTER);
-    }
-}
-
-/* In a call, after the student's function returned: the reply. REPLY_OK, the result,
- * every OUT buffer, and for a string result its length (UINT32_MAX: NULL) and bytes. */
-static void send_reply(const void *ret, uint64_t ret_size, uint64_t string_cap, void *args,
-                       const carry *c, size_t n)
-{
-    unsigned char small[4096];
-    size_t len = 1 + ret_size;
-    fflush(stdout);
-    fflush(stderr);
-    if (len <= sizeof small) {
-        small[0] = REPLY_OK;
-        memcpy(small + 1, ret, ret_size);
-    } else {
-        write_all(REPLY_FD, (const unsigned char[]){REPLY_OK}, 1);
-        write_all(REPLY_FD, ret, ret_size);
-        len = 0;
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (c[i].kind != CHALK_GRADE_OUT || c[i].bytes == 0)
-            continue;
-        if (len + c[i].bytes <= sizeof small) {
-            memcpy(small + len, slot_ptr(args, c[i].slot), c[i].bytes);
-            len += c[i].bytes;
-        } else {
-            write_all(REPLY_FD, small, len);
-            len = 0;
-            write_all(REPLY_FD, slot_ptr(args, c[i].slot), c[i].bytes);
-        }
-    }
-    if (string_cap > 0) {
-        const char *s = *(const char *const *)ret;
-        uint32_t k = s == NULL ? UINT32_MAX : (uint32_t)strnlen(s, string_cap);
-        if (len + sizeof k + (s != NULL ? k : 0) > sizeof small) {
-            write_all(REPLY_FD, small, len);
-            len = 0;
-        }
-        memcpy(small + len, &k, sizeof k);
-        len += sizeof k;
-        if (s != NULL) {
-            if (len + k <= sizeof small) {
-                memcpy(small + len, s, k);
-                len += k;
-            } else {
-                write_all(REPLY_FD, small, len);
-                len = 0;
-                write_all(REPLY_FD, s, k);
-            }
-        }
-    }
-    write_all(REPLY_FD, small, len);
-}
-
-/* The call server: one process per test, forked at its first portable call, that
- * runs portable calls on copies of their buffers until the test ends. */
-static void serve(void)
-{
-    unsigned char *body = NULL;
-    size_t body_cap = 0;
-    for (;;) {
-        request h;
-        size_t got = read_all(REQUEST_FD, &h, sizeof h);
-        if (got != sizeof h)
-            _exit(got == 0 ? 0 : CALL_PROTOCOL);
-        if (h.body_size > (uint64_t)CARRY_MAX * 2 || h.args_size > h.body_size ||
-            h.ncarry > (h.body_size - h.args_size) / sizeof(carry))
-            _exit(CALL_PROTOCOL);
-        if (h.body_size > body_cap) {
-            free(body);
-            body_cap = h.body_size;
-            if ((body = malloc(body_cap)) == NULL)
-                _exit(CALL_PROTOCOL);
-        }
-        if (read_all(REQUEST_FD, body, h.body_size) != h.body_size)
-            _exit(CALL_PROTOCOL);
-        const unsigned char *b = body, *end = body + h.body_size;
-        void *args = malloc(h.args_size + 1);
-        carry *c = malloc(h.ncarry * sizeof *c + 1);
-        void **mem = calloc(h.ncarry + 1, sizeof *mem);
-        void *ret = calloc(1, h.ret_size + sizeof(void *));
-        if (args == NULL || c == NULL || mem == NULL || ret == NULL)
-            _exit(CALL_PROTOCOL);
-        memcpy(args, b, h.args_size), b += h.args_size;
-        memcpy(c, b, h.ncarry * sizeof *c), b += h.ncarry * sizeof *c;
-        for (size_t i = 0; i < h.ncarry; i++) {
-            if (c[i].null)
-                continue;
-            if (c[i].bytes > CARRY_MAX || (mem[i] = calloc(1, c[i].bytes + 1)) == NULL)
-                _exit(CALL_PROTOCOL);
-            if (c[i].kind != CHALK_GRADE_SCRATCH) {
-                if (c[i].bytes > (size_t)(end - b))
-                    _exit(CALL_PROTOCOL);
-                memcpy(mem[i], b, c[i].bytes), b += c[i].bytes;
-            }
-            *(void **)((char *)args + c[i].slot) = mem[i];
-        }
-        if (b != end)
-            _exit(CALL_PROTOCOL);
-        h.thunk(ret, args);
-        send_reply(ret, h.ret_size, h.string_cap, args, c, h.ncarry);
-        for (size_t i = 0; i < h.ncarry; i++)
-            free(mem[i]);
-        free(mem);
-        free(c);
-        free(args);
-        free(ret);
-    }
-}
-
-/* The test's side of the call server. */
-static pid_t server_pid;
-static int server_requests = -1, server_replies = -1;
-
-/* A string a call handed back, kept for the rest of the test (one copy per value). */
-static const char *intern(const char *s, size_t n)
-{
-    static struct kept {
-        struct kept *next;
-        size_t n;
-        char s[];
-    } *kept;
-    for (struct kept *k = kept; k != NULL; k = k->next)
-        if (k->n == n && memcmp(k->s, s, n) == 0)
-            return k->s;
-    struct kept *k = malloc(sizeof *k + n + 1);
-    if (k == NULL)
-        return NULL;
-    memcpy(k->s, s, n);
-    k->s[n] = '\0';
-    k->n = n;
-    k->next = kept;
-    kept = k;
-    return k->s;
-}
-
-/* The test's side of a reply, read into rep (1 + need + 4 bytes): the tag, then the
- * result and the OUT buffers (need bytes, at rep + 1), then the string, at one read
- * when the reply is whole. REPLY_OK when whole; REPLY_FORBIDDEN or REPLY_NOFILTER
- * with *num set; 0 when the reply ended short. */
-static int read_reply(int fd, unsigned char *rep, size_t need, uint64_t string_cap,
-                      const char **str, int32_t *num)
-{
-    size_t want = 1 + need + (string_cap > 0 ? sizeof(uint32_t) : 0);
-    size_t got = read_all(fd, rep, want);
-    if (got < 1)
-        return 0;
-    if (rep[0] == REPLY_FORBIDDEN || rep[0] == REPLY_NOFILTER) { /* 4 bytes follow */
-        unsigned char n[1 + sizeof *num];
-        memcpy(n, rep, got < sizeof n ? got : sizeof n);
-        if (got < sizeof n && read_all(fd, n + got, sizeof n - got) != sizeof n - got)
-            return 0;
-        memcpy(num, n + 1, sizeof *num);
-        return rep[0];
-    }
-    if (rep[0] != REPLY_OK || got != want)
-        return 0;
-    if (string_cap > 0) {
-        uint32_t k;
-        memcpy(&k, rep + 1 + need, sizeof k);
-        if (k != UINT32_MAX && k > string_cap)
-            return 0;
-        *str = NULL;
-        if (k != UINT32_MAX) {
-            char *s = malloc((size_t)k + 1);
-            if (s == NULL || read_all(fd, s, k) != k) {
-                free(s);
-                return 0;
-            }
-            *str = intern(s, k);
-            free(s);
-            if (*str == NULL)
-                return 0;
-        }
-    }
-    return REPLY_OK;
-}
-
-/* Why a call failed, for the test's output; then the test fails there. */
-static void call_failed(const char *fn, int reply, int32_t num, int status)
-{
-    if (reply == REPLY_FORBIDDEN) {
-        char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, num);
-        print_error("%s: your code made a system call the grader does not allow: %s\n", fn,
-                    name != NULL ? name : "(unknown)");
-        free(name);
-    } else if (reply == REPLY_NOFILTER ||
-               (WIFEXITED(status) && WEXITSTATUS(status) == CALL_NOFILTER)) {
-        print_error("grading: %s: the system-call filter could not be installed (%s); no call "
-                    "runs without it\n",
-                    fn, reply == REPLY_NOFILTER ? strerror(num) : "?");
-    } else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS) {
-        print_error("%s: your code made a system call the grader does not allow\n", fn);
-    } else if (WIFSIGNALED(status)) {
-        print_error("Test failed with exception: %s in %s(%d)\n", strsignal(WTERMSIG(status)), fn,
-                    WTERMSIG(status));
-    } else if (WIFEXITED(status) && WEXITSTATUS(status) == CALL_UNDEFINED) {
-        print_error("%s calls a contract function your files do not define\n", fn);
-    } else if (status == -1) {
-        print_error("%s did not return (its reply was not the grader's)\n", fn);
-    } else {
-        print_error("%s did not return (its process ended with exit status %d)\n", fn,
-                    WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-    }
-    _fail(fn, 0);
-}
-
-static int wait_for(pid_t pid)
-{
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-    }
-    return st;
-}
-
-/* Starts the test's call server: 1, or 0 (errno says why). */
-static int server_start(void)
-{
-    int req[2], rep[2];
-    if (pipe(req) != 0)
-        return 0;
-    if (pipe(rep) != 0) {
-        close(req[0]);
-        close(req[1]);
-        return 0;
-    }
-    fflush(stdout);
-    fflush(stderr);
-    pid_t c = fork();
-    if (c == 0) {
-        enter_call(rep[1], req[0]);
-        serve();
-        _exit(0);
-    }
-    int e = errno;
-    close(req[0]);
-    close(rep[1]);
-    if (c < 0) {
-        close(req[1]);
-        close(rep[0]);
-        errno = e;
-        return 0;
-    }
-    server_pid = c;
-    if (counts != NULL)
-        __atomic_store_n(&counts->server_pid, (int32_t)c, __ATOMIC_RELAXED);
-    server_requests = req[1];
-    server_replies = rep[0];
-    return 1;
-}
-
-/* A portable call, in the call server: the request, then the reply into rep (read_reply). */
-static void call_server(const chalk_grade_fn *fn, void *args, const carry *c, size_t n,
-                        unsigned char *rep, size_t need, const char **str)
-{
-    size_t len = sizeof(request) + fn->args_size + n * sizeof *c;
-    for (size_t i = 0; i < n; i++)
-        if (c[i].kind != CHALK_GRADE_SCRATCH)
-            len += c[i].bytes;
-    unsigned char *msg = malloc(len), *m = msg;
-    if (msg == NULL) {
-        print_error("grading: no memory for a call to %s\n", fn->name);
-        _fail(fn->name, 0);
-    }
-    request h = {fn->thunk, fn->args_size, fn->ret_size, fn->string_cap, n, len - sizeof h};
-    memcpy(m, &h, sizeof h), m += sizeof h;
-    memcpy(m, args, fn->args_size), m += fn->args_size;
-    memcpy(m, c, n * sizeof *c), m += n * sizeof *c;
-    for (size_t i = 0; i < n; i++)
-        if (c[i].kind != CHALK_GRADE_SCRATCH && c[i].bytes > 0) {
-            memcpy(m, slot_ptr(args, c[i].slot), c[i].bytes);
-            m += c[i].bytes;
-        }
-    if (server_pid == 0 && !server_start()) {
-        free(msg);
-        print_error("grading: cannot start a process for %s: %s\n", fn->name, strerror(errno));
-        _fail(fn->name, 0);
-    }
-    int32_t num = 0;
-    int reply = 0;
-    if (write_all(server_requests, msg, len) == len)
-        reply = read_reply(server_replies, rep, need, fn->string_cap, str, &num);
-    free(msg);
-    if (reply != REPLY_OK) {
-        pid_t pid = server_pid;
-        kill(pid, SIGKILL); /* a reply cut short: the server is dead, or must be */
-        close(server_requests);
-        close(server_replies);
-        server_pid = 0;
-        server_requests = server_replies = -1;
-        int st = wait_for(pid);
-        note_reaped();
-        if (counts != NULL)
-            __atomic_store_n(&counts->server_pid, 0, __ATOMIC_RELAXED);
-        /* killed by us: it was still running when its reply ended, so it did not return */
-        call_failed(fn->name, reply, num, WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL ? -1 : st);
-    }
-}
-
-/* A call in a fresh process, forked now: it sees the test's memory as it is. */
-static void call_fork(const chalk_grade_fn *fn, void *ret, void *args, const carry *c, size_t n,
-                      unsigned char *rep, size_t need, const char **str)
-{
-    int p[2];
-    if (pipe(p) != 0) {
-        print_error("grading: no pipe for %s: %s\n", fn->name, strerror(errno));
-        _fail(fn->name, 0);
-    }
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid < 0) {
-        print_error("grading: cannot start %s: %s\n", fn->name, strerror(errno));
-        _fail(fn->name, 0);
-    }
-    if (pid == 0) {
-        close(p[0]);
-        enter_call(p[1], -1);
-        fn->thunk(ret, args);
-        send_reply(ret, fn->ret_size, fn->string_cap, args, c, n);
-        _exit(0);
-    }
-    close(p[1]);
-    if (counts != NULL)
-        __atomic_store_n(&counts->fork_pid, (int32_t)pid, __ATOMIC_RELAXED);
-    int32_t num = 0;
-    int reply = read_reply(p[0], rep, need, fn->string_cap, str, &num);
-    close(p[0]); /* a call still writing gets EPIPE, and ends */
-    int st = wait_for(pid);
-    note_reaped();
-    if (counts != NULL)
-        __atomic_store_n(&counts->fork_pid, 0, __ATOMIC_RELAXED);
-    if (reply != REPLY_OK || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
-        call_failed(fn->name, reply == REPLY_OK ? 0 : reply, num, st);
-}
-
-/* The strings of a reply (data: the result, then each OUT buffer's bytes): 1 when
- * each is NULL or a string constant (or, in a buffer, the pointer the test left
- * there); else 0, the first other one named in the test's output. */
-static int strings_ok(const chalk_grade_fn *fn, const unsigned char *data, void *args,
-                      const chalk_grade_buf *bufs, const carry *c, size_t nbufs)
-{
-    const char *s;
-    for (size_t k = 0; k < fn->nstrings; k++) {
-        memcpy(&s, data + fn->strings[k].offset, sizeof s);
-        if (!string_constant(s)) {
-            print_error("%s: %s must be a string constant (a \"...\" in your code) or NULL; "
-                        "it points elsewhere\n",
-                        fn->name, fn->strings[k].name);
-            return 0;
-        }
-    }
-    const unsigned char *d = data + fn->ret_size;
-    for (size_t i = 0; i < nbufs; i++) {
-        if (bufs[i].kind != CHALK_GRADE_OUT || c[i].bytes == 0)
-            continue;
-        for (size_t e = 0; bufs[i].nstrings > 0 && e < c[i].bytes / bufs[i].elem; e++)
-            for (size_t k = 0; k < bufs[i].nstrings; k++) {
-                const chalk_grade_str *f = &bufs[i].strings[k];
-                const char *was;
-                memcpy(&s, d + e * bufs[i].elem + f->offset, sizeof s);
-                memcpy(&was, (char *)slot_ptr(args, c[i].slot) + e * bufs[i].elem + f->offset,
-                       sizeof was);
-                if (s == was || string_constant(s)) /* the test's own pointer, or a constant */
-                    continue;
-                char what[256];
-                const char *n = bufs[i].name, *m = f->name;
-                if (c[i].bytes / bufs[i].elem > 1)
-                    snprintf(what, sizeof what, "%s[%zu]%s%s", n, e, m[0] ? "." : "", m);
-                else if (m[0])
-                    snprintf(what, sizeof what, "%s->%s", n, m);
-                else
-                    snprintf(what, sizeof what, "*%s", n);
-                print_error("%s: %s must be a string constant (a \"...\" in your code) or NULL; "
-                            "it points elsewhere\n",
-                            fn->name, what);
-                return 0;
-            }
-        d += c[i].bytes;
-    }
-    return 1;
-}
-
-void chalk_grade_call(const chalk_grade_fn *fn, int defined, void *ret, void *args,
-                      const chalk_grade_buf *bufs, size_t nbufs)
-{
-    if (in_call) { /* the student's code calling a contract function: already a call */
-        if (!defined) {
-            dprintf(2, "%s is not defined in your files\n", fn->name);
-            _exit(CALL_UNDEFINED);
-        }
-        fn->thunk(ret, args);
-        return;
-    }
-    if (!defined) {
-        print_error("%s is not defined in your file\n", fn->name);
-        _fail(fn->name, 0);
-    }
-    if (bpf == NULL) {
-        print_error("grading: %s: no system-call filter: %s; no call runs without it\n",
-                    fn->name, bpf_error);
-        _fail(fn->name, 0);
-    }
-    /* the bytes of each buffer, from the sizes the wrapper evaluated on the arguments */
-    carry c[nbufs + 1];
-    size_t need = fn->ret_size, total = 0;
-    int portable = fn->portable;
-    for (size_t i = 0; i < nbufs; i++) {
-        const chalk_grade_buf *b = &bufs[i];
-        void *p = slot_ptr(args, b->slot);
-        c[i] = (carry){b->slot, 0, (uint32_t)b->kind, p == NULL};
-        if (p == NULL || b->negative || b->count == 0)
-            continue;
-        if (b->count > CARRY_MAX / b->elem || total + b->count * b->elem > CARRY_MAX) {
-            if (b->kind == CHALK_GRADE_OUT) {
-                print_error("grading: %s: %s holds %ju elements by the size in "
-                            "tests/grade/buffers.txt: too many to copy back\n",
-                            fn->name, b->name, b->count);
-                _fail(fn->name, 0);
-            }
-            portable = 0; /* a fresh process sees the input in place */
-            continue;
-        }
-        c[i].bytes = b->count * b->elem;
-        total += c[i].bytes;
-        if (b->kind == CHALK_GRADE_OUT)
-            need += c[i].bytes;
-    }
-    /* strings in the buffers: the server sees the test's memory as it was when it
-     * started, where string constants are what they are here, and nothing else is */
-    for (size_t i = 0; portable && i < nbufs; i++)
-        for (size_t e = 0; bufs[i].nstrings > 0 && e < c[i].bytes / bufs[i].elem; e++)
-            for (size_t k = 0; k < bufs[i].nstrings; k++) {
-                const char *s;
-                memcpy(&s, (char *)slot_ptr(args, c[i].slot) + e * bufs[i].elem +
-                               bufs[i].strings[k].offset, sizeof s);
-                if (!string_constant(s))
-                    portable = 0; /* a fresh process sees it in place */
-            }
-    /* buffers that overlap stay overlapped only in the test's own memory */
-    for (size_t i = 0; portable && i < nbufs; i++)
-        for (size_t j = i + 1; j < nbufs; j++) {
-            uintptr_t a = (uintptr_t)slot_ptr(args, c[i].slot);
-            uintptr_t b = (uintptr_t)slot_ptr(args, c[j].slot);
-            if (c[i].bytes > 0 && c[j].bytes > 0 && a < b + c[j].bytes && b < a + c[i].bytes)
-                portable = 0;
-        }
-    /* the reply: its tag, the result and the OUT buffers (data), a string's length */
-    unsigned char *rep = malloc(1 + need + sizeof(uint32_t) + 1), *data = rep + 1;
-    const char *str = NULL;
-    if (rep == NULL) {
-        print_error("grading: no memory for a call to %s\n", fn->name);
-        _fail(fn->name, 0);
-    }
-    if (portable)
-        call_server(fn, args, c, nbufs, rep, need, &str);
-    else
-        call_fork(fn, ret, args, c, nbufs, rep, need, &str);
-    if (counts != NULL)
-        __atomic_fetch_add(portable ? &counts->server : &counts->fork, 1, __ATOMIC_RELAXED);
-    if (!strings_ok(fn, data, args, bufs, c, nbufs)) {
-        free(rep);
-        _fail(fn->name, 0);
-    }
-    /* the call returned: its result, and what it wrote into the caller's buffers */
-    memcpy(ret, data, fn->ret_size);
-    unsigned char *d = data + fn->ret_size;
-    for (size_t i = 0; i < nbufs; i++)
-        if (c[i].kind == CHALK_GRADE_OUT && c[i].bytes > 0) {
-            memcpy(slot_ptr(args, c[i].slot), d, c[i].bytes);
-            d += c[i].bytes;
-        }
-    if (fn->string_cap > 0)
-        *(const char **)ret = str;
-    free(rep);
 }

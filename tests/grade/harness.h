@@ -23,7 +23,7 @@ int chalk_grade_run_group(const char *group, const struct CMUnitTest *tests,
 /* A string (a pointer to const char) inside a result or a buffer's element: its
  * offset there and its designator ("reason", "a[1].name"; "" for the element
  * itself). The call hands back its value; the harness accepts it only when it is
- * NULL or a string constant of the test binary (harness.c, string_constant). */
+ * NULL or a string constant of the test binary (harness-call.c, string_constant). */
 typedef struct chalk_grade_str {
     size_t offset;
     const char *name;
@@ -62,7 +62,7 @@ typedef struct chalk_grade_fn {
 } chalk_grade_fn;
 
 /* Called by the generated wrappers (tests/grade/wrap.sh): runs fn with the argument
- * block args in another process (harness.c: the test's call server, or a fresh
+ * block args in another process (harness-call.c: the test's call server, or a fresh
  * child), then copies its result into ret and the bytes of every CHALK_GRADE_OUT
  * buffer back into the caller's. defined is 0 when the submission lacks fn. */
 void chalk_grade_call(const chalk_grade_fn *fn, int defined, void *ret, void *args,

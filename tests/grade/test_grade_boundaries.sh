@@ -256,7 +256,7 @@ int main(void)
 C
 wsb=$scratch/ws-build
 mkdir -p "$wsb"
-if cc -std=c11 -O1 -w -Itests/grade -c tests/grade/harness.c -o "$wsb/harness.o" &&
+if CC=cc tests/grade/harness-build.sh "$wsb/harness.o" -std=c11 -O1 -w &&
     cc -std=c11 -O1 -w -Itests/grade -I"$ws" -c "$scratch/ws.c" -o "$wsb/wrap.o" &&
     cc -std=c11 -O1 -w -I"$ws" -c "$scratch/ws-student.c" -o "$wsb/student.o" &&
     printf '%s chalk_student_%s\n' ws_a ws_a ws_b ws_b ws_fill ws_fill ws_many ws_many ws_read ws_read \
@@ -276,6 +276,24 @@ if cc -std=c11 -O1 -w -Itests/grade -c tests/grade/harness.c -o "$wsb/harness.o"
     done
 else
     fail "the string test binary does not build"
+fi
+# The harness is three files in one object (harness-build.sh): what they share is
+# local to it, so another object of the binary (the student's) can neither call nor
+# read it, nor define a name that replaces it.
+if [ -f "$wsb/harness.o" ]; then
+    g=$(nm -P --defined-only -g "$wsb/harness.o" | awk '{ print $1 }' | sort | paste -sd' ')
+    expect "the harness's object defines harness.h's globals and no other ($g)" \
+        test "$g" = "chalk_grade_call chalk_grade_run_group"
+    cat >"$wsb/probe.c" <<'C'
+#include <stddef.h>
+extern void *chalk_harness_counts;
+size_t chalk_harness_write_all(int fd, const void *p, size_t n);
+int main(void) { return chalk_harness_write_all(1, chalk_harness_counts, 1) == 1; }
+C
+    cc -std=c11 -w -c "$wsb/probe.c" -o "$wsb/probe.o" &&
+        ! cc -o "$wsb/probe" "$wsb/probe.o" "$wsb/harness.o" -lcmocka -lseccomp -lm 2>"$wsb/probe.err"
+    expect "  an object that reaches for its shared names does not link ($(grep -c 'undefined reference to .chalk_harness_' "$wsb/probe.err") undefined)" \
+        eval '[ "$(grep -c "undefined reference to .chalk_harness_\(counts\|write_all\)" "$wsb/probe.err")" -ge 2 ]'
 fi
 rm -rf "$ws" "$scratch/ws.c" "$wsb"
 
