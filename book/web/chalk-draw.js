@@ -9,7 +9,7 @@
   // ---- practice problems drawn by seed (problems.lua's generator, in the page) -----------
   // Each div.problem carries its template (data-problem-spec and a hidden
   // div.problem-template: problems.lua, web_template). A seed draws each template as
-  // problems.lua's instance() does: splitmix64 on an FNV-1a hash of "SEED\0ID\0ATTEMPT"
+  // problems_draw.lua's instance() does: splitmix64 on an FNV-1a hash of "SEED\0ID\0ATTEMPT"
   // (BigInt: the 64-bit wrap-around of Lua's integers), the same rounding of each
   // drawn number, the answer from the calculator (`chalk CMD --json`, KEY), a draw
   // drawn again while its command fails, its answer is null or a require condition
@@ -51,12 +51,12 @@
     if (X < -4 || X >= prec) return strip(m) + 'e' + (X < 0 ? '-' : '+') + String(Math.abs(X)).padStart(2, '0');
     return strip(x.toFixed(prec - 1 - X));
   }
-  function roundSig(x, n) { // problems.lua round_sig
+  function roundSig(x, n) { // problems_draw.lua round_sig
     if (x === 0) return 0;
     const f = pow10(Math.floor(Math.log10(Math.abs(x))) - n + 1);
     return Number((Math.floor(x / f + 0.5) * f).toPrecision(n));
   }
-  function drawVar(v, u) { // problems.lua draw
+  function drawVar(v, u) { // problems_draw.lua draw
     if (v.kind === 'list') return v.items[Math.floor(u() * v.items.length)];
     let x;
     if (v.step) x = v.lo + Math.floor(u() * (Math.floor((v.hi - v.lo) / v.step + 1e-9) + 1)) * v.step;
@@ -99,7 +99,7 @@
     if (u.money && /\.\d$/.test(s)) s += '0';
     return { text: (u.prefix || '') + s + (u.suffix || '') };
   }
-  // problems.lua number_text: the key's "shown" (no unit; 6.71e11)
+  // problems_draw.lua number_text: the key's "shown" (no unit; 6.71e11)
   function numberText(value, unit, digits, scale, units) {
     const f = formatValue(value, unit, digits, scale, units);
     if (f.mant !== undefined) return f.mant + 'e' + f.exp;
@@ -128,7 +128,7 @@
     if (r.status !== 0) return { error: `chalk ${cmd} --json failed (exit ${r.status}): ${r.stderr.trim()}` };
     try { return { json: JSON.parse(r.stdout) }; } catch (e) { return { error: `chalk ${cmd} --json: ${e.message}` }; }
   }
-  // problems.lua unmet: nil when every condition holds, else why not
+  // problems_draw.lua unmet: nil when every condition holds, else why not
   function unmet(spec, json, vals, answer) {
     for (const c of spec.require || []) {
       if (c.flag) {
@@ -157,7 +157,7 @@
     }
     return null;
   }
-  // problems.lua instance: {vals, command, attempt, value, number (the key's shown), shownText, key (check-answers' entry)}
+  // problems_draw.lua instance: {vals, command, attempt, value, number (the key's shown), shownText, key (check-answers' entry)}
   async function drawProblem(spec, seed) {
     let last;
     for (let attempt = 1; attempt <= 100; attempt++) {
@@ -197,7 +197,7 @@
     for (let i = 0; i < spec.lives.length; i++) {
       const l = spec.lives[i];
       const cmd = substitute(l.cmd, inst.vals, true);
-      const key = substitute(l.key, inst.vals, true); // (problems.lua live: the key may hold a {var} too)
+      const key = substitute(l.key, inst.vals, true); // (problems_draw.lua live: the key may hold a {var} too)
       const r = await chalkJson(cmd);
       const v = r.error ? undefined : lookup(r.json, key);
       if (v === undefined || v === null) throw new Error(`problem ${spec.id}: ${r.error || 'chalk ' + cmd + ': ' + key + ' is null'}`);
