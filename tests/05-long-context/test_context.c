@@ -215,8 +215,9 @@ static void a_tie_is_compute_bound(void **state)
 
 /* ---- 5.2 context_kink ------------------------------------------------------ */
 
-/* DeepSeek-V3 on the NVL72 at a batch of 20,000: the kink, attention's arithmetic
- * counted (E_KINK_DSV3_B20000_TOKENS: §5.1, derived in the instructor's copy). */
+/* DeepSeek-V3 on the NVL72 at a batch of 20,000: the kink, attention's arithmetic counted
+ * (E_KINK_DSV3_B20000_TOKENS: §5.1 (The roofline against context), derived in the instructor's
+ * copy). */
 static void deepseek_v3_kink_at_a_batch_of_20000(void **state)
 {
     (void)state;
@@ -241,7 +242,7 @@ static void without_attention_the_kink_comes_earlier(void **state)
 
 /* The contract's unbounded batch, and a batch so large that it is all but unbounded:
  * the same kink (E_KINK_DSV3_UNBOUNDED_BATCH_TOKENS, chapter 1's balance context with
- * attention, §5.1). */
+ * attention, §5.1 (The roofline against context)). */
 static void kink_at_an_unbounded_batch(void **state)
 {
     (void)state;
@@ -277,10 +278,11 @@ static void weights_exactly_balancing_compute_give_no_kink(void **state)
     assert_close(k.tokens, E_KINK_TOY_B2_TOKENS, TIGHT, "tokens");
 }
 
-/* The contract's other no-kink case: attention's FLOPs per context token take as long
- * as that token's cache fetch (1 FLOP at 1 FLOP/s, 1 byte at 1 B/s). With half the
- * attention there is a kink (E_KINK_TOY_HALF_ATTN_TOKENS; unbounded batch). */
-static void attention_outgrowing_the_cache_fetch_gives_no_kink(void **state)
+/* The contract's other no-kink case, a token compute-bound at every context: a toy of
+ * 1 active parameter, 1 attention FLOP per context token at 1 FLOP/s and 1 byte of
+ * cache a token at 1 B/s, at an unbounded batch. With half the attention there is a
+ * kink (E_KINK_TOY_HALF_ATTN_TOKENS). */
+static void compute_bound_at_every_context_gives_no_kink(void **state)
 {
     (void)state;
     context_deploy equal = toy(1, 1, 1, 1, 1, 1);
@@ -490,7 +492,7 @@ static void a_tier_without_an_output_or_input_price_gives_no_bill(void **state)
 
 /* Lecture 6.4: decode (a one-token pass) pays the memory term; a long prefill pass
  * sits on the compute floor (E_PASS_DSV3_DECODE_B64_L8192_S,
- * E_PASS_DSV3_COMPUTE_L8192_S: §5.4). */
+ * E_PASS_DSV3_COMPUTE_L8192_S: §5.4 (Output against input price)). */
 static void decode_pays_memory_prefill_pays_compute(void **state)
 {
     (void)state;
@@ -503,9 +505,10 @@ static void decode_pays_memory_prefill_pays_compute(void **state)
     assert_close(prefill.time_s, E_PASS_DSV3_COMPUTE_L8192_S, TIGHT, "s");
 }
 
-/* Lecture 6.4: a pass's memory time per new token at passes of 1, 4, 16 and 64 new
- * tokens, and its compute time per new token, the same at every length
- * (E_PASS_DSV3_MEMORY_B256_L32768_P*_S, E_PASS_DSV3_COMPUTE_L32768_S: §5.4). */
+/* Lecture 6.4: a pass's memory time per new token at passes of 1, 4, 16 and 64 new tokens, and
+ * its compute time per new token, the same at every length
+ * (E_PASS_DSV3_MEMORY_B256_L32768_P*_S, E_PASS_DSV3_COMPUTE_L32768_S: §5.4 (Output against
+ * input price)). */
 static void memory_and_compute_per_token_against_the_pass_length(void **state)
 {
     (void)state;
@@ -533,8 +536,9 @@ static void a_one_token_pass_is_a_decode_step(void **state)
     assert_int_equal(pass.bound, step.bound);
 }
 
-/* The balanced pass of DeepSeek-V3 at a batch of 1,024 and 8,192 tokens of context,
- * with and without attention's arithmetic (E_PASS_BALANCED_DSV3_*: §5.4). */
+/* The balanced pass of DeepSeek-V3 at a batch of 1,024 and 8,192 tokens of context, with and
+ * without attention's arithmetic (E_PASS_BALANCED_DSV3_*: §5.4 (Output against input price)).
+ */
 static void attention_shortens_the_balanced_pass(void **state)
 {
     (void)state;
@@ -580,7 +584,7 @@ static void drain_times_of_four_devices(void **state)
 }
 
 /* A toy device of 100 bytes read at 10 bytes/s for $3,600 an hour: a byte held 1 s,
- * its 10 s drain time and 100 s (E_TIER_TOY_HOLD_*: §5.5). */
+ * its 10 s drain time and 100 s (E_TIER_TOY_HOLD_*: §5.5 (Cache hits and memory tiers)). */
 static void a_toy_device_held_1_10_and_100_seconds(void **state)
 {
     (void)state;
@@ -593,8 +597,8 @@ static void a_toy_device_held_1_10_and_100_seconds(void **state)
                  "USD/B");
 }
 
-/* The cheapest of lib/tier.c's four tiers for holds of 10 ms, 1 s, 5 minutes, an hour
- * and a day, and what it costs (E_CHEAPEST_TIER_*, E_TIER_*: §5.5). */
+/* The cheapest of lib/tier.c's four tiers for holds of 10 ms, 1 s, 5 minutes, an hour and a
+ * day, and what it costs (E_CHEAPEST_TIER_*, E_TIER_*: §5.5 (Cache hits and memory tiers)). */
 static void the_cheapest_of_four_tiers_across_holds(void **state)
 {
     (void)state;
@@ -614,7 +618,7 @@ static void the_cheapest_of_four_tiers_across_holds(void **state)
 }
 
 /* Lecture 6.5: recomputing one token of DeepSeek-V3 on $2/h chips, per byte of its
- * cache (E_REMAT_DSV3_1_TOKEN_USD_PER_B: §5.5). */
+ * cache (E_REMAT_DSV3_1_TOKEN_USD_PER_B: §5.5 (Cache hits and memory tiers)). */
 static void recomputing_one_token_of_deepseek_v3(void **state)
 {
     (void)state;
@@ -624,7 +628,7 @@ static void recomputing_one_token_of_deepseek_v3(void **state)
 }
 
 /* Recomputing a 131,072-token context of DeepSeek-V3, attention included
- * (E_REMAT_DSV3_131072_TOKENS_USD_PER_B: §5.5). */
+ * (E_REMAT_DSV3_131072_TOKENS_USD_PER_B: §5.5 (Cache hits and memory tiers)). */
 static void recomputing_a_128k_context_of_deepseek_v3(void **state)
 {
     (void)state;
@@ -770,8 +774,9 @@ static context_deploy five_second_decode(void)
     return toy(5, 0.5, 1, 0, 1, 1);
 }
 
-/* Free drafts, each guess accepted with chance 0.8, on the toy: the best draft and what
- * it gains (E_DRAFT_FREE_A08_*: Leviathan et al. 2023, eq. 1, and §5.4). */
+/* Free drafts, each guess accepted with chance 0.8, on the toy: the best draft and what it
+ * gains (E_DRAFT_FREE_A08_*: Leviathan et al. 2023, eq. 1, and §5.4 (Output against input
+ * price)). */
 static void free_drafts_at_accept_0_8(void **state)
 {
     (void)state;
@@ -785,7 +790,7 @@ static void free_drafts_at_accept_0_8(void **state)
 
 /* Drafts at 0.1 of a plain step each, accept 0.8, on a toy with 20 bytes of weights:
  * a longer best draft than free drafts would not be cheaper (E_DRAFT_COSTLY_A08_*:
- * eq. 1 and §5.4). */
+ * eq. 1 and §5.4 (Output against input price)). */
 static void drafting_cost_shortens_the_best_draft(void **state)
 {
     (void)state;
@@ -860,7 +865,8 @@ static void a_single_request_is_sent_uncached(void **state)
     assert_int_equal(a[0], CONTEXT_SEND_UNCACHED);
 }
 
-/* Three requests 4 minutes apart, Claude Opus 4.6 (E_SCHEDULE_4_MIN_APART_USD: §5.8). */
+/* Three requests 4 minutes apart, Claude Opus 4.6 (E_SCHEDULE_4_MIN_APART_USD: §5.8 (A
+ * conversation's cache bill)). */
 static void requests_four_minutes_apart(void **state)
 {
     (void)state;
@@ -872,7 +878,8 @@ static void requests_four_minutes_apart(void **state)
     assert_actions(a, want, 3);
 }
 
-/* Three requests half an hour apart, and two (E_SCHEDULE_HALF_HOUR_*: §5.8). */
+/* Three requests half an hour apart, and two (E_SCHEDULE_HALF_HOUR_*: §5.8 (A conversation's
+ * cache bill)). */
 static void requests_half_an_hour_apart(void **state)
 {
     (void)state;
@@ -923,7 +930,7 @@ static void a_hit_restarts_the_entry_life(void **state)
 }
 
 /* A pair a minute apart, a pause of 2,000 s, another pair
- * (E_SCHEDULE_PAIR_PAUSE_PAIR_USD: §5.8). */
+ * (E_SCHEDULE_PAIR_PAUSE_PAIR_USD: §5.8 (A conversation's cache bill)). */
 static void a_pair_a_pause_and_a_pair(void **state)
 {
     (void)state;
@@ -1103,10 +1110,10 @@ static void nothing_served_gives_no_answer(void **state)
     }
 }
 
-/* DeepSeek-V3 on a GB200 NVL72 (fp4, fp8 MLA cache, attention counted) at 2 USD a
- * chip-hour (chapter 1's rent, our assumption), its 131,072-token window (128K, the
- * DeepSeek-V3 README), steps of at most 50 ms and DeepSeek's own output price
- * (lib/price.c, early 2025): the window is sold whole (E_REACH_DSV3_*: §5.6). */
+/* DeepSeek-V3 on a GB200 NVL72 (fp4, fp8 MLA cache, attention counted) at 2 USD a chip-hour
+ * (chapter 1's rent, our assumption), its 131,072-token window (128K, the DeepSeek-V3 README),
+ * steps of at most 50 ms and DeepSeek's own output price (lib/price.c, early 2025): the window
+ * is sold whole (E_REACH_DSV3_*: §5.6 (Why context stopped near 200k)). */
 static void deepseek_v3_on_an_nvl72_at_deepseeks_price(void **state)
 {
     (void)state;
@@ -1129,7 +1136,7 @@ int main(void)
         CHALK_TEST(context_kink, kink_at_an_unbounded_batch),
         CHALK_TEST(context_kink, no_kink_at_a_small_batch),
         CHALK_TEST(context_kink, weights_exactly_balancing_compute_give_no_kink),
-        CHALK_TEST(context_kink, attention_outgrowing_the_cache_fetch_gives_no_kink),
+        CHALK_TEST(context_kink, compute_bound_at_every_context_gives_no_kink),
         CHALK_TEST(context_roofline, hbm_holds_the_weights_and_every_cache),
         CHALK_TEST(context_roofline, cost_per_million_tokens_is_the_rent_of_a_tokens_time),
         CHALK_TEST(kv_from_price, lecture_inputs_give_833_bytes_in_consistent_units),
