@@ -4,8 +4,8 @@
  * cache_schedule, longest_context), as closed forms with their published inputs and
  * sources. Instructor's copy only: the handout ships its output, expected.h.
  *
- * Uses only the C library and ../../derive/derive.h (never lib/, solutions/ or
- * exercises/: an expected value must not come from the code it checks). Regenerate:
+ * Uses only the C library and ../../derive/derive.h (never the library, the reference or
+ * the exercises: an expected value must not come from the code it checks). Regenerate:
  *   cc -std=c11 -Wall -Wextra -Werror -ffp-contract=off \
  *      tests/05-long-context/derive/expected.c -o $TMPDIR/derive -lm &&
  *   $TMPDIR/derive > tests/05-long-context/expected.h      (or: make expected CH=05)
