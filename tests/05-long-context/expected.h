@@ -30,6 +30,9 @@
 /* DeepSeek-V3, NVL72, 32,768 tokens: compute per new token of any pass (§5.4 (Output against input price)) */
 #define E_PASS_DSV3_COMPUTE_L32768_S 8.760210218666666e-07
 
+/* DeepSeek-V3, NVL72, batch 2,048, 50,000 tokens, a one-token pass: the memory term of §5.1 (The roofline against context) */
+#define E_PASS_DSV3_MEMORY_B2048_L50000_S 3.3344068739149307e-06
+
 /* DeepSeek-V3, NVL72, batch 256, 32,768 tokens: memory per new token of a pass of 1 (lecture 6.4, §5.4 (Output against input price)) */
 #define E_PASS_DSV3_MEMORY_B256_L32768_P1_S 4.274102991319445e-06
 

@@ -524,7 +524,8 @@ static void memory_and_compute_per_token_against_the_pass_length(void **state)
     }
 }
 
-/* The contract: a pass of one token is a decode step, memory and all. */
+/* The contract: a pass of one token is a decode step, memory and all
+ * (E_PASS_DSV3_MEMORY_B2048_L50000_S). */
 static void a_one_token_pass_is_a_decode_step(void **state)
 {
     (void)state;
@@ -533,6 +534,7 @@ static void a_one_token_pass_is_a_decode_step(void **state)
     context_token_time step = context_time_per_token(&d, 2048, 50000);
     assert_close(pass.compute_s, step.compute_s, TIGHT, "s");
     assert_close(pass.memory_s, step.memory_s, TIGHT, "s");
+    assert_close(pass.memory_s, E_PASS_DSV3_MEMORY_B2048_L50000_S, TIGHT, "s");
     assert_int_equal(pass.bound, step.bound);
 }
 

@@ -109,6 +109,9 @@ static void pass(void)
     derive_real("E_PASS_DSV3_COMPUTE_L32768_S", dsv3_compute_s(32768, F_ATTN),
                 "DeepSeek-V3, NVL72, 32,768 tokens: compute per new token of any pass (§5.4 "
                 "(Output against input price))");
+    derive_real("E_PASS_DSV3_MEMORY_B2048_L50000_S", dsv3_memory_s(2048, 50000),
+                "DeepSeek-V3, NVL72, batch 2,048, 50,000 tokens, a one-token pass: the memory "
+                "term of §5.1 (The roofline against context)");
     double m1 = dsv3_memory_s(256, 32768);
     derive_real("E_PASS_DSV3_MEMORY_B256_L32768_P1_S", m1,
                 "DeepSeek-V3, NVL72, batch 256, 32,768 tokens: memory per new token of a pass "
