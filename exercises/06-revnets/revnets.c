@@ -170,8 +170,9 @@ int revnets_rounds_to_avalanche(revnets_rounds_fn mix, const void *ctx,
                                 int max_rounds, double tolerance,
                                 long trials, uint64_t seed)
 {
-    /* TODO §6.4 (Avalanche, measured): measure each member of the family
-     * with your revnets_avalanche; which r does the contract ask for? */
+    /* TODO §6.4 (Avalanche, measured): your revnets_avalanche measures one
+     * member; mind the sizes the contract names before you choose which
+     * rounds to measure. */
     (void)mix;
     (void)ctx;
     (void)max_rounds;

@@ -284,11 +284,22 @@ typedef uint64_t (*revnets_rounds_fn)(uint64_t in, int rounds,
  * avalanche: |p_flip(r) - 1/2| <= tolerance, where p_flip(r) is
  * revnets_avalanche of the mixer "x -> mix(x, r, ctx)" with the given
  * trials and seed (the same seed for every r, so every r sees the same
- * inputs). A distance equal to the tolerance counts as reached. The
- * first r that reaches it is the answer, even if a later r falls back.
- * Returns 0 when no r up to max_rounds reaches it (and when max_rounds
- * is 0). ctx is handed to mix unread. Preconditions: max_rounds >= 0,
- * tolerance >= 0, trials >= 1. */
+ * inputs). A distance equal to the tolerance counts as reached. Returns 0
+ * when no r up to max_rounds reaches it (and when max_rounds is 0). ctx
+ * is handed to mix unread.
+ *
+ * Preconditions: max_rounds >= 0, tolerance >= 0, trials >= 1, and the
+ * family only gains by more rounds: once a round reaches avalanche,
+ * every later round up to max_rounds reaches it too.
+ *
+ * Sizes it must handle, each call within the tests' time limit
+ * (CHALK_TIMEOUT, 2 s): max_rounds up to INT_MAX with members that cost
+ * the same at any r, the answer anywhere up to max_rounds; and answers up
+ * to 10^5 (max_rounds still up to INT_MAX) with members whose cost grows
+ * in proportion to r, as a cipher cut after r rounds runs r of them. The
+ * tests count what a call measures: past their budget a member reaches
+ * avalanche at once, so a search that costs too much returns a wrong
+ * round quickly instead of running out of time. */
 int revnets_rounds_to_avalanche(revnets_rounds_fn mix, const void *ctx,
                                 int max_rounds, double tolerance,
                                 long trials, uint64_t seed);

@@ -275,20 +275,44 @@ static uint64_t member_mix(uint64_t in, const void *ctx)
     return m->family(in, m->rounds, m->ctx);
 }
 
+/* Whether member r of the family is within the tolerance of 1/2, measured
+ * on the inputs the seed draws (the same for every r). */
+static bool reaches(revnets_rounds_fn mix, const void *ctx, int r,
+                    double tolerance, long trials, uint64_t seed)
+{
+    rounds_member m = {.family = mix, .rounds = r, .ctx = ctx};
+    double p = revnets_avalanche(member_mix, &m, trials, seed);
+    /* a distance equal to the tolerance counts as reached */
+    return fabs(p - 0.5) <= tolerance;
+}
+
 int revnets_rounds_to_avalanche(revnets_rounds_fn mix, const void *ctx,
                                 int max_rounds, double tolerance,
                                 long trials, uint64_t seed)
 {
     COST_ASSERT(max_rounds >= 0 && tolerance >= 0.0 && trials >= 1 &&
                 "need max_rounds >= 0, tolerance >= 0, trials >= 1");
-    for (int r = 1; r <= max_rounds; r++) {
-        rounds_member m = {.family = mix, .rounds = r, .ctx = ctx};
-        double p = revnets_avalanche(member_mix, &m, trials, seed);
-        /* a distance equal to the tolerance counts as reached */
-        if (fabs(p - 0.5) <= tolerance)
-            return r;
+    if (max_rounds < 1)
+        return 0;
+    /* Reaching is monotone in r. Double r until it reaches (capped at
+     * max_rounds): the rounds measured cost under 4 times the answer's. */
+    int below = 0, at = 1; /* below: the largest r known not to reach */
+    while (!reaches(mix, ctx, at, tolerance, trials, seed)) {
+        if (at == max_rounds)
+            return 0; /* none up to max_rounds */
+        below = at;
+        at = at > max_rounds / 2 ? max_rounds : 2 * at;
     }
-    return 0; /* none up to max_rounds */
+    /* The answer is in (below, at]: halve that interval, each
+     * measurement costing at most twice the answer's. */
+    while (at - below > 1) {
+        int mid = below + (at - below) / 2;
+        if (reaches(mix, ctx, mid, tolerance, trials, seed))
+            at = mid;
+        else
+            below = mid;
+    }
+    return at;
 }
 /* endregion: rounds-to-avalanche */
 

@@ -4,31 +4,32 @@
  * Built twice: against exercises/06-revnets/revnets.c (yours) and against
  * the reference solution (in the instructor's copy). Each test states one fact; the
  * comment above it names where the expected value comes from: a published test
- * vector, a paper's formula or figure, or a closed form worked out in the test from
- * the definitions in revnets.h (never the program's own output).
+ * vector, a paper's figure, or a closed form (never the program's own output). Where
+ * deriving the value is the exercise, it is an E_ name of expected.h, whose
+ * derivation with its source is the instructor's (tests/06-revnets/derive/).
  *
  * Sources:
  *   SplitMix64  Vigna, splitmix64.c (reference outputs for seed 0)
  *   TEA         BouncyCastle TEATest (vectors credited to simonshepherd.supanet.com/tea.htm)
  *   XTEA        BouncyCastle XteaTest; the same four in denom's TestXTEA
- *   Avalanche   closed forms: linear mixers (rotations, x ^ (x << 1)) change a known
- *               number of bits per flip whatever the input; Lucas's theorem for the
- *               parity of binomial coefficients
+ *   Avalanche   closed forms: linear mixers (rotations, shifts) change a known
+ *               number of bits per flip whatever the input
  *   RevNets     Gomez, Ren, Urtasun, Grosse 2017, arXiv:1707.04585, eq. 2 and 3
  *   Memory      Korthikanti et al. 2022, arXiv:2205.05198: eq. 1-6, Table 2, Table 3,
- *               section 5 (GPT-3: 5as/h = 80, selective saves 70%; MT-NLG: 64, 65%),
- *               Appendix A (forward FLOPs of a layer: 24Bsh^2 + 4Bs^2h); Megatron-LM,
- *               megatron/model/transformer.py (a checkpoint keeps the layer's input
- *               as the GPU holds it, split along the sequence with sequence
- *               parallelism)
+ *               section 5 (selective recomputation saves 70% for GPT-3, 65% for
+ *               MT-NLG), Appendix A (a layer's FLOPs); Megatron-LM,
+ *               megatron/model/transformer.py (what a checkpoint keeps); ZeRO
+ *               section 3.1 (mixed-precision Adam)
  *   Checkpoints the book's model of section 6.8 (after Chen et al. 2016,
  *               arXiv:1604.06174), worked by hand for small whole numbers
  */
 #include "../test_util.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "expected.h"
 #include "revnets.h"
 
 #define TIGHT 1e-12 /* closed forms: only rounding differs */
@@ -573,13 +574,14 @@ static uint64_t count_member(uint64_t in, int rounds, const void *ctx)
     return rotations(in, f->counts[rounds - 1]);
 }
 
-/* Avalanche 1/64, 20/64, 31/64, 32/64, 33/64 at r = 1..5. |31/64 - 1/2| = 1/64 exactly:
- * with tolerance 1/64 round 3 reaches it (equal counts); with 1/128, round 4. The
- * distance counts both ways: 48/64 is as far from 1/2 as 16/64. */
+/* Avalanche 1/64, 20/64, 31/64, 32/64, 32/64 at r = 1..5 (linear mixers: exact).
+ * |31/64 - 1/2| = 1/64 exactly: with tolerance 1/64 round 3 reaches it (equal
+ * counts); with 1/128 or 0, round 4. The distance counts both ways: 48/64 is as far
+ * from 1/2 as 16/64. */
 static void rounds_to_avalanche_counts_a_distance_equal_to_the_tolerance(void **state)
 {
     (void)state;
-    const int counts[5] = {1, 20, 31, 32, 33};
+    const int counts[5] = {1, 20, 31, 32, 32};
     count_family f = {5, counts};
     assert_rounds(revnets_rounds_to_avalanche(count_member, &f, 5, 1.0 / 64, 4, 1), 3);
     assert_rounds(revnets_rounds_to_avalanche(count_member, &f, 5, 1.0 / 128, 4, 1), 4);
@@ -589,18 +591,9 @@ static void rounds_to_avalanche_counts_a_distance_equal_to_the_tolerance(void **
     assert_rounds(revnets_rounds_to_avalanche(count_member, &g, 3, 1.0 / 64, 4, 1), 3);
 }
 
-/* Avalanche 2/64, 32/64, 5/64, 32/64: the first round within the tolerance is 2, even
- * though round 3 falls back. */
-static void rounds_to_avalanche_is_the_first_round_that_reaches_it(void **state)
-{
-    (void)state;
-    const int counts[4] = {2, 32, 5, 32};
-    count_family f = {4, counts};
-    assert_rounds(revnets_rounds_to_avalanche(count_member, &f, 4, 0.0, 2, 9), 2);
-}
-
 /* Avalanche 1/64, 2/64, 32/64: reached at round 3 exactly when max_rounds >= 3; with
- * max_rounds 2 or 0 no round reaches it, and the answer is 0. */
+ * max_rounds 2 or 0 no round reaches it, and the answer is 0. A family that has
+ * avalanched from its first round answers 1. */
 static void rounds_to_avalanche_is_zero_when_no_round_up_to_the_maximum_reaches_it(void **state)
 {
     (void)state;
@@ -609,51 +602,43 @@ static void rounds_to_avalanche_is_zero_when_no_round_up_to_the_maximum_reaches_
     assert_rounds(revnets_rounds_to_avalanche(count_member, &f, 3, 0.01, 3, 5), 3);
     assert_rounds(revnets_rounds_to_avalanche(count_member, &f, 2, 0.01, 3, 5), 0);
     assert_rounds(revnets_rounds_to_avalanche(count_member, &f, 0, 0.01, 3, 5), 0);
+    const int at_once[2] = {32, 32};
+    count_family g = {2, at_once};
+    assert_rounds(revnets_rounds_to_avalanche(count_member, &g, 2, 0.0, 3, 5), 1);
 }
 
-/* r rounds of x -> x ^ (x << 1) are multiplication by (1 + z)^r over GF(2): a flip of
- * bit j toggles bit j + k for every k <= r with C(r, k) odd, that is (Lucas's theorem)
- * every k whose bits are a subset of r's, as long as j + k < 64. So the family's
- * avalanche is exactly (sum over j of #{k <= 63 - j : k & r == k}) / 4096. */
-static uint64_t smear_rounds(uint64_t in, int rounds, const void *ctx)
+/* Member r XORs x shifted left by 0, 1, ..., r: linear, so its avalanche is exact
+ * whatever the input, and it grows with r until the shifts leave the word (r = 63).
+ * Its cost grows with r too. Expected values: expected.h. */
+static uint64_t window_rounds(uint64_t in, int rounds, const void *ctx)
 {
     (void)ctx;
-    for (int i = 0; i < rounds; i++)
-        in ^= in << 1;
-    return in;
+    uint64_t out = 0;
+    for (int k = 0; k <= rounds && k < 64; k++)
+        out ^= in << k;
+    return out;
 }
 
-static double smear_avalanche_by_lucas(int r)
-{
-    int flips = 0;
-    for (int j = 0; j < 64; j++)
-        for (int k = 0; k <= 63 - j && k <= r; k++)
-            flips += (k & r) == k;
-    return flips / 4096.0;
-}
-
-static void rounds_to_avalanche_of_the_smear_matches_lucas_theorem(void **state)
+static void rounds_to_avalanche_of_a_window_of_shifts(void **state)
 {
     (void)state;
-    for (int t = 0; t < 3; t++) {
-        const double tol[3] = {0.01, 0.13, 0.3};
-        int expected = 0;
-        for (int r = 1; r <= 64 && expected == 0; r++)
-            if (fabs(smear_avalanche_by_lucas(r) - 0.5) <= tol[t])
-                expected = r;
-        assert_true(expected > 1);
-        assert_rounds(revnets_rounds_to_avalanche(smear_rounds, NULL, 64, tol[t], 2, 3),
-                         expected);
-    }
+    assert_rounds(revnets_rounds_to_avalanche(window_rounds, NULL, 64, 0.3, 2, 3),
+                  E_ROUNDS_WINDOW_TOL_0_3);
+    assert_rounds(revnets_rounds_to_avalanche(window_rounds, NULL, 64, 0.1, 2, 3),
+                  E_ROUNDS_WINDOW_TOL_0_1);
+    assert_rounds(revnets_rounds_to_avalanche(window_rounds, NULL, 64, 0.01, 2, 3),
+                  E_ROUNDS_WINDOW_TOL_0_01);
+    assert_rounds(revnets_rounds_to_avalanche(window_rounds, NULL, 20, 0.1, 2, 3), 0);
 }
 
 /* Every round is measured on the same inputs: seeded once with `seed` per round.
  * With seed 0 and one trial the input is SplitMix64's first output, 0xE220A8397B1DCDAF
- * (Vigna), whose top bit is set; a generator carried on from round 1 would give
- * round 2 the second output, 0x6E789E6AA1B965F4, top bit clear. The members from
- * round 2 on are `rotations` with c = 32 when the input's top bit is set and the
- * identity when it is clear, so only inputs with the top bit set reach 1/2: flipping
- * bits 0..62 keeps the top bit (32 bits each), flipping bit 63 switches maps. */
+ * (Vigna), whose top bit is set; a generator carried on from round to round would
+ * give later rounds other inputs, such as the second output, 0x6E789E6AA1B965F4, top
+ * bit clear. The members from round 2 on are `rotations` with c = 32 when the input's
+ * top bit is set and the identity when it is clear, so only inputs with the top bit
+ * set reach 1/2: flipping bits 0..62 keeps the top bit (32 bits each), flipping bit
+ * 63 switches maps. */
 static uint64_t top_bit_member(uint64_t in, int rounds, const void *ctx)
 {
     (void)ctx;
@@ -672,6 +657,76 @@ static void rounds_to_avalanche_measures_every_round_on_the_same_inputs(void **s
     double p2 = (63.0 * 32 + flips63) / 4096; /* round 2 on x0 */
     assert_true(fabs(p2 - 0.5) <= 0.02);
     assert_rounds(revnets_rounds_to_avalanche(top_bit_member, NULL, 6, 0.02, 1, 0), 2);
+}
+
+/* A ramp: member r is `rotations` with c = 1 + floor(31 r / span) below r = span and
+ * c = 32 from span on, so its avalanche climbs to 1/2 and stays. The test counts
+ * what a search measures: each evaluation costs 1, or r when cost_grows (and then
+ * really runs a loop of r steps, XORed in as a constant, which leaves the avalanche
+ * as it is). Past the budget, a member is `rotations` with c = 32: it answers as if
+ * it had reached avalanche, so a search that costs too much stops early with a
+ * wrong round instead of running for hours. */
+typedef struct ramp_family {
+    long long span;
+    bool cost_grows;
+    long long budget, spent; /* evaluation costs */
+    bool over;               /* the budget ran out */
+} ramp_family;
+
+static uint64_t ramp_member(uint64_t in, int rounds, const void *ctx)
+{
+    ramp_family *f = (ramp_family *)ctx; /* the test's own, not const: it counts */
+    long long cost = f->cost_grows ? rounds : 1;
+    if (rounds < 1)
+        return in;
+    if (f->over || f->spent > f->budget - cost) {
+        f->over = true;
+        return rotations(in, 32);
+    }
+    f->spent += cost;
+    int c = rounds >= f->span ? 32 : 1 + (int)(31 * (long long)rounds / f->span);
+    uint64_t out = rotations(in, c);
+    if (f->cost_grows) {
+        uint64_t z = (uint64_t)f->span; /* r steps of a linear congruential generator */
+        for (int i = 0; i < rounds; i++)
+            z = z * 6364136223846793005u + 1442695040888963407u;
+        out ^= z;
+    }
+    return out;
+}
+
+/* Fails with a message that names the budget when the search ran past it. */
+static void assert_within_budget(const ramp_family *f)
+{
+    if (f->over)
+        fail_msg("the search measured more than the test allows (%lld evaluation costs): "
+                 "with max_rounds up to INT_MAX, see the sizes in the contract",
+                 f->budget);
+}
+
+/* The answer is near 1.7 billion rounds, max_rounds INT_MAX, and every evaluation
+ * costs the same; the budget is 1000 measurements (one trial: 65 evaluations each). */
+static void rounds_to_avalanche_answers_among_two_billion_rounds(void **state)
+{
+    (void)state;
+    ramp_family f = {.span = 2000000000, .budget = 1000 * 65};
+    int got = revnets_rounds_to_avalanche(ramp_member, &f, INT_MAX, 1.0 / 16, 1, 7);
+    assert_within_budget(&f);
+    assert_rounds(got, E_ROUNDS_RAMP_2E9_TOL_1_16);
+    ramp_family g = {.span = 2000000000, .budget = 1000 * 65};
+    assert_rounds(revnets_rounds_to_avalanche(ramp_member, &g, 1000000000, 1.0 / 16, 1, 7), 0);
+    assert_within_budget(&g);
+}
+
+/* The answer is near 35,000 rounds, max_rounds INT_MAX, and an evaluation at r rounds
+ * costs r: the budget is 4 million rounds for each of a trial's 65 evaluations. */
+static void rounds_to_avalanche_when_a_member_costs_its_rounds(void **state)
+{
+    (void)state;
+    ramp_family f = {.span = 40000, .cost_grows = true, .budget = 4000000LL * 65};
+    int got = revnets_rounds_to_avalanche(ramp_member, &f, INT_MAX, 1.0 / 16, 1, 11);
+    assert_within_budget(&f);
+    assert_rounds(got, E_ROUNDS_COSTLY_RAMP_4E4_TOL_1_16);
 }
 
 /* ---- 6.7 revnet_block -------------------------------------------------------- */
@@ -867,25 +922,21 @@ static void reversible_training_costs_one_forward_pass_more(void **state)
 
 /* ---- 6.10 stored_backprop ----------------------------------------------------- */
 
-/* The chain rule by hand for one block of one number a stream:
- *   y1 = x1 + a,  a = tanh(f x2);  y2 = x2 + c,  c = tanh(g y1);  loss = (y1^2 + y2^2)/2
- *   dL/dy2 = y2;  dL/dy1 = y1 + y2 (1 - c^2) g;  dL/dx1 = dL/dy1
- *   dL/dx2 = y2 + dL/dy1 (1 - a^2) f
- *   dL/dg = y2 (1 - c^2) y1;  dL/df = dL/dy1 (1 - a^2) x2 */
+/* One block of one number a stream, W_F = 0.9, W_G = -0.6, at (x1, x2) = (0.3, -0.8):
+ * the loss and its five derivatives by the chain rule, worked by hand (Gomez et al.
+ * 2017, eq. 2). */
 static void stored_gradients_follow_the_chain_rule_by_hand(void **state)
 {
     (void)state;
     const double f = 0.9, g = -0.6, x1 = 0.3, x2 = -0.8;
-    double a = tanh(f * x2), y1 = x1 + a, c = tanh(g * y1), y2 = x2 + c;
-    double dy1 = y1 + y2 * (1 - c * c) * g;
     double w[2] = {f, g}, grad[2], gx1, gx2, work[4];
     revnets_net net = {.layers = 1, .half = 1, .weights = w};
     double loss = revnets_backward_stored(&net, &x1, &x2, grad, &gx1, &gx2, work);
-    assert_close(loss, (y1 * y1 + y2 * y2) / 2, TIGHT, "");
-    assert_close(gx1, dy1, TIGHT, "");
-    assert_close(gx2, y2 + dy1 * (1 - a * a) * f, TIGHT, "");
-    assert_close(grad[1], y2 * (1 - c * c) * y1, TIGHT, "");
-    assert_close(grad[0], dy1 * (1 - a * a) * x2, TIGHT, "");
+    assert_close(loss, E_CHAIN_LOSS, TIGHT, "");
+    assert_close(gx1, E_CHAIN_GRAD_X1, TIGHT, "");
+    assert_close(gx2, E_CHAIN_GRAD_X2, TIGHT, "");
+    assert_close(grad[1], E_CHAIN_GRAD_WG, TIGHT, "");
+    assert_close(grad[0], E_CHAIN_GRAD_WF, TIGHT, "");
 }
 
 /* Loss of the net at (x1, x2) with weight k moved by h, by a plain forward pass. */
@@ -1017,39 +1068,35 @@ static revnets_layer gpt3(double t, bool sp, revnets_recompute r)
     return l;
 }
 
-/* Eq. 1: sbh (34 + 5as/h), and section 5: for GPT-3, 5as/h = 80. */
+/* Korthikanti et al. eq. 1: GPT-3's undivided layer. */
 static void gpt3_layer_matches_korthikanti_eq_1(void **state)
 {
     (void)state;
     revnets_layer l = gpt3(1, false, REVNETS_RECOMPUTE_NONE);
-    double sbh = 2048.0 * 12288;
-    assert_close(5.0 * 96 * 2048 / 12288, 80.0, TIGHT, "");
-    assert_close(revnets_act_bytes_per_layer(&l), sbh * (34 + 80), TIGHT, "B");
+    assert_close(revnets_act_bytes_per_layer(&l), E_ACT_GPT3, TIGHT, "B");
 }
 
-/* Eq. 2: tensor parallelism splits 24 sbh and the attention core by t, but leaves
- * the 10 sbh of norms, dropouts and block inputs on every GPU. */
-static void tensor_parallelism_leaves_ten_sbh_on_every_gpu(void **state)
+/* Korthikanti et al. eq. 2: GPT-3 with tensor parallelism, t = 8. */
+static void tensor_parallelism_matches_korthikanti_eq_2(void **state)
 {
     (void)state;
     revnets_layer l = gpt3(8, false, REVNETS_RECOMPUTE_NONE);
-    double sbh = 2048.0 * 12288;
-    assert_close(revnets_act_bytes_per_layer(&l), sbh * (10 + 24.0 / 8 + 80.0 / 8), TIGHT, "B");
+    assert_close(revnets_act_bytes_per_layer(&l), E_ACT_GPT3_TP8, TIGHT, "B");
 }
 
-/* Eq. 4: with sequence parallelism everything is divided by t. */
-static void sequence_parallelism_divides_every_term_by_t(void **state)
+/* Korthikanti et al. eq. 4: GPT-3 with tensor and sequence parallelism, t = 8; with
+ * t = 1 there is nothing to split (eq. 1). */
+static void sequence_parallelism_matches_korthikanti_eq_4(void **state)
 {
     (void)state;
     revnets_layer l = gpt3(8, true, REVNETS_RECOMPUTE_NONE);
-    double sbh = 2048.0 * 12288;
-    assert_close(revnets_act_bytes_per_layer(&l), sbh / 8 * (34 + 80), TIGHT, "B");
-    revnets_layer one = gpt3(1, true, REVNETS_RECOMPUTE_NONE); /* t = 1: nothing to split */
-    assert_close(revnets_act_bytes_per_layer(&one), sbh * (34 + 80), TIGHT, "B");
+    assert_close(revnets_act_bytes_per_layer(&l), E_ACT_GPT3_TP8_SP, TIGHT, "B");
+    revnets_layer one = gpt3(1, true, REVNETS_RECOMPUTE_NONE);
+    assert_close(revnets_act_bytes_per_layer(&one), E_ACT_GPT3, TIGHT, "B");
 }
 
-/* Section 5: dropping the 5as/h term saves 80/114 = 70% for GPT-3 and 64/98 = 65%
- * for MT-NLG (a = 128, h = 20480); Table 2's selective rows. */
+/* Section 5: selective recomputation saves 70% of GPT-3's activation memory and 65%
+ * of MT-NLG's (a = 128, h = 20480); Table 2's rows for MT-NLG at t = 8. */
 static void selective_recompute_saves_70_percent_for_gpt3_and_65_for_mt_nlg(void **state)
 {
     (void)state;
@@ -1065,88 +1112,82 @@ static void selective_recompute_saves_70_percent_for_gpt3_and_65_for_mt_nlg(void
                         .sequence_parallel = false};
     double base = revnets_act_bytes_per_layer(&mt);
     mt.recompute = REVNETS_RECOMPUTE_SELECTIVE;
-    double sbh = 2048.0 * 20480;
-    assert_close(revnets_act_bytes_per_layer(&mt), sbh * (10 + 24.0 / 8), TIGHT, "B");
+    assert_close(revnets_act_bytes_per_layer(&mt), E_ACT_MTNLG_TP8_SELECTIVE, TIGHT, "B");
     mt.sequence_parallel = true;
-    assert_close(revnets_act_bytes_per_layer(&mt), sbh * 34.0 / 8, TIGHT, "B");
-    assert_close(base, sbh * (10 + 3 + 64.0 / 8), TIGHT, "B");
+    assert_close(revnets_act_bytes_per_layer(&mt), E_ACT_MTNLG_TP8_SP_SELECTIVE, TIGHT, "B");
+    assert_close(base, E_ACT_MTNLG_TP8, TIGHT, "B");
 }
 
-/* Section 5 and Table 2: full recomputation keeps each layer's 16-bit input,
- * 2 sbh bytes, whole on every tensor-parallel GPU without sequence parallelism;
- * with it the layer's input is split along the sequence ([s/t, b, h] in Megatron-LM's
- * megatron/model/transformer.py, whose checkpoint stores the input as it receives
- * it), 2 sbh / t. 2 sbh L for the model without sequence parallelism. */
+/* Section 5 and Table 2: full recomputation keeps each layer's 16-bit input, as the
+ * GPU holds it (Megatron-LM, megatron/model/transformer.py: with sequence
+ * parallelism the input arrives split along the sequence); for one layer and for
+ * GPT-3's 96; t = 1 has nothing to split. */
 static void full_recompute_keeps_the_layer_input_as_the_gpu_holds_it(void **state)
 {
     (void)state;
-    double sbh = 2048.0 * 12288;
     revnets_layer whole = gpt3(8, false, REVNETS_RECOMPUTE_FULL);
-    assert_close(revnets_act_bytes_per_layer(&whole), 2 * sbh, TIGHT, "B");
-    assert_close(revnets_act_bytes_per_model(&whole, 96), 2 * sbh * 96, TIGHT, "B");
+    assert_close(revnets_act_bytes_per_layer(&whole), E_ACT_GPT3_FULL, TIGHT, "B");
+    assert_close(revnets_act_bytes_per_model(&whole, 96), E_ACT_GPT3_FULL_MODEL, TIGHT, "B");
     revnets_layer split = gpt3(8, true, REVNETS_RECOMPUTE_FULL);
-    assert_close(revnets_act_bytes_per_layer(&split), 2 * sbh / 8, TIGHT, "B");
-    revnets_layer one = gpt3(1, true, REVNETS_RECOMPUTE_FULL); /* t = 1: nothing to split */
-    assert_close(revnets_act_bytes_per_layer(&one), 2 * sbh, TIGHT, "B");
+    assert_close(revnets_act_bytes_per_layer(&split), E_ACT_GPT3_FULL_TP8_SP, TIGHT, "B");
+    revnets_layer one = gpt3(1, true, REVNETS_RECOMPUTE_FULL);
+    assert_close(revnets_act_bytes_per_layer(&one), E_ACT_GPT3_FULL, TIGHT, "B");
 }
 
-/* Eq. 5: the first pipeline stage holds L layers' worth whatever p is; memory is
- * linear in depth. Two micro-batch sequences double it. */
+/* Korthikanti et al. eq. 5: the first pipeline stage holds all 96 layers' worth;
+ * memory is linear in depth and in the micro-batch, so 48 layers of micro-batch 2
+ * hold as much as 96 of 1. */
 static void model_activation_memory_is_linear_in_layers_and_batch(void **state)
 {
     (void)state;
     revnets_layer l = gpt3(8, true, REVNETS_RECOMPUTE_NONE);
-    double per = 2048.0 * 12288 / 8 * (34 + 80);
-    assert_close(revnets_act_bytes_per_model(&l, 96), 96 * per, TIGHT, "B");
+    assert_close(revnets_act_bytes_per_model(&l, 96), E_ACT_GPT3_TP8_SP_MODEL, TIGHT, "B");
     l.microbatch = 2;
-    assert_close(revnets_act_bytes_per_model(&l, 48), 96 * per, TIGHT, "B");
+    assert_close(revnets_act_bytes_per_model(&l, 48), E_ACT_GPT3_TP8_SP_MODEL, TIGHT, "B");
 }
 
-/* Appendix A: a layer's forward is 24 s h^2 + 4 s^2 h FLOPs per sequence, a step 3
- * forwards. Full recomputation adds a forward: 1/3. Selective recomputation adds
- * the two s^2 products, 4 s^2 h: s / (18 h + 3 s), 0.9% for GPT-3. */
-static void recomputation_costs_a_third_in_full_and_under_one_percent_selectively(void **state)
+/* Korthikanti et al. Appendix A: what full and selective recomputation add to a
+ * training step of GPT-3, as a fraction; none adds nothing. */
+static void recomputation_flops_match_korthikanti_appendix_a(void **state)
 {
     (void)state;
     revnets_layer full = gpt3(8, true, REVNETS_RECOMPUTE_FULL);
     revnets_layer sel = gpt3(8, true, REVNETS_RECOMPUTE_SELECTIVE);
     revnets_layer none = gpt3(8, true, REVNETS_RECOMPUTE_NONE);
-    assert_close(revnets_recompute_flops_fraction(&full), 1.0 / 3, TIGHT, "");
-    assert_close(revnets_recompute_flops_fraction(&sel), 2048.0 / (18 * 12288.0 + 3 * 2048.0),
-                 TIGHT, "");
+    assert_close(revnets_recompute_flops_fraction(&full), E_RECOMPUTE_FULL, TIGHT, "");
+    assert_close(revnets_recompute_flops_fraction(&sel), E_RECOMPUTE_SELECTIVE_GPT3, TIGHT, "");
     assert_true(revnets_recompute_flops_fraction(&none) == 0.0);
 }
 
-/* Korthikanti et al. eq. 1: an undivided layer stores sbh (34 + 5as/h); the s^2
- * attention core is the 5as/h, 5 x 96 x 2048 / 12288 = 80 for GPT-3, so 80 / 114 of
- * the bytes, whatever the parallelism asked for. */
-static void the_attention_core_is_5as_over_h_of_34_plus_5as_over_h(void **state)
+/* Korthikanti et al. eq. 1 and section 5: the attention core's share of GPT-3's
+ * undivided layer, whatever the parallelism asked for. */
+static void attention_core_share_of_gpt3_matches_korthikanti_eq_1(void **state)
 {
     (void)state;
     revnets_layer l = gpt3(8, true, REVNETS_RECOMPUTE_SELECTIVE);
-    assert_close(revnets_attention_core_share(&l), 80.0 / 114.0, TIGHT, "");
+    assert_close(revnets_attention_core_share(&l), E_ATTENTION_CORE_SHARE_GPT3, TIGHT, "");
 }
 
-/* Section 6.1: sequence parallelism and selective recomputation together bring the
- * tensor-parallel baseline down about 5x (for GPT-3: 23 sbh to 34/8 sbh). */
+/* Korthikanti et al. section 6.1: sequence parallelism and selective recomputation
+ * together bring the tensor-parallel baseline down about 5x for GPT-3. */
 static void sequence_parallelism_and_selective_recompute_together_save_about_5x(void **state)
 {
     (void)state;
     revnets_layer base = gpt3(8, false, REVNETS_RECOMPUTE_NONE);
     revnets_layer both = gpt3(8, true, REVNETS_RECOMPUTE_SELECTIVE);
     double ratio = revnets_act_bytes_per_layer(&base) / revnets_act_bytes_per_layer(&both);
-    assert_close(ratio, (10 + 3.0 + 10) / (34.0 / 8), TIGHT, "x");
+    assert_close(ratio, E_SP_SELECTIVE_SAVING_GPT3, TIGHT, "x");
     assert_true(ratio > 4.5 && ratio < 6.0);
 }
 
-/* ZeRO section 3.1: mixed-precision Adam keeps 2 + 2 + 12 = 16 bytes per parameter;
- * GPT-3's 175e9 parameters on t = 8, p = 8 (Korthikanti Table 3) leave 175e9 x 16 / 64
- * bytes on each GPU. */
-static void adam_model_state_is_16_bytes_a_parameter_shared_by_t_times_p(void **state)
+/* ZeRO section 3.1 (mixed-precision Adam): GPT-3's 175e9 parameters on t = 8, p = 8
+ * (Korthikanti Table 3), and 1e9 parameters on one GPU. */
+static void adam_model_state_per_gpu_matches_zero(void **state)
 {
     (void)state;
-    assert_close(revnets_model_state_bytes_per_gpu(175e9, 8, 8), 175e9 * 16 / 64, TIGHT, "B");
-    assert_close(revnets_model_state_bytes_per_gpu(1e9, 1, 1), 16e9, TIGHT, "B");
+    assert_close(revnets_model_state_bytes_per_gpu(175e9, 8, 8), E_MODEL_STATE_GPT3_T8_P8, TIGHT,
+                 "B");
+    assert_close(revnets_model_state_bytes_per_gpu(1e9, 1, 1), E_MODEL_STATE_1B, TIGHT, "B");
 }
 
 /* ---- 6.13 checkpoint_plan ---------------------------------------------------- */
@@ -1164,106 +1205,105 @@ static void assert_plan(revnets_checkpoint_plan got, bool exists, int stored, in
              got.extra_flops_fraction, exists, stored, segment, segments, peak, extra);
 }
 
-/* Section 6.8's model: the last n_stored layers keep all their activations, M_layer
- * each; the others are recomputed in segments of n_seg, one checkpoint of M_ckpt each;
- * the peak is n_ckpt M_ckpt + M_layer max(n_stored, n_seg). With M_layer = 4 and
- * M_ckpt = 1, eight layers stored take 8 x 4 = 32 bytes: a budget of exactly 32 fits
- * (equal counts), and nothing is recomputed. */
+/* Section 6.8's model by hand, eight layers of 4 bytes with checkpoints of 1: a budget of
+ * exactly what storing every layer takes fits (equal counts), and so does a larger
+ * one, with nothing recomputed. */
 static void checkpoint_plan_stores_every_layer_when_they_fit_exactly(void **state)
 {
     (void)state;
-    assert_plan(revnets_plan_checkpoints(8, 4, 1, 32), true, 8, 0, 0, 32, 0.0);
-    assert_plan(revnets_plan_checkpoints(8, 4, 1, 1000), true, 8, 0, 0, 32, 0.0);
+    assert_plan(revnets_plan_checkpoints(8, 4, 1, 32), true, E_PLAN_ALL_FIT_STORED,
+                E_PLAN_ALL_FIT_SEGMENT, E_PLAN_ALL_FIT_SEGMENTS, E_PLAN_ALL_FIT_PEAK,
+                E_PLAN_ALL_FIT_EXTRA);
+    assert_plan(revnets_plan_checkpoints(8, 4, 1, 1000), true, E_PLAN_ALL_FIT_STORED,
+                E_PLAN_ALL_FIT_SEGMENT, E_PLAN_ALL_FIT_SEGMENTS, E_PLAN_ALL_FIT_PEAK,
+                E_PLAN_ALL_FIT_EXTRA);
 }
 
-/* One byte short: seven stored and one recomputed (one segment of one) peak at
- * 1 + 4 x 7 = 29 <= 31. One recomputed layer of eight adds 1 / (3 x 8) of a step. */
-static void checkpoint_plan_recomputes_one_layer_when_one_byte_is_missing(void **state)
+/* Section 6.8's model by hand: the same eight layers, one byte short of storing them all. */
+static void checkpoint_plan_one_byte_below_storing_every_layer(void **state)
 {
     (void)state;
-    assert_plan(revnets_plan_checkpoints(8, 4, 1, 31), true, 7, 1, 1, 29, 1.0 / 24);
+    assert_plan(revnets_plan_checkpoints(8, 4, 1, 31), true, E_PLAN_ONE_SHORT_STORED,
+                E_PLAN_ONE_SHORT_SEGMENT, E_PLAN_ONE_SHORT_SEGMENTS, E_PLAN_ONE_SHORT_PEAK,
+                E_PLAN_ONE_SHORT_EXTRA);
 }
 
-/* M_layer = 2, M_ckpt = 1, four layers, budget 6: 4 stored need 8, 3 stored 1 + 6 = 7;
- * 2 stored and 2 recomputed fit in segments of 1 (2 + 4 = 6) and of 2 (1 + 4 = 5):
- * the lesser peak wins, not the first that fits. */
+/* Section 6.8's model by hand, four layers of 2 bytes, checkpoints of 1, budget 6: more
+ * than one segment length fits; the contract's rule picks among them. */
 static void checkpoint_plan_takes_the_segment_length_with_the_least_peak(void **state)
 {
     (void)state;
-    assert_plan(revnets_plan_checkpoints(4, 2, 1, 6), true, 2, 2, 1, 5, 2.0 / 12);
+    assert_plan(revnets_plan_checkpoints(4, 2, 1, 6), true, E_PLAN_LEAST_PEAK_STORED,
+                E_PLAN_LEAST_PEAK_SEGMENT, E_PLAN_LEAST_PEAK_SEGMENTS, E_PLAN_LEAST_PEAK_PEAK,
+                E_PLAN_LEAST_PEAK_EXTRA);
 }
 
-/* M_layer = 2, M_ckpt = 1, seven layers, budget 8: 7, 6, 5 or 4 stored need at least
- * 14, 13, 11 and 9; 3 stored and 4 recomputed peak at 2 + 2 x 3 = 8 in segments of 2
- * and at 2 + 2 x 3 = 8 in segments of 3 (segments of 1: 10, of 4: 9): a tie, and the
- * shorter segment wins. */
+/* Section 6.8's model by hand, seven layers of 2 bytes, checkpoints of 1, budget 8: two
+ * segment lengths tie on the least peak. */
 static void checkpoint_plan_breaks_a_tie_with_the_shorter_segment(void **state)
 {
     (void)state;
-    assert_plan(revnets_plan_checkpoints(7, 2, 1, 8), true, 3, 2, 2, 8, 4.0 / 21);
+    assert_plan(revnets_plan_checkpoints(7, 2, 1, 8), true, E_PLAN_TIE_STORED, E_PLAN_TIE_SEGMENT,
+                E_PLAN_TIE_SEGMENTS, E_PLAN_TIE_PEAK, E_PLAN_TIE_EXTRA);
 }
 
-/* M_layer = 2, M_ckpt = 1, five layers, budget 6: 5, 4 or 3 stored need at least 10, 9
- * and 7; 2 stored and 3 recomputed in segments of 2 need ceil(3 / 2) = 2 checkpoints:
- * 2 + 2 x 2 = 6, exactly the budget (segments of 1: 7, of 3: 7); the last segment
- * holds one layer. */
+/* Section 6.8's model by hand, five layers of 2 bytes, checkpoints of 1, budget 6: the
+ * recomputed layers do not divide evenly into segments, and the last segment is
+ * shorter. */
 static void checkpoint_plan_rounds_the_segment_count_up(void **state)
 {
     (void)state;
-    assert_plan(revnets_plan_checkpoints(5, 2, 1, 6), true, 2, 2, 2, 6, 3.0 / 15);
+    assert_plan(revnets_plan_checkpoints(5, 2, 1, 6), true, E_PLAN_ROUND_UP_STORED,
+                E_PLAN_ROUND_UP_SEGMENT, E_PLAN_ROUND_UP_SEGMENTS, E_PLAN_ROUND_UP_PEAK,
+                E_PLAN_ROUND_UP_EXTRA);
 }
 
-/* The backward pass differentiates the stored layers first and frees them before it
- * recomputes any segment, so a stored layer and a segment's layer are never held
- * together: M_layer = 2, M_ckpt = 1, two layers, budget 3: one stored and one
- * recomputed peak at 1 + 2 x max(1, 1) = 3 (not 2 + 1 + 2). */
+/* Section 6.8's model by hand, two layers of 2 bytes, checkpoints of 1, budget 3: the
+ * order of the backward pass decides what is held at once. */
 static void checkpoint_plan_frees_the_stored_layers_before_any_segment(void **state)
 {
     (void)state;
-    assert_plan(revnets_plan_checkpoints(2, 2, 1, 3), true, 1, 1, 1, 3, 1.0 / 6);
+    assert_plan(revnets_plan_checkpoints(2, 2, 1, 3), true, E_PLAN_FREES_STORED,
+                E_PLAN_FREES_SEGMENT, E_PLAN_FREES_SEGMENTS, E_PLAN_FREES_PEAK, E_PLAN_FREES_EXTRA);
 }
 
-/* The least any plan of four layers (M_layer = 4, M_ckpt = 1) can peak at is one stored
- * and three recomputed in segments of 1: 3 + 4 = 7 (none stored: 4 + 4 = 8 at best;
- * two stored: 1 + 8 = 9 at best). A budget of 7 fits; 6.5, or 0, has no plan, and
- * every field of the answer is 0. */
+/* Section 6.8's model by hand, four layers of 4 bytes, checkpoints of 1: a budget of 7 has
+ * a plan; 6.5, or 0, has none, and every field of the answer is 0. */
 static void checkpoint_plan_does_not_exist_below_the_least_peak(void **state)
 {
     (void)state;
-    assert_plan(revnets_plan_checkpoints(4, 4, 1, 7), true, 1, 1, 3, 7, 3.0 / 12);
+    assert_plan(revnets_plan_checkpoints(4, 4, 1, 7), true, E_PLAN_LEAST_STORED,
+                E_PLAN_LEAST_SEGMENT, E_PLAN_LEAST_SEGMENTS, E_PLAN_LEAST_PEAK, E_PLAN_LEAST_EXTRA);
     assert_plan(revnets_plan_checkpoints(4, 4, 1, 6.5), false, 0, 0, 0, 0.0, 0.0);
     assert_plan(revnets_plan_checkpoints(4, 4, 1, 0), false, 0, 0, 0, 0.0, 0.0);
 }
 
-/* GPT-3's first stage with tensor and sequence parallelism (Korthikanti et al., eq. 4
- * and section 5): M_layer = sbh (34 + 80) / 8 = 57 M_ckpt, M_ckpt = 2 sbh / 8, 96
- * layers. With a budget of 96 M_ckpt + M_layer, one layer stored and 95 recomputed one
- * by one peak at 95 M_ckpt + M_layer; two stored need at least 47 M_ckpt + 2 M_layer
- * (segments of two), over the budget. */
-static void checkpoint_plan_for_gpt3_checkpoints_every_layer_but_one(void **state)
+/* GPT-3's first stage with tensor and sequence parallelism (Korthikanti et al. eq. 4
+ * for a stored layer, section 5 for a checkpoint), 96 layers, and a budget of 96
+ * checkpoints and one stored layer: section 6.8's model. */
+static void checkpoint_plan_for_gpt3s_first_stage(void **state)
 {
     (void)state;
-    double sbh = 2048.0 * 12288, a = sbh * 114 / 8, c = 2 * sbh / 8;
-    assert_plan(revnets_plan_checkpoints(96, a, c, 96 * c + a), true, 1, 1, 95, 95 * c + a,
-                95.0 / 288);
+    double a = E_ACT_GPT3_TP8_SP, c = E_ACT_GPT3_FULL_TP8_SP;
+    assert_plan(revnets_plan_checkpoints(96, a, c, 96 * c + a), true, E_PLAN_GPT3_STORED,
+                E_PLAN_GPT3_SEGMENT, E_PLAN_GPT3_SEGMENTS, E_PLAN_GPT3_PEAK, E_PLAN_GPT3_EXTRA);
 }
 
 /* The budget is the HBM the model state leaves, §6.8 (Checkpoints under a memory
- * budget): an 80 GB A100 holding 43.75 GB of state (GPT-3's 175e9 parameters x 16
- * bytes over 8 x 8 GPUs) leaves 36.25 GB; a state larger than the HBM leaves nothing,
- * not a negative budget. */
+ * budget): an 80 GB A100 holding 43.75 GB of state leaves 36.25 GB; a state larger
+ * than the HBM leaves nothing, not a negative budget. */
 static void checkpoint_plan_budget_is_what_the_model_state_leaves(void **state)
 {
     (void)state;
-    assert_close(revnets_activation_budget_bytes(80e9, 175e9 * 16 / 64), 36.25e9, TIGHT, "B");
+    assert_close(revnets_activation_budget_bytes(80e9, 43.75e9), 36.25e9, TIGHT, "B");
     assert_close(revnets_activation_budget_bytes(80e9, 80e9), 0.0, TIGHT, "B");
     assert_close(revnets_activation_budget_bytes(80e9, 100e9), 0.0, TIGHT, "B");
 }
 
-/* A plan of 8 layers storing 6 recomputes 2 of 24 forward-layers; stored layers under
- * selective recomputation add their attention products, 4 s^2 h of a layer's 3 (24 s
- * h^2 + 4 s^2 h) FLOPs: s / (3 (6h + s)) = 2048 / 227,328 at s = 2048, h = 12,288,
- * for 6 of the 8 layers (Korthikanti et al. 2022). No plan, no FLOPs. */
+/* A plan of 8 layers storing 6 (segments given), with and without selective
+ * recomputation of the stored layers at GPT-3's s = 2048, h = 12,288: §6.8
+ * (Checkpoints under a memory budget), with a layer's FLOPs from Korthikanti et al.
+ * 2022, Appendix A. No plan, no FLOPs. */
 static void checkpoint_plan_flops_add_the_stored_layers_recomputation(void **state)
 {
     (void)state;
@@ -1273,8 +1313,7 @@ static void checkpoint_plan_flops_add_the_stored_layers_recomputation(void **sta
                        .tensor_parallel = 1, .recompute = REVNETS_RECOMPUTE_NONE};
     assert_close(revnets_plan_flops_fraction(&plan, 8, &l), 2.0 / 24, TIGHT, "");
     l.recompute = REVNETS_RECOMPUTE_SELECTIVE;
-    assert_close(revnets_plan_flops_fraction(&plan, 8, &l),
-                 2.0 / 24 + 6.0 / 8 * 2048.0 / 227328.0, TIGHT, "");
+    assert_close(revnets_plan_flops_fraction(&plan, 8, &l), E_PLAN_FLOPS_SELECTIVE, TIGHT, "");
     revnets_checkpoint_plan none = {0};
     assert_close(revnets_plan_flops_fraction(&none, 8, &l), 0.0, TIGHT, "");
 }
@@ -1309,12 +1348,13 @@ int main(void)
         CHALK_TEST(avalanche, mlp_of_depth_zero_is_the_identity),
         CHALK_TEST(rounds_to_avalanche,
                    rounds_to_avalanche_counts_a_distance_equal_to_the_tolerance),
-        CHALK_TEST(rounds_to_avalanche, rounds_to_avalanche_is_the_first_round_that_reaches_it),
         CHALK_TEST(rounds_to_avalanche,
                    rounds_to_avalanche_is_zero_when_no_round_up_to_the_maximum_reaches_it),
-        CHALK_TEST(rounds_to_avalanche, rounds_to_avalanche_of_the_smear_matches_lucas_theorem),
+        CHALK_TEST(rounds_to_avalanche, rounds_to_avalanche_of_a_window_of_shifts),
         CHALK_TEST(rounds_to_avalanche,
                    rounds_to_avalanche_measures_every_round_on_the_same_inputs),
+        CHALK_TEST(rounds_to_avalanche, rounds_to_avalanche_answers_among_two_billion_rounds),
+        CHALK_TEST(rounds_to_avalanche, rounds_to_avalanche_when_a_member_costs_its_rounds),
         CHALK_TEST(revnet_block, block_forward_follows_the_revnet_equations),
         CHALK_TEST(revnet_block, block_forward_multiplies_rows_of_the_weight_matrices),
         CHALK_TEST(revnet_block, block_forward_in_float_rounds_every_operation),
@@ -1331,27 +1371,27 @@ int main(void)
         CHALK_TEST(reversible_backprop, reversible_gradients_equal_stored_gradients),
         CHALK_TEST(reversible_backprop, reversible_backward_runs_in_constant_memory),
         CHALK_TEST(activation_memory, gpt3_layer_matches_korthikanti_eq_1),
-        CHALK_TEST(activation_memory, tensor_parallelism_leaves_ten_sbh_on_every_gpu),
-        CHALK_TEST(activation_memory, sequence_parallelism_divides_every_term_by_t),
+        CHALK_TEST(activation_memory, tensor_parallelism_matches_korthikanti_eq_2),
+        CHALK_TEST(activation_memory, sequence_parallelism_matches_korthikanti_eq_4),
         CHALK_TEST(activation_memory,
                    selective_recompute_saves_70_percent_for_gpt3_and_65_for_mt_nlg),
         CHALK_TEST(activation_memory, full_recompute_keeps_the_layer_input_as_the_gpu_holds_it),
         CHALK_TEST(activation_memory, model_activation_memory_is_linear_in_layers_and_batch),
         CHALK_TEST(activation_memory,
-                   recomputation_costs_a_third_in_full_and_under_one_percent_selectively),
-        CHALK_TEST(activation_memory, the_attention_core_is_5as_over_h_of_34_plus_5as_over_h),
+                   recomputation_flops_match_korthikanti_appendix_a),
+        CHALK_TEST(activation_memory, attention_core_share_of_gpt3_matches_korthikanti_eq_1),
         CHALK_TEST(activation_memory,
                    sequence_parallelism_and_selective_recompute_together_save_about_5x),
-        CHALK_TEST(activation_memory, adam_model_state_is_16_bytes_a_parameter_shared_by_t_times_p),
+        CHALK_TEST(activation_memory, adam_model_state_per_gpu_matches_zero),
         CHALK_TEST(checkpoint_plan, checkpoint_plan_stores_every_layer_when_they_fit_exactly),
         CHALK_TEST(checkpoint_plan,
-                   checkpoint_plan_recomputes_one_layer_when_one_byte_is_missing),
+                   checkpoint_plan_one_byte_below_storing_every_layer),
         CHALK_TEST(checkpoint_plan, checkpoint_plan_takes_the_segment_length_with_the_least_peak),
         CHALK_TEST(checkpoint_plan, checkpoint_plan_breaks_a_tie_with_the_shorter_segment),
         CHALK_TEST(checkpoint_plan, checkpoint_plan_rounds_the_segment_count_up),
         CHALK_TEST(checkpoint_plan, checkpoint_plan_frees_the_stored_layers_before_any_segment),
         CHALK_TEST(checkpoint_plan, checkpoint_plan_does_not_exist_below_the_least_peak),
-        CHALK_TEST(checkpoint_plan, checkpoint_plan_for_gpt3_checkpoints_every_layer_but_one),
+        CHALK_TEST(checkpoint_plan, checkpoint_plan_for_gpt3s_first_stage),
         CHALK_TEST(checkpoint_plan, checkpoint_plan_budget_is_what_the_model_state_leaves),
         CHALK_TEST(checkpoint_plan, checkpoint_plan_flops_add_the_stored_layers_recomputation),
     };

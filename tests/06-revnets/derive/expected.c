@@ -1,0 +1,168 @@
+/*
+ * expected.c -- the expected values of chapter 6's public tests where deriving them
+ * is the exercise (two and three stars), with their sources: the instructor's copy.
+ * It prints tests/06-revnets/expected.h (`make expected CH=06`); the public tests
+ * compare with the E_ names. Uses only the C library and derive.h, never the code
+ * the tests check.
+ */
+#include "../../derive/derive.h"
+
+/* ---- 6.6 rounds_to_avalanche: the test families' exact avalanche --------------- */
+
+/* The window family (member r XORs x << k for k = 0..r): linear, so a flip of bit j
+ * toggles the output bits j + k below 64, min(r + 1, 64 - j) of them, whatever x is.
+ * Its exact avalanche is their sum over j, over 64 * 64. */
+static double window_avalanche(int r)
+{
+    long flips = 0;
+    for (int j = 0; j < 64; j++)
+        flips += (r + 1 < 64 - j) ? r + 1 : 64 - j;
+    return flips / 4096.0;
+}
+
+/* The fewest r >= 1 whose avalanche is within tol of 1/2 (0: none up to max). The
+ * window family's avalanche only grows with r, so the first r is the answer. */
+static long window_rounds(double tol, int max)
+{
+    for (int r = 1; r <= max; r++)
+        if (fabs(window_avalanche(r) - 0.5) <= tol)
+            return r;
+    return 0;
+}
+
+/* The ramp family: member r is the XOR of c rotations, c = 1 + floor(31 r / span)
+ * below span (32 from span on), exact avalanche c / 64. Within tol = 1/16 of 1/2
+ * means c >= 28, i.e. floor(31 r / span) >= 27, i.e. r >= ceil(27 span / 31). */
+static long long ramp_rounds_tol_1_16(long long span)
+{
+    return (27 * span + 30) / 31;
+}
+
+/* ---- 6.10 stored_backprop: one block of one number a stream, by hand ------------ */
+
+/* Gomez et al. 2017 eq. 2 with f = 0.9, g = -0.6 at (x1, x2) = (0.3, -0.8), loss
+ * (y1^2 + y2^2) / 2, differentiated by the chain rule. */
+static void chain_rule_by_hand(void)
+{
+    const double f = 0.9, g = -0.6, x1 = 0.3, x2 = -0.8;
+    double a = tanh(f * x2), y1 = x1 + a, c = tanh(g * y1), y2 = x2 + c;
+    double dy1 = y1 + y2 * (1 - c * c) * g;
+    const char *src = "one RevNet block, one number a stream (Gomez et al. 2017, eq. 2), "
+                      "the chain rule by hand";
+    derive_real("E_CHAIN_LOSS", (y1 * y1 + y2 * y2) / 2, src);
+    derive_real("E_CHAIN_GRAD_X1", dy1, src);
+    derive_real("E_CHAIN_GRAD_X2", y2 + dy1 * (1 - a * a) * f, src);
+    derive_real("E_CHAIN_GRAD_WF", dy1 * (1 - a * a) * x2, src);
+    derive_real("E_CHAIN_GRAD_WG", y2 * (1 - c * c) * y1, src);
+}
+
+/* ---- 6.12 activation_memory: Korthikanti et al. 2022, arXiv:2205.05198 ---------- */
+
+/* GPT-3 175B (Table 3): s = 2048, b = 1, h = 12288, a = 96, L = 96, t = 8.
+ * MT-NLG 530B (Table 3): h = 20480, a = 128. Bytes per layer, eq. 1 to 6. */
+#define GPT3_SBH (2048.0 * 12288)
+#define MTNLG_SBH (2048.0 * 20480)
+#define GPT3_ATT (5.0 * 96 * 2048 / 12288)   /* 5as/h, section 5: 80 */
+#define MTNLG_ATT (5.0 * 128 * 2048 / 20480) /* 64 */
+
+static void activation_memory(void)
+{
+    derive_real("E_ACT_GPT3", GPT3_SBH * (34 + GPT3_ATT),
+                "GPT-3, one undivided layer (Korthikanti et al. 2022, eq. 1, section 5)");
+    derive_real("E_ACT_GPT3_TP8", GPT3_SBH * (10 + 24.0 / 8 + GPT3_ATT / 8),
+                "GPT-3, tensor parallelism t = 8 (Korthikanti et al. 2022, eq. 2)");
+    derive_real("E_ACT_GPT3_TP8_SP", GPT3_SBH / 8 * (34 + GPT3_ATT),
+                "GPT-3, tensor and sequence parallelism t = 8 (Korthikanti et al. 2022, eq. 4)");
+    derive_real("E_ACT_GPT3_TP8_SP_MODEL", 96 * (GPT3_SBH / 8 * (34 + GPT3_ATT)),
+                "GPT-3's 96 layers on the first pipeline stage, t = 8 with sequence "
+                "parallelism (Korthikanti et al. 2022, eq. 5)");
+    derive_real("E_ACT_MTNLG_TP8", MTNLG_SBH * (10 + 24.0 / 8 + MTNLG_ATT / 8),
+                "MT-NLG, t = 8 (Korthikanti et al. 2022, eq. 2, Table 3)");
+    derive_real("E_ACT_MTNLG_TP8_SELECTIVE", MTNLG_SBH * (10 + 24.0 / 8),
+                "MT-NLG, t = 8, selective recomputation (Korthikanti et al. 2022, Table 2)");
+    derive_real("E_ACT_MTNLG_TP8_SP_SELECTIVE", MTNLG_SBH * 34.0 / 8,
+                "MT-NLG, t = 8, sequence parallelism and selective recomputation "
+                "(Korthikanti et al. 2022, eq. 6)");
+    derive_real("E_ACT_GPT3_FULL", 2 * GPT3_SBH,
+                "GPT-3, full recomputation without sequence parallelism (Korthikanti et "
+                "al. 2022, section 5 and Table 2)");
+    derive_real("E_ACT_GPT3_FULL_MODEL", 2 * GPT3_SBH * 96,
+                "GPT-3's 96 layers under full recomputation (Korthikanti et al. 2022, Table 2)");
+    derive_real("E_ACT_GPT3_FULL_TP8_SP", 2 * GPT3_SBH / 8,
+                "GPT-3, full recomputation with sequence parallelism t = 8 (Korthikanti et "
+                "al. 2022, Table 2; Megatron-LM, megatron/model/transformer.py)");
+    derive_real("E_RECOMPUTE_FULL", 1.0 / 3,
+                "full recomputation (Korthikanti et al. 2022, Appendix A)");
+    derive_real("E_RECOMPUTE_SELECTIVE_GPT3", 2048.0 / (18 * 12288.0 + 3 * 2048.0),
+                "GPT-3, selective recomputation (Korthikanti et al. 2022, Appendix A)");
+    derive_real("E_ATTENTION_CORE_SHARE_GPT3", GPT3_ATT / (34 + GPT3_ATT),
+                "GPT-3's attention core in an undivided layer (Korthikanti et al. 2022, eq. 1)");
+    derive_real("E_SP_SELECTIVE_SAVING_GPT3", (10 + 3.0 + 10) / (34.0 / 8),
+                "GPT-3, t = 8: eq. 2 over eq. 6 (Korthikanti et al. 2022, section 6.1)");
+    derive_real("E_MODEL_STATE_GPT3_T8_P8", 175e9 * 16 / 64,
+                "GPT-3 175e9 parameters, mixed-precision Adam (ZeRO, section 3.1) on t = 8, "
+                "p = 8 (Korthikanti et al. 2022, Table 3)");
+    derive_real("E_MODEL_STATE_1B", 16e9,
+                "1e9 parameters, mixed-precision Adam on one GPU (ZeRO, section 3.1)");
+}
+
+/* ---- 6.13 checkpoint_plan: section 6.8's model, worked by hand ------------------ */
+
+/* A plan's five numbers under E_PLAN_<name>_... . The peak of section 6.8's model:
+ * the checkpoints, plus the larger of the stored layers and one segment recomputed. */
+static void plan(const char *name, int stored, int segment, int segments, double layer_bytes,
+                 double input_bytes, int layers, const char *source)
+{
+    char buf[80];
+    double peak = segments * input_bytes + layer_bytes * (stored > segment ? stored : segment);
+    snprintf(buf, sizeof buf, "E_PLAN_%s_STORED", name);
+    derive_int(buf, stored, source);
+    snprintf(buf, sizeof buf, "E_PLAN_%s_SEGMENT", name);
+    derive_int(buf, segment, source);
+    snprintf(buf, sizeof buf, "E_PLAN_%s_SEGMENTS", name);
+    derive_int(buf, segments, source);
+    snprintf(buf, sizeof buf, "E_PLAN_%s_PEAK", name);
+    derive_real(buf, peak, source);
+    snprintf(buf, sizeof buf, "E_PLAN_%s_EXTRA", name);
+    derive_real(buf, (double)(layers - stored) / (3.0 * layers), source);
+}
+
+static void checkpoint_plans(void)
+{
+    plan("ALL_FIT", 8, 0, 0, 4, 1, 8, "8 layers of 4 B, checkpoints of 1 B, budget 32 B: section 6.8's model by hand");
+    plan("ONE_SHORT", 7, 1, 1, 4, 1, 8, "8 layers of 4 B, checkpoints of 1 B, budget 31 B: section 6.8's model by hand");
+    plan("LEAST_PEAK", 2, 2, 1, 2, 1, 4, "4 layers of 2 B, checkpoints of 1 B, budget 6 B: section 6.8's model by hand");
+    plan("TIE", 3, 2, 2, 2, 1, 7, "7 layers of 2 B, checkpoints of 1 B, budget 8 B: section 6.8's model by hand");
+    plan("ROUND_UP", 2, 2, 2, 2, 1, 5, "5 layers of 2 B, checkpoints of 1 B, budget 6 B: section 6.8's model by hand");
+    plan("FREES", 1, 1, 1, 2, 1, 2, "2 layers of 2 B, checkpoints of 1 B, budget 3 B: section 6.8's model by hand");
+    plan("LEAST", 1, 1, 3, 4, 1, 4, "4 layers of 4 B, checkpoints of 1 B, budget 7 B: section 6.8's model by hand");
+    plan("GPT3", 1, 1, 95, GPT3_SBH / 8 * (34 + GPT3_ATT), 2 * GPT3_SBH / 8, 96,
+         "GPT-3's first stage, t = 8 with sequence parallelism (Korthikanti et al. 2022, "
+         "eq. 4 and section 5), budget 96 checkpoints and one layer: section 6.8's model");
+    derive_real("E_PLAN_FLOPS_SELECTIVE",
+                2.0 / 24 + 6.0 / 8 * (4.0 * 2048 * 2048 * 12288) /
+                               (3 * (24.0 * 2048 * 12288 * 12288 + 4.0 * 2048 * 2048 * 12288)),
+                "8 layers, 6 stored under selective recomputation at s = 2048, h = 12288: "
+                "section 6.8, FLOPs of Korthikanti et al. 2022, Appendix A");
+}
+
+int main(void)
+{
+    derive_begin("06-revnets");
+    chain_rule_by_hand();
+    activation_memory();
+    checkpoint_plans();
+    derive_int("E_ROUNDS_WINDOW_TOL_0_3", window_rounds(0.3, 64),
+               "window of shifts, tolerance 0.3: exact avalanche of a linear mixer, "
+               "flips of bit j = min(r + 1, 64 - j)");
+    derive_int("E_ROUNDS_WINDOW_TOL_0_1", window_rounds(0.1, 64),
+               "window of shifts, tolerance 0.1 (as above)");
+    derive_int("E_ROUNDS_WINDOW_TOL_0_01", window_rounds(0.01, 64),
+               "window of shifts, tolerance 0.01 (as above)");
+    derive_int("E_ROUNDS_RAMP_2E9_TOL_1_16", ramp_rounds_tol_1_16(2000000000LL),
+               "ramp of rotations, span 2e9, tolerance 1/16: the family's definition in "
+               "test_revnets.c, c / 64 exact for c rotations");
+    derive_int("E_ROUNDS_COSTLY_RAMP_4E4_TOL_1_16", ramp_rounds_tol_1_16(40000),
+               "ramp of rotations, span 40000, tolerance 1/16 (as above)");
+    return derive_end();
+}
