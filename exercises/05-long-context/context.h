@@ -82,16 +82,11 @@ typedef struct context_kink {
 /* The kink of context_time_per_token at this batch: the context L_kink > 0
  * such that a token is compute-bound at every context up to L_kink and
  * memory-bound at every context beyond it. It is a real number, not
- * rounded. No kink (exists = false, tokens = 0):
- *   - when a token is already memory-bound, or exactly balanced, at zero
- *     context (the batch's share of the weights takes at least as long as
- *     its arithmetic): memory-bound everywhere past zero;
- *   - when memory never overtakes compute: attention's arithmetic for one
- *     more token of context takes at least as long as fetching that
- *     token's cache.
- * `batch` may be INFINITY: the weight share is then zero, and the kink is
- * the balance context L* of chapter 1, the limit at any batch.
- * Preconditions: batch > 0, kv_bytes_per_token > 0. */
+ * rounded. No kink (exists = false, tokens = 0) when there is no such
+ * context: when a token is memory-bound, or exactly balanced, at zero
+ * context, and when it is compute-bound at every context.
+ * `batch` may be INFINITY: a batch so large that the weights' share of a
+ * token vanishes. Preconditions: batch > 0, kv_bytes_per_token > 0. */
 context_kink context_kink_tokens(const context_deploy *d, double batch);
 
 /* ---- Exercise 5.3 (*) kv_from_price -----------------------------------
@@ -225,14 +220,13 @@ typedef struct context_draft_plan {
 /* The draft length q, from 0 to max_draft, that makes speculative decoding
  * fastest here: the q with the least expected time between a sequence's
  * tokens when every sequence of the batch drafts q tokens ahead and this
- * model checks them, a step priced and its tokens counted as §5.4 (Output
- * against input price) does in "How far ahead to draft". A step is the
- * drafting of q tokens per sequence followed by ONE pass of this model in
- * which every sequence of the batch adds q + 1 new tokens (its q guesses
- * and the token after them), the whole pass as context_pass_time_per_token
- * prices it; a sequence keeps the guesses up to its first rejected one,
- * plus the one token the pass itself produces. s_per_token is a step's
- * time over the tokens a sequence expects to keep from it. The inputs:
+ * model checks them, as §5.4 (Output against input price) prices it in
+ * "How far ahead to draft". A step is the drafting of q tokens per
+ * sequence followed by ONE pass of this model in which every sequence of
+ * the batch adds q + 1 new tokens (its q guesses and the token after
+ * them); a sequence keeps the guesses up to its first rejected one, plus
+ * the one token the pass itself produces. s_per_token is the expected
+ * time of a step over the expected tokens a sequence keeps. The inputs:
  *   - accept: the chance that a drafted token is accepted, each guess
  *     independently of the others;
  *   - draft_cost: what drafting one token costs, in plain decode steps
@@ -258,9 +252,7 @@ double context_drain_s(double capacity_bytes, double bytes_per_s);
  * `hold_s` seconds and then read it back once: the byte's share of the
  * device's t->usd_per_hour (which it costs whatever it is used for), shared
  * out as §5.5 (Cache hits and memory tiers) shares it on a device kept
- * full of caches. Up to the device's drain time (context_drain_s) the
- * cost does not depend on hold_s; past it, it grows in proportion to
- * hold_s. Precondition: hold_s >= 0. */
+ * full of caches. Precondition: hold_s >= 0. */
 double context_tier_usd_per_byte(const cost_tier *t, double hold_s);
 
 /* USD per byte of KV cache to rematerialise a context of `context_tokens`
@@ -268,8 +260,7 @@ double context_tier_usd_per_byte(const cost_tier *t, double hold_s);
  * arithmetic included (a token attends only to the tokens before it in
  * the context), on chips rented at `usd_per_chip_hour` that run all of it
  * at their peak F, over the bytes of cache it rebuilds; derived in
- * §5.5 (Cache hits and memory tiers). Independent of the number of
- * chips. Preconditions: context_tokens >= 1, kv_bytes_per_token > 0,
+ * §5.5 (Cache hits and memory tiers). Preconditions: context_tokens >= 1, kv_bytes_per_token > 0,
  * usd_per_chip_hour > 0. */
 double context_remat_usd_per_byte(const context_deploy *d,
                                   double context_tokens,

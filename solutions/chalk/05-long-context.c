@@ -404,7 +404,24 @@ static int check_longest(const chalk_point *p)
     if (!status && p->swept && p->swept != &F_MAX_USD && p->swept != &CHALK_F_TARGET_STEP)
         status = chalk_fail("longest-context: only --max-usd-per-mtok or --target-step-s may "
                             "be a sweep");
+    const cost_api_price *api = status ? NULL : long_context_api_at(p);
+    if (!status && !api == !chalk_has(p, &F_MAX_USD))
+        status = chalk_fail("longest-context needs one of --max-usd-per-mtok X or --api NAME "
+                            "(the list's output price)");
+    if (!status && api && cost_api_has_long_tier(api))
+        status = chalk_fail("longest-context: %s prices long prompts apart; give "
+                            "--max-usd-per-mtok X",
+                            api->name);
+    if (!status && api && !(api->base.output_usd_per_mtok > 0))
+        status = chalk_fail("longest-context: %s has no output price", api->name);
     return status;
+}
+
+/* The price limit: --max-usd-per-mtok, or the output price of the --api list. */
+static double longest_price(const chalk_point *p)
+{
+    const cost_api_price *api = long_context_api_at(p);
+    return api ? api->base.output_usd_per_mtok : chalk_in(p, &F_MAX_USD);
 }
 
 /* Why not even one token of context is served: the first limit one sequence of one
@@ -429,11 +446,13 @@ static const char *no_reach_reason(chalk_record *r, const serve *s, double targe
 static void build_longest(const chalk_point *p, chalk_record *r)
 {
     serve sv = serve_of(p), *s = &sv;
-    double target = chalk_in(p, &CHALK_F_TARGET_STEP), usd = chalk_in(p, &F_MAX_USD);
+    double target = chalk_in(p, &CHALK_F_TARGET_STEP), usd = longest_price(p);
+    const cost_api_price *api = long_context_api_at(p);
     double window = chalk_in(p, &F_MAX_CONTEXT);
     chalk_clear(r);
     put_serve_echo_as(r, p, s, false, CHALK_ECHO_FLOPS | CHALK_ECHO_HBM | CHALK_ECHO_PRICE);
     chalk_put_number(r, "target_step_s", "target step", CHALK_U_SECONDS, CHALK_INPUT, target);
+    chalk_put_string(r, "api", "price list", CHALK_INPUT, api ? api->name : NULL);
     chalk_put_number(r, "max_usd_per_mtok", "price", CHALK_U_USD_PER_MTOK, CHALK_INPUT, usd);
     chalk_put_number(r, "max_context_tokens", "window", CHALK_U_TOKENS, CHALK_INPUT, window);
     context_reach reach = context_longest_context(&s->cd, s->d.hbm_bytes, s->d.usd_per_chip_hour,
@@ -473,7 +492,7 @@ static const chalk_input DRAFT[] = {SERVE_MODEL, ATTN, CHALK_RATE_INPUTS, {&CHAL
                                     {&F_DRAFT_COST}, {&F_MAX_DRAFT, 0, 16}, {NULL}};
 static const chalk_input LONGEST[] = {SERVE_MODEL, ATTN, CHALK_RATE_INPUTS, {&CHALK_F_HBM_BYTES},
                                       {&CHALK_F_USD}, {&CHALK_F_TARGET_STEP, CHALK_REQUIRED | SWEEPS},
-                                      {&F_MAX_USD, CHALK_REQUIRED | SWEEPS},
+                                      {&F_MAX_USD, SWEEPS}, {&long_context_api_flag},
                                       {&F_MAX_CONTEXT, 0, 1e12}, {NULL}};
 
 static const char *const ABOUT_COST[] = {
@@ -531,14 +550,17 @@ static const char *const EXAMPLES_DRAFT[] = {
 static const char *const ABOUT_LONGEST[] = {
     "The longest whole context the chips can serve (book 5.6): some whole batch of",
     "sequences of that context fits in HBM with the weights, steps within",
-    "--target-step-s, and makes a token cost at most --max-usd-per-mtok, up to the",
-    "model's window --max-context. best_batch is the cheapest batch there (the",
-    "smaller on a tie); limits met within a relative 1e-9 count as met.",
+    "--target-step-s, and makes a token cost at most --max-usd-per-mtok (or the output",
+    "price of the --api list), up to the model's window --max-context. best_batch is",
+    "the cheapest batch there (the smaller on a tie); limits met within a relative",
+    "1e-9 count as met.",
     "--max-usd-per-mtok or --target-step-s may be a sweep.",
     NULL};
 static const char *const EXAMPLES_LONGEST[] = {
     "chalk longest-context --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --kv-dtype fp8 "
-    "--usd-per-chip-hour 2 --target-step-s 0.05 --max-usd-per-mtok 1.1",
+    "--usd-per-chip-hour 2 --target-step-s 0.05 --api deepseek-v3",
+    "chalk longest-context --model deepseek-v3 --hw gb200-nvl72 --dtype fp4 --kv-dtype fp8 "
+    "--usd-per-chip-hour 2 --target-step-s 0.05 --max-usd-per-mtok 0.1:10:21",
     NULL};
 
 #define SERVE_NEEDS (CHALK_DEPLOY | CHALK_NEED_FLOPS | CHALK_NEED_BW | CHALK_NEED_KV)

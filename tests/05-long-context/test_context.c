@@ -5,7 +5,9 @@
  * Built twice: against exercises/05-long-context/context.c (yours) and against
  * the reference solution (in the instructor's copy). Each test states one fact;
  * the comment above it names where the expected value comes from. Expected values
- * are closed forms with published inputs, never copied from output.
+ * are closed forms with published inputs, never copied from output; where deriving
+ * them is the exercise (two and three stars) they are the E_ numbers of expected.h,
+ * whose derivations, with their sources, stay in the instructor's copy.
  *
  * Published inputs used below:
  *   DeepSeek-V3   671e9 total, 37e9 active parameters (DeepSeek-V3 README); MLA
@@ -27,12 +29,11 @@
  *   Devices       DDR5-6400: 6400e6 x 8 B/s per channel (JEDEC); Micron 9550 PRO
  *                 30.72 TB at 14 GB/s; Seagate Exos X24 24 TB at 285 MB/s (data
  *                 sheets); prices as in lib/tier.c
- *   Speculation   a step keeps 1 + a + ... + a^q tokens on average when q guesses
- *                 are each accepted with chance a (Leviathan et al. 2023, eq. 1)
  */
 #include "../test_util.h"
 
 #include "context.h"
+#include "expected.h"
 
 #define TIGHT 1e-9 /* closed forms: only rounding differs */
 
@@ -59,18 +60,6 @@ static context_deploy deepseek_without_attention(void)
     return d;
 }
 
-/* Per-token compute, and one sequence's memory traffic per pass, written out. */
-static double compute_per_token(const context_deploy *d, double ctx)
-{
-    return (2.0 * d->params_active + ctx * d->attn_flops_per_context_token) /
-           (d->chips * d->flops_per_s);
-}
-static double memory_per_sequence(const context_deploy *d, double batch, double ctx)
-{
-    return (d->params_total * d->bytes_per_param / batch + ctx * d->kv_bytes_per_token) /
-           (d->chips * d->hbm_bytes_per_s);
-}
-
 /* A toy chip whose numbers are exact in binary: one chip, F FLOP/s, W B/s. */
 static context_deploy toy(double params_total, double params_active, double kv, double attn,
                           double flops_per_s, double bytes_per_s)
@@ -92,12 +81,6 @@ static const cost_tier DDR = {"ddr", "DDR5-6400 RDIMM", 256e9, 6400e6 * 8,
 static const cost_tier NVME = {"nvme", "Micron 9550", 30.72e12, 14e9,
                                0.079 * 30.72e3 / LIFE_H, "", ""};
 static const cost_tier HDD = {"hdd", "Exos X24", 24e12, 285e6, 0.014 * 24e3 / LIFE_H, "", ""};
-
-/* Closed form of a tier's cost per byte held for t seconds and read once. */
-static double tier_cost(const cost_tier *t, double hold_s)
-{
-    return t->usd_per_hour / 3600 * fmax(hold_s / t->capacity_bytes, 1 / t->bytes_per_s);
-}
 
 /* ---- 5.4 kv_shape ---------------------------------------------------------- */
 
@@ -211,9 +194,11 @@ static void short_context_is_compute_bound_long_context_memory_bound(void **stat
     context_token_time short_ctx = context_time_per_token(&d, 65536, 256);
     context_token_time long_ctx = context_time_per_token(&d, 65536, 200e3);
     assert_int_equal(short_ctx.bound, COST_BOUND_COMPUTE);
-    assert_close(short_ctx.time_s, compute_per_token(&d, 256), TIGHT, "s");
+    assert_close(short_ctx.time_s, (2 * 37e9 + 256 * DSV3_ATTN_FLOPS) / (72 * 10e15), TIGHT,
+                 "s");
     assert_int_equal(long_ctx.bound, COST_BOUND_MEMORY);
-    assert_close(long_ctx.time_s, memory_per_sequence(&d, 65536, 200e3), TIGHT, "s");
+    assert_close(long_ctx.time_s, (671e9 * 0.5 / 65536 + 200e3 * 35136) / (72 * 8e12), TIGHT,
+                 "s");
 }
 
 /* The contract's tie rule: 2 x 1 FLOP at 2 FLOP/s and 1 byte at 1 B/s take 1 s each;
@@ -230,47 +215,47 @@ static void a_tie_is_compute_bound(void **state)
 
 /* ---- 5.2 context_kink ------------------------------------------------------ */
 
-/* Closed form: setting (2 N_a + L f) / F = (N_total beta / B + L b_kv) / W gives
- * L = (2 N_a W / F - N_total beta / B) / (b_kv - f W / F); at a batch of 20,000,
- * 1,969 tokens for DeepSeek-V3 on the NVL72. */
-static void kink_is_where_the_two_lines_cross(void **state)
+/* DeepSeek-V3 on the NVL72 at a batch of 20,000: the kink, attention's arithmetic counted
+ * (E_KINK_DSV3_B20000_TOKENS: §5.1 (The roofline against context), derived in the instructor's
+ * copy). */
+static void deepseek_v3_kink_at_a_batch_of_20000(void **state)
 {
     (void)state;
     context_deploy d = deepseek_on_nvl72();
-    double fetchable = 2 * 37e9 * 8e12 / 10e15; /* bytes per sequence in its compute time */
-    double slope = 35136 - DSV3_ATTN_FLOPS * 8e12 / 10e15;
     context_kink k = context_kink_tokens(&d, 20000);
     assert_true(k.exists);
-    assert_close(k.tokens, (fetchable - 671e9 * 0.5 / 20000) / slope, TIGHT, "tokens");
+    assert_close(k.tokens, E_KINK_DSV3_B20000_TOKENS, TIGHT, "tokens");
 }
 
-/* Without attention the kink is the lecture's, (2 N_a W / F - N_total beta / B) / b_kv:
- * 1,203 tokens at a batch of 20,000, where attention's arithmetic puts it at 1,969. */
+/* The same without attention's arithmetic, as lecture 6.1 draws it: an earlier kink
+ * (E_KINK_DSV3_NO_ATTN_B20000_TOKENS). */
 static void without_attention_the_kink_comes_earlier(void **state)
 {
     (void)state;
     context_deploy d = deepseek_without_attention();
-    double fetchable = 2 * 37e9 * 8e12 / 10e15;
     context_kink k = context_kink_tokens(&d, 20000);
     assert_true(k.exists);
-    assert_close(k.tokens, (fetchable - 671e9 * 0.5 / 20000) / 35136, TIGHT, "tokens");
+    assert_close(k.tokens, E_KINK_DSV3_NO_ATTN_B20000_TOKENS, TIGHT, "tokens");
+    context_deploy with = deepseek_on_nvl72();
+    assert_true(k.tokens < context_kink_tokens(&with, 20000).tokens);
 }
 
-/* As the batch grows the weight share vanishes: at an unbounded batch the kink is
- * the balance context 2 N_a W / F / (b_kv - f W / F) = 2,748 tokens (1,685 without
- * attention). */
-static void kink_tends_to_the_balance_context_as_the_batch_grows(void **state)
+/* The contract's unbounded batch, and a batch so large that it is all but unbounded:
+ * the same kink (E_KINK_DSV3_UNBOUNDED_BATCH_TOKENS, chapter 1's balance context with
+ * attention, §5.1 (The roofline against context)). */
+static void kink_at_an_unbounded_batch(void **state)
 {
     (void)state;
     context_deploy d = deepseek_on_nvl72();
-    double l_star = 2 * 37e9 * 8e12 / 10e15 / (35136 - DSV3_ATTN_FLOPS * 8e12 / 10e15);
-    assert_close(context_kink_tokens(&d, INFINITY).tokens, l_star, TIGHT, "tokens");
-    assert_close(context_kink_tokens(&d, 1e12).tokens, l_star, 1e-6, "tokens");
+    assert_close(context_kink_tokens(&d, INFINITY).tokens, E_KINK_DSV3_UNBOUNDED_BATCH_TOKENS,
+                 TIGHT, "tokens");
+    assert_close(context_kink_tokens(&d, 1e12).tokens, E_KINK_DSV3_UNBOUNDED_BATCH_TOKENS, 1e-6,
+                 "tokens");
 }
 
-/* Chapter 1: below the balance batch without KV (312.5 x 671 / 37 = 5,667 for this
- * rack and model) the weight fetch alone exceeds compute: no context is balanced. */
-static void no_kink_below_the_balance_batch(void **state)
+/* Chapter 1's balance batch for this rack and model lies between 5,000 and 6,000: at
+ * 5,000 a token is memory-bound at every context (no kink), at 6,000 it has one. */
+static void no_kink_at_a_small_batch(void **state)
 {
     (void)state;
     context_deploy d = deepseek_on_nvl72();
@@ -280,9 +265,9 @@ static void no_kink_below_the_balance_batch(void **state)
     assert_true(context_kink_tokens(&d, 6000).exists);
 }
 
-/* The boundary: 2 x 1 FLOP at 1 FLOP/s is 2 s; 2 bytes of weights at 1 B/s over a
- * batch of 1 is 2 s: balanced at zero context, memory-bound past it: no kink. At a
- * batch of 2 the weight share is 1 s and the kink is at (2 - 1) / 1 = 1 token. */
+/* The contract's boundary: 2 bytes of weights and 1 active parameter at 1 FLOP/s and
+ * 1 B/s, 1 byte a token. At a batch of 1 a token is exactly balanced at zero context:
+ * no kink. At a batch of 2 there is one (E_KINK_TOY_B2_TOKENS). */
 static void weights_exactly_balancing_compute_give_no_kink(void **state)
 {
     (void)state;
@@ -290,14 +275,14 @@ static void weights_exactly_balancing_compute_give_no_kink(void **state)
     assert_false(context_kink_tokens(&d, 1).exists);
     context_kink k = context_kink_tokens(&d, 2);
     assert_true(k.exists);
-    assert_close(k.tokens, 1, TIGHT, "tokens");
+    assert_close(k.tokens, E_KINK_TOY_B2_TOKENS, TIGHT, "tokens");
 }
 
-/* When attention's FLOPs per context token take as long as that token's cache fetch
- * (f / F == b_kv / W: 1 FLOP at 1 FLOP/s, 1 byte at 1 B/s) the lines never cross: no
- * kink. With half the attention the kink is at 2 / (1 - 0.5) = 4 tokens (unbounded
- * batch, 2 x 1 FLOP of weights). */
-static void attention_outgrowing_the_cache_fetch_gives_no_kink(void **state)
+/* The contract's other no-kink case, a token compute-bound at every context: a toy of
+ * 1 active parameter, 1 attention FLOP per context token at 1 FLOP/s and 1 byte of
+ * cache a token at 1 B/s, at an unbounded batch. With half the attention there is a
+ * kink (E_KINK_TOY_HALF_ATTN_TOKENS). */
+static void compute_bound_at_every_context_gives_no_kink(void **state)
 {
     (void)state;
     context_deploy equal = toy(1, 1, 1, 1, 1, 1);
@@ -307,7 +292,7 @@ static void attention_outgrowing_the_cache_fetch_gives_no_kink(void **state)
     context_deploy half = toy(1, 1, 1, 0.5, 1, 1);
     context_kink k = context_kink_tokens(&half, INFINITY);
     assert_true(k.exists);
-    assert_close(k.tokens, 4, TIGHT, "tokens");
+    assert_close(k.tokens, E_KINK_TOY_HALF_ATTN_TOKENS, TIGHT, "tokens");
 }
 
 /* ---- 5.3 kv_from_price ----------------------------------------------------- */
@@ -506,7 +491,8 @@ static void a_tier_without_an_output_or_input_price_gives_no_bill(void **state)
 /* ---- 5.6 pass_length ------------------------------------------------------- */
 
 /* Lecture 6.4: decode (a one-token pass) pays the memory term; a long prefill pass
- * spreads it over its tokens and sits on the compute floor. */
+ * sits on the compute floor (E_PASS_DSV3_DECODE_B64_L8192_S,
+ * E_PASS_DSV3_COMPUTE_L8192_S: §5.4 (Output against input price)). */
 static void decode_pays_memory_prefill_pays_compute(void **state)
 {
     (void)state;
@@ -514,26 +500,32 @@ static void decode_pays_memory_prefill_pays_compute(void **state)
     context_token_time decode = context_pass_time_per_token(&d, 64, 8192, 1);
     context_token_time prefill = context_pass_time_per_token(&d, 64, 8192, 4096);
     assert_int_equal(decode.bound, COST_BOUND_MEMORY);
-    assert_close(decode.time_s, memory_per_sequence(&d, 64, 8192), TIGHT, "s");
+    assert_close(decode.time_s, E_PASS_DSV3_DECODE_B64_L8192_S, TIGHT, "s");
     assert_int_equal(prefill.bound, COST_BOUND_COMPUTE);
-    assert_close(prefill.time_s, compute_per_token(&d, 8192), TIGHT, "s");
+    assert_close(prefill.time_s, E_PASS_DSV3_COMPUTE_L8192_S, TIGHT, "s");
 }
 
-/* Lecture 6.4: memory per token falls as 1 / L_pass; compute per token, weights and
- * attention over the context before the pass, does not. */
-static void memory_per_token_falls_as_one_over_the_pass_length(void **state)
+/* Lecture 6.4: a pass's memory time per new token at passes of 1, 4, 16 and 64 new tokens, and
+ * its compute time per new token, the same at every length
+ * (E_PASS_DSV3_MEMORY_B256_L32768_P*_S, E_PASS_DSV3_COMPUTE_L32768_S: §5.4 (Output against
+ * input price)). */
+static void memory_and_compute_per_token_against_the_pass_length(void **state)
 {
     (void)state;
     context_deploy d = deepseek_on_nvl72();
-    double m1 = memory_per_sequence(&d, 256, 32768);
-    for (double pass = 1; pass <= 64; pass *= 4) {
-        context_token_time t = context_pass_time_per_token(&d, 256, 32768, pass);
-        assert_close(t.memory_s, m1 / pass, TIGHT, "s");
-        assert_close(t.compute_s, compute_per_token(&d, 32768), TIGHT, "s");
+    const double pass[] = {1, 4, 16, 64};
+    const double memory_s[] = {
+        E_PASS_DSV3_MEMORY_B256_L32768_P1_S, E_PASS_DSV3_MEMORY_B256_L32768_P4_S,
+        E_PASS_DSV3_MEMORY_B256_L32768_P16_S, E_PASS_DSV3_MEMORY_B256_L32768_P64_S};
+    for (int i = 0; i < 4; i++) {
+        context_token_time t = context_pass_time_per_token(&d, 256, 32768, pass[i]);
+        assert_close(t.memory_s, memory_s[i], TIGHT, "s");
+        assert_close(t.compute_s, E_PASS_DSV3_COMPUTE_L32768_S, TIGHT, "s");
     }
 }
 
-/* The contract: a pass of one token is a decode step, memory and all. */
+/* The contract: a pass of one token is a decode step, memory and all
+ * (E_PASS_DSV3_MEMORY_B2048_L50000_S). */
 static void a_one_token_pass_is_a_decode_step(void **state)
 {
     (void)state;
@@ -542,117 +534,121 @@ static void a_one_token_pass_is_a_decode_step(void **state)
     context_token_time step = context_time_per_token(&d, 2048, 50000);
     assert_close(pass.compute_s, step.compute_s, TIGHT, "s");
     assert_close(pass.memory_s, step.memory_s, TIGHT, "s");
-    assert_close(pass.memory_s, memory_per_sequence(&d, 2048, 50000), TIGHT, "s");
+    assert_close(pass.memory_s, E_PASS_DSV3_MEMORY_B2048_L50000_S, TIGHT, "s");
+    assert_int_equal(pass.bound, step.bound);
 }
 
-/* Closed form: the pass is balanced at L_pass = one-token memory / compute: for
- * DeepSeek-V3 at a batch of 1,024 and 8,192 tokens of context, 3.6 tokens with
- * attention's arithmetic and 10.4 without it. */
+/* The balanced pass of DeepSeek-V3 at a batch of 1,024 and 8,192 tokens of context, with and
+ * without attention's arithmetic (E_PASS_BALANCED_DSV3_*: §5.4 (Output against input price)).
+ */
 static void attention_shortens_the_balanced_pass(void **state)
 {
     (void)state;
     context_deploy d = deepseek_on_nvl72();
     context_deploy bare = deepseek_without_attention();
-    double m = memory_per_sequence(&d, 1024, 8192);
     assert_close(context_crossover_pass_tokens(&d, 1024, 8192),
-                 m / ((2 * 37e9 + 8192 * DSV3_ATTN_FLOPS) / (72 * 10e15)), TIGHT, "tokens");
-    assert_close(context_crossover_pass_tokens(&bare, 1024, 8192), m / (2 * 37e9 / (72 * 10e15)),
-                 TIGHT, "tokens");
+                 E_PASS_BALANCED_DSV3_B1024_L8192_TOKENS, TIGHT, "tokens");
+    assert_close(context_crossover_pass_tokens(&bare, 1024, 8192),
+                 E_PASS_BALANCED_DSV3_NO_ATTN_B1024_L8192_TOKENS, TIGHT, "tokens");
 }
 
-/* Lecture 6.4 and flashcard 24: output at 5x input means decode MFU about 1/5 of
- * prefill, and a 5-token pass would balance; Gemini's 6x gives 1/6; a ratio below 1
- * has no reading, and 1 exactly is a balanced decode. */
-static void price_ratio_5_means_decode_mfu_one_fifth(void **state)
+/* Lecture 6.4 and flashcard 24: what output at 5x input says, and Gemini's 6x; the
+ * contract's rules: a ratio below 1 has no reading, 1 exactly has one
+ * (E_PRICE_RATIO_*). */
+static void a_price_ratio_read_as_a_cost_ratio(void **state)
 {
     (void)state;
     context_price_ratio r = context_read_price_ratio(5);
     assert_true(r.exists);
-    assert_close(r.decode_mfu_over_prefill, 0.2, TIGHT, "");
-    assert_close(r.crossover_pass_tokens, 5, TIGHT, "tokens");
-    assert_close(context_read_price_ratio(12.0 / 2).decode_mfu_over_prefill, 1.0 / 6, TIGHT, "");
+    assert_close(r.decode_mfu_over_prefill, E_PRICE_RATIO_5_DECODE_MFU, TIGHT, "");
+    assert_close(r.crossover_pass_tokens, E_PRICE_RATIO_5_PASS_TOKENS, TIGHT, "tokens");
+    assert_close(context_read_price_ratio(12.0 / 2).decode_mfu_over_prefill,
+                 E_PRICE_RATIO_6_DECODE_MFU, TIGHT, "");
     context_price_ratio none = context_read_price_ratio(0.5);
     assert_false(none.exists);
     assert_close(none.decode_mfu_over_prefill, 0, TIGHT, "");
     context_price_ratio one = context_read_price_ratio(1);
     assert_true(one.exists);
-    assert_close(one.crossover_pass_tokens, 1, TIGHT, "tokens");
+    assert_close(one.crossover_pass_tokens, E_PRICE_RATIO_1_PASS_TOKENS, TIGHT, "tokens");
 }
 
 /* ---- 5.8 cache_tiers ------------------------------------------------------- */
 
-/* Drain time = capacity / bandwidth: the lecture's Rubin 288 GB / 20 TB/s = 14.4 ms;
- * a DDR5-6400 channel's 256 GB DIMM 5 s; the Micron 9550 30.72 TB / 14 GB/s = 2,194 s;
- * the Exos X24 24 TB / 285 MB/s = 84,211 s (23 h). */
-static void drain_time_is_capacity_over_bandwidth(void **state)
+/* Drain times of the lecture's Rubin (288 GB at 20 TB/s), a 256 GB DIMM on a
+ * DDR5-6400 channel, the Micron 9550 and the Exos X24 (E_DRAIN_*: data sheets). */
+static void drain_times_of_four_devices(void **state)
 {
     (void)state;
-    assert_close(context_drain_s(288e9, 20e12), 14.4e-3, TIGHT, "s");
-    assert_close(context_drain_s(256e9, 51.2e9), 5.0, TIGHT, "s");
-    assert_close(context_drain_s(30.72e12, 14e9), 30.72e12 / 14e9, TIGHT, "s");
-    assert_close(context_drain_s(24e12, 285e6), 24e12 / 285e6, TIGHT, "s");
+    assert_close(context_drain_s(288e9, 20e12), E_DRAIN_RUBIN_S, TIGHT, "s");
+    assert_close(context_drain_s(256e9, 51.2e9), E_DRAIN_DDR5_6400_S, TIGHT, "s");
+    assert_close(context_drain_s(30.72e12, 14e9), E_DRAIN_MICRON_9550_S, TIGHT, "s");
+    assert_close(context_drain_s(24e12, 285e6), E_DRAIN_EXOS_X24_S, TIGHT, "s");
 }
 
-/* A device of 100 bytes read at 10 bytes/s for $3,600 an hour ($1/s): a byte held
- * 1 s pays its bandwidth share (0.1 s of device), held 100 s its capacity share
- * (1 s); at the drain time, 10 s, the two shares are equal (0.1 s), not added. */
-static void a_byte_pays_its_larger_share_of_the_device(void **state)
+/* A toy device of 100 bytes read at 10 bytes/s for $3,600 an hour: a byte held 1 s,
+ * its 10 s drain time and 100 s (E_TIER_TOY_HOLD_*: §5.5 (Cache hits and memory tiers)). */
+static void a_toy_device_held_1_10_and_100_seconds(void **state)
 {
     (void)state;
     cost_tier t = {"toy", "toy", 100, 10, 3600, "", ""};
-    assert_close(context_tier_usd_per_byte(&t, 1), 0.1, TIGHT, "USD/B");
-    assert_close(context_tier_usd_per_byte(&t, 100), 1.0, TIGHT, "USD/B");
-    assert_close(context_tier_usd_per_byte(&t, 10), 0.1, TIGHT, "USD/B");
+    assert_close(context_tier_usd_per_byte(&t, 1), E_TIER_TOY_HOLD_1S_USD_PER_B, TIGHT,
+                 "USD/B");
+    assert_close(context_tier_usd_per_byte(&t, 100), E_TIER_TOY_HOLD_100S_USD_PER_B, TIGHT,
+                 "USD/B");
+    assert_close(context_tier_usd_per_byte(&t, 10), E_TIER_TOY_HOLD_10S_USD_PER_B, TIGHT,
+                 "USD/B");
 }
 
-/* Each tier of lib/tier.c is cheapest near its own drain time: HBM at 10 ms, DDR at
- * 1 s, flash at 5 minutes and 1 hour, disk at a day. */
-static void each_tier_is_cheapest_near_its_own_drain_time(void **state)
+/* The cheapest of lib/tier.c's four tiers for holds of 10 ms, 1 s, 5 minutes, an hour and a
+ * day, and what it costs (E_CHEAPEST_TIER_*, E_TIER_*: §5.5 (Cache hits and memory tiers)). */
+static void the_cheapest_of_four_tiers_across_holds(void **state)
 {
     (void)state;
     const cost_tier *tiers[] = {&HBM, &DDR, &NVME, &HDD};
-    double holds[] = {0.01, 1, 300, 3600, 86400};
-    size_t expected[] = {0, 1, 2, 2, 3};
+    const double holds[] = {0.01, 1, 300, 3600, 86400};
+    const size_t expected[] = {E_CHEAPEST_TIER_10MS, E_CHEAPEST_TIER_1S, E_CHEAPEST_TIER_300S,
+                               E_CHEAPEST_TIER_3600S, E_CHEAPEST_TIER_86400S};
+    const double usd[] = {E_TIER_HBM_10MS_USD_PER_B, E_TIER_DDR_1S_USD_PER_B,
+                          E_TIER_NVME_300S_USD_PER_B, E_TIER_NVME_3600S_USD_PER_B,
+                          E_TIER_HDD_86400S_USD_PER_B};
     for (size_t i = 0; i < 5; i++) {
         context_tier_choice c = context_cheapest_tier(tiers, 4, holds[i], INFINITY);
         assert_false(c.remat);
         assert_int_equal(c.tier, expected[i]);
-        assert_close(c.usd_per_byte, tier_cost(tiers[expected[i]], holds[i]), TIGHT, "USD/B");
+        assert_close(c.usd_per_byte, usd[i], TIGHT, "USD/B");
     }
 }
 
-/* Lecture 6.5: recomputing one token costs its forward pass, 2 x 37e9 / 10e15 s of a
- * $2/h GPU, over its 35,136 bytes of cache. */
-static void recomputing_one_token_costs_its_weight_arithmetic(void **state)
+/* Lecture 6.5: recomputing one token of DeepSeek-V3 on $2/h chips, per byte of its
+ * cache (E_REMAT_DSV3_1_TOKEN_USD_PER_B: §5.5 (Cache hits and memory tiers)). */
+static void recomputing_one_token_of_deepseek_v3(void **state)
 {
     (void)state;
     context_deploy d = deepseek_on_nvl72();
-    double expected = 2 * 37e9 / 10e15 * (2.0 / 3600) / 35136;
-    assert_close(context_remat_usd_per_byte(&d, 1, 2.0), expected, TIGHT, "USD/B");
+    assert_close(context_remat_usd_per_byte(&d, 1, 2.0), E_REMAT_DSV3_1_TOKEN_USD_PER_B, TIGHT,
+                 "USD/B");
 }
 
-/* A prefill of L tokens does sum_{i<L} i = L (L - 1) / 2 token-attentions: at 128k
- * tokens each token costs 2 x 37e9 + 65,535.5 x f_attn FLOPs, 16 times its weight
- * arithmetic for DeepSeek-V3. */
-static void recomputing_a_long_context_pays_its_attention(void **state)
+/* Recomputing a 131,072-token context of DeepSeek-V3, attention included
+ * (E_REMAT_DSV3_131072_TOKENS_USD_PER_B: §5.5 (Cache hits and memory tiers)). */
+static void recomputing_a_128k_context_of_deepseek_v3(void **state)
 {
     (void)state;
     context_deploy d = deepseek_on_nvl72();
-    double flops = 2 * 37e9 + (131072 - 1) / 2.0 * DSV3_ATTN_FLOPS;
-    double expected = flops / 10e15 * (2.0 / 3600) / 35136;
-    assert_close(context_remat_usd_per_byte(&d, 131072, 2.0), expected, TIGHT, "USD/B");
+    assert_close(context_remat_usd_per_byte(&d, 131072, 2.0),
+                 E_REMAT_DSV3_131072_TOKENS_USD_PER_B, TIGHT, "USD/B");
 }
 
-/* Lecture 6.5: HBM holds a byte for $2/h / 186e9 per second, so it loses to
- * recomputing one token past 2 x 37e9 x 186e9 / (10e15 x 35,136) = 39 s. */
+/* Lecture 6.5: held 10 s, HBM is cheaper than recomputing one token; held a minute, it
+ * is not (E_TIER_HBM_10S_USD_PER_B, E_REMAT_DSV3_1_TOKEN_USD_PER_B). */
 static void recomputing_beats_hbm_for_long_holds(void **state)
 {
     (void)state;
     const cost_tier *only_hbm[] = {&HBM};
-    double remat = 2 * 37e9 / 10e15 * (2.0 / 3600) / 35136;
+    double remat = E_REMAT_DSV3_1_TOKEN_USD_PER_B;
     context_tier_choice held = context_cheapest_tier(only_hbm, 1, 10, remat);
     assert_false(held.remat);
-    assert_close(held.usd_per_byte, tier_cost(&HBM, 10), TIGHT, "USD/B");
+    assert_close(held.usd_per_byte, E_TIER_HBM_10S_USD_PER_B, TIGHT, "USD/B");
     context_tier_choice redone = context_cheapest_tier(only_hbm, 1, 60, remat);
     assert_true(redone.remat);
     assert_int_equal(redone.tier, 0);
@@ -661,7 +657,7 @@ static void recomputing_beats_hbm_for_long_holds(void **state)
 
 /* The contract's ties: of two tiers that cost the same the earlier wins, and
  * recomputing wins when it costs exactly what the cheapest tier does (the toy device
- * costs 0.1 USD a byte at its 10 s drain time, 0.1 = 10 / 100 = 1 / 10 exactly). */
+ * held its drain time, E_TIER_TOY_HOLD_10S_USD_PER_B, exact in a double). */
 static void ties_go_to_the_earlier_tier_and_to_recomputing(void **state)
 {
     (void)state;
@@ -671,11 +667,11 @@ static void ties_go_to_the_earlier_tier_and_to_recomputing(void **state)
     context_tier_choice c = context_cheapest_tier(twins, 2, 10, INFINITY);
     assert_false(c.remat);
     assert_int_equal(c.tier, 0);
-    assert_true(context_cheapest_tier(twins, 2, 10, 0.1).remat);
-    assert_false(context_cheapest_tier(twins, 2, 10, 0.1000001).remat);
+    assert_true(context_cheapest_tier(twins, 2, 10, E_TIER_TOY_HOLD_10S_USD_PER_B).remat);
+    assert_false(
+        context_cheapest_tier(twins, 2, 10, E_TIER_TOY_HOLD_10S_USD_PER_B * 1.000001).remat);
     /* recomputing below the cheaper, later tier: tier is 0, as the contract says,
-     * not the index of the tier it beat (`half`, at half a's price: 0.05 USD a
-     * byte at its drain time) */
+     * not the index of the tier it beat (`half`, a at half its price) */
     cost_tier half = {"half", "half", 100, 10, 1800, "", ""};
     const cost_tier *pair[] = {&a, &half};
     context_tier_choice r = context_cheapest_tier(pair, 2, 10, 0.01);
@@ -772,70 +768,62 @@ static void deepseek_mla_reaches_parity_at_a_few_thousand_tokens(void **state)
 
 /* ---- 5.10 draft_length ----------------------------------------------------- */
 
-/* A toy decode whose numbers are exact: one sequence, 1 s of arithmetic per token
- * (2 x 0.5 FLOP at 1 FLOP/s) and 5 s to read 5 bytes of weights at 1 B/s, so a pass
- * of q + 1 tokens takes max(q + 1, 5) s and balances at 5 tokens. */
+/* A toy decode whose numbers are exact: one sequence, 0.5 active parameters (1 s of
+ * arithmetic per token at 1 FLOP/s) and 5 bytes of weights read at 1 B/s (5 s); no
+ * context. */
 static context_deploy five_second_decode(void)
 {
     return toy(5, 0.5, 1, 0, 1, 1);
 }
 
-/* Expected tokens a step yields: 1 + a + ... + a^q (Leviathan et al. 2023, eq. 1). */
-static double kept(double a, int q)
-{
-    return a == 1 ? q + 1 : (1 - pow(a, q + 1)) / (1 - a);
-}
-
-/* With no drafting cost the best draft fills the balanced pass: 4 guesses at a = 0.8
- * keep (1 - 0.8^5) / 0.2 = 3.36 tokens in the 5 s a plain step takes; a fifth guess
- * makes the pass compute-bound and each step longer than it gains. */
-static void free_drafts_fill_the_balanced_pass(void **state)
+/* Free drafts, each guess accepted with chance 0.8, on the toy: the best draft and what it
+ * gains (E_DRAFT_FREE_A08_*: Leviathan et al. 2023, eq. 1, and §5.4 (Output against input
+ * price)). */
+static void free_drafts_at_accept_0_8(void **state)
 {
     (void)state;
     context_deploy d = five_second_decode();
     context_draft_plan p = context_best_draft(&d, 1, 0, 0.8, 0, 16);
-    assert_int_equal(p.draft_tokens, 4);
-    assert_close(p.tokens_per_step, kept(0.8, 4), TIGHT, "tokens");
-    assert_close(p.s_per_token, 5 / kept(0.8, 4), TIGHT, "s");
-    assert_close(p.speedup, kept(0.8, 4), TIGHT, "x");
+    assert_int_equal(p.draft_tokens, E_DRAFT_FREE_A08_Q);
+    assert_close(p.tokens_per_step, E_DRAFT_FREE_A08_TOKENS, TIGHT, "tokens");
+    assert_close(p.s_per_token, E_DRAFT_FREE_A08_S_PER_TOKEN, TIGHT, "s");
+    assert_close(p.speedup, E_DRAFT_FREE_A08_SPEEDUP, TIGHT, "x");
 }
 
-/* Drafting costs: at a = 0.8 with a balanced pass of 20 tokens (20 bytes of weights)
- * and drafts at 0.1 of a plain step each, a step of q guesses takes 20 + 2q s and
- * the expected time per token (20 + 2q) / kept(q) is least at q = 6: 8.10 s, against
- * 8.13 s at q = 5 and 8.17 s at q = 7. */
+/* Drafts at 0.1 of a plain step each, accept 0.8, on a toy with 20 bytes of weights:
+ * a longer best draft than free drafts would not be cheaper (E_DRAFT_COSTLY_A08_*:
+ * eq. 1 and §5.4 (Output against input price)). */
 static void drafting_cost_shortens_the_best_draft(void **state)
 {
     (void)state;
     context_deploy d = toy(20, 0.5, 1, 0, 1, 1);
     context_draft_plan p = context_best_draft(&d, 1, 0, 0.8, 0.1, 16);
-    assert_int_equal(p.draft_tokens, 6);
-    assert_close(p.s_per_token, (20 + 2 * 6) / kept(0.8, 6), TIGHT, "s");
-    assert_close(p.speedup, 20 / ((20 + 2 * 6) / kept(0.8, 6)), TIGHT, "x");
+    assert_int_equal(p.draft_tokens, E_DRAFT_COSTLY_A08_Q);
+    assert_close(p.s_per_token, E_DRAFT_COSTLY_A08_S_PER_TOKEN, TIGHT, "s");
+    assert_close(p.speedup, E_DRAFT_COSTLY_A08_SPEEDUP, TIGHT, "x");
 }
 
-/* The tie rule: with every guess accepted (a = 1) each q from 4 up keeps q + 1 tokens
- * in q + 1 s, 1 s a token: the smallest, q = 4, wins; with none accepted (a = 0)
- * every q up to 4 takes 5 s a token, and q = 0 wins. */
+/* The tie rule: with every guess accepted (a = 1) several q are equally fast, and the
+ * smallest wins (E_DRAFT_ALL_ACCEPTED_*); with none accepted (a = 0) q = 0 wins, plain
+ * decode: one token a step at the toy's 5 s step. */
 static void ties_go_to_the_shorter_draft(void **state)
 {
     (void)state;
     context_deploy d = five_second_decode();
     context_draft_plan all = context_best_draft(&d, 1, 0, 1, 0, 12);
-    assert_int_equal(all.draft_tokens, 4);
-    assert_close(all.s_per_token, 1, TIGHT, "s");
-    assert_close(all.speedup, 5, TIGHT, "x");
+    assert_int_equal(all.draft_tokens, E_DRAFT_ALL_ACCEPTED_Q);
+    assert_close(all.s_per_token, E_DRAFT_ALL_ACCEPTED_S_PER_TOKEN, TIGHT, "s");
+    assert_close(all.speedup, E_DRAFT_ALL_ACCEPTED_SPEEDUP, TIGHT, "x");
     context_draft_plan none = context_best_draft(&d, 1, 0, 0, 0, 12);
     assert_int_equal(none.draft_tokens, 0);
-    /* plain decode keeps one token a step, at the 5 s of its step */
     assert_close(none.tokens_per_step, 1, TIGHT, "tokens");
     assert_close(none.s_per_token, 5, TIGHT, "s");
     assert_close(none.speedup, 1, TIGHT, "x");
 }
 
 /* When decode is already compute-bound (0.5 s of weights under 1 s of arithmetic)
- * every guess lengthens the step by a whole token's arithmetic and keeps less than
- * a token: plain decode is best. max_draft = 0 allows nothing else. */
+ * no draft helps: plain decode is best, at its 1 s step. max_draft = 0 allows
+ * nothing else. */
 static void a_compute_bound_decode_gains_nothing_from_drafts(void **state)
 {
     (void)state;
@@ -868,63 +856,69 @@ static void assert_actions(const context_cache_action *got, const context_cache_
         assert_int_equal(got[i], want[i]);
 }
 
-/* One request has nothing to reuse: it is sent uncached, $5. */
+/* One request has nothing to reuse: it is sent uncached (E_SCHEDULE_ONE_REQUEST_USD). */
 static void a_single_request_is_sent_uncached(void **state)
 {
     (void)state;
     double t[] = {0};
     context_cache_action a[1];
-    assert_close(schedule(api("claude-opus-4.6"), t, 1, a), 5, TIGHT, "USD");
+    assert_close(schedule(api("claude-opus-4.6"), t, 1, a), E_SCHEDULE_ONE_REQUEST_USD, TIGHT,
+                 "USD");
     assert_int_equal(a[0], CONTEXT_SEND_UNCACHED);
 }
 
-/* Requests 4 minutes apart: one 5-minute write and two hits, 6.25 + 2 x 0.5 = $7.25
- * against $15 uncached. */
-static void requests_minutes_apart_use_a_5_minute_entry(void **state)
+/* Three requests 4 minutes apart, Claude Opus 4.6 (E_SCHEDULE_4_MIN_APART_USD: §5.8 (A
+ * conversation's cache bill)). */
+static void requests_four_minutes_apart(void **state)
 {
     (void)state;
     double t[] = {0, 240, 480};
     context_cache_action a[3];
     context_cache_action want[] = {CONTEXT_WRITE_5M, CONTEXT_READ_CACHE, CONTEXT_READ_CACHE};
-    assert_close(schedule(api("claude-opus-4.6"), t, 3, a), 7.25, TIGHT, "USD");
+    assert_close(schedule(api("claude-opus-4.6"), t, 3, a), E_SCHEDULE_4_MIN_APART_USD, TIGHT,
+                 "USD");
     assert_actions(a, want, 3);
 }
 
-/* Half-hour gaps outlive a 5-minute entry: a 1-hour write and two hits cost
- * 10 + 2 x 0.5 = $11 against $15; for two requests 10.5 > 10, so none is cached. */
-static void half_hour_gaps_need_the_1_hour_entry(void **state)
+/* Three requests half an hour apart, and two (E_SCHEDULE_HALF_HOUR_*: §5.8 (A conversation's
+ * cache bill)). */
+static void requests_half_an_hour_apart(void **state)
 {
     (void)state;
     double t3[] = {0, 1800, 3600};
     context_cache_action a[3];
     context_cache_action want[] = {CONTEXT_WRITE_1H, CONTEXT_READ_CACHE, CONTEXT_READ_CACHE};
-    assert_close(schedule(api("claude-opus-4.6"), t3, 3, a), 11, TIGHT, "USD");
+    assert_close(schedule(api("claude-opus-4.6"), t3, 3, a), E_SCHEDULE_HALF_HOUR_3_USD, TIGHT,
+                 "USD");
     assert_actions(a, want, 3);
     double t2[] = {0, 1800};
     context_cache_action b[2];
     context_cache_action none[] = {CONTEXT_SEND_UNCACHED, CONTEXT_SEND_UNCACHED};
-    assert_close(schedule(api("claude-opus-4.6"), t2, 2, b), 10, TIGHT, "USD");
+    assert_close(schedule(api("claude-opus-4.6"), t2, 2, b), E_SCHEDULE_HALF_HOUR_2_USD, TIGHT,
+                 "USD");
     assert_actions(b, none, 2);
 }
 
-/* The boundary: an entry exactly 300 s old is still live (6.25 + 0.5 = $6.75); half
- * a second later it is gone, and the two requests are cheapest uncached ($10). */
+/* The contract's boundary: an entry exactly 300 s old is still live; half a second
+ * later it is gone (E_SCHEDULE_300S_APART_USD, E_SCHEDULE_300_5S_APART_USD). */
 static void an_entry_exactly_its_life_old_is_live(void **state)
 {
     (void)state;
     double live[] = {0, 300};
     context_cache_action a[2];
     context_cache_action hit[] = {CONTEXT_WRITE_5M, CONTEXT_READ_CACHE};
-    assert_close(schedule(api("claude-opus-4.6"), live, 2, a), 6.75, TIGHT, "USD");
+    assert_close(schedule(api("claude-opus-4.6"), live, 2, a), E_SCHEDULE_300S_APART_USD, TIGHT,
+                 "USD");
     assert_actions(a, hit, 2);
     double gone[] = {0, 300.5};
     context_cache_action none[] = {CONTEXT_SEND_UNCACHED, CONTEXT_SEND_UNCACHED};
-    assert_close(schedule(api("claude-opus-4.6"), gone, 2, a), 10, TIGHT, "USD");
+    assert_close(schedule(api("claude-opus-4.6"), gone, 2, a), E_SCHEDULE_300_5S_APART_USD,
+                 TIGHT, "USD");
     assert_actions(a, none, 2);
 }
 
-/* A hit restarts the entry's life: requests every 4 minutes for 12 minutes keep one
- * 5-minute entry alive, 6.25 + 3 x 0.5 = $7.75. */
+/* The contract: a hit restarts the entry's life. Requests every 4 minutes for 12
+ * minutes (E_SCHEDULE_EVERY_4_MIN_FOR_12_USD). */
 static void a_hit_restarts_the_entry_life(void **state)
 {
     (void)state;
@@ -932,27 +926,29 @@ static void a_hit_restarts_the_entry_life(void **state)
     context_cache_action a[4];
     context_cache_action want[] = {CONTEXT_WRITE_5M, CONTEXT_READ_CACHE, CONTEXT_READ_CACHE,
                                    CONTEXT_READ_CACHE};
-    assert_close(schedule(api("claude-opus-4.6"), t, 4, a), 7.75, TIGHT, "USD");
+    assert_close(schedule(api("claude-opus-4.6"), t, 4, a), E_SCHEDULE_EVERY_4_MIN_FOR_12_USD,
+                 TIGHT, "USD");
     assert_actions(a, want, 4);
 }
 
-/* Looking ahead pays: a pair a minute apart, a half-hour pause, another pair. Two
- * 5-minute entries cost 2 x (6.25 + 0.5) = $13.50; one 1-hour entry read three times
- * costs 10 + 3 x 0.5 = $11.50. */
-static void one_long_entry_beats_two_short_ones(void **state)
+/* A pair a minute apart, a pause of 2,000 s, another pair
+ * (E_SCHEDULE_PAIR_PAUSE_PAIR_USD: §5.8 (A conversation's cache bill)). */
+static void a_pair_a_pause_and_a_pair(void **state)
 {
     (void)state;
     double t[] = {0, 60, 2000, 2060};
     context_cache_action a[4];
     context_cache_action want[] = {CONTEXT_WRITE_1H, CONTEXT_READ_CACHE, CONTEXT_READ_CACHE,
                                    CONTEXT_READ_CACHE};
-    assert_close(schedule(api("claude-opus-4.6"), t, 4, a), 11.5, TIGHT, "USD");
+    assert_close(schedule(api("claude-opus-4.6"), t, 4, a), E_SCHEDULE_PAIR_PAUSE_PAIR_USD,
+                 TIGHT, "USD");
     assert_actions(a, want, 4);
 }
 
 /* The tie rule: on a list of $0.90 input, $1.40 5-minute write and $0.40 hit, two
- * requests cost 0.9 + 0.9 = 1.4 + 0.4 = $1.80 either way (in doubles the second sum
- * is 1.7999999999999998): uncached comes first in the order, and wins. */
+ * requests 100 s apart cost $1.80 uncached and $1.80 written then read (in doubles the
+ * two sums differ in the last bit): uncached comes first in the order, and wins
+ * (E_SCHEDULE_TIE_USD). */
 static void ties_go_to_the_earlier_action(void **state)
 {
     (void)state;
@@ -960,14 +956,14 @@ static void ties_go_to_the_earlier_action(void **state)
     double t[] = {0, 100};
     context_cache_action a[2];
     context_cache_action want[] = {CONTEXT_SEND_UNCACHED, CONTEXT_SEND_UNCACHED};
-    assert_close(schedule(&p, t, 2, a), 1.8, TIGHT, "USD");
+    assert_close(schedule(&p, t, 2, a), E_SCHEDULE_TIE_USD, TIGHT, "USD");
     assert_actions(a, want, 2);
 }
 
 /* The tie rule's tolerance is relative to the least total. With the write $1.8e-10
- * cheaper, write-then-read totals $1.8 - 1.8e-10, within 1e-9 of the least (itself):
- * uncached still comes first. With it $1.8e-8 cheaper (a relative 1e-8, past the
- * tolerance) the write and the hit are the one cheapest schedule. */
+ * cheaper, written then read is within 1e-9 of the least: uncached still comes first.
+ * With it $1.8e-8 cheaper (a relative 1e-8, past the tolerance) the write and the hit
+ * are the one cheapest schedule (E_SCHEDULE_PAST_TIE_USD). */
 static void the_tie_tolerance_is_relative_to_the_least_total(void **state)
 {
     (void)state;
@@ -976,16 +972,17 @@ static void the_tie_tolerance_is_relative_to_the_least_total(void **state)
     cost_api_price near = {.name = "near", .base = {0.9, 1, 0.4},
                            .cache_write_5m_usd_per_mtok = 1.4 - 1.8e-10};
     context_cache_action uncached[] = {CONTEXT_SEND_UNCACHED, CONTEXT_SEND_UNCACHED};
-    assert_close(schedule(&near, t, 2, a), 1.8, TIGHT, "USD");
+    assert_close(schedule(&near, t, 2, a), E_SCHEDULE_TIE_USD, TIGHT, "USD");
     assert_actions(a, uncached, 2);
     cost_api_price past = {.name = "past", .base = {0.9, 1, 0.4},
                            .cache_write_5m_usd_per_mtok = 1.4 - 1.8e-8};
     context_cache_action cached[] = {CONTEXT_WRITE_5M, CONTEXT_READ_CACHE};
-    assert_close(schedule(&past, t, 2, a), 1.8 - 1.8e-8, TIGHT, "USD");
+    assert_close(schedule(&past, t, 2, a), E_SCHEDULE_PAST_TIE_USD, TIGHT, "USD");
     assert_actions(a, cached, 2);
 }
 
-/* A list without write prices (GPT-5) cannot write: every request uncached, 3 x $1.25. */
+/* A list without write prices (GPT-5) cannot write: every request uncached
+ * (E_SCHEDULE_GPT5_3_USD). */
 static void a_list_without_writes_sends_everything_uncached(void **state)
 {
     (void)state;
@@ -993,21 +990,18 @@ static void a_list_without_writes_sends_everything_uncached(void **state)
     context_cache_action a[3];
     context_cache_action want[] = {CONTEXT_SEND_UNCACHED, CONTEXT_SEND_UNCACHED,
                                    CONTEXT_SEND_UNCACHED};
-    assert_close(schedule(api("gpt-5"), t, 3, a), 3 * 1.25, TIGHT, "USD");
+    assert_close(schedule(api("gpt-5"), t, 3, a), E_SCHEDULE_GPT5_3_USD, TIGHT, "USD");
     assert_actions(a, want, 3);
 }
 
 /* ---- 5.12 longest_context -------------------------------------------------- */
 
 /* A toy whose numbers are exact in binary: one chip of 1,000 bytes of HBM, 1 FLOP/s and
- * 100 B/s, rented at 3,600 USD an hour (1 USD a second, so a token's cost in USD per
- * million is its time in seconds times 1e6); 100 bytes of weights (100 parameters at 1
- * byte), 1 FLOP of arithmetic per token (0.5 active parameters), 1 byte of cache per
- * token of context, no attention arithmetic. At context L and batch B, from the
- * roofline of §5.1 (The roofline against context):
- *     a token takes  max(1, (100 / B + L) / 100) s
- *     a step takes   B times that, max(B, 1 + B L / 100) s
- *     the HBM holds  100 + B L bytes. */
+ * 100 B/s, rented at 3,600 USD an hour (1 USD a second); 100 bytes of weights (100
+ * parameters at 1 byte), 0.5 active parameters, 1 byte of cache per token of context,
+ * no attention arithmetic. Its times are those of §5.1 (The roofline against
+ * context); the expected answers (E_REACH_TOY_*) come from trying every context and
+ * batch of the toy, in the instructor's copy. */
 static context_deploy reach_toy(void)
 {
     return toy(100, 0.5, 1, 0, 1, 100);
@@ -1026,57 +1020,56 @@ static void assert_reach(context_reach r, double context, double batch, double s
     assert_close(r.usd_per_mtok, usd_per_mtok, TIGHT, "USD/Mtok");
 }
 
-/* With speed and price free, HBM alone limits the context: one sequence of L tokens
- * fits while 100 + L <= 1,000, so L = 900, exactly full (a limit met exactly is met).
- * Its step is max(1, 1 + 900 / 100) = 10 s, and a token costs 10 s = 1e7 USD/Mtok. */
+/* With speed and price free, HBM alone limits the context; it holds the weights as
+ * well as the caches, and a limit met exactly is met (E_REACH_TOY_HBM_ONLY_*). */
 static void a_full_hbm_ends_the_context_weights_included(void **state)
 {
     (void)state;
     context_deploy d = reach_toy();
     context_reach r = context_longest_context(&d, TOY_HBM, TOY_USD_PER_HOUR, NO_LIMIT,
                                               NO_LIMIT, 1e6);
-    assert_reach(r, 900, 1, 10, 1e7);
+    assert_reach(r, E_REACH_TOY_HBM_ONLY_TOKENS, E_REACH_TOY_HBM_ONLY_BATCH,
+                 E_REACH_TOY_HBM_ONLY_STEP_S, E_REACH_TOY_HBM_ONLY_USD_PER_MTOK);
 }
 
-/* A price of 2e6 USD/Mtok (2 s a token) is met while 100 / B + L <= 200, and the
- * cheapest batch at L is the largest that fits, B = floor(900 / L): at L = 180 that is
- * 5 sequences, 100 / 5 + 180 = 200, exactly the price; at L = 181 only 4 fit, and
- * 25 + 181 = 206 is too dear. The step: max(5, 1 + 5 x 180 / 100) = 10 s. */
-static void a_price_limit_is_met_by_the_largest_batch_that_fits(void **state)
+/* A price of at most 2e6 USD per million tokens, the step free
+ * (E_REACH_TOY_PRICE_*). */
+static void a_price_limit_alone(void **state)
 {
     (void)state;
     context_deploy d = reach_toy();
     context_reach r = context_longest_context(&d, TOY_HBM, TOY_USD_PER_HOUR, NO_LIMIT,
                                               2e6, 1e6);
-    assert_reach(r, 180, 5, 10, 2e6);
+    assert_reach(r, E_REACH_TOY_PRICE_TOKENS, E_REACH_TOY_PRICE_BATCH,
+                 E_REACH_TOY_PRICE_STEP_S, E_REACH_TOY_PRICE_USD_PER_MTOK);
 }
 
-/* A step of at most 4 s bounds the WHOLE step, max(B, 1 + B L / 100), not one token's
- * share of it: one sequence meets it while L <= 300 (1 + 3 = 4 s exactly), and at
- * L = 300 a second sequence would step 1 + 6 = 7 s. A token then costs 4e6 USD/Mtok. */
+/* A step of at most 4 s, the contract's time between two tokens of one sequence, the
+ * price free (E_REACH_TOY_STEP_*). */
 static void a_step_limit_bounds_the_whole_step(void **state)
 {
     (void)state;
     context_deploy d = reach_toy();
     context_reach r = context_longest_context(&d, TOY_HBM, TOY_USD_PER_HOUR, 4, NO_LIMIT,
                                               1e6);
-    assert_reach(r, 300, 1, 4, 4e6);
+    assert_reach(r, E_REACH_TOY_STEP_TOKENS, E_REACH_TOY_STEP_BATCH, E_REACH_TOY_STEP_STEP_S,
+                 E_REACH_TOY_STEP_USD_PER_MTOK);
 }
 
-/* Past the balance batch a larger batch costs no less per token: at the model's window
- * of 20 tokens a token takes max(1, (100 / B + 20) / 100) s, 1 s (1e6 USD/Mtok) for
- * every B >= 2 up to the 45 that fit, and the smallest, 2, is the answer (step 2 s).
- * At a window of 50 the balance is exactly B = 2 (100 / 2 + 50 = 100): a tie between
- * compute and memory costs the same 1 s, and 2 still wins. */
-static void past_the_balance_batch_the_smallest_cheapest_batch_wins(void **state)
+/* The contract's tie: at the model's window of 20 tokens, and of 50, several batches
+ * cost the same least amount, and the smallest is the answer
+ * (E_REACH_TOY_WINDOW_20_*, E_REACH_TOY_WINDOW_50_*). */
+static void equally_cheap_batches_go_to_the_smallest(void **state)
 {
     (void)state;
     context_deploy d = reach_toy();
     context_reach r = context_longest_context(&d, TOY_HBM, TOY_USD_PER_HOUR, NO_LIMIT,
                                               NO_LIMIT, 20);
-    assert_reach(r, 20, 2, 2, 1e6);
+    assert_reach(r, E_REACH_TOY_WINDOW_20_TOKENS, E_REACH_TOY_WINDOW_20_BATCH,
+                 E_REACH_TOY_WINDOW_20_STEP_S, E_REACH_TOY_WINDOW_20_USD_PER_MTOK);
     r = context_longest_context(&d, TOY_HBM, TOY_USD_PER_HOUR, NO_LIMIT, NO_LIMIT, 50);
-    assert_reach(r, 50, 2, 2, 1e6);
+    assert_reach(r, E_REACH_TOY_WINDOW_50_TOKENS, E_REACH_TOY_WINDOW_50_BATCH,
+                 E_REACH_TOY_WINDOW_50_STEP_S, E_REACH_TOY_WINDOW_50_USD_PER_MTOK);
 }
 
 /* The rounding rule: three chips of 0.3 bytes hold 0.9 bytes, and 0.1 bytes of weights
@@ -1096,10 +1089,10 @@ static void an_hbm_full_to_the_last_bit_of_a_double_still_fits(void **state)
     assert_close(r.batch, 1, TIGHT, "sequences");
 }
 
-/* No answer when not even one token of context is served: weights of 100 bytes leave
- * no room in 100 bytes of HBM (101 bytes hold one token: L = 1, B = 1, a step of
- * max(1, 1 + 1 / 100) = 1.01 s); that 1.01 s step misses a 0.5 s target; a token
- * never costs less than its 1 s of arithmetic, 1e6 USD/Mtok. */
+/* No answer when not even one token of context is served: 100 bytes of HBM hold the
+ * toy's weights and nothing else; a 0.5 s step target is under the toy's shortest
+ * step; a price under a token's 1 s of arithmetic (999,999 USD/Mtok). 101 bytes of HBM
+ * serve one token (E_REACH_TOY_HBM_101_*). */
 static void nothing_served_gives_no_answer(void **state)
 {
     (void)state;
@@ -1110,7 +1103,8 @@ static void nothing_served_gives_no_answer(void **state)
         context_longest_context(&d, TOY_HBM, TOY_USD_PER_HOUR, NO_LIMIT, 999999, 1e6),
     };
     assert_reach(context_longest_context(&d, 101, TOY_USD_PER_HOUR, NO_LIMIT, NO_LIMIT, 1e6),
-                 1, 1, 1.01, 1.01e6);
+                 E_REACH_TOY_HBM_101_TOKENS, E_REACH_TOY_HBM_101_BATCH,
+                 E_REACH_TOY_HBM_101_STEP_S, E_REACH_TOY_HBM_101_USD_PER_MTOK);
     for (int i = 0; i < 3; i++) {
         assert_false(none[i].exists);
         assert_true(none[i].context_tokens == 0 && none[i].batch == 0 &&
@@ -1118,27 +1112,17 @@ static void nothing_served_gives_no_answer(void **state)
     }
 }
 
-/* DeepSeek-V3 on a GB200 NVL72 (fp4, fp8 MLA cache, attention counted) at 2 USD a
- * chip-hour (chapter 1's rent, our assumption), its 131,072-token window (128K, the
- * DeepSeek-V3 README), steps of at most 50 ms and DeepSeek's own output price of
- * 1.10 USD/Mtok (lib/price.c, early 2025). The rack's HBM holds
- * 72 x 186e9 - 335.5e9 = 13,056.5e9 bytes of cache: K = 13,056.5e9 / 35,136 =
- * 371,598,929.9 tokens of context in all. At L = 131,072 a token's fetch,
- * (335.5e9 / B + 131,072 x 35,136) / (72 x 8e12), outweighs its arithmetic,
- * (74e9 + 131,072 x 17,000,448) / (72 x 10e15), at every batch that fits, so the
- * cheapest batch is the largest, B = floor(K / L) = 2,835; its step, HBM's drain time
- * or less (13,392e9 / 576e12 = 23.25 ms), meets 50 ms, and a token costs
- * 72 x 2 / 3600 x 1e6 x fetch = 0.328 USD/Mtok, under the price: the window binds. */
-static void deepseek_v3_on_an_nvl72_sells_its_whole_window(void **state)
+/* DeepSeek-V3 on a GB200 NVL72 (fp4, fp8 MLA cache, attention counted) at 2 USD a chip-hour
+ * (chapter 1's rent, our assumption), its 131,072-token window (128K, the DeepSeek-V3 README),
+ * steps of at most 50 ms and DeepSeek's own output price (lib/price.c, early 2025): the window
+ * is sold whole (E_REACH_DSV3_*: §5.6 (Why context stopped near 200k)). */
+static void deepseek_v3_on_an_nvl72_at_deepseeks_price(void **state)
 {
     (void)state;
     context_deploy d = deepseek_on_nvl72();
-    double L = 131072, B = 2835;
-    double fetch_s = (671e9 * 0.5 / B + L * d.kv_bytes_per_token) / (72 * 8e12);
-    context_reach r = context_longest_context(&d, 186e9, 2, 0.05, 1.10, L);
-    assert_reach(r, L, B, B * fetch_s, 72 * 2 / 3600.0 * 1e6 * fetch_s);
-    assert_true(671e9 * 0.5 + B * L * d.kv_bytes_per_token <= 72 * 186e9);
-    assert_true(671e9 * 0.5 + (B + 1) * L * d.kv_bytes_per_token > 72 * 186e9);
+    double L = 131072, price = api("deepseek-v3")->base.output_usd_per_mtok;
+    context_reach r = context_longest_context(&d, 186e9, 2, 0.05, price, L);
+    assert_reach(r, L, E_REACH_DSV3_BATCH, E_REACH_DSV3_STEP_S, E_REACH_DSV3_USD_PER_MTOK);
 }
 
 int main(void)
@@ -1149,12 +1133,12 @@ int main(void)
         CHALK_TEST(context_roofline, memory_per_token_rises_linearly_with_context),
         CHALK_TEST(context_roofline, short_context_is_compute_bound_long_context_memory_bound),
         CHALK_TEST(context_roofline, a_tie_is_compute_bound),
-        CHALK_TEST(context_kink, kink_is_where_the_two_lines_cross),
+        CHALK_TEST(context_kink, deepseek_v3_kink_at_a_batch_of_20000),
         CHALK_TEST(context_kink, without_attention_the_kink_comes_earlier),
-        CHALK_TEST(context_kink, kink_tends_to_the_balance_context_as_the_batch_grows),
-        CHALK_TEST(context_kink, no_kink_below_the_balance_batch),
+        CHALK_TEST(context_kink, kink_at_an_unbounded_batch),
+        CHALK_TEST(context_kink, no_kink_at_a_small_batch),
         CHALK_TEST(context_kink, weights_exactly_balancing_compute_give_no_kink),
-        CHALK_TEST(context_kink, attention_outgrowing_the_cache_fetch_gives_no_kink),
+        CHALK_TEST(context_kink, compute_bound_at_every_context_gives_no_kink),
         CHALK_TEST(context_roofline, hbm_holds_the_weights_and_every_cache),
         CHALK_TEST(context_roofline, cost_per_million_tokens_is_the_rent_of_a_tokens_time),
         CHALK_TEST(kv_from_price, lecture_inputs_give_833_bytes_in_consistent_units),
@@ -1171,18 +1155,18 @@ int main(void)
         CHALK_TEST(windows_sparse, sparse_attention_reads_the_selection_plus_the_index),
         CHALK_TEST(windows_sparse, an_empty_context_holds_and_reads_nothing),
         CHALK_TEST(pass_length, decode_pays_memory_prefill_pays_compute),
-        CHALK_TEST(pass_length, memory_per_token_falls_as_one_over_the_pass_length),
+        CHALK_TEST(pass_length, memory_and_compute_per_token_against_the_pass_length),
         CHALK_TEST(pass_length, a_one_token_pass_is_a_decode_step),
         CHALK_TEST(pass_length, attention_shortens_the_balanced_pass),
-        CHALK_TEST(pass_length, price_ratio_5_means_decode_mfu_one_fifth),
+        CHALK_TEST(pass_length, a_price_ratio_read_as_a_cost_ratio),
         CHALK_TEST(attention_parity, conventional_layout_reaches_parity_near_100k),
         CHALK_TEST(attention_parity, aggressive_layout_reaches_parity_in_the_millions),
         CHALK_TEST(attention_parity, deepseek_mla_reaches_parity_at_a_few_thousand_tokens),
-        CHALK_TEST(cache_tiers, drain_time_is_capacity_over_bandwidth),
-        CHALK_TEST(cache_tiers, a_byte_pays_its_larger_share_of_the_device),
-        CHALK_TEST(cache_tiers, each_tier_is_cheapest_near_its_own_drain_time),
-        CHALK_TEST(cache_tiers, recomputing_one_token_costs_its_weight_arithmetic),
-        CHALK_TEST(cache_tiers, recomputing_a_long_context_pays_its_attention),
+        CHALK_TEST(cache_tiers, drain_times_of_four_devices),
+        CHALK_TEST(cache_tiers, a_toy_device_held_1_10_and_100_seconds),
+        CHALK_TEST(cache_tiers, the_cheapest_of_four_tiers_across_holds),
+        CHALK_TEST(cache_tiers, recomputing_one_token_of_deepseek_v3),
+        CHALK_TEST(cache_tiers, recomputing_a_128k_context_of_deepseek_v3),
         CHALK_TEST(cache_tiers, recomputing_beats_hbm_for_long_holds),
         CHALK_TEST(cache_tiers, ties_go_to_the_earlier_tier_and_to_recomputing),
         CHALK_TEST(api_bill, gemini_short_prompt_pays_2_and_12_per_million),
@@ -1195,28 +1179,28 @@ int main(void)
         CHALK_TEST(api_bill, long_tier_is_reported_even_without_a_bill),
         CHALK_TEST(api_bill, a_write_price_is_the_lists_at_either_tier),
         CHALK_TEST(api_bill, a_tier_without_an_output_or_input_price_gives_no_bill),
-        CHALK_TEST(draft_length, free_drafts_fill_the_balanced_pass),
+        CHALK_TEST(draft_length, free_drafts_at_accept_0_8),
         CHALK_TEST(draft_length, drafting_cost_shortens_the_best_draft),
         CHALK_TEST(draft_length, ties_go_to_the_shorter_draft),
         CHALK_TEST(draft_length, a_compute_bound_decode_gains_nothing_from_drafts),
         CHALK_TEST(cache_schedule, a_single_request_is_sent_uncached),
-        CHALK_TEST(cache_schedule, requests_minutes_apart_use_a_5_minute_entry),
-        CHALK_TEST(cache_schedule, half_hour_gaps_need_the_1_hour_entry),
+        CHALK_TEST(cache_schedule, requests_four_minutes_apart),
+        CHALK_TEST(cache_schedule, requests_half_an_hour_apart),
         CHALK_TEST(cache_schedule, an_entry_exactly_its_life_old_is_live),
         CHALK_TEST(cache_schedule, a_hit_restarts_the_entry_life),
-        CHALK_TEST(cache_schedule, one_long_entry_beats_two_short_ones),
+        CHALK_TEST(cache_schedule, a_pair_a_pause_and_a_pair),
         CHALK_TEST(cache_schedule, ties_go_to_the_earlier_action),
         CHALK_TEST(cache_schedule, the_tie_tolerance_is_relative_to_the_least_total),
         CHALK_TEST(cache_schedule, a_list_without_writes_sends_everything_uncached),
         CHALK_TEST(windows_sparse, the_index_is_index_dim_numbers_per_layer),
         CHALK_TEST(windows_sparse, past_the_kink_reads_grow_as_the_square_root),
         CHALK_TEST(longest_context, a_full_hbm_ends_the_context_weights_included),
-        CHALK_TEST(longest_context, a_price_limit_is_met_by_the_largest_batch_that_fits),
+        CHALK_TEST(longest_context, a_price_limit_alone),
         CHALK_TEST(longest_context, a_step_limit_bounds_the_whole_step),
-        CHALK_TEST(longest_context, past_the_balance_batch_the_smallest_cheapest_batch_wins),
+        CHALK_TEST(longest_context, equally_cheap_batches_go_to_the_smallest),
         CHALK_TEST(longest_context, an_hbm_full_to_the_last_bit_of_a_double_still_fits),
         CHALK_TEST(longest_context, nothing_served_gives_no_answer),
-        CHALK_TEST(longest_context, deepseek_v3_on_an_nvl72_sells_its_whole_window),
+        CHALK_TEST(longest_context, deepseek_v3_on_an_nvl72_at_deepseeks_price),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
