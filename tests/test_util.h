@@ -54,6 +54,20 @@ static inline void chalk_assert_named(int actual, int expected, const char *(*na
     _fail(file, line);
 }
 
+/* A roof's name, for messages about the bound enums (cost_bound of lib/roofline.h,
+ * moe_bound of chapter 2: compute 0, memory 1, network 2), written here so that a
+ * message never calls the code under test: "step.bound = memory, expected compute". */
+static inline const char *chalk_roof_name(int bound)
+{
+    static const char *const names[] = {"compute", "memory", "network"};
+    static char other[32];
+    if (bound >= 0 && bound < 3)
+        return names[bound];
+    snprintf(other, sizeof other, "%d (not a roof)", bound);
+    return other;
+}
+#define assert_roof(actual, expected) assert_named((actual), (expected), chalk_roof_name)
+
 /* A named test: cmocka prints it as "exercise: fact", which `make check`, hints
  * and grading read to know which exercise a test belongs to. */
 #define CHALK_TEST(exercise, fn) \

@@ -239,14 +239,14 @@ static void step_is_the_largest_of_three_roofs(void **state)
     (void)state;
     moe_deploy d = deepseek_on_nvl72();
     moe_step small = moe_step_at(&d, 64, 0);
-    assert_int_equal(small.bound, MOE_BOUND_MEMORY);
+    assert_roof(small.bound, MOE_BOUND_MEMORY);
     assert_close(small.step_s, E_V3_STEP_S_B64, TIGHT, "s");
     moe_step big = moe_step_at(&d, 20000, 0);
-    assert_int_equal(big.bound, MOE_BOUND_COMPUTE);
+    assert_roof(big.bound, MOE_BOUND_COMPUTE);
     assert_close(big.step_s, E_V3_STEP_S_B20000_FP4, TIGHT, "s");
     d.act_bytes = 2.0;
     moe_step net = moe_step_at(&d, 20000, 0);
-    assert_int_equal(net.bound, MOE_BOUND_NETWORK);
+    assert_roof(net.bound, MOE_BOUND_NETWORK);
     assert_close(net.step_s, E_V3_STEP_S_B20000_BF16, TIGHT, "s");
     assert_true(net.step_s < net.compute_s + net.memory_s + net.a2a_s);
 }
@@ -260,7 +260,7 @@ static void kv_fetch_counts_against_the_memory_roof(void **state)
     moe_step s = moe_step_at(&d, 8000, 2048);
     assert_close(s.memory_s, E_V3_MEMORY_S_B8000_L2048, TIGHT, "s");
     assert_true(s.compute_s > s.weights_s && s.compute_s < s.memory_s);
-    assert_int_equal(s.bound, MOE_BOUND_MEMORY);
+    assert_roof(s.bound, MOE_BOUND_MEMORY);
     assert_close(s.step_s, s.memory_s, TIGHT, "s");
 }
 
@@ -460,7 +460,7 @@ static void deepseek_on_two_racks_of_64(void **state)
     assert_close(s2.compute_s, E_V3_2R_COMPUTE_S_B8192, TIGHT, "s");
     assert_close(s2.a2a_s, E_V3_2R_A2A_S_B8192, TIGHT, "s");
     assert_close(moe_network_over_compute(&two), E_V3_2R_NET_OVER_COMPUTE, TIGHT, "x");
-    assert_int_equal(s2.bound, MOE_BOUND_NETWORK);
+    assert_roof(s2.bound, MOE_BOUND_NETWORK);
 }
 
 /* ---- 2.6 expert_batch -------------------------------------------------------- */
