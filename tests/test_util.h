@@ -66,7 +66,7 @@ static inline const char *chalk_roof_name(int bound)
     snprintf(other, sizeof other, "%d (not a roof)", bound);
     return other;
 }
-#define assert_roof(actual, expected) assert_named((actual), (expected), chalk_roof_name)
+#define assert_roof(actual, expected) assert_named(actual, expected, chalk_roof_name)
 
 /* A named test: cmocka prints it as "exercise: fact", which `make check`, hints
  * and grading read to know which exercise a test belongs to. */
