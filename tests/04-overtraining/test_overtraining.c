@@ -305,7 +305,8 @@ static void a_model_of_1e300_parameters_needs_more_flops_than_a_double_holds(voi
 /* ---- 4.3 iso_loss ---------------------------------------------------------------- */
 
 /* The refit (Besiroglu et al. Table 1): an 8B model trained on the tokens it needs
- * for 2.1 nats reaches 2.1 nats by the law, and the count is §4.4's. */
+ * for 2.1 nats reaches 2.1 nats by the law, and the count is that of §4.4 (Holding
+ * quality fixed). */
 static void tokens_for_a_loss_invert_the_loss_law(void **state)
 {
     (void)state;
@@ -316,8 +317,8 @@ static void tokens_for_a_loss_invert_the_loss_law(void **state)
     assert_close(t.tokens, E_ISO_TOKENS_8B_2_1_NATS_BESIROGLU, 1e-9, "tokens");
 }
 
-/* The printed fit: a 1B model has a least loss no data takes it below (§4.4
- * (Holding quality fixed)); under it the answer does not exist, above it it does. */
+/* The printed fit: a 1B model has a least loss no data takes it below, §4.4 (Holding
+ * quality fixed); under it the answer does not exist, above it it does. */
 static void no_amount_of_data_saves_a_model_that_is_too_small(void **state)
 {
     (void)state;
@@ -874,7 +875,8 @@ static void an_invalid_fleet_model_or_rule_has_no_estimate(void **state)
 /* ---- 4.10 inference_optimal ----------------------------------------------------- */
 
 /* The life of a given model at a loss (printed fit, 20B, 1.95 nats): the tokens of
- * §4.4 (Holding quality fixed), then §4.5's costs, 6 N D and 2 N D_inf. */
+ * §4.4 (Holding quality fixed), then the costs of §4.5 (Three costs of a model's
+ * life), 6 N D and 2 N D_inf. */
 static void a_lifetime_trains_just_to_the_loss_and_counts_both_terms(void **state)
 {
     (void)state;

@@ -6,7 +6,7 @@
  * (`make expected CH=04`; make test checks the header is this program's output). Each
  * value is a closed form with the published inputs, or, for the two searches, the
  * optimality condition of the book's section solved here by plain bisection; it uses only
- * the C library and derive.h, never the code it checks (lib/, solutions/, exercises/).
+ * the C library and derive.h, never lib/ nor the code it checks.
  *
  * The fits, as published:
  *   Hoffmann et al. 2022 (arXiv:2203.15556), Approach 3 as printed: E 1.69, A 406.4,
