@@ -16,7 +16,7 @@
  *       Besiroglu et al.); Figure 4: Approach 3 puts a 40B model at Gopher's budget,
  *       5.76e23 FLOPs; Table 1: Chinchilla, 70B parameters on 1.4T tokens.
  *   Besiroglu et al. 2024 (arXiv:2404.10102) Table 1: E 1.8172, A 482.01,
- *       B 2085.43, alpha 0.3478, beta 0.3658; their compute-optimal a, 0.5126.
+ *       B 2085.43, alpha 0.3478, beta 0.3658.
  *   Sardana et al. 2024 (ICML; arXiv:2401.00448) Figure 1: a 13B model facing 2T
  *       tokens of inference is best replaced by a 7B model, saving 1.7e22 FLOPs (17%).
  *   De Vries 2023 ("Go smol or go home"), as coded in the Harm's-law app
@@ -234,9 +234,9 @@ static void printed_fit_frontier_exponents_match_hoffmanns_table_2(void **state)
     assert_close(e.tokens, E_FRONTIER_TOKENS_EXPONENT_HOFFMANN, TIGHT, "");
 }
 
-/* §4.3 (The compute-optimal frontier): on the frontier the parameter term over the
- * data term is a constant of the fit (printed constants, at 3.8e25 FLOPs). */
-static void loss_terms_at_the_optimum_stand_in_the_fits_constant_ratio(void **state)
+/* §4.3 (The compute-optimal frontier): the parameter term over the data term of the
+ * compute-optimal model of 3.8e25 FLOPs (printed constants). */
+static void loss_terms_at_the_optimum_of_3_8e25_flops(void **state)
 {
     (void)state;
     const cost_scaling_fit *f = fit("hoffmann");
@@ -246,7 +246,7 @@ static void loss_terms_at_the_optimum_stand_in_the_fits_constant_ratio(void **st
 }
 
 /* Besiroglu et al. 2024: doubling compute grows the optimal model and its data by
- * the refit's exponents (their a, 0.5126), read here as log2 of the growth. */
+ * the refit's exponents in C, read here as log2 of the growth. */
 static void doubling_compute_grows_the_besiroglu_model_by_the_refits_exponent(void **state)
 {
     (void)state;
@@ -526,7 +526,7 @@ static void equal_exponents_put_the_minimum_where_the_terms_are_equal(void **sta
 /* The falling term over the rising one at the least cost, §4.6 (The equal-cost
  * heuristic): for 3/u + 5 u^2 (exponents 1 and 2), and for the printed fit's
  * exponents 0.34 and 0.28. */
-static void at_the_minimum_the_terms_stand_in_a_ratio_of_the_exponents(void **state)
+static void the_term_ratio_at_the_least_cost_of_two_cost_curves(void **state)
 {
     (void)state;
     assert_close(overtraining_optimum_term_ratio(1, 2), E_HEURISTIC_TERM_RATIO_1_2, 1e-12, "");
@@ -1200,7 +1200,7 @@ int main(void)
         CHALK_TEST(frontier, unrounded_fit_puts_40b_at_gophers_budget),
         CHALK_TEST(frontier, printed_fit_at_gophers_budget_lands_far_from_40b),
         CHALK_TEST(frontier, the_optimum_spends_exactly_the_budget),
-        CHALK_TEST(frontier, loss_terms_at_the_optimum_stand_in_the_fits_constant_ratio),
+        CHALK_TEST(frontier, loss_terms_at_the_optimum_of_3_8e25_flops),
         CHALK_TEST(frontier, printed_fit_frontier_exponents_match_hoffmanns_table_2),
         CHALK_TEST(frontier, doubling_compute_grows_the_besiroglu_model_by_the_refits_exponent),
         CHALK_TEST(frontier, besiroglu_refit_gives_about_20_tokens_per_parameter),
@@ -1223,7 +1223,7 @@ int main(void)
         CHALK_TEST(cost_terms, an_efficiency_must_be_positive_and_finite),
         CHALK_TEST(cost_terms, an_efficiency_of_1e_minus_320_overflows_to_no_answer),
         CHALK_TEST(heuristic, equal_exponents_put_the_minimum_where_the_terms_are_equal),
-        CHALK_TEST(heuristic, at_the_minimum_the_terms_stand_in_a_ratio_of_the_exponents),
+        CHALK_TEST(heuristic, the_term_ratio_at_the_least_cost_of_two_cost_curves),
         CHALK_TEST(heuristic, the_heuristic_costs_under_6_percent_for_exponents_1_and_2),
         CHALK_TEST(heuristic, the_penalty_is_the_same_with_the_exponents_swapped),
         CHALK_TEST(heuristic, exponents_must_be_positive_and_finite),
