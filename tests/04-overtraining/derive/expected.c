@@ -1,0 +1,230 @@
+/*
+ * expected.c -- the derivations of chapter 4's public expected values (exercises of two
+ * and three stars: frontier, iso_loss, heuristic, inference_optimal, budget_optimal).
+ *
+ * Prints tests/04-overtraining/expected.h, the numbers test_overtraining.c compares with
+ * (`make expected CH=04`; make test checks the header is this program's output). Each
+ * value is a closed form with the published inputs, or, for the two searches, the
+ * optimality condition of the book's section solved here by plain bisection; it uses only
+ * the C library and derive.h, never lib/ nor the code it checks.
+ *
+ * The fits, as published:
+ *   Hoffmann et al. 2022 (arXiv:2203.15556), Approach 3 as printed: E 1.69, A 406.4,
+ *       B 410.7, alpha 0.34, beta 0.28.
+ *   The same, unrounded: the TeX source's parameters as quoted in Besiroglu et al. 2024's
+ *       code, true_params = [6.0073404, 6.0179186, 0.5267228, 0.33917084, 0.2849083]
+ *       (log A, log B, log E, alpha, beta).
+ *   Besiroglu et al. 2024 (arXiv:2404.10102) Table 1: E 1.8172, A 482.01, B 2085.43,
+ *       alpha 0.3478, beta 0.3658.
+ *
+ * Build and run (from the repository's root):
+ *   cc -std=c11 -Wall -Wextra -Werror -ffp-contract=off tests/04-overtraining/derive/expected.c \
+ *      -o "$TMPDIR/derive" -lm && "$TMPDIR/derive" > tests/04-overtraining/expected.h
+ */
+#include "../../derive/derive.h"
+
+typedef struct law {
+    double e, a, alpha, b, beta; /* L = E + A / N^alpha + B / D^beta */
+} law;
+
+static law hoffmann(void)
+{
+    law l = {1.69, 406.4, 0.34, 410.7, 0.28};
+    return l;
+}
+
+static law hoffmann_unrounded(void)
+{
+    law l = {exp(0.5267228), exp(6.0073404), 0.33917084, exp(6.0179186), 0.2849083};
+    return l;
+}
+
+static law besiroglu(void)
+{
+    law l = {1.8172, 482.01, 0.3478, 2085.43, 0.3658};
+    return l;
+}
+
+static double loss_of(law f, double n, double d)
+{
+    return f.e + f.a / pow(n, f.alpha) + f.b / pow(d, f.beta);
+}
+
+/* §4.3 (The compute-optimal frontier): Hoffmann et al. eq. (4), N_opt = G (C/6)^a with
+ * G = (alpha A / (beta B))^(1/(alpha+beta)), a = beta / (alpha + beta). */
+static double n_opt(law f, double flops)
+{
+    double g = pow(f.alpha * f.a / (f.beta * f.b), 1.0 / (f.alpha + f.beta));
+    return g * pow(flops / 6.0, f.beta / (f.alpha + f.beta));
+}
+
+/* §4.3: the tokens the optimality condition alpha A N^-alpha = beta B D^-beta asks of N. */
+static double d_opt_for_n(law f, double n)
+{
+    return pow(f.beta * f.b * pow(n, f.alpha) / (f.alpha * f.a), 1.0 / f.beta);
+}
+
+/* §4.4 (Holding quality fixed): the law solved for D at a given N and loss. */
+static double d_for_loss(law f, double n, double loss)
+{
+    return pow(f.b / (loss - f.e - f.a / pow(n, f.alpha)), 1.0 / f.beta);
+}
+
+/* psi = alpha A N^-alpha / (beta B D^-beta), §4.9 and §4.10. */
+static double psi(law f, double n, double d)
+{
+    return f.alpha * f.a / pow(n, f.alpha) / (f.beta * f.b / pow(d, f.beta));
+}
+
+/* §4.9 (Beyond the lecture: the inference-optimal model): d(6 N D + 2 N D_inf)/dN = 0
+ * along the iso-loss curve is psi = 1 + D_inf / (3 D). Bisection in ln N between the
+ * smallest model that reaches the loss (psi -> infinity) and 1e40 parameters (psi -> 0);
+ * 400 halvings leave the bracket at adjacent doubles. */
+static double inference_optimal_params(law f, double loss, double d_inf)
+{
+    double lo = log(pow(f.a / (loss - f.e), 1.0 / f.alpha)) + 1e-12, hi = log(1e40);
+    for (int i = 0; i < 400; i++) {
+        double mid = 0.5 * (lo + hi), n = exp(mid), d = d_for_loss(f, n, loss);
+        if (psi(f, n, d) - 1.0 - d_inf / (3.0 * d) > 0.0)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return exp(0.5 * (lo + hi));
+}
+
+/* §4.10 (The best model a lifetime budget buys): what 6 N D + 2 N D_inf = C leaves D. */
+static double budget_tokens(double flops, double d_inf, double n)
+{
+    return (flops - 2.0 * n * d_inf) / (6.0 * n);
+}
+
+/* §4.10: dL/dN = 0 along the budget is again psi = 1 + D_inf / (3 D). Bisection in ln N
+ * between 1 parameter and the model whose serving alone spends the budget. */
+static double budget_optimal_params(law f, double flops, double d_inf)
+{
+    double lo = 0.0, hi = log(d_inf > 0.0 ? flops / (2.0 * d_inf) : flops / 6.0);
+    for (int i = 0; i < 400; i++) {
+        double mid = 0.5 * (lo + hi), n = exp(mid), d = budget_tokens(flops, d_inf, n);
+        if (d > 0.0 && psi(f, n, d) - 1.0 - d_inf / (3.0 * d) > 0.0)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return exp(0.5 * (lo + hi));
+}
+
+/* The minimum of u^-mu + u^nu (both coefficients 1), §4.6 (The equal-cost heuristic). */
+static double least_cost(double mu, double nu)
+{
+    double u = pow(mu / nu, 1.0 / (mu + nu));
+    return pow(u, -mu) + pow(u, nu);
+}
+
+int main(void)
+{
+    derive_begin("04-overtraining");
+    law h = hoffmann(), hu = hoffmann_unrounded(), b = besiroglu();
+    const law unit = {1.0, 1.0, 1.0, 1.0, 1.0}; /* every constant 1: exact arithmetic */
+    const double gopher_flops = 5.76e23; /* Gopher's budget, Hoffmann et al. Figure 4 */
+
+    /* ---- frontier ---- */
+    derive_real("E_FRONTIER_GOPHER_PARAMS_HOFFMANN", n_opt(h, gopher_flops),
+                "compute-optimal N at Gopher's 5.76e23 FLOPs, printed fit (Hoffmann et al. "
+                "2022, eq. 4; §4.3 (The compute-optimal frontier))");
+    derive_real("E_FRONTIER_GOPHER_TOKENS_HOFFMANN", gopher_flops / 6.0 / n_opt(h, gopher_flops),
+                "its tokens, on the same budget (Hoffmann et al. 2022, eq. 4)");
+    derive_real("E_FRONTIER_PARAMS_EXPONENT_HOFFMANN", h.beta / (h.alpha + h.beta),
+                "the model's exponent in C, printed fit (Hoffmann et al. 2022, eq. 4; Table 2 "
+                "prints 0.46)");
+    derive_real("E_FRONTIER_TOKENS_EXPONENT_HOFFMANN", h.alpha / (h.alpha + h.beta),
+                "the data's exponent in C, printed fit (Hoffmann et al. 2022, eq. 4; Table 2 "
+                "prints 0.54)");
+    derive_real("E_FRONTIER_TERM_RATIO_HOFFMANN", h.beta / h.alpha,
+                "parameter term over data term on the frontier, printed fit (optimality "
+                "condition of §4.3 (The compute-optimal frontier))");
+    derive_real("E_FRONTIER_PARAMS_EXPONENT_BESIROGLU", b.beta / (b.alpha + b.beta),
+                "the model's exponent in C, Besiroglu et al. 2024 Table 1's fit (its a, "
+                "0.5126)");
+    derive_real("E_FRONTIER_TOKENS_EXPONENT_BESIROGLU", b.alpha / (b.alpha + b.beta),
+                "the data's exponent in C, Besiroglu et al. 2024 Table 1's fit");
+    derive_real("E_FRONTIER_TOKENS_FOR_1E300_PARAMS_BESIROGLU", d_opt_for_n(b, 1e300),
+                "compute-optimal tokens of a 1e300-parameter model, Besiroglu's fit "
+                "(optimality condition of §4.3 (The compute-optimal frontier))");
+
+    /* ---- iso_loss ---- */
+    derive_real("E_ISO_TOKENS_8B_2_1_NATS_BESIROGLU", d_for_loss(b, 8e9, 2.1),
+                "tokens an 8B model needs for 2.1 nats, Besiroglu's fit (the law solved for D, "
+                "§4.4 (Holding quality fixed))");
+    derive_real("E_ISO_FLOOR_1B_HOFFMANN", h.e + h.a / pow(1e9, h.alpha),
+                "the least loss of a 1B model on unlimited data, printed fit (§4.4 (Holding "
+                "quality fixed))");
+    derive_real("E_ISO_TOKENS_UNIT_FIT_N1_2_5_NATS", d_for_loss(unit, 1.0, 2.5),
+                "tokens a 1-parameter model of the all-ones fit needs for 2.5 nats (the law "
+                "solved for D, §4.4 (Holding quality fixed))");
+    derive_real("E_ISO_MIN_PARAMS_2_NATS_HOFFMANN", pow(h.a / (2.0 - h.e), 1.0 / h.alpha),
+                "the smallest model that can reach 2 nats, printed fit (§4.4 (Holding quality "
+                "fixed))");
+    {
+        double reducible = 2.0 - b.e;
+        derive_real("E_ISO_PARAMS_TERM_2_NATS_BESIROGLU",
+                    reducible * b.beta / (b.alpha + b.beta),
+                    "parameter term of the compute-optimal model for 2 nats, Besiroglu's fit "
+                    "(closed form of §4.4 (Holding quality fixed))");
+        derive_real("E_ISO_TOKENS_TERM_2_NATS_BESIROGLU",
+                    reducible * b.alpha / (b.alpha + b.beta),
+                    "its data term (closed form of §4.4 (Holding quality fixed))");
+    }
+
+    /* ---- heuristic ---- */
+    {
+        double u = cbrt(3.0 / 10.0); /* where 3/u + 5 u^2 is least: -3/u^2 + 10 u = 0 */
+        derive_real("E_HEURISTIC_TERM_RATIO_1_2", (3.0 / u) / (5.0 * u * u),
+                    "falling over rising term at the minimum of 3/u + 5 u^2 (§4.6 (The "
+                    "equal-cost heuristic), by calculus on the example)");
+    }
+    derive_real("E_HEURISTIC_TERM_RATIO_HOFFMANN", h.beta / h.alpha,
+                "the same ratio for the printed fit's exponents 0.34 and 0.28 (eq:ot-ratio, "
+                "§4.6 (The equal-cost heuristic))");
+    derive_real("E_HEURISTIC_PENALTY_1_2", 2.0 / least_cost(1.0, 2.0),
+                "cost at equal terms over least cost, 1/u + u^2 (eq:ot-penalty, §4.6 (The "
+                "equal-cost heuristic))");
+    derive_real("E_HEURISTIC_PENALTY_0_5_3", 2.0 / least_cost(0.5, 3.0),
+                "the same for u^-0.5 + u^3 (eq:ot-penalty, §4.6 (The equal-cost heuristic))");
+
+    /* ---- inference_optimal ---- */
+    derive_real("E_LIFETIME_TOKENS_20B_1_95_NATS_HOFFMANN", d_for_loss(h, 20e9, 1.95),
+                "tokens a 20B model needs for 1.95 nats, printed fit (§4.4 (Holding quality "
+                "fixed))");
+    derive_real("E_INFERENCE_OPTIMAL_PARAMS_1_86_NATS_2_6E14_UNROUNDED",
+                inference_optimal_params(hu, 1.86, 2.6e14),
+                "least-lifetime-FLOPs N for 1.86 nats and the lecture's 2.6e14 served tokens, "
+                "unrounded Hoffmann fit (condition of §4.9 (Beyond the lecture: the "
+                "inference-optimal model), bisected)");
+    derive_real("E_INFERENCE_OPTIMAL_PARAMS_1_95_NATS_1E30_BESIROGLU",
+                inference_optimal_params(b, 1.95, 1e30),
+                "the same for 1.95 nats and 1e30 served tokens, Besiroglu's fit (condition of "
+                "§4.9 (Beyond the lecture: the inference-optimal model), bisected)");
+
+    /* ---- budget_optimal ---- */
+    {
+        double n = n_opt(hu, gopher_flops), d = gopher_flops / 6.0 / n;
+        derive_real("E_BUDGET_GOPHER_NO_DEMAND_PARAMS_UNROUNDED", n,
+                    "the compute-optimal N at Gopher's 5.76e23 FLOPs, unrounded Hoffmann fit "
+                    "(Hoffmann et al. 2022, eq. 4)");
+        derive_real("E_BUDGET_GOPHER_NO_DEMAND_TOKENS_UNROUNDED", d,
+                    "its tokens (Hoffmann et al. 2022, eq. 4)");
+        derive_real("E_BUDGET_GOPHER_NO_DEMAND_LOSS_UNROUNDED", loss_of(hu, n, d),
+                    "its loss (Hoffmann et al. 2022, eq. 2)");
+    }
+    {
+        double n = budget_optimal_params(h, 1e25, 1e13);
+        derive_real("E_BUDGET_PARAMS_1E25_FLOPS_1E13_HOFFMANN", n,
+                    "least-loss N for a lifetime of 1e25 FLOPs serving 1e13 tokens, printed fit "
+                    "(condition of §4.10 (The best model a lifetime budget buys), bisected)");
+        derive_real("E_BUDGET_LOSS_1E25_FLOPS_1E13_HOFFMANN",
+                    loss_of(h, n, budget_tokens(1e25, 1e13, n)),
+                    "its loss (§4.10 (The best model a lifetime budget buys))");
+    }
+    return derive_end();
+}
