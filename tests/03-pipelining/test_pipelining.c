@@ -36,6 +36,7 @@
 
 #include <stdlib.h>
 
+#include "expected.h"
 #include "pipelining.h"
 
 #define TIGHT 1e-9 /* closed forms: only rounding differs */
@@ -1007,6 +1008,139 @@ static void there_are_no_more_stages_than_layers(void **state)
     assert_int_equal(s.microbatches, 3);
 }
 
+/* ---- 3.10 balance ----------------------------------------------------------- */
+
+#define MAX_CUT 16
+
+/* Asserts that a cut exists, that its slowest stage is `slowest_ns`, that its stages
+ * begin at first[0 .. stages-1], and that those stages do take slowest_ns at most,
+ * the slowest exactly; fails at the caller's line. */
+#define assert_cut(ns, layers, stages, slowest_ns, first)                                    \
+    check_cut((ns), (layers), (stages), (slowest_ns), (first), __FILE__, __LINE__)
+
+static void check_cut(const long long *ns, int layers, int stages, long long slowest_ns,
+                      const int *first, const char *file, int line)
+{
+    int got[MAX_CUT];
+    for (int s = 0; s < MAX_CUT; s++)
+        got[s] = -1;
+    pipelining_cuts c = pipelining_balanced_cuts(ns, layers, stages, got);
+    if (!c.exists) {
+        print_error("no cut of %d layers into %d stages was returned; one exists\n", layers,
+                    stages);
+        _fail(file, line);
+    }
+    if (c.slowest_stage_ns != slowest_ns) {
+        print_error("the slowest stage takes %lld ns; the fastest cut's takes %lld ns\n",
+                    c.slowest_stage_ns, slowest_ns);
+        _fail(file, line);
+    }
+    for (int s = 0; s < stages; s++)
+        if (got[s] != first[s]) {
+            print_error("stage %d begins at layer %d; expected layer %d (the contract's "
+                        "cut, ties included)\n",
+                        s, got[s], first[s]);
+            _fail(file, line);
+        }
+}
+
+/* §3.7.1 (Layers of unequal cost), the contract's ties: 10 layers of 2 ms on 4
+ * stages. Source: every cut, counted (derive/expected.c). */
+static void ten_equal_layers_on_four_stages(void **state)
+{
+    (void)state;
+    long long ns[10];
+    for (int i = 0; i < 10; i++)
+        ns[i] = 2000000;
+    const int first[4] = {0, E_BALANCE_EQUAL_FIRST_LAYER_1, E_BALANCE_EQUAL_FIRST_LAYER_2,
+                          E_BALANCE_EQUAL_FIRST_LAYER_3};
+    assert_cut(ns, 10, 4, E_BALANCE_EQUAL_SLOWEST_NS, first);
+}
+
+/* DeepSeek-V3's 61 layers, the first 3 dense (first_k_dense_replace = 3,
+ * config_671B.json), in a profile of 300 us per dense and 400 us per MoE layer, on 4
+ * stages. Source: every cut, counted (derive/expected.c). */
+static void deepseek_v3_dense_and_moe_layers_on_four_stages(void **state)
+{
+    (void)state;
+    long long ns[61];
+    for (int i = 0; i < 61; i++)
+        ns[i] = i < 3 ? 300000 : 400000;
+    const int first[4] = {0, E_BALANCE_DENSE_MOE_FIRST_LAYER_1,
+                          E_BALANCE_DENSE_MOE_FIRST_LAYER_2, E_BALANCE_DENSE_MOE_FIRST_LAYER_3};
+    assert_cut(ns, 61, 4, E_BALANCE_DENSE_MOE_SLOWEST_NS, first);
+}
+
+/* 8 layers of 1 ms and an output layer (the unembedding) of 5 ms on 4 stages.
+ * Source: every cut, counted (derive/expected.c). */
+static void a_heavy_output_layer_on_four_stages(void **state)
+{
+    (void)state;
+    long long ns[9] = {1000000, 1000000, 1000000, 1000000, 1000000,
+                       1000000, 1000000, 1000000, 5000000};
+    const int first[4] = {0, E_BALANCE_HEAD_FIRST_LAYER_1, E_BALANCE_HEAD_FIRST_LAYER_2,
+                          E_BALANCE_HEAD_FIRST_LAYER_3};
+    assert_cut(ns, 9, 4, E_BALANCE_HEAD_SLOWEST_NS, first);
+}
+
+/* Llama 3.1 405B's depth, 126 layers (config.json num_hidden_layers), with a profile
+ * of 1 ms + 1 us x ((37 i) mod 101) for layer i, on 16 stages: more than 10^18 cuts.
+ * Source: the least slowest stage over every cut (derive/expected.c). */
+static void llama_405b_depth_with_a_profile_on_sixteen_stages(void **state)
+{
+    (void)state;
+    long long ns[126];
+    for (int i = 0; i < 126; i++)
+        ns[i] = 1000000 + 1000LL * ((37 * i) % 101);
+    const int first[16] = {
+        0,
+        E_BALANCE_PROFILE_FIRST_LAYER_1,
+        E_BALANCE_PROFILE_FIRST_LAYER_2,
+        E_BALANCE_PROFILE_FIRST_LAYER_3,
+        E_BALANCE_PROFILE_FIRST_LAYER_4,
+        E_BALANCE_PROFILE_FIRST_LAYER_5,
+        E_BALANCE_PROFILE_FIRST_LAYER_6,
+        E_BALANCE_PROFILE_FIRST_LAYER_7,
+        E_BALANCE_PROFILE_FIRST_LAYER_8,
+        E_BALANCE_PROFILE_FIRST_LAYER_9,
+        E_BALANCE_PROFILE_FIRST_LAYER_10,
+        E_BALANCE_PROFILE_FIRST_LAYER_11,
+        E_BALANCE_PROFILE_FIRST_LAYER_12,
+        E_BALANCE_PROFILE_FIRST_LAYER_13,
+        E_BALANCE_PROFILE_FIRST_LAYER_14,
+        E_BALANCE_PROFILE_FIRST_LAYER_15,
+    };
+    assert_cut(ns, 126, 16, E_BALANCE_PROFILE_SLOWEST_NS, first);
+}
+
+/* The contract's boundaries: one stage holds every layer; as many stages as layers
+ * put one on each, and the heaviest sets the pace. */
+static void one_stage_and_one_layer_per_stage(void **state)
+{
+    (void)state;
+    long long ns[5] = {3, 1, 4, 1, 5};
+    const int whole[1] = {0}, each[5] = {0, 1, 2, 3, 4};
+    assert_cut(ns, 5, 1, 3 + 1 + 4 + 1 + 5, whole);
+    assert_cut(ns, 5, 5, 5, each);
+}
+
+/* The contract's no-answer: more stages than layers, no stage, or no layer; nothing
+ * is written into first_layer. */
+static void no_cut_without_a_layer_for_every_stage(void **state)
+{
+    (void)state;
+    long long ns[3] = {1, 2, 3};
+    int first[4] = {-7, -7, -7, -7};
+    pipelining_cuts c = pipelining_balanced_cuts(ns, 3, 4, first);
+    assert_false(c.exists);
+    assert_true(c.slowest_stage_ns == 0);
+    assert_false(pipelining_balanced_cuts(ns, 3, 0, first).exists);
+    assert_false(pipelining_balanced_cuts(ns, 0, 1, first).exists);
+    for (int s = 0; s < 4; s++)
+        assert_int_equal(first[s], -7);
+    assert_true(pipelining_balanced_cuts(ns, 3, 3, first).exists);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1074,6 +1208,12 @@ int main(void)
         CHALK_TEST(split, the_hop_condition_and_the_racks_cap_the_stages),
         CHALK_TEST(split, a_gpu_filled_exactly_fits),
         CHALK_TEST(split, there_are_no_more_stages_than_layers),
+        CHALK_TEST(balance, ten_equal_layers_on_four_stages),
+        CHALK_TEST(balance, deepseek_v3_dense_and_moe_layers_on_four_stages),
+        CHALK_TEST(balance, a_heavy_output_layer_on_four_stages),
+        CHALK_TEST(balance, llama_405b_depth_with_a_profile_on_sixteen_stages),
+        CHALK_TEST(balance, one_stage_and_one_layer_per_stage),
+        CHALK_TEST(balance, no_cut_without_a_layer_for_every_stage),
     };
     return cmocka_run_group_tests_name("03-pipelining", tests, NULL, NULL);
 }
