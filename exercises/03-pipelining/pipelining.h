@@ -526,8 +526,8 @@ typedef struct pipelining_cuts {
  * first_layer) when layers < 1, stages < 1, or stages > layers.
  *
  * Sizes: the tests cut up to 1,000 layers into up to 32 stages, and a
- * test run gets 2 seconds (CHALK_TIMEOUT); 126 layers have more than
- * 10^18 cuts into 16 stages.
+ * test run gets 2 seconds (CHALK_TIMEOUT); 126 layers have C(125, 15)
+ * cuts into 16 stages.
  * Preconditions: layer_ns points to `layers` values, each >= 1, whose
  * sum fits in a long long; first_layer to `stages` ints. */
 pipelining_cuts pipelining_balanced_cuts(const long long *layer_ns,

@@ -1083,8 +1083,8 @@ static void a_heavy_output_layer_on_four_stages(void **state)
     assert_cut(ns, 9, 4, E_BALANCE_HEAD_SLOWEST_NS, first);
 }
 
-/* Llama 3.1 405B's depth, 126 layers (config.json num_hidden_layers), with a profile
- * of 1 ms + 1 us x ((37 i) mod 101) for layer i, on 16 stages: more than 10^18 cuts.
+/* Llama 3.1 405B's depth, 126 layers (Llama 3 report, table 3), with a profile
+ * of 1 ms + 1 us x ((37 i) mod 101) for layer i, on 16 stages: C(125, 15) cuts.
  * Source: the least slowest stage over every cut (derive/expected.c). */
 static void llama_405b_depth_with_a_profile_on_sixteen_stages(void **state)
 {

@@ -312,7 +312,7 @@ static void check_against_programme(const long long *ns, int layers, int stages)
         assert_int_equal(got[s], want[s]);
 }
 
-/* 1,000 layers on 32 stages (about 10^56 cuts), two profiles. */
+/* 1,000 layers on 32 stages (C(999, 31) cuts), two profiles. */
 static void a_thousand_layers_on_thirty_two_stages(void **state)
 {
     (void)state;
