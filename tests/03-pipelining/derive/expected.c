@@ -173,9 +173,166 @@ static void derive_balance(void)
                "every cut, by a dynamic programme (§3.7.1 (Layers of unequal cost))");
 }
 
+/* ---- 3.4 schedule_order, 3.5 interleaved_order: the orders' counts -------------------- */
+
+static void derive_orders(void)
+{
+    /* 1F1B, Megatron figure 4 (top): P = 4, M = 8; stage i runs P - i forwards (its
+     * warm-up, P - i - 1, and the steady phase's first) before its first backward */
+    for (int i = 0; i < 4; i++) {
+        char key[64];
+        snprintf(key, sizeof key, "E_1F1B_P4_M8_STAGE%d_FORWARDS_FIRST", i);
+        derive_int(key, 4 - i,
+                   "forwards before the first backward, 1F1B, P = 4, M = 8 (Narayanan et al. "
+                   "2021, section 2.2.1 and figure 4; §3.4.2 (A schedule simulator))");
+    }
+    /* interleaved, Megatron-LM schedules.py: warm-up 2 (p - i - 1) + (v - 1) p, capped at
+     * m v; the k-th forward's chunk (k / p) % v, a backward's v - 1 - (k / p) % v */
+    int p = 4, v = 2, m = 8;
+    int warm0 = 2 * (p - 0 - 1) + (v - 1) * p;
+    derive_int("E_INTERLEAVED_P4_M8_V2_STAGE0_FORWARDS_FIRST", warm0 + 1,
+               "forwards before the first backward of stage 0, p = 4, m = 8, v = 2 "
+               "(Megatron-LM schedules.py, Narayanan et al. 2021 figure 4)");
+    derive_int("E_INTERLEAVED_P4_M8_V2_LAST_STAGE_WARMUP", 2 * (p - 3 - 1) + (v - 1) * p,
+               "warm-up of the last stage, p = 4, m = 8, v = 2 (Megatron-LM schedules.py)");
+    (void)m;
+    p = 2, v = 3;
+    int warm = 2 * (p - 0 - 1) + (v - 1) * p; /* 6 < m v = 12 */
+    derive_int("E_INTERLEAVED_P2_M4_V3_STAGE0_BACKWARD0_AT", warm + 1,
+               "position of stage 0's first backward, p = 2, m = 4, v = 3 (Megatron-LM "
+               "schedules.py)");
+    derive_int("E_INTERLEAVED_P2_M4_V3_STAGE0_BACKWARD0_CHUNK", v - 1 - (0 / p) % v,
+               "chunk of that backward (Megatron-LM schedules.py)");
+    derive_int("E_INTERLEAVED_P2_M4_V3_STAGE0_BACKWARD2_AT", warm + 2 * 2 + 1,
+               "position of stage 0's third backward, p = 2, m = 4, v = 3 (Megatron-LM "
+               "schedules.py)");
+    derive_int("E_INTERLEAVED_P2_M4_V3_STAGE0_BACKWARD2_CHUNK", v - 1 - (2 / p) % v,
+               "chunk of that backward (Megatron-LM schedules.py)");
+}
+
+/* ---- 3.6 simulate: the measured batch against the closed forms --------------------- */
+
+static void derive_simulate(void)
+{
+    double f = 1, b = 2;
+    int p = 4, m = 8;
+    derive_real("E_SIM_P4_M8_GPIPE_MAKESPAN_S", (m + p - 1) * (f + b),
+                "GPipe batch, p = 4, m = 8, t_F = 1, t_B = 2 (Huang et al. 2019, section 2.3)");
+    derive_real("E_SIM_P4_M8_BUSY_S", m * (f + b), "work per stage, the same batch");
+    derive_real("E_SIM_P4_M8_GPIPE_IDLE_S", (p - 1) * (f + b),
+                "fill and drain per stage (Huang et al. 2019, section 2.3)");
+    derive_real("E_SIM_P4_M8_BUBBLE_FRACTION", (p - 1.0) / (m + p - 1),
+                "bubble of GPipe and 1F1B, p = 4, m = 8 (Huang et al. 2019; Narayanan et al. "
+                "2021, section 2.2.1)");
+    derive_real("E_SIM_P4_M8_BUBBLE_OVER_IDEAL", (p - 1.0) / m,
+                "bubble over the ideal time, p = 4, m = 8 (Narayanan et al. 2021, eq. 1)");
+    int v = 2;
+    derive_real("E_SIM_P4_M8_V2_MAKESPAN_S", (m + (p - 1.0) / v) * (f + b),
+                "interleaved batch, p = 4, m = 8, v = 2 (Narayanan et al. 2021, section "
+                "2.2.2)");
+    derive_real("E_SIM_P4_M8_V2_BUBBLE_FRACTION", (p - 1.0) / (v * m + p - 1),
+                "its idle share (Narayanan et al. 2021, section 2.2.2)");
+    derive_real("E_SIM_P4_M8_V2_BUBBLE_OVER_IDEAL", (p - 1.0) / (v * m),
+                "its bubble over the ideal time (Narayanan et al. 2021, section 2.2.2)");
+    derive_real("E_SIM_P4_M8_GPIPE_PEAK", m,
+                "GPipe's peak micro-batches in flight (Narayanan et al. 2021, section 2.2.1)");
+    derive_real("E_SIM_P4_M8_1F1B_PEAK", p,
+                "1F1B's peak (Narayanan et al. 2021, section 2.2.1)");
+    derive_real("E_SIM_P4_M8_V2_PEAK", (2.0 * (p - 1) + (v - 1) * p + 1) / v,
+                "interleaved peak: the warm-up plus one chunk pass (Megatron-LM "
+                "schedules.py)");
+    derive_real("E_SIM_P8_M2_1F1B_PEAK", 2, "1F1B with fewer micro-batches than stages: "
+                "every micro-batch (Narayanan et al. 2021, section 2.2.1)");
+}
+
+/* ---- 3.7 decode_loop ------------------------------------------------------------------ */
+
+static void derive_decode(void)
+{
+    /* lecture 72:48-76:39: a 20 ms step over 4 racks, hops of 2 ms (the book's figure) */
+    double step = 20e-3, hop = 2e-3;
+    int p = 4;
+    derive_real("E_DECODE_P4_TOKEN_S", step + p * hop,
+                "time between tokens, 20 ms over 4 racks, 2 ms hops (§3.5 (Decode is a loop))");
+    derive_real("E_DECODE_P4_HOPS_S", p * hop, "what the hops add (§3.5 (Decode is a loop))");
+    derive_int("E_DECODE_P4_MICROBATCHES", (int)ceil((step + p * hop) / (step / p) - 1e-9),
+               "micro-batches in flight, the same loop (§3.5 (Decode is a loop))");
+    derive_int("E_DECODE_P4_STAGE_2MS_MICROBATCHES", (int)ceil(4 * (2e-3 + hop) / 2e-3 - 1e-9),
+               "4 stages of 2 ms, hops of 2 ms: a whole quotient (§3.5 (Decode is a loop))");
+    derive_real("E_DECODE_P2_TOKEN_S", 2 * (10e-3 + hop),
+                "2 stages of 10 ms, hops of 2 ms (§3.5 (Decode is a loop))");
+    derive_int("E_DECODE_P2_MICROBATCHES", (int)ceil(2 * (10e-3 + hop) / 10e-3 - 1e-9),
+               "micro-batches, the same loop (§3.5 (Decode is a loop))");
+}
+
+/* ---- 3.8 capacity, 3.9 split: the lecture's model (lecture 64:06-72:48) --------------- */
+
+static void derive_capacity(void)
+{
+    double w = 1e12, kv_token = 2048, ctx = 200e3, seqs = 2000;
+    int chips = 64;
+    double kv = seqs * ctx * kv_token / chips; /* per GPU with M = P */
+    for (int p = 1; p <= 8; p *= 2) {
+        char key[64];
+        snprintf(key, sizeof key, "E_CAP_WEIGHTS_PER_GPU_P%d", p);
+        derive_real(key, w / (chips * (double)p),
+                    "weights per GPU, 1 TB on 64 GPUs a stage (§3.6 (The capacity equation))");
+    }
+    derive_real("E_CAP_KV_PER_GPU", kv, "KV per GPU of the lecture's model with P micro-batches "
+                "on P stages (§3.6 (The capacity equation), lecture 70:40-72:48)");
+    derive_real("E_CAP_KV_PER_GPU_ONE_MICROBATCH_P4", kv / 4,
+                "KV per GPU with one micro-batch on 4 stages (§3.6 (The capacity equation))");
+    derive_int("E_CAP_STAGES_20GB", (int)ceil(w / (chips * (20e9 - kv))),
+               "fewest stages on 20 GB GPUs (§3.6 (The capacity equation))");
+    derive_real("E_CAP_HBM_FIVE_STAGES_EXACTLY", kv + w / chips / 5,
+                "the HBM that 5 stages fill exactly (§3.6 (The capacity equation))");
+    derive_real("E_CAP_HBM_THOUSAND_STAGES_EXACTLY", kv + w / chips / 1000,
+                "the HBM that 1,000 stages fill exactly (§3.6 (The capacity equation))");
+    derive_int("E_CAP_STAGES_72_CHIPS",
+               (int)ceil(w / 72 / (14.85e9 - seqs * ctx * kv_token / 72) - 1e-9), "fewest stages on 72 GPUs of 14.85 GB: the KV takes "
+               "11.38 GB and 1e12 / (72 x 4) is 3.47 GB (§3.6 (The capacity equation))");
+    derive_int("E_CAP_STAGES_8_BYTES_LEFT", (long long)(w / (chips * 8.0)), "fewest stages with 8 bytes left after "
+               "the KV: 1e12 / (64 x 8) (§3.6 (The capacity equation))");
+    derive_int("E_CAP_STAGES_WEIGHTS_ALONE_5GB", (int)ceil(w / (chips * 5e9)),
+               "fewest stages on 5 GB GPUs without KV cache (§3.6 (The capacity equation))");
+
+    /* split: the same model, a 20 ms step on one rack */
+    double kv_mb = seqs * ctx * kv_token; /* one micro-batch's cache, all layers */
+    derive_real("E_SPLIT_ONE_RACK_BYTES_PER_GPU", (w + kv_mb) / chips,
+                "the model on one rack of 64 GPUs, one micro-batch (§3.7 (The best split of a "
+                "model over racks))");
+    derive_real("E_SPLIT_NO_HOPS_BYTES_PER_GPU", w / (chips * 3.0) + kv_mb / chips,
+                "60 layers on 3 stages of 20 without hops, 3 micro-batches (§3.6 (The capacity "
+                "equation))");
+    derive_int("E_SPLIT_NO_HOPS_STAGES", (int)ceil(w / (chips * (20e9 - kv))), "60 layers on 20 GB GPUs without hops: the capacity "
+               "equation's answer (§3.6 (The capacity equation))");
+    /* DeepSeek-V3's 61 layers on 2 stages of 8 GPUs of 80 GB, hops of 0.1 ms */
+    double share = 31.0 / 61;
+    double trip = 20e-3 + 2 * 0.1e-3;
+    int mb = (int)ceil(trip / (share * 20e-3) - 1e-9);
+    derive_int("E_SPLIT_61_STAGES", (1e12 + 1e8) / 8 > 80e9 ? 2 : 1, "61 layers, 1 TB on 8 GPUs of 80 GB: 1 stage holds 125 "
+               "GB a GPU (§3.7 (The best split of a model over racks))");
+    derive_int("E_SPLIT_61_FULLEST", (61 + 1) / 2, "the fullest of 2 stages of 61 layers");
+    derive_int("E_SPLIT_61_MICROBATCHES", mb, "micro-batches that keep the fullest stage busy "
+               "(§3.5 (Decode is a loop), §3.7 (The best split of a model over racks))");
+    derive_real("E_SPLIT_61_TOKEN_S", trip, "one trip round the loop of 2 stages");
+    derive_real("E_SPLIT_61_BYTES_PER_GPU", share * (1e12 + mb * 100 * 1000 * 1000.0) / 8,
+                "the fullest stage's share per GPU (§3.7 (The best split of a model over "
+                "racks))");
+    derive_int("E_SPLIT_61_MIN15_STAGES", 21.0 / 61 * 1e12 / 8 > 40e9 ? 4 : 3, "61 layers, 1 TB on 8 GPUs of 40 GB, at least 15 "
+               "layers a stage: 3 stages hold 21/61 (43.0 GB), 4 hold 16/61");
+    derive_int("E_SPLIT_61_MIN15_FULLEST", (61 + 3) / 4, "the fullest of 4 stages of 61 layers");
+    derive_real("E_SPLIT_61_MIN15_BYTES_PER_GPU", 16.0 / 61 * 1e12 / 8,
+                "the fullest stage's weights per GPU");
+}
+
 int main(void)
 {
     derive_begin("03-pipelining");
+    derive_orders();
+    derive_simulate();
+    derive_decode();
+    derive_capacity();
     derive_balance();
     return derive_end();
 }
