@@ -4,8 +4,10 @@
  *
  * Built twice: against exercises/03-pipelining/pipelining.c (yours) and against
  * the reference solution (in the instructor's copy). Each test states one fact;
- * the comment above it names where the expected value comes from. Expected values
- * are written as the closed form with published inputs, never copied from output.
+ * the comment above it names where the expected value comes from. The one-star
+ * exercises' expected values are written as the chapter's formulas with published
+ * inputs; the others' (E_ names) are in expected.h, derived from their sources in
+ * the instructor's copy, never copied from a program's output.
  *
  * Sections of the book are cited as §N.M (Title), the lecture by timestamp.
  *
@@ -21,8 +23,7 @@
  *               bubble (p-1)/m of the ideal time, interleaved (1/v)(p-1)/m;
  *               figure 4 (the orders of both schedules, p = 4, m = 8)
  *   [Megatron-LM] megatron/core/pipeline_parallel/schedules.py: the interleaved
- *               warm-up 2 (p - rank - 1) + (v - 1) p, and the chunk of the k-th
- *               forward (k / p) % v
+ *               order (get_pp_rank_microbatches, get_model_chunk_id)
  *   [torus]     an all-to-all among n chips sends n D / 4 bytes across a cut
  *               into halves each way, so each chip's D goes at 4 W_bis / n
  *               (§3.2.1 (When the scale-up network is a torus))
@@ -899,7 +900,8 @@ static void lecture_model_on_20_gb_gpus_without_hops(void **state)
 }
 
 /* §3.7 (The best split of a model over racks): the lecture's model in 60 layers on
- * GPUs of 20 GB with hops of 2 ms (the last row of the section's table), then without them. */
+ * GPUs of 20 GB with hops of 2 ms (the last row of the section's table), then
+ * without them. */
 static void lecture_model_on_20_gb_gpus_with_2_ms_hops(void **state)
 {
     (void)state;
