@@ -5,8 +5,8 @@
  * The instructor's copy only: each value is a closed form of the book or a paper with
  * its published inputs, or, for the cuts of Exercise 3.10, an exhaustive count over
  * every cut (small models) or a dynamic programme over every cut (the 126-layer model),
- * written here independently of solutions/ and exercises/. Uses only the C library and
- * ../../derive/derive.h.
+ * written here apart from the reference solution and the exercise stubs. Uses only the C
+ * library and ../../derive/derive.h.
  *
  *   cc -std=c11 -Wall -Wextra -Werror -ffp-contract=off tests/03-pipelining/derive/expected.c \
  *      -o $TMPDIR/derive -lm && $TMPDIR/derive > tests/03-pipelining/expected.h
