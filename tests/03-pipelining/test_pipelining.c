@@ -900,8 +900,7 @@ static void lecture_model_on_20_gb_gpus_without_hops(void **state)
 }
 
 /* §3.7 (The best split of a model over racks): the lecture's model in 60 layers on
- * GPUs of 20 GB with hops of 2 ms (the last row of the section's table), then
- * without them. */
+ * GPUs of 20 GB with hops of 2 ms, then without them. */
 static void lecture_model_on_20_gb_gpus_with_2_ms_hops(void **state)
 {
     (void)state;

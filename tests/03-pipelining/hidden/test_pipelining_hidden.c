@@ -325,9 +325,10 @@ static void a_thousand_layers_on_thirty_two_stages(void **state)
     check_against_programme(ns, H_LAYERS, 20);
 }
 
-/* The ties on a model whose first and last layers are heavy: 2, 1 x 6, 2 on 3 stages
- * (cuts counted by hand: the least slowest stage is 4; stage 0 takes 2+1+1, stage 1
- * 1+1+1+1 would be 4 too, leaving 2 for stage 2). */
+/* The ties on a model whose first and last layers are heavy: 2, six of 1, 2 on 3
+ * stages. By hand: 10 over 3 stages is above 3, so no cut beats 4; stage 0 takes the
+ * most layers within 4 (2+1+1), stage 1 then the most (1+1+1+1), and stage 2 the last
+ * layer (2). */
 static void heavy_ends_and_the_ties(void **state)
 {
     (void)state;
