@@ -333,7 +333,7 @@ static void heavy_ends_and_the_ties(void **state)
 {
     (void)state;
     long long ns[8] = {2, 1, 1, 1, 1, 1, 1, 2};
-    int first[3];
+    int first[9]; /* the contract: `stages` ints, 9 in the last call */
     pipelining_cuts c = pipelining_balanced_cuts(ns, 8, 3, first);
     assert_true(c.exists);
     assert_true(c.slowest_stage_ns == 4);
