@@ -42,7 +42,7 @@
 /* work per stage, the same batch */
 #define E_SIM_P4_M8_BUSY_S 24.0
 
-/* fill and drain per stage (Huang et al. 2019, section 2.3) */
+/* idle time per stage (Huang et al. 2019, section 2.3) */
 #define E_SIM_P4_M8_GPIPE_IDLE_S 9.0
 
 /* bubble of GPipe and 1F1B, p = 4, m = 8 (Huang et al. 2019; Narayanan et al. 2021, section 2.2.1) */
@@ -66,10 +66,10 @@
 /* 1F1B's peak (Narayanan et al. 2021, section 2.2.1) */
 #define E_SIM_P4_M8_1F1B_PEAK 4.0
 
-/* interleaved peak: the warm-up plus one chunk pass (Megatron-LM schedules.py) */
+/* interleaved peak (Megatron-LM schedules.py) */
 #define E_SIM_P4_M8_V2_PEAK 5.5
 
-/* 1F1B with fewer micro-batches than stages: every micro-batch (Narayanan et al. 2021, section 2.2.1) */
+/* 1F1B's peak, 2 micro-batches on 8 stages (Narayanan et al. 2021, section 2.2.1) */
 #define E_SIM_P8_M2_1F1B_PEAK 2.0
 
 /* time between tokens, 20 ms over 4 racks, 2 ms hops (§3.5 (Decode is a loop)) */
@@ -81,7 +81,7 @@
 /* micro-batches in flight, the same loop (§3.5 (Decode is a loop)) */
 #define E_DECODE_P4_MICROBATCHES 6
 
-/* 4 stages of 2 ms, hops of 2 ms: a whole quotient (§3.5 (Decode is a loop)) */
+/* micro-batches, 4 stages of 2 ms, hops of 2 ms (§3.5 (Decode is a loop)) */
 #define E_DECODE_P4_STAGE_2MS_MICROBATCHES 8
 
 /* 2 stages of 10 ms, hops of 2 ms (§3.5 (Decode is a loop)) */
@@ -117,10 +117,10 @@
 /* the HBM that 1,000 stages fill exactly (§3.6 (The capacity equation)) */
 #define E_CAP_HBM_THOUSAND_STAGES_EXACTLY 1.2815625e+10
 
-/* fewest stages on 72 GPUs of 14.85 GB: the KV takes 11.38 GB and 1e12 / (72 x 4) is 3.47 GB (§3.6 (The capacity equation)) */
+/* fewest stages on 72 GPUs of 14.85 GB (§3.6 (The capacity equation)) */
 #define E_CAP_STAGES_72_CHIPS 4
 
-/* fewest stages with 8 bytes left after the KV: 1e12 / (64 x 8) (§3.6 (The capacity equation)) */
+/* fewest stages with 8 bytes of HBM left over (§3.6 (The capacity equation)) */
 #define E_CAP_STAGES_8_BYTES_LEFT 1953125000
 
 /* fewest stages on 5 GB GPUs without KV cache (§3.6 (The capacity equation)) */
@@ -129,34 +129,34 @@
 /* the model on one rack of 64 GPUs, one micro-batch (§3.7 (The best split of a model over racks)) */
 #define E_SPLIT_ONE_RACK_BYTES_PER_GPU 2.8425e+10
 
-/* 60 layers on 3 stages of 20 without hops, 3 micro-batches (§3.6 (The capacity equation)) */
+/* bytes per GPU, 60 layers on 20 GB GPUs without hops (§3.6 (The capacity equation)) */
 #define E_SPLIT_NO_HOPS_BYTES_PER_GPU 18008333333.333332
 
-/* 60 layers on 20 GB GPUs without hops: the capacity equation's answer (§3.6 (The capacity equation)) */
+/* fewest stages, 60 layers on 20 GB GPUs without hops (§3.6 (The capacity equation)) */
 #define E_SPLIT_NO_HOPS_STAGES 3
 
-/* 61 layers, 1 TB on 8 GPUs of 80 GB: 1 stage holds 125 GB a GPU (§3.7 (The best split of a model over racks)) */
+/* 61 layers, 1 TB on 8 GPUs of 80 GB (§3.7 (The best split of a model over racks)) */
 #define E_SPLIT_61_STAGES 2
 
-/* the fullest of 2 stages of 61 layers */
+/* layers of the fullest stage, the same split */
 #define E_SPLIT_61_FULLEST 31
 
-/* micro-batches that keep the fullest stage busy (§3.5 (Decode is a loop), §3.7 (The best split of a model over racks)) */
+/* micro-batches in flight, the same split (§3.7 (The best split of a model over racks)) */
 #define E_SPLIT_61_MICROBATCHES 2
 
-/* one trip round the loop of 2 stages */
+/* time between tokens, the same split */
 #define E_SPLIT_61_TOKEN_S 0.0202
 
-/* the fullest stage's share per GPU (§3.7 (The best split of a model over racks)) */
+/* bytes per GPU, the same split (§3.7 (The best split of a model over racks)) */
 #define E_SPLIT_61_BYTES_PER_GPU 63537295081.96722
 
-/* 61 layers, 1 TB on 8 GPUs of 40 GB, at least 15 layers a stage: 3 stages hold 21/61 (43.0 GB), 4 hold 16/61 */
+/* 61 layers, 1 TB on 8 GPUs of 40 GB, at least 15 layers a stage (§3.7 (The best split of a model over racks)) */
 #define E_SPLIT_61_MIN15_STAGES 4
 
-/* the fullest of 4 stages of 61 layers */
+/* layers of the fullest stage, the same split */
 #define E_SPLIT_61_MIN15_FULLEST 16
 
-/* the fullest stage's weights per GPU */
+/* bytes per GPU, the same split */
 #define E_SPLIT_61_MIN15_BYTES_PER_GPU 32786885245.90164
 
 /* 10 layers of 2 ms on 4 stages: every cut counted (§3.7.1 (Layers of unequal cost), the contract's ties) */
@@ -195,7 +195,7 @@
 /* stage 3's first layer of the same cut */
 #define E_BALANCE_HEAD_FIRST_LAYER_3 8
 
-/* 126 layers of the test's profile on 16 stages: the least slowest stage over every cut, by a dynamic programme (§3.7.1 (Layers of unequal cost)) */
+/* 126 layers of the test's profile on 16 stages: the least slowest stage over every cut (§3.7.1 (Layers of unequal cost)) */
 #define E_BALANCE_PROFILE_SLOWEST_NS 8434000
 
 /* stage 1's first layer of the same cut */

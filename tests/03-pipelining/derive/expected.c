@@ -170,7 +170,7 @@ static void derive_balance(void)
     for (int i = 0; i < 126; i++) ns[i] = 1000000 + 1000LL * ((37 * i) % 101);
     derive_cut("PROFILE", ns, 126, 16, 0,
                "126 layers of the test's profile on 16 stages: the least slowest stage over "
-               "every cut, by a dynamic programme (§3.7.1 (Layers of unequal cost))");
+               "every cut (§3.7.1 (Layers of unequal cost))");
 }
 
 /* ---- 3.4 schedule_order, 3.5 interleaved_order: the orders' counts -------------------- */
@@ -220,7 +220,7 @@ static void derive_simulate(void)
                 "GPipe batch, p = 4, m = 8, t_F = 1, t_B = 2 (Huang et al. 2019, section 2.3)");
     derive_real("E_SIM_P4_M8_BUSY_S", m * (f + b), "work per stage, the same batch");
     derive_real("E_SIM_P4_M8_GPIPE_IDLE_S", (p - 1) * (f + b),
-                "fill and drain per stage (Huang et al. 2019, section 2.3)");
+                "idle time per stage (Huang et al. 2019, section 2.3)");
     derive_real("E_SIM_P4_M8_BUBBLE_FRACTION", (p - 1.0) / (m + p - 1),
                 "bubble of GPipe and 1F1B, p = 4, m = 8 (Huang et al. 2019; Narayanan et al. "
                 "2021, section 2.2.1)");
@@ -239,10 +239,9 @@ static void derive_simulate(void)
     derive_real("E_SIM_P4_M8_1F1B_PEAK", p,
                 "1F1B's peak (Narayanan et al. 2021, section 2.2.1)");
     derive_real("E_SIM_P4_M8_V2_PEAK", (2.0 * (p - 1) + (v - 1) * p + 1) / v,
-                "interleaved peak: the warm-up plus one chunk pass (Megatron-LM "
-                "schedules.py)");
-    derive_real("E_SIM_P8_M2_1F1B_PEAK", 2, "1F1B with fewer micro-batches than stages: "
-                "every micro-batch (Narayanan et al. 2021, section 2.2.1)");
+                "interleaved peak (Megatron-LM schedules.py)");
+    derive_real("E_SIM_P8_M2_1F1B_PEAK", 2, "1F1B's peak, 2 micro-batches on 8 stages "
+                "(Narayanan et al. 2021, section 2.2.1)");
 }
 
 /* ---- 3.7 decode_loop ------------------------------------------------------------------ */
@@ -258,7 +257,7 @@ static void derive_decode(void)
     derive_int("E_DECODE_P4_MICROBATCHES", (int)ceil((step + p * hop) / (step / p) - 1e-9),
                "micro-batches in flight, the same loop (§3.5 (Decode is a loop))");
     derive_int("E_DECODE_P4_STAGE_2MS_MICROBATCHES", (int)ceil(4 * (2e-3 + hop) / 2e-3 - 1e-9),
-               "4 stages of 2 ms, hops of 2 ms: a whole quotient (§3.5 (Decode is a loop))");
+               "micro-batches, 4 stages of 2 ms, hops of 2 ms (§3.5 (Decode is a loop))");
     derive_real("E_DECODE_P2_TOKEN_S", 2 * (10e-3 + hop),
                 "2 stages of 10 ms, hops of 2 ms (§3.5 (Decode is a loop))");
     derive_int("E_DECODE_P2_MICROBATCHES", (int)ceil(2 * (10e-3 + hop) / 10e-3 - 1e-9),
@@ -289,10 +288,10 @@ static void derive_capacity(void)
     derive_real("E_CAP_HBM_THOUSAND_STAGES_EXACTLY", kv + w / chips / 1000,
                 "the HBM that 1,000 stages fill exactly (§3.6 (The capacity equation))");
     derive_int("E_CAP_STAGES_72_CHIPS",
-               (int)ceil(w / 72 / (14.85e9 - seqs * ctx * kv_token / 72) - 1e-9), "fewest stages on 72 GPUs of 14.85 GB: the KV takes "
-               "11.38 GB and 1e12 / (72 x 4) is 3.47 GB (§3.6 (The capacity equation))");
-    derive_int("E_CAP_STAGES_8_BYTES_LEFT", (long long)(w / (chips * 8.0)), "fewest stages with 8 bytes left after "
-               "the KV: 1e12 / (64 x 8) (§3.6 (The capacity equation))");
+               (int)ceil(w / 72 / (14.85e9 - seqs * ctx * kv_token / 72) - 1e-9), "fewest stages on 72 GPUs of 14.85 GB (§3.6 (The capacity "
+               "equation))");
+    derive_int("E_CAP_STAGES_8_BYTES_LEFT", (long long)(w / (chips * 8.0)), "fewest stages with 8 bytes of HBM left "
+               "over (§3.6 (The capacity equation))");
     derive_int("E_CAP_STAGES_WEIGHTS_ALONE_5GB", (int)ceil(w / (chips * 5e9)),
                "fewest stages on 5 GB GPUs without KV cache (§3.6 (The capacity equation))");
 
@@ -302,28 +301,27 @@ static void derive_capacity(void)
                 "the model on one rack of 64 GPUs, one micro-batch (§3.7 (The best split of a "
                 "model over racks))");
     derive_real("E_SPLIT_NO_HOPS_BYTES_PER_GPU", w / (chips * 3.0) + kv_mb / chips,
-                "60 layers on 3 stages of 20 without hops, 3 micro-batches (§3.6 (The capacity "
+                "bytes per GPU, 60 layers on 20 GB GPUs without hops (§3.6 (The capacity "
                 "equation))");
-    derive_int("E_SPLIT_NO_HOPS_STAGES", (int)ceil(w / (chips * (20e9 - kv))), "60 layers on 20 GB GPUs without hops: the capacity "
-               "equation's answer (§3.6 (The capacity equation))");
+    derive_int("E_SPLIT_NO_HOPS_STAGES", (int)ceil(w / (chips * (20e9 - kv))), "fewest stages, 60 layers on 20 GB GPUs without hops "
+               "(§3.6 (The capacity equation))");
     /* DeepSeek-V3's 61 layers on 2 stages of 8 GPUs of 80 GB, hops of 0.1 ms */
     double share = 31.0 / 61;
     double trip = 20e-3 + 2 * 0.1e-3;
     int mb = (int)ceil(trip / (share * 20e-3) - 1e-9);
-    derive_int("E_SPLIT_61_STAGES", (1e12 + 1e8) / 8 > 80e9 ? 2 : 1, "61 layers, 1 TB on 8 GPUs of 80 GB: 1 stage holds 125 "
-               "GB a GPU (§3.7 (The best split of a model over racks))");
-    derive_int("E_SPLIT_61_FULLEST", (61 + 1) / 2, "the fullest of 2 stages of 61 layers");
-    derive_int("E_SPLIT_61_MICROBATCHES", mb, "micro-batches that keep the fullest stage busy "
-               "(§3.5 (Decode is a loop), §3.7 (The best split of a model over racks))");
-    derive_real("E_SPLIT_61_TOKEN_S", trip, "one trip round the loop of 2 stages");
+    derive_int("E_SPLIT_61_STAGES", (1e12 + 1e8) / 8 > 80e9 ? 2 : 1, "61 layers, 1 TB on 8 GPUs of 80 GB (§3.7 (The best "
+               "split of a model over racks))");
+    derive_int("E_SPLIT_61_FULLEST", (61 + 1) / 2, "layers of the fullest stage, the same split");
+    derive_int("E_SPLIT_61_MICROBATCHES", mb, "micro-batches in flight, the same split "
+               "(§3.7 (The best split of a model over racks))");
+    derive_real("E_SPLIT_61_TOKEN_S", trip, "time between tokens, the same split");
     derive_real("E_SPLIT_61_BYTES_PER_GPU", share * (1e12 + mb * 100 * 1000 * 1000.0) / 8,
-                "the fullest stage's share per GPU (§3.7 (The best split of a model over "
-                "racks))");
+                "bytes per GPU, the same split (§3.7 (The best split of a model over racks))");
     derive_int("E_SPLIT_61_MIN15_STAGES", 21.0 / 61 * 1e12 / 8 > 40e9 ? 4 : 3, "61 layers, 1 TB on 8 GPUs of 40 GB, at least 15 "
-               "layers a stage: 3 stages hold 21/61 (43.0 GB), 4 hold 16/61");
-    derive_int("E_SPLIT_61_MIN15_FULLEST", (61 + 3) / 4, "the fullest of 4 stages of 61 layers");
+               "layers a stage (§3.7 (The best split of a model over racks))");
+    derive_int("E_SPLIT_61_MIN15_FULLEST", (61 + 3) / 4, "layers of the fullest stage, the same split");
     derive_real("E_SPLIT_61_MIN15_BYTES_PER_GPU", 16.0 / 61 * 1e12 / 8,
-                "the fullest stage's weights per GPU");
+                "bytes per GPU, the same split");
 }
 
 int main(void)
