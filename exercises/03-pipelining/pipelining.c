@@ -216,7 +216,7 @@ pipelining_fit pipelining_min_stages_to_fit(const pipelining_memory *m,
     return fit;
 }
 
-/* ---- Exercise 3.9 (***) split ---------------------------------------- */
+/* ---- Exercise 3.9 (**) split ----------------------------------------- */
 
 pipelining_split pipelining_best_split(const pipelining_deployment *d)
 {
@@ -225,4 +225,21 @@ pipelining_split pipelining_best_split(const pipelining_deployment *d)
     (void)d;
     pipelining_split split = {0};
     return split;
+}
+
+/* ---- Exercise 3.10 (***) balance ------------------------------------- */
+
+pipelining_cuts pipelining_balanced_cuts(const long long *layer_ns,
+                                         int layers, int stages,
+                                         int *first_layer)
+{
+    /* TODO(§3.7.1 (Layers of unequal cost)): the cut whose slowest stage
+     * is the fastest, with the contract's ties; too many cuts to try
+     * them all. */
+    (void)layer_ns;
+    (void)layers;
+    (void)stages;
+    (void)first_layer;
+    pipelining_cuts cuts = {0};
+    return cuts;
 }

@@ -19,7 +19,9 @@
  *   decode loop  what the hops between racks add to a decode step, and how
  *                many micro-batches keep every stage busy
  *   capacity     bytes per GPU of weights and KV cache against the stages
- *   split        the fewest racks a model can be served on, by search
+ *   split        the fewest racks a model can be served on, by search,
+ *                and the cut of layers of unequal cost that makes the
+ *                slowest stage as fast as it can be
  *
  * All quantities are SI doubles: seconds, bytes, bytes/s. Counts of stages,
  * micro-batches, chunks, layers and experts are ints. Every pointer
@@ -425,7 +427,7 @@ typedef struct pipelining_fit {
 pipelining_fit pipelining_min_stages_to_fit(const pipelining_memory *m,
                                             double hbm_bytes);
 
-/* ---- Exercise 3.9 (***) split: the fewest racks for a model ------- */
+/* ---- Exercise 3.9 (**) split: the fewest racks for a model -------- */
 
 /* A model to serve in decode on identical racks,
  * §3.7 (The best split of a model over racks). Its `layers` layers hold
@@ -496,5 +498,40 @@ typedef struct pipelining_split {
  * 0) when no P meets every condition.
  * Preconditions: as in the struct's comments. */
 pipelining_split pipelining_best_split(const pipelining_deployment *d);
+
+/* ---- Exercise 3.10 (***) balance: layers of unequal cost ----------- */
+
+/* The cut found, or the statement that there is none. */
+typedef struct pipelining_cuts {
+    /* false when no cut exists (see below) */
+    bool exists;
+    /* the slowest stage's time of the cut, ns; 0 if !exists */
+    long long slowest_stage_ns;
+} pipelining_cuts;
+
+/* Cuts a model's `layers` layers into `stages` pipeline stages,
+ * §3.7.1 (Layers of unequal cost). Layer i takes layer_ns[i] nanoseconds
+ * of a decode step. Each stage holds a run of consecutive layers, at
+ * least one: stage 0 the first run, stage 1 the next, and so on, every
+ * layer on exactly one stage. A stage's time is the sum of its layers'.
+ *
+ * Returns the cut whose slowest stage is the fastest any cut allows
+ * (slowest_stage_ns, the least over every cut of its largest stage time)
+ * and writes first_layer[s], the index of stage s's first layer, for
+ * s = 0 .. stages - 1 (so first_layer[0] is 0).
+ * Ties: among the cuts with that least slowest stage, the one whose stage
+ * 0 holds the most layers; among those, the one whose stage 1 holds the
+ * most; and so on.
+ * No answer (exists false, slowest_stage_ns 0, nothing written into
+ * first_layer) when layers < 1, stages < 1, or stages > layers.
+ *
+ * Sizes: the tests cut up to 1,000 layers into up to 32 stages, and a
+ * test run gets 2 seconds (CHALK_TIMEOUT); 126 layers have C(125, 15)
+ * cuts into 16 stages.
+ * Preconditions: layer_ns points to `layers` values, each >= 1, whose
+ * sum fits in a long long; first_layer to `stages` ints. */
+pipelining_cuts pipelining_balanced_cuts(const long long *layer_ns,
+                                         int layers, int stages,
+                                         int *first_layer);
 
 #endif /* CHALK_PIPELINING_H */

@@ -453,3 +453,61 @@ pipelining_split pipelining_best_split(const pipelining_deployment *d)
     return none;
 }
 /* endregion: split */
+
+/* ---- Exercise 3.10 --------------------------------------------------- */
+
+/* region: balance */
+/* True when the layers can be cut into at most `stages` runs of at most
+ * limit_ns each: a run takes layers while the next one fits, which uses
+ * the fewest runs. */
+static bool fits_in_stages(const long long *layer_ns, int layers,
+                           int stages, long long limit_ns)
+{
+    int runs = 1;
+    long long run_ns = 0;
+    for (int i = 0; i < layers; i++) {
+        if (layer_ns[i] > limit_ns)
+            return false; /* a layer is never cut */
+        if (run_ns + layer_ns[i] > limit_ns) {
+            runs++;
+            run_ns = 0;
+        }
+        run_ns += layer_ns[i];
+    }
+    return runs <= stages;
+}
+
+pipelining_cuts pipelining_balanced_cuts(const long long *layer_ns,
+                                         int layers, int stages,
+                                         int *first_layer)
+{
+    pipelining_cuts none = {.exists = false, .slowest_stage_ns = 0};
+    if (layers < 1 || stages < 1 || stages > layers)
+        return none;
+    long long lo = 1, hi = 0;
+    for (int i = 0; i < layers; i++) {
+        COST_ASSERT(layer_ns[i] >= 1 && "a layer takes time");
+        hi += layer_ns[i];
+    }
+    /* a limit that fits stays fitting as it grows: bisect for the least */
+    while (lo < hi) {
+        long long mid = lo + (hi - lo) / 2;
+        if (fits_in_stages(layer_ns, layers, stages, mid))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    /* the ties: each stage as full as the limit allows, leaving a layer
+     * for each stage after it; what is left still fits the rest */
+    int next = 0;
+    for (int s = 0; s < stages; s++) {
+        int last_free = layers - (stages - s - 1);
+        first_layer[s] = next;
+        long long stage_ns = 0;
+        while (next < last_free && stage_ns + layer_ns[next] <= lo)
+            stage_ns += layer_ns[next++];
+    }
+    pipelining_cuts cuts = {.exists = true, .slowest_stage_ns = lo};
+    return cuts;
+}
+/* endregion: balance */

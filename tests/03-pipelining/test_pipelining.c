@@ -4,8 +4,10 @@
  *
  * Built twice: against exercises/03-pipelining/pipelining.c (yours) and against
  * the reference solution (in the instructor's copy). Each test states one fact;
- * the comment above it names where the expected value comes from. Expected values
- * are written as the closed form with published inputs, never copied from output.
+ * the comment above it names where the expected value comes from. The one-star
+ * exercises' expected values are written as the chapter's formulas with published
+ * inputs; the others' (E_ names) are in expected.h, derived from their sources in
+ * the instructor's copy, never copied from a program's output.
  *
  * Sections of the book are cited as §N.M (Title), the lecture by timestamp.
  *
@@ -21,8 +23,7 @@
  *               bubble (p-1)/m of the ideal time, interleaved (1/v)(p-1)/m;
  *               figure 4 (the orders of both schedules, p = 4, m = 8)
  *   [Megatron-LM] megatron/core/pipeline_parallel/schedules.py: the interleaved
- *               warm-up 2 (p - rank - 1) + (v - 1) p, and the chunk of the k-th
- *               forward (k / p) % v
+ *               order (get_pp_rank_microbatches, get_model_chunk_id)
  *   [torus]     an all-to-all among n chips sends n D / 4 bytes across a cut
  *               into halves each way, so each chip's D goes at 4 W_bis / n
  *               (§3.2.1 (When the scale-up network is a torus))
@@ -36,6 +37,7 @@
 
 #include <stdlib.h>
 
+#include "expected.h"
 #include "pipelining.h"
 
 #define TIGHT 1e-9 /* closed forms: only rounding differs */
@@ -321,9 +323,9 @@ static void gpipe_runs_every_forward_then_the_backwards_in_reverse(void **state)
     assert_int_equal(pipelining_gpipe_op(&plan, 2, 5).stage, 2);
 }
 
-/* Megatron figure 4 (top), device 1 of 4 with 8 micro-batches (1-indexed there):
- * 1 2 3 4 | 1 5 2 6 3 7 4 8 | 5 6 7 8, forwards dark, backwards light. */
-static void first_stage_of_1f1b_warms_up_with_p_minus_1_forwards(void **state)
+/* Megatron figure 4 (top), device 1 of 4 with 8 micro-batches (1-indexed there),
+ * forwards dark, backwards light: the order of stage 0. */
+static void first_stage_of_1f1b_in_megatron_figure_4(void **state)
 {
     (void)state;
     pipelining_plan plan = plan_of(PIPELINING_1F1B, 4, 8, 1, 1, 2);
@@ -333,26 +335,24 @@ static void first_stage_of_1f1b_warms_up_with_p_minus_1_forwards(void **state)
         assert_op(pipelining_1f1b_op(&plan, 0, k), pass[k], mb[k], 0);
 }
 
-/* The count of §3.4.2 (A schedule simulator): stage i warms up with P - i - 1
- * forwards, and the steady phase opens with a forward, so it runs P - i forwards
- * before its first backward. With
- * P = 4 and M = 8 (Megatron figure 4, top), stage 1 warms up with 2 (micro-batches
- * 0 and 1), runs forward 2, then backward 0: position 3 is its first backward;
- * stage 2 warms up with 1, and position 2 is its first backward. */
-static void a_1f1b_stage_runs_p_minus_i_forwards_before_its_first_backward(void **state)
+/* Megatron figure 4 (top), P = 4 and M = 8: how many forwards each stage runs before
+ * its first backward (Narayanan et al. 2021, section 2.2.1; §3.4.2 (A schedule
+ * simulator)), and that its first backward is micro-batch 0's. */
+static void each_1f1b_stage_before_its_first_backward(void **state)
 {
     (void)state;
     pipelining_plan plan = plan_of(PIPELINING_1F1B, 4, 8, 1, 1, 2);
+    const int first[4] = {E_1F1B_P4_M8_STAGE0_FORWARDS_FIRST, E_1F1B_P4_M8_STAGE1_FORWARDS_FIRST,
+                          E_1F1B_P4_M8_STAGE2_FORWARDS_FIRST, E_1F1B_P4_M8_STAGE3_FORWARDS_FIRST};
     for (int s = 0; s < 4; s++) {
-        int forwards = 4 - s; /* P - i */
-        for (int k = 0; k < forwards; k++)
+        for (int k = 0; k < first[s]; k++)
             assert_op(pipelining_1f1b_op(&plan, s, k), F, k, 0);
-        assert_op(pipelining_1f1b_op(&plan, s, forwards), B, 0, 0);
+        assert_op(pipelining_1f1b_op(&plan, s, first[s]), B, 0, 0);
     }
 }
 
-/* Megatron figure 4 (top), device 4: no warm-up, forward and backward alternate. */
-static void last_stage_of_1f1b_alternates_from_the_start(void **state)
+/* Megatron figure 4 (top), device 4: the order of the last stage. */
+static void last_stage_of_1f1b_in_megatron_figure_4(void **state)
 {
     (void)state;
     pipelining_plan plan = plan_of(PIPELINING_1F1B, 4, 8, 1, 1, 2);
@@ -360,9 +360,9 @@ static void last_stage_of_1f1b_alternates_from_the_start(void **state)
         assert_op(pipelining_1f1b_op(&plan, 3, k), k % 2 == 0 ? F : B, k / 2, 0);
 }
 
-/* With fewer micro-batches than stages the warm-up min(p - s - 1, m) is all of them
- * on the first stage (forwards, then backwards), and none on the last. */
-static void fewer_microbatches_than_stages_all_warm_up_under_1f1b(void **state)
+/* The contract's cap on the warm-up: 2 micro-batches on 8 stages, the first and the
+ * last stage's orders (§3.4.2 (A schedule simulator)). */
+static void fewer_microbatches_than_stages_under_1f1b(void **state)
 {
     (void)state;
     pipelining_plan plan = plan_of(PIPELINING_1F1B, 8, 2, 1, 1, 2);
@@ -375,53 +375,54 @@ static void fewer_microbatches_than_stages_all_warm_up_under_1f1b(void **state)
     assert_op(pipelining_1f1b_op(&plan, 7, 2), F, 1, 0);
 }
 
-/* At the boundary of the warm-up's cap, m = p - 1 micro-batches on the first
- * stage: min(p - 1, m) = m forwards, no steady pairs, then m backwards. */
-static void first_stage_warms_up_with_every_microbatch_when_m_is_p_minus_1(void **state)
+/* At the boundary of the contract's cap on the warm-up: 3 micro-batches on 4 stages,
+ * stages 0 and 2 (§3.4.2 (A schedule simulator)). */
+static void three_microbatches_on_four_stages_under_1f1b(void **state)
 {
     (void)state;
     pipelining_plan plan = plan_of(PIPELINING_1F1B, 4, 3, 1, 1, 2);
     for (int k = 0; k < 6; k++)
         assert_op(pipelining_1f1b_op(&plan, 0, k), k < 3 ? F : B, k % 3, 0);
-    assert_op(pipelining_1f1b_op(&plan, 2, 0), F, 0, 0); /* warm-up of 1 */
+    assert_op(pipelining_1f1b_op(&plan, 2, 0), F, 0, 0);
     assert_op(pipelining_1f1b_op(&plan, 2, 1), F, 1, 0);
     assert_op(pipelining_1f1b_op(&plan, 2, 2), B, 0, 0);
 }
 
 /* ---- 3.5 interleaved_order -------------------------------------------------- */
 
-/* Megatron figure 4 (bottom), device 1 of 4, 8 micro-batches, 2 chunks: forwards
- * 1 2 3 4 on chunk 1, 1 2 3 4 on chunk 2, then 5 6 (a warm-up of 2 x 3 + 4 = 10),
- * then forward 7 and the first backward, of micro-batch 1 on chunk 2. */
+/* Megatron figure 4 (bottom), device 1 of 4, 8 micro-batches, 2 chunks (1-indexed
+ * there): stage 0's forwards up to its first backward, of micro-batch 1 on chunk 2
+ * (Megatron-LM schedules.py). */
 static void interleaved_first_stage_cycles_chunks_in_groups_of_p(void **state)
 {
     (void)state;
     pipelining_plan plan = plan_of(PIPELINING_INTERLEAVED, 4, 8, 2, 1, 2);
     const int mb[12] = {0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 0};
     const int chunk[12] = {0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 1};
-    for (int k = 0; k < 12; k++)
-        assert_op(pipelining_interleaved_op(&plan, 0, k), k < 11 ? F : B, mb[k], chunk[k]);
+    const int forwards = E_INTERLEAVED_P4_M8_V2_STAGE0_FORWARDS_FIRST;
+    for (int k = 0; k <= forwards; k++)
+        assert_op(pipelining_interleaved_op(&plan, 0, k), k < forwards ? F : B, mb[k],
+                  chunk[k]);
 }
 
-/* Megatron-LM: the last stage's warm-up is (v - 1) p = 4 forwards on chunk 0; its
- * chunk 1 is the last virtual stage, so each forward there is followed at once by
- * that micro-batch's backward. */
+/* Megatron-LM schedules.py, p = 4, m = 8, v = 2: the last stage's warm-up on chunk 0,
+ * then its chunk 1, the last virtual stage. */
 static void interleaved_last_stage_turns_round_on_its_last_chunk(void **state)
 {
     (void)state;
     pipelining_plan plan = plan_of(PIPELINING_INTERLEAVED, 4, 8, 2, 1, 2);
-    for (int k = 0; k < 4; k++)
+    const int w = E_INTERLEAVED_P4_M8_V2_LAST_STAGE_WARMUP;
+    for (int k = 0; k < w; k++)
         assert_op(pipelining_interleaved_op(&plan, 3, k), F, k, 0);
-    assert_op(pipelining_interleaved_op(&plan, 3, 4), F, 0, 1);
-    assert_op(pipelining_interleaved_op(&plan, 3, 5), B, 0, 1);
-    assert_op(pipelining_interleaved_op(&plan, 3, 6), F, 1, 1);
-    assert_op(pipelining_interleaved_op(&plan, 3, 7), B, 1, 1);
+    assert_op(pipelining_interleaved_op(&plan, 3, w), F, 0, 1);
+    assert_op(pipelining_interleaved_op(&plan, 3, w + 1), B, 0, 1);
+    assert_op(pipelining_interleaved_op(&plan, 3, w + 2), F, 1, 1);
+    assert_op(pipelining_interleaved_op(&plan, 3, w + 3), B, 1, 1);
 }
 
-/* The backwards visit the chunks in reverse, and the very last pass of every stage
- * is the backward of the last micro-batch on chunk 0. With p = 2, m = 4, v = 3,
- * stage 0 warms up with 2 x 1 + 2 x 2 = 6 forwards; its backward number j runs at
- * k = 6 + 2j + 1, and backward 2 is micro-batch 0 on chunk 3 - 1 - (2 / 2) % 3 = 1. */
+/* The contract's backwards, p = 2, m = 4, v = 3 (Megatron-LM schedules.py): the last
+ * pass of every stage, and where stage 0's first and third backwards run, on which
+ * chunk. */
 static void interleaved_backwards_come_down_the_chunks(void **state)
 {
     (void)state;
@@ -429,13 +430,14 @@ static void interleaved_backwards_come_down_the_chunks(void **state)
     int last = 2 * 4 * 3 - 1;
     for (int s = 0; s < 2; s++)
         assert_op(pipelining_interleaved_op(&plan, s, last), B, 3, 0);
-    assert_op(pipelining_interleaved_op(&plan, 0, 7), B, 0, 2);
-    assert_op(pipelining_interleaved_op(&plan, 0, 11), B, 0, 1);
+    assert_op(pipelining_interleaved_op(&plan, 0, E_INTERLEAVED_P2_M4_V3_STAGE0_BACKWARD0_AT),
+              B, 0, E_INTERLEAVED_P2_M4_V3_STAGE0_BACKWARD0_CHUNK);
+    assert_op(pipelining_interleaved_op(&plan, 0, E_INTERLEAVED_P2_M4_V3_STAGE0_BACKWARD2_AT),
+              B, 0, E_INTERLEAVED_P2_M4_V3_STAGE0_BACKWARD2_CHUNK);
 }
 
-/* Megatron-LM caps the warm-up at every chunk pass: with p = 4, m = 4, v = 2 the
- * first stage's 2 x 3 + 4 = 10 becomes 8, so it runs every forward (micro-batches
- * 0-3 on chunk 0, then on chunk 1) and then every backward (chunk 1, then 0). */
+/* The contract's cap on the warm-up (Megatron-LM schedules.py), p = 4, m = 4, v = 2:
+ * stage 0's whole order. */
 static void interleaved_warm_up_stops_at_every_chunk_pass(void **state)
 {
     (void)state;
@@ -446,9 +448,8 @@ static void interleaved_warm_up_stops_at_every_chunk_pass(void **state)
     }
 }
 
-/* Exactly at the cap: p = 2, m = 2, v = 2 gives stage 0 a warm-up of
- * 2 x 1 + 2 = 4 = m v, no steady pairs; stage 1 warms up with 2 and then
- * alternates, its chunk 1 being the last virtual stage. */
+/* Exactly at the contract's cap, p = 2, m = 2, v = 2 (Megatron-LM schedules.py): the
+ * whole orders of both stages. */
 static void interleaved_warm_up_equal_to_every_pass_leaves_no_pairs(void **state)
 {
     (void)state;
@@ -464,45 +465,47 @@ static void interleaved_warm_up_equal_to_every_pass_leaves_no_pairs(void **state
 
 /* ---- 3.6 simulate ----------------------------------------------------------- */
 
-/* GPipe: m + p - 1 forward slots and as many backward slots, so the batch takes
- * (m + p - 1)(f + b) and the idle share is (p - 1)/(m + p - 1). */
-static void simulated_gpipe_takes_m_plus_p_minus_1_slots(void **state)
+/* GPipe, 4 stages, 8 micro-batches, t_F = 1, t_B = 2: the batch's time, work, idle time
+ * and bubble (Huang et al. 2019, section 2.3; §3.4.1 (The bubble of GPipe)). */
+static void simulated_gpipe_on_four_stages(void **state)
 {
     (void)state;
     pipelining_plan plan = plan_of(PIPELINING_GPIPE, 4, 8, 1, 1.0, 2.0);
     pipelining_timeline t = simulated(&plan, NULL);
     assert_int_equal(t.ops, 4 * 2 * 8);
-    assert_close(t.makespan_s, (8 + 4 - 1) * 3.0, TIGHT, "s");
-    assert_close(t.busy_s, 8 * 3.0, TIGHT, "s");
-    assert_close(t.idle_s, (4 - 1) * 3.0, TIGHT, "s"); /* fill and drain: (p - 1)(f + b) */
-    assert_close(t.bubble_fraction, 3.0 / 11.0, TIGHT, "");
-    assert_close(t.bubble_over_ideal, 3.0 / 8.0, TIGHT, "");
+    assert_close(t.makespan_s, E_SIM_P4_M8_GPIPE_MAKESPAN_S, TIGHT, "s");
+    assert_close(t.busy_s, E_SIM_P4_M8_BUSY_S, TIGHT, "s");
+    assert_close(t.idle_s, E_SIM_P4_M8_GPIPE_IDLE_S, TIGHT, "s");
+    assert_close(t.bubble_fraction, E_SIM_P4_M8_BUBBLE_FRACTION, TIGHT, "");
+    assert_close(t.bubble_over_ideal, E_SIM_P4_M8_BUBBLE_OVER_IDEAL, TIGHT, "");
 }
 
-/* Megatron, section 2.2.1: 1F1B has the same bubble as GPipe, (p - 1)(f + b). */
+/* Megatron, section 2.2.1: 1F1B has the same bubble as GPipe. */
 static void simulated_1f1b_has_the_same_bubble_as_gpipe(void **state)
 {
     (void)state;
     pipelining_plan plan = plan_of(PIPELINING_1F1B, 4, 8, 1, 1.0, 2.0);
     pipelining_timeline t = simulated(&plan, NULL);
-    assert_close(t.makespan_s, (8 + 4 - 1) * 3.0, TIGHT, "s");
-    assert_close(t.bubble_fraction, 3.0 / 11.0, TIGHT, "");
+    assert_close(t.makespan_s, E_SIM_P4_M8_GPIPE_MAKESPAN_S, TIGHT, "s");
+    assert_close(t.bubble_fraction, E_SIM_P4_M8_BUBBLE_FRACTION, TIGHT, "");
 }
 
-/* Megatron, section 2.2.2: interleaving makes the bubble (p - 1)(f + b)/v: p = 4, m = 8,
- * v = 2 takes (8 + 3/2) x 3 s, an idle share of 3/19. */
-static void simulated_interleaved_bubble_is_divided_by_the_chunks(void **state)
+/* Megatron, section 2.2.2, p = 4, m = 8, v = 2: the interleaved batch's time and
+ * bubble. */
+static void simulated_interleaved_on_four_stages(void **state)
 {
     (void)state;
     pipelining_plan plan = plan_of(PIPELINING_INTERLEAVED, 4, 8, 2, 1.0, 2.0);
     pipelining_timeline t = simulated(&plan, NULL);
-    assert_close(t.makespan_s, (8 + 3.0 / 2) * 3.0, TIGHT, "s");
-    assert_close(t.bubble_fraction, 3.0 / 19.0, TIGHT, "");
-    assert_close(t.bubble_over_ideal, 3.0 / (2 * 8), TIGHT, "");
+    assert_close(t.makespan_s, E_SIM_P4_M8_V2_MAKESPAN_S, TIGHT, "s");
+    assert_close(t.bubble_fraction, E_SIM_P4_M8_V2_BUBBLE_FRACTION, TIGHT, "");
+    assert_close(t.bubble_over_ideal, E_SIM_P4_M8_V2_BUBBLE_OVER_IDEAL, TIGHT, "");
 }
 
-/* The measured bubble equals the closed form of every schedule, for every p and m
- * (interleaved: m a multiple of p) and unequal forward and backward times. */
+/* The measured bubble equals the book's stated closed forms, @eq:pipe-bubble and
+ * @eq:pipe-interleaved (§3.4.1 (The bubble of GPipe), §3.4.3 (Interleaved stages)),
+ * for every p and m (interleaved: m a multiple of p) and unequal forward and
+ * backward times. */
 static void measured_bubble_equals_the_closed_form_for_every_schedule(void **state)
 {
     (void)state;
@@ -520,22 +523,24 @@ static void measured_bubble_equals_the_closed_form_for_every_schedule(void **sta
             }
 }
 
-/* GPipe holds every micro-batch before its hard stop; 1F1B at most p (Megatron
- * section 2.2.1); interleaved the warm-up plus one, 2(p - 1) + (v - 1)p + 1 chunks, which
- * is p + (p - 1)/v micro-batches (Megatron-LM). */
-static void gpipe_holds_m_microbatches_1f1b_p_interleaved_a_little_more(void **state)
+/* The peak micro-batches in flight of the three schedules of Megatron figure 4, and
+ * of 1F1B with fewer micro-batches than stages (Narayanan et al. 2021, section
+ * 2.2.1; Megatron-LM schedules.py). */
+static void peak_activations_of_the_three_schedules(void **state)
 {
     (void)state;
     pipelining_plan g = plan_of(PIPELINING_GPIPE, 4, 8, 1, 1, 2);
     pipelining_plan o = plan_of(PIPELINING_1F1B, 4, 8, 1, 1, 2);
     pipelining_plan i = plan_of(PIPELINING_INTERLEAVED, 4, 8, 2, 1, 2);
-    assert_close(simulated(&g, NULL).peak_microbatches_in_flight, 8, TIGHT, "microbatches");
-    assert_close(simulated(&o, NULL).peak_microbatches_in_flight, 4, TIGHT, "microbatches");
-    assert_close(simulated(&i, NULL).peak_microbatches_in_flight, 4 + 3.0 / 2, TIGHT,
-                 "microbatches");
+    assert_close(simulated(&g, NULL).peak_microbatches_in_flight, E_SIM_P4_M8_GPIPE_PEAK,
+                 TIGHT, "microbatches");
+    assert_close(simulated(&o, NULL).peak_microbatches_in_flight, E_SIM_P4_M8_1F1B_PEAK,
+                 TIGHT, "microbatches");
+    assert_close(simulated(&i, NULL).peak_microbatches_in_flight, E_SIM_P4_M8_V2_PEAK,
+                 TIGHT, "microbatches");
     pipelining_plan few = plan_of(PIPELINING_1F1B, 8, 2, 1, 1, 2);
-    assert_close(simulated(&few, NULL).peak_microbatches_in_flight, 2, TIGHT,
-                 "microbatches");
+    assert_close(simulated(&few, NULL).peak_microbatches_in_flight, E_SIM_P8_M2_1F1B_PEAK,
+                 TIGHT, "microbatches");
 }
 
 /* The timeline obeys the pipeline: a stage runs one pass at a time in its order, a
@@ -586,7 +591,7 @@ static void simulator_refuses_an_invalid_plan_or_a_short_buffer(void **state)
     assert_true(pipelining_simulate(&fits, ops, 64, &t));
 }
 
-/* A single stage has nothing to fill or drain: the batch is m (f + b) long. */
+/* A single stage: the batch's time, and no bubble (§3.4.1 (The bubble of GPipe)). */
 static void one_stage_simulates_without_a_bubble(void **state)
 {
     (void)state;
@@ -622,27 +627,27 @@ static void simulator_writes_exactly_the_passes_and_nothing_past_them(void **sta
 /* ---- 3.7 decode_loop -------------------------------------------------------- */
 
 /* §3.5 (Decode is a loop): a 20 ms step over 4 racks, 2 ms per hop (the book's
- * figure for the lecture's "a few milliseconds"): 4 x 2 = 8 ms of hops, a 28 ms
- * token (the lecturer says "20 to 30", [lecture, 72:48-76:39]). */
-static void four_hops_of_2_ms_add_8_ms_to_a_20_ms_step(void **state)
+ * figure for the lecture's "a few milliseconds"; the lecturer's time between tokens
+ * is "20 to 30" ms, [lecture, 72:48-76:39]). */
+static void lecture_step_of_20_ms_over_four_racks(void **state)
 {
     (void)state;
-    assert_close(pipelining_decode_token_s(4, 20e-3 / 4, 2e-3), 20e-3 + 4 * 2e-3, TIGHT, "s");
+    assert_close(pipelining_decode_token_s(4, 20e-3 / 4, 2e-3), E_DECODE_P4_TOKEN_S, TIGHT,
+                 "s");
 }
 
-/* The same loop whole: stages of 5 ms, a 28 ms trip of which 8 ms are hops, and
- * ceil(4 x 7 / 5) = 6 micro-batches of 2,048 sequences in flight, 12,288 tokens
- * every 28 ms. */
-static void the_loop_carries_its_microbatches_round_every_token(void **state)
+/* The same loop whole, micro-batches of 2,048 sequences (§3.5 (Decode is a loop)). */
+static void the_lecture_loop_field_by_field(void **state)
 {
     (void)state;
     pipelining_decode_loop l = pipelining_decode_loop_at(4, 20e-3, 2e-3, 2048);
     assert_close(l.stage_s, 5e-3, TIGHT, "s");
-    assert_close(l.token_s, 28e-3, TIGHT, "s");
-    assert_close(l.hops_s, 8e-3, TIGHT, "s");
-    assert_int_equal(l.microbatches, 6);
-    assert_close(l.sequences_in_flight, 6 * 2048.0, TIGHT, "sequences");
-    assert_close(l.tokens_per_s, 6 * 2048.0 / 28e-3, TIGHT, "tokens/s");
+    assert_close(l.token_s, E_DECODE_P4_TOKEN_S, TIGHT, "s");
+    assert_close(l.hops_s, E_DECODE_P4_HOPS_S, TIGHT, "s");
+    assert_int_equal(l.microbatches, E_DECODE_P4_MICROBATCHES);
+    assert_close(l.sequences_in_flight, E_DECODE_P4_MICROBATCHES * 2048.0, TIGHT, "sequences");
+    assert_close(l.tokens_per_s, E_DECODE_P4_MICROBATCHES * 2048.0 / E_DECODE_P4_TOKEN_S,
+                 TIGHT, "tokens/s");
 }
 
 /* [lecture, 60:58]: without hops pipelining is latency-neutral: P stages of
@@ -664,14 +669,14 @@ static void decode_needs_as_many_microbatches_as_stages(void **state)
         assert_int_equal(pipelining_decode_microbatches(p, 5e-3, 0), p);
 }
 
-/* A hop is time a micro-batch spends off every stage: with 5 ms stages and 2 ms hops
- * a loop of 4 takes 28 ms, so ceil(28 / 5) = 6 micro-batches; with 2 ms stages,
- * 4 x (2 + 2) / 2 = 8 exactly. */
+/* §3.5 (Decode is a loop): 4 stages of 5 ms and of 2 ms with hops of 2 ms (the
+ * second a quotient that is whole in exact arithmetic). */
 static void hop_latency_needs_more_microbatches_than_stages(void **state)
 {
     (void)state;
-    assert_int_equal(pipelining_decode_microbatches(4, 5e-3, 2e-3), 6);
-    assert_int_equal(pipelining_decode_microbatches(4, 2e-3, 2e-3), 8);
+    assert_int_equal(pipelining_decode_microbatches(4, 5e-3, 2e-3), E_DECODE_P4_MICROBATCHES);
+    assert_int_equal(pipelining_decode_microbatches(4, 2e-3, 2e-3),
+                     E_DECODE_P4_STAGE_2MS_MICROBATCHES);
 }
 
 /* The contract: one stage crosses no network, so its token takes the step alone
@@ -683,13 +688,13 @@ static void one_stage_crosses_no_network(void **state)
     assert_int_equal(pipelining_decode_microbatches(1, 20e-3, 2e-3), 1);
 }
 
-/* From two stages on, a hop follows every stage: 2 x (10 + 2) = 24 ms, and
- * ceil(24 / 10) = 3 micro-batches. */
+/* The contract: from two stages on, a hop follows every stage; 2 stages of 10 ms,
+ * hops of 2 ms (§3.5 (Decode is a loop)). */
 static void two_stages_pay_two_hops(void **state)
 {
     (void)state;
-    assert_close(pipelining_decode_token_s(2, 10e-3, 2e-3), 24e-3, TIGHT, "s");
-    assert_int_equal(pipelining_decode_microbatches(2, 10e-3, 2e-3), 3);
+    assert_close(pipelining_decode_token_s(2, 10e-3, 2e-3), E_DECODE_P2_TOKEN_S, TIGHT, "s");
+    assert_int_equal(pipelining_decode_microbatches(2, 10e-3, 2e-3), E_DECODE_P2_MICROBATCHES);
 }
 
 /* ---- 3.8 capacity ----------------------------------------------------------- */
@@ -707,41 +712,42 @@ static pipelining_memory lecture_memory(int stages, int microbatches)
     return m;
 }
 
-/* §3.6 (The capacity equation): weights per GPU = 1e12 / (64 P) = 15.6 GB / P. */
-static void weights_per_gpu_fall_as_one_over_the_stages(void **state)
+/* §3.6 (The capacity equation): the lecture's weights per GPU on 1, 2, 4 and 8
+ * stages. */
+static void weights_per_gpu_of_the_lecture_model(void **state)
 {
     (void)state;
-    for (int p = 1; p <= 8; p *= 2) {
+    const double want[4] = {E_CAP_WEIGHTS_PER_GPU_P1, E_CAP_WEIGHTS_PER_GPU_P2,
+                            E_CAP_WEIGHTS_PER_GPU_P4, E_CAP_WEIGHTS_PER_GPU_P8};
+    for (int i = 0, p = 1; p <= 8; i++, p *= 2) {
         pipelining_memory m = lecture_memory(p, p);
-        assert_close(pipelining_weight_bytes_per_gpu(&m), 1e12 / (64.0 * p), TIGHT, "B");
+        assert_close(pipelining_weight_bytes_per_gpu(&m), want[i], TIGHT, "B");
     }
 }
 
-/* §3.6 (The capacity equation), [lecture, 70:40-72:48]: with M = P
- * micro-batches in flight the KV per GPU is 2,000 x 200,000 x 2,048 / 64 =
- * 12.8 GB whatever P is. */
-static void kv_per_gpu_with_p_microbatches_does_not_depend_on_p(void **state)
+/* §3.6 (The capacity equation), [lecture, 70:40-72:48]: the KV per GPU of the
+ * lecture's model with M = P micro-batches in flight on 1 to 8 stages. */
+static void kv_per_gpu_with_p_microbatches_on_p_stages(void **state)
 {
     (void)state;
     for (int p = 1; p <= 8; p++) {
         pipelining_memory m = lecture_memory(p, p);
-        assert_close(pipelining_kv_bytes_per_gpu(&m), 2000 * 200e3 * 2048 / 64.0, TIGHT, "B");
+        assert_close(pipelining_kv_bytes_per_gpu(&m), E_CAP_KV_PER_GPU, TIGHT, "B");
     }
 }
 
-/* [lecture, 70:40-72:48] (the host's objection): per sequence, a stage stores
- * only its layers' share of the cache: with one micro-batch the KV per GPU does
- * fall as 1/P. */
-static void kv_per_gpu_of_one_microbatch_falls_with_the_stages(void **state)
+/* [lecture, 70:40-72:48] (the host's objection): the KV per GPU of one
+ * micro-batch on 4 stages. */
+static void kv_per_gpu_of_one_microbatch_on_four_stages(void **state)
 {
     (void)state;
     pipelining_memory m = lecture_memory(4, 1);
-    assert_close(pipelining_kv_bytes_per_gpu(&m), 2000 * 200e3 * 2048 / (64.0 * 4), TIGHT,
+    assert_close(pipelining_kv_bytes_per_gpu(&m), E_CAP_KV_PER_GPU_ONE_MICROBATCH_P4, TIGHT,
                  "B");
 }
 
-/* Solving 1e12/(64 P) + 12.8e9 <= HBM: a 186 GB GPU fits one stage; 20 GB leaves
- * 7.2 GB for 15.625/P GB of weights, so P = 3; 12 GB is under the KV alone. */
+/* §3.6 (The capacity equation): the lecture's model on GPUs of 186 GB (a GB200's),
+ * 20 GB and 12 GB. */
 static void fewest_stages_to_fit_or_none_when_the_kv_overflows(void **state)
 {
     (void)state;
@@ -751,26 +757,26 @@ static void fewest_stages_to_fit_or_none_when_the_kv_overflows(void **state)
     assert_int_equal(fit.stages, 1);
     fit = pipelining_min_stages_to_fit(&m, 20e9);
     assert_true(fit.exists);
-    assert_int_equal(fit.stages, 3);
+    assert_int_equal(fit.stages, E_CAP_STAGES_20GB);
     fit = pipelining_min_stages_to_fit(&m, 12e9);
     assert_false(fit.exists);
     assert_int_equal(fit.stages, 0);
 }
 
-/* Exact boundary: with 12.8e9 + 15.625e9 / 5 of HBM, 5 stages fit exactly. */
+/* The contract's boundary: the HBM that 5 stages fill exactly (§3.6 (The capacity
+ * equation)). */
 static void fewest_stages_is_exact_at_the_boundary(void **state)
 {
     (void)state;
     pipelining_memory m = lecture_memory(0, 0);
-    pipelining_fit fit = pipelining_min_stages_to_fit(&m, 12.8e9 + 15.625e9 / 5);
+    pipelining_fit fit = pipelining_min_stages_to_fit(&m, E_CAP_HBM_FIVE_STAGES_EXACTLY);
     assert_true(fit.exists);
     assert_int_equal(fit.stages, 5);
 }
 
-/* The contract's rounding rule: on 72 GPUs per stage the KV cache takes
- * 2,000 x 200,000 x 2,048 / 72 = 11.38 GB, and 14.85 GB leaves exactly
- * 1e12 / (72 x 4) = 3.47 GB for weights: 4 stages, though the quotient
- * computes to 4.000000000000001. */
+/* The contract's rounding rule: the lecture's model on 72 GPUs per stage of
+ * 14.85 GB, where the quotient that counts the stages is whole in exact arithmetic
+ * and a hair above it in floating point (§3.6 (The capacity equation)). */
 static void lecture_model_on_72_gpus_fits_4_stages_exactly(void **state)
 {
     (void)state;
@@ -778,60 +784,57 @@ static void lecture_model_on_72_gpus_fits_4_stages_exactly(void **state)
     m.chips = 72;
     pipelining_fit fit = pipelining_min_stages_to_fit(&m, 14.85e9);
     assert_true(fit.exists);
-    assert_int_equal(fit.stages, 4);
+    assert_int_equal(fit.stages, E_CAP_STAGES_72_CHIPS);
 }
 
-/* KV cache exactly filling the HBM leaves no room for any share of the weights:
- * no number of stages fits (12.8 GB of KV on a 12.8 GB GPU). 15.625 MB more
- * leaves room for 1e12 / (64 x 1,000): 1,000 stages. */
+/* The contract: a KV cache exactly filling the HBM leaves no room for any share of
+ * the weights; the HBM that 1,000 stages fill exactly (§3.6 (The capacity
+ * equation)). */
 static void kv_filling_the_hbm_exactly_leaves_no_stages(void **state)
 {
     (void)state;
     pipelining_memory m = lecture_memory(0, 0);
-    pipelining_fit fit = pipelining_min_stages_to_fit(&m, 12.8e9);
+    pipelining_fit fit = pipelining_min_stages_to_fit(&m, E_CAP_KV_PER_GPU);
     assert_false(fit.exists);
     assert_int_equal(fit.stages, 0);
-    fit = pipelining_min_stages_to_fit(&m, 12.8e9 + 15.625e6);
+    fit = pipelining_min_stages_to_fit(&m, E_CAP_HBM_THOUSAND_STAGES_EXACTLY);
     assert_true(fit.exists);
     assert_int_equal(fit.stages, 1000);
 }
 
-/* The contract's boundary for a model with no weights (weight_bytes 0): the
- * lecture's KV cache is 2,000 x 200,000 x 2,048 / 64 = 12.8 GB per GPU whatever
- * P is, so on a 12.8 GB GPU it fills the HBM exactly, and a total of exactly
- * hbm_bytes fits: one stage. One byte less of HBM and nothing fits. */
+/* The contract's boundary for a model with no weights (weight_bytes 0): a GPU whose
+ * HBM the lecture's KV cache fills exactly, and one byte less (§3.6 (The capacity
+ * equation)). */
 static void a_model_without_weights_filling_the_hbm_exactly_fits_one_stage(void **state)
 {
     (void)state;
     pipelining_memory m = lecture_memory(0, 0);
     m.weight_bytes = 0.0;
-    pipelining_fit fit = pipelining_min_stages_to_fit(&m, 12.8e9);
+    pipelining_fit fit = pipelining_min_stages_to_fit(&m, E_CAP_KV_PER_GPU);
     assert_true(fit.exists);
     assert_int_equal(fit.stages, 1);
-    fit = pipelining_min_stages_to_fit(&m, 12.8e9 - 1);
+    fit = pipelining_min_stages_to_fit(&m, E_CAP_KV_PER_GPU - 1);
     assert_false(fit.exists);
     assert_int_equal(fit.stages, 0);
 }
 
-/* The contract's "no answer" when the fewest stages would not fit in an int:
- * 7 bytes of HBM left over after the 12.8 GB of KV cache would take
- * 1e12 / (64 x 7) = 2,232,142,857.1 stages, more than INT_MAX = 2,147,483,647;
- * 8 bytes take exactly 1e12 / (64 x 8) = 1,953,125,000, which an int holds. */
+/* The contract's "no answer" when the fewest stages would not fit in an int: 7 and 8
+ * bytes of HBM left over after the lecture's KV cache (§3.6 (The capacity
+ * equation)). */
 static void fewest_stages_beyond_an_int_are_no_answer(void **state)
 {
     (void)state;
     pipelining_memory m = lecture_memory(0, 0);
-    pipelining_fit fit = pipelining_min_stages_to_fit(&m, 12.8e9 + 7);
+    pipelining_fit fit = pipelining_min_stages_to_fit(&m, E_CAP_KV_PER_GPU + 7);
     assert_false(fit.exists);
     assert_int_equal(fit.stages, 0);
-    fit = pipelining_min_stages_to_fit(&m, 12.8e9 + 8);
+    fit = pipelining_min_stages_to_fit(&m, E_CAP_KV_PER_GPU + 8);
     assert_true(fit.exists);
-    assert_int_equal(fit.stages, 1953125000);
+    assert_int_equal(fit.stages, E_CAP_STAGES_8_BYTES_LEFT);
 }
 
-/* Zero-valued inputs the contract allows: with no KV cache (0 bytes per token,
- * or 0 tokens of context) the weights alone decide: 1e12 / (64 x 5e9) = 3.125,
- * so 4 stages. */
+/* Zero-valued inputs the contract allows: no KV cache (0 bytes per token, or 0
+ * tokens of context), GPUs of 5 GB (§3.6 (The capacity equation)). */
 static void a_model_without_kv_cache_needs_the_weights_alone(void **state)
 {
     (void)state;
@@ -839,10 +842,11 @@ static void a_model_without_kv_cache_needs_the_weights_alone(void **state)
     m.kv_bytes_per_token = 0;
     pipelining_fit fit = pipelining_min_stages_to_fit(&m, 5e9);
     assert_true(fit.exists);
-    assert_int_equal(fit.stages, 4);
+    assert_int_equal(fit.stages, E_CAP_STAGES_WEIGHTS_ALONE_5GB);
     m = lecture_memory(0, 0);
     m.context_tokens = 0;
-    assert_int_equal(pipelining_min_stages_to_fit(&m, 5e9).stages, 4);
+    assert_int_equal(pipelining_min_stages_to_fit(&m, 5e9).stages,
+                     E_CAP_STAGES_WEIGHTS_ALONE_5GB);
     m = lecture_memory(4, 4);
     m.kv_bytes_per_token = 0;
     assert_close(pipelining_kv_bytes_per_gpu(&m) + 1.0, 1.0, TIGHT, "B");
@@ -864,10 +868,8 @@ static pipelining_deployment lecture_deployment(int layers, double hbm_bytes, do
     return d;
 }
 
-#define KV_SEQS_BYTES (2000 * 200e3 * 2048) /* one micro-batch's cache, all layers */
-
-/* §3.7 (The best split of a model over racks): one rack that fits is the answer: no hop, one micro-batch in flight,
- * 1e12 / 64 + 8.192e11 / 64 = 28.4 GB per GPU of a GB200's 186 GB. */
+/* §3.7 (The best split of a model over racks): the lecture's model in 60 layers on
+ * GPUs of 186 GB (a GB200's), hops of 2 ms. */
 static void a_model_that_fits_one_rack_is_served_on_one(void **state)
 {
     (void)state;
@@ -878,33 +880,28 @@ static void a_model_that_fits_one_rack_is_served_on_one(void **state)
     assert_int_equal(s.max_layers_per_stage, 60);
     assert_int_equal(s.microbatches, 1);
     assert_close(s.token_s, 20e-3, TIGHT, "s");
-    assert_close(s.bytes_per_gpu, (1e12 + KV_SEQS_BYTES) / 64, TIGHT, "B");
+    assert_close(s.bytes_per_gpu, E_SPLIT_ONE_RACK_BYTES_PER_GPU, TIGHT, "B");
 }
 
-/* §3.6 (The capacity equation), §3.7 (The best split of a model over racks):
- * without hops and with stages that divide the layers evenly the
- * split is the capacity equation's: 20 GB GPUs fit 3 stages of 20 layers,
- * 1e12 / (64 x 3) + 12.8e9 = 18.0 GB, with 3 micro-batches in flight (the
- * quotient 20 ms / (20 ms x 20/60) computes to 3.0000000000000004). */
-static void without_hops_the_split_is_the_capacity_equations(void **state)
+/* §3.6 (The capacity equation), §3.7 (The best split of a model over racks): the
+ * lecture's model in 60 layers on GPUs of 20 GB, without hops (a micro-batch count
+ * that is whole in exact arithmetic and a hair above it in floating point). */
+static void lecture_model_on_20_gb_gpus_without_hops(void **state)
 {
     (void)state;
     pipelining_deployment d = lecture_deployment(60, 20e9, 0);
     pipelining_split s = pipelining_best_split(&d);
     assert_true(s.exists);
-    assert_int_equal(s.stages, 3);
-    assert_int_equal(s.max_layers_per_stage, 20);
-    assert_int_equal(s.microbatches, 3);
+    assert_int_equal(s.stages, E_SPLIT_NO_HOPS_STAGES);
+    assert_int_equal(s.max_layers_per_stage, 60 / E_SPLIT_NO_HOPS_STAGES);
+    assert_int_equal(s.microbatches, E_SPLIT_NO_HOPS_STAGES);
     assert_close(s.token_s, 20e-3, TIGHT, "s");
-    assert_close(s.bytes_per_gpu, 1e12 / (64 * 3.0) + KV_SEQS_BYTES / 64, TIGHT, "B");
+    assert_close(s.bytes_per_gpu, E_SPLIT_NO_HOPS_BYTES_PER_GPU, TIGHT, "B");
 }
 
-/* §3.7 (The best split of a model over racks): hops of 2 ms on a 20 ms step keep more micro-batches in flight as the
- * stages grow, P + P^2 / 10 rounded up, and their cache grows faster than the
- * weights shrink: (1/P)(1e12 + M x 8.192e11) / 64 is 22.3 GB at P = 3
- * (M = 4), 23.1 GB at P = 4 (M = 6), and more beyond, all over 20 GB: no split.
- * Without the hops the same model fits on 3 stages. */
-static void slow_hops_can_leave_no_split_that_fits(void **state)
+/* §3.7 (The best split of a model over racks): the lecture's model in 60 layers on
+ * GPUs of 20 GB with hops of 2 ms, then without them. */
+static void lecture_model_on_20_gb_gpus_with_2_ms_hops(void **state)
 {
     (void)state;
     pipelining_deployment d = lecture_deployment(60, 20e9, 2e-3);
@@ -915,16 +912,14 @@ static void slow_hops_can_leave_no_split_that_fits(void **state)
     assert_int_equal(s.microbatches, 0);
     assert_close(s.token_s + 1.0, 1.0, TIGHT, "s");
     assert_close(s.bytes_per_gpu + 1.0, 1.0, TIGHT, "B");
-    d.hop_s = 0; /* the same deployment without hop latency fits on 3 */
-    assert_int_equal(pipelining_best_split(&d).stages, 3);
+    d.hop_s = 0;
+    assert_int_equal(pipelining_best_split(&d).stages, E_SPLIT_NO_HOPS_STAGES);
 }
 
-/* §3.7 (The best split of a model over racks), uneven stages: DeepSeek-V3's 61 layers on 2 stages give the fullest 31.
- * It sets the pace: a trip of 20 + 2 x 0.1 = 20.2 ms over its 20 x 31/61 =
- * 10.16 ms is 1.99, so 2 micro-batches (20.2 / 10 would say 3); and it holds
- * 31/61 of the weights and of the cache: 1 TB does not fit 8 GPUs of 80 GB
- * (125 GB each), 31/61 of it does. */
-static void the_fullest_stage_sets_the_pace_and_the_memory(void **state)
+/* §3.7 (The best split of a model over racks), layers that do not divide evenly:
+ * DeepSeek-V3's 61 layers (config_671B.json), 1 TB on 8 GPUs of 80 GB a stage, hops
+ * of 0.1 ms. */
+static void deepseek_v3_61_layers_on_80_gb_gpus(void **state)
 {
     (void)state;
     pipelining_deployment d = {
@@ -934,19 +929,15 @@ static void the_fullest_stage_sets_the_pace_and_the_memory(void **state)
     };
     pipelining_split s = pipelining_best_split(&d);
     assert_true(s.exists);
-    assert_int_equal(s.stages, 2);
-    assert_int_equal(s.max_layers_per_stage, 31);
-    assert_int_equal(s.microbatches, 2);
-    assert_close(s.token_s, 20e-3 + 2 * 0.1e-3, TIGHT, "s");
-    assert_close(s.bytes_per_gpu, 31.0 / 61 * (1e12 + 2 * 100 * 1000 * 1000.0) / 8, TIGHT,
-                 "B");
+    assert_int_equal(s.stages, E_SPLIT_61_STAGES);
+    assert_int_equal(s.max_layers_per_stage, E_SPLIT_61_FULLEST);
+    assert_int_equal(s.microbatches, E_SPLIT_61_MICROBATCHES);
+    assert_close(s.token_s, E_SPLIT_61_TOKEN_S, TIGHT, "s");
+    assert_close(s.bytes_per_gpu, E_SPLIT_61_BYTES_PER_GPU, TIGHT, "B");
 }
 
-/* §3.7 (The best split of a model over racks): the hop condition caps the stages. Memory alone needs 4 stages of 61
- * layers (the fullest 16/61 of 1 TB on 8 GPUs is 32.8 GB of 40 GB; 3 stages,
- * 21/61, would be 43.0 GB); with at least 16 layers per stage 61 / 4 = 15 is too
- * few, so there is no split; with 15 the answer is 4; and with 3 racks
- * available, none. */
+/* §3.7 (The best split of a model over racks), the contract's caps: 61 layers, 1 TB
+ * on 8 GPUs of 40 GB a stage, at least 15 layers a stage, then 16, then 3 racks. */
 static void the_hop_condition_and_the_racks_cap_the_stages(void **state)
 {
     (void)state;
@@ -957,9 +948,9 @@ static void the_hop_condition_and_the_racks_cap_the_stages(void **state)
     };
     pipelining_split s = pipelining_best_split(&d);
     assert_true(s.exists);
-    assert_int_equal(s.stages, 4);
-    assert_int_equal(s.max_layers_per_stage, 16);
-    assert_close(s.bytes_per_gpu, 16.0 / 61 * 1e12 / 8, TIGHT, "B");
+    assert_int_equal(s.stages, E_SPLIT_61_MIN15_STAGES);
+    assert_int_equal(s.max_layers_per_stage, E_SPLIT_61_MIN15_FULLEST);
+    assert_close(s.bytes_per_gpu, E_SPLIT_61_MIN15_BYTES_PER_GPU, TIGHT, "B");
     d.min_layers_per_stage = 16;
     assert_false(pipelining_best_split(&d).exists);
     d.min_layers_per_stage = 15;
@@ -968,9 +959,7 @@ static void the_hop_condition_and_the_racks_cap_the_stages(void **state)
 }
 
 /* The contract's boundaries: a GPU filled exactly fits. 8e9 bytes of weights in
- * 4 layers on 2 GPUs of 2e9: one stage holds 4e9 per GPU, two hold exactly 2e9.
- * A hair less HBM and 2 stages (or 3, whose fullest stage also holds 2 layers)
- * no longer fit: the answer is 4 stages of 1 layer. */
+ * 4 layers on 2 GPUs of 2e9 a stage, then a hair less HBM. */
 static void a_gpu_filled_exactly_fits(void **state)
 {
     (void)state;
@@ -990,8 +979,8 @@ static void a_gpu_filled_exactly_fits(void **state)
     assert_close(s.bytes_per_gpu, 1e9, TIGHT, "B");
 }
 
-/* No more stages than layers: 3 layers that fit nowhere leave no split, even
- * with 8 racks (a stage holds at least one layer). */
+/* The contract: no more stages than layers, even with 8 racks; 3 layers of 3 GB on
+ * GPUs of 2 GB, then of 3 GB. */
 static void there_are_no_more_stages_than_layers(void **state)
 {
     (void)state;
@@ -1005,6 +994,139 @@ static void there_are_no_more_stages_than_layers(void **state)
     pipelining_split s = pipelining_best_split(&d);
     assert_int_equal(s.stages, 3);
     assert_int_equal(s.microbatches, 3);
+}
+
+/* ---- 3.10 balance ----------------------------------------------------------- */
+
+#define MAX_CUT 16
+
+/* Asserts that a cut exists, that its slowest stage is `slowest_ns`, that its stages
+ * begin at first[0 .. stages-1], and that those stages do take slowest_ns at most,
+ * the slowest exactly; fails at the caller's line. */
+#define assert_cut(ns, layers, stages, slowest_ns, first)                                    \
+    check_cut((ns), (layers), (stages), (slowest_ns), (first), __FILE__, __LINE__)
+
+static void check_cut(const long long *ns, int layers, int stages, long long slowest_ns,
+                      const int *first, const char *file, int line)
+{
+    int got[MAX_CUT];
+    for (int s = 0; s < MAX_CUT; s++)
+        got[s] = -1;
+    pipelining_cuts c = pipelining_balanced_cuts(ns, layers, stages, got);
+    if (!c.exists) {
+        print_error("no cut of %d layers into %d stages was returned; one exists\n", layers,
+                    stages);
+        _fail(file, line);
+    }
+    if (c.slowest_stage_ns != slowest_ns) {
+        print_error("the slowest stage takes %lld ns; the fastest cut's takes %lld ns\n",
+                    c.slowest_stage_ns, slowest_ns);
+        _fail(file, line);
+    }
+    for (int s = 0; s < stages; s++)
+        if (got[s] != first[s]) {
+            print_error("stage %d begins at layer %d; expected layer %d (the contract's "
+                        "cut, ties included)\n",
+                        s, got[s], first[s]);
+            _fail(file, line);
+        }
+}
+
+/* §3.7.1 (Layers of unequal cost), the contract's ties: 10 layers of 2 ms on 4
+ * stages. Source: every cut, counted (derive/expected.c). */
+static void ten_equal_layers_on_four_stages(void **state)
+{
+    (void)state;
+    long long ns[10];
+    for (int i = 0; i < 10; i++)
+        ns[i] = 2000000;
+    const int first[4] = {0, E_BALANCE_EQUAL_FIRST_LAYER_1, E_BALANCE_EQUAL_FIRST_LAYER_2,
+                          E_BALANCE_EQUAL_FIRST_LAYER_3};
+    assert_cut(ns, 10, 4, E_BALANCE_EQUAL_SLOWEST_NS, first);
+}
+
+/* DeepSeek-V3's 61 layers, the first 3 dense (first_k_dense_replace = 3,
+ * config_671B.json), in a profile of 300 us per dense and 400 us per MoE layer, on 4
+ * stages. Source: every cut, counted (derive/expected.c). */
+static void deepseek_v3_dense_and_moe_layers_on_four_stages(void **state)
+{
+    (void)state;
+    long long ns[61];
+    for (int i = 0; i < 61; i++)
+        ns[i] = i < 3 ? 300000 : 400000;
+    const int first[4] = {0, E_BALANCE_DENSE_MOE_FIRST_LAYER_1,
+                          E_BALANCE_DENSE_MOE_FIRST_LAYER_2, E_BALANCE_DENSE_MOE_FIRST_LAYER_3};
+    assert_cut(ns, 61, 4, E_BALANCE_DENSE_MOE_SLOWEST_NS, first);
+}
+
+/* 8 layers of 1 ms and an output layer (the unembedding) of 5 ms on 4 stages.
+ * Source: every cut, counted (derive/expected.c). */
+static void a_heavy_output_layer_on_four_stages(void **state)
+{
+    (void)state;
+    long long ns[9] = {1000000, 1000000, 1000000, 1000000, 1000000,
+                       1000000, 1000000, 1000000, 5000000};
+    const int first[4] = {0, E_BALANCE_HEAD_FIRST_LAYER_1, E_BALANCE_HEAD_FIRST_LAYER_2,
+                          E_BALANCE_HEAD_FIRST_LAYER_3};
+    assert_cut(ns, 9, 4, E_BALANCE_HEAD_SLOWEST_NS, first);
+}
+
+/* Llama 3.1 405B's depth, 126 layers (Llama 3 report, table 3), with a profile
+ * of 1 ms + 1 us x ((37 i) mod 101) for layer i, on 16 stages: C(125, 15) cuts.
+ * Source: the least slowest stage over every cut (derive/expected.c). */
+static void llama_405b_depth_with_a_profile_on_sixteen_stages(void **state)
+{
+    (void)state;
+    long long ns[126];
+    for (int i = 0; i < 126; i++)
+        ns[i] = 1000000 + 1000LL * ((37 * i) % 101);
+    const int first[16] = {
+        0,
+        E_BALANCE_PROFILE_FIRST_LAYER_1,
+        E_BALANCE_PROFILE_FIRST_LAYER_2,
+        E_BALANCE_PROFILE_FIRST_LAYER_3,
+        E_BALANCE_PROFILE_FIRST_LAYER_4,
+        E_BALANCE_PROFILE_FIRST_LAYER_5,
+        E_BALANCE_PROFILE_FIRST_LAYER_6,
+        E_BALANCE_PROFILE_FIRST_LAYER_7,
+        E_BALANCE_PROFILE_FIRST_LAYER_8,
+        E_BALANCE_PROFILE_FIRST_LAYER_9,
+        E_BALANCE_PROFILE_FIRST_LAYER_10,
+        E_BALANCE_PROFILE_FIRST_LAYER_11,
+        E_BALANCE_PROFILE_FIRST_LAYER_12,
+        E_BALANCE_PROFILE_FIRST_LAYER_13,
+        E_BALANCE_PROFILE_FIRST_LAYER_14,
+        E_BALANCE_PROFILE_FIRST_LAYER_15,
+    };
+    assert_cut(ns, 126, 16, E_BALANCE_PROFILE_SLOWEST_NS, first);
+}
+
+/* The contract's boundaries: one stage holds every layer; as many stages as layers
+ * put one on each, and the heaviest sets the pace. */
+static void one_stage_and_one_layer_per_stage(void **state)
+{
+    (void)state;
+    long long ns[5] = {3, 1, 4, 1, 5};
+    const int whole[1] = {0}, each[5] = {0, 1, 2, 3, 4};
+    assert_cut(ns, 5, 1, 3 + 1 + 4 + 1 + 5, whole);
+    assert_cut(ns, 5, 5, 5, each);
+}
+
+/* The contract's no-answer: more stages than layers, no stage, or no layer; nothing
+ * is written into first_layer. */
+static void no_cut_without_a_layer_for_every_stage(void **state)
+{
+    (void)state;
+    long long ns[3] = {1, 2, 3};
+    int first[4] = {-7, -7, -7, -7};
+    pipelining_cuts c = pipelining_balanced_cuts(ns, 3, 4, first);
+    assert_false(c.exists);
+    assert_true(c.slowest_stage_ns == 0);
+    assert_false(pipelining_balanced_cuts(ns, 3, 0, first).exists);
+    assert_false(pipelining_balanced_cuts(ns, 0, 1, first).exists);
+    for (int s = 0; s < 4; s++)
+        assert_int_equal(first[s], -7);
+    assert_true(pipelining_balanced_cuts(ns, 3, 3, first).exists);
 }
 
 int main(void)
@@ -1030,36 +1152,36 @@ int main(void)
         CHALK_TEST(bubble, interleaving_divides_the_bubble_by_the_chunks),
         CHALK_TEST(bubble, one_stage_has_no_bubble),
         CHALK_TEST(schedule_order, gpipe_runs_every_forward_then_the_backwards_in_reverse),
-        CHALK_TEST(schedule_order, first_stage_of_1f1b_warms_up_with_p_minus_1_forwards),
-        CHALK_TEST(schedule_order, a_1f1b_stage_runs_p_minus_i_forwards_before_its_first_backward),
-        CHALK_TEST(schedule_order, last_stage_of_1f1b_alternates_from_the_start),
-        CHALK_TEST(schedule_order, fewer_microbatches_than_stages_all_warm_up_under_1f1b),
+        CHALK_TEST(schedule_order, first_stage_of_1f1b_in_megatron_figure_4),
+        CHALK_TEST(schedule_order, each_1f1b_stage_before_its_first_backward),
+        CHALK_TEST(schedule_order, last_stage_of_1f1b_in_megatron_figure_4),
+        CHALK_TEST(schedule_order, fewer_microbatches_than_stages_under_1f1b),
         CHALK_TEST(schedule_order,
-                   first_stage_warms_up_with_every_microbatch_when_m_is_p_minus_1),
+                   three_microbatches_on_four_stages_under_1f1b),
         CHALK_TEST(interleaved_order, interleaved_first_stage_cycles_chunks_in_groups_of_p),
         CHALK_TEST(interleaved_order, interleaved_last_stage_turns_round_on_its_last_chunk),
         CHALK_TEST(interleaved_order, interleaved_backwards_come_down_the_chunks),
         CHALK_TEST(interleaved_order, interleaved_warm_up_stops_at_every_chunk_pass),
         CHALK_TEST(interleaved_order, interleaved_warm_up_equal_to_every_pass_leaves_no_pairs),
-        CHALK_TEST(simulate, simulated_gpipe_takes_m_plus_p_minus_1_slots),
+        CHALK_TEST(simulate, simulated_gpipe_on_four_stages),
         CHALK_TEST(simulate, simulated_1f1b_has_the_same_bubble_as_gpipe),
-        CHALK_TEST(simulate, simulated_interleaved_bubble_is_divided_by_the_chunks),
+        CHALK_TEST(simulate, simulated_interleaved_on_four_stages),
         CHALK_TEST(simulate, measured_bubble_equals_the_closed_form_for_every_schedule),
-        CHALK_TEST(simulate, gpipe_holds_m_microbatches_1f1b_p_interleaved_a_little_more),
+        CHALK_TEST(simulate, peak_activations_of_the_three_schedules),
         CHALK_TEST(simulate, timeline_runs_one_pass_at_a_time_and_waits_for_inputs),
         CHALK_TEST(simulate, simulator_refuses_an_invalid_plan_or_a_short_buffer),
         CHALK_TEST(simulate, one_stage_simulates_without_a_bubble),
         CHALK_TEST(simulate, simulator_writes_exactly_the_passes_and_nothing_past_them),
-        CHALK_TEST(decode_loop, four_hops_of_2_ms_add_8_ms_to_a_20_ms_step),
-        CHALK_TEST(decode_loop, the_loop_carries_its_microbatches_round_every_token),
+        CHALK_TEST(decode_loop, lecture_step_of_20_ms_over_four_racks),
+        CHALK_TEST(decode_loop, the_lecture_loop_field_by_field),
         CHALK_TEST(decode_loop, without_hops_pipelining_is_latency_neutral),
         CHALK_TEST(decode_loop, decode_needs_as_many_microbatches_as_stages),
         CHALK_TEST(decode_loop, hop_latency_needs_more_microbatches_than_stages),
         CHALK_TEST(decode_loop, one_stage_crosses_no_network),
         CHALK_TEST(decode_loop, two_stages_pay_two_hops),
-        CHALK_TEST(capacity, weights_per_gpu_fall_as_one_over_the_stages),
-        CHALK_TEST(capacity, kv_per_gpu_with_p_microbatches_does_not_depend_on_p),
-        CHALK_TEST(capacity, kv_per_gpu_of_one_microbatch_falls_with_the_stages),
+        CHALK_TEST(capacity, weights_per_gpu_of_the_lecture_model),
+        CHALK_TEST(capacity, kv_per_gpu_with_p_microbatches_on_p_stages),
+        CHALK_TEST(capacity, kv_per_gpu_of_one_microbatch_on_four_stages),
         CHALK_TEST(capacity, fewest_stages_to_fit_or_none_when_the_kv_overflows),
         CHALK_TEST(capacity, fewest_stages_is_exact_at_the_boundary),
         CHALK_TEST(capacity, a_model_without_weights_filling_the_hbm_exactly_fits_one_stage),
@@ -1068,12 +1190,18 @@ int main(void)
         CHALK_TEST(capacity, a_model_without_kv_cache_needs_the_weights_alone),
         CHALK_TEST(capacity, fewest_stages_beyond_an_int_are_no_answer),
         CHALK_TEST(split, a_model_that_fits_one_rack_is_served_on_one),
-        CHALK_TEST(split, without_hops_the_split_is_the_capacity_equations),
-        CHALK_TEST(split, slow_hops_can_leave_no_split_that_fits),
-        CHALK_TEST(split, the_fullest_stage_sets_the_pace_and_the_memory),
+        CHALK_TEST(split, lecture_model_on_20_gb_gpus_without_hops),
+        CHALK_TEST(split, lecture_model_on_20_gb_gpus_with_2_ms_hops),
+        CHALK_TEST(split, deepseek_v3_61_layers_on_80_gb_gpus),
         CHALK_TEST(split, the_hop_condition_and_the_racks_cap_the_stages),
         CHALK_TEST(split, a_gpu_filled_exactly_fits),
         CHALK_TEST(split, there_are_no_more_stages_than_layers),
+        CHALK_TEST(balance, ten_equal_layers_on_four_stages),
+        CHALK_TEST(balance, deepseek_v3_dense_and_moe_layers_on_four_stages),
+        CHALK_TEST(balance, a_heavy_output_layer_on_four_stages),
+        CHALK_TEST(balance, llama_405b_depth_with_a_profile_on_sixteen_stages),
+        CHALK_TEST(balance, one_stage_and_one_layer_per_stage),
+        CHALK_TEST(balance, no_cut_without_a_layer_for_every_stage),
     };
     return cmocka_run_group_tests_name("03-pipelining", tests, NULL, NULL);
 }

@@ -15,6 +15,7 @@
 #include "../../test_util.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "pipelining.h"
 
@@ -240,6 +241,108 @@ static void deepseek_sized_split(void **state)
     assert_close(s.bytes_per_gpu, 20.0 / 80 * (2e12 + 4 * cache) / 72, TIGHT, "B");
 }
 
+/* ---- balance: sizes where trying every cut cannot finish -------------------------- */
+
+/* The least slowest stage over every cut and the contract's cut, by a dynamic
+ * programme independent of the reference (instructor-only): ok[k][j] says layers j..
+ * split into exactly k runs of at most `limit`; bisection over the limit. */
+enum { H_LAYERS = 1000, H_STAGES = 32 };
+static unsigned char ok[H_STAGES + 1][H_LAYERS + 1];
+
+static void cuts_within(const long long *ns, int layers, int stages, long long limit)
+{
+    memset(ok, 0, sizeof ok);
+    ok[0][layers] = 1;
+    for (int k = 1; k <= stages; k++) {
+        /* ok[k][j] = some e > j with sum(j..e-1) <= limit and ok[k-1][e]: a window */
+        int e = layers, count = 0; /* ok[k-1][e'] for e' in (j, e] within the limit */
+        long long window = 0;
+        for (int j = layers - 1; j >= 0; j--) {
+            window += ns[j];
+            count += ok[k - 1][j + 1];
+            while (window > limit && e > j) {
+                window -= ns[e - 1];
+                count -= ok[k - 1][e];
+                e--;
+            }
+            ok[k][j] = count > 0;
+        }
+    }
+}
+
+static long long least_slowest(const long long *ns, int layers, int stages, int *first)
+{
+    long long lo = 1, hi = 0;
+    for (int i = 0; i < layers; i++)
+        hi += ns[i];
+    while (lo < hi) {
+        long long mid = lo + (hi - lo) / 2;
+        cuts_within(ns, layers, stages, mid);
+        if (ok[stages][0])
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    cuts_within(ns, layers, stages, lo);
+    int j = 0;
+    for (int s = 0; s < stages; s++) {
+        first[s] = j;
+        long long t = 0;
+        int take = j;
+        for (int e = j + 1; e <= layers; e++) {
+            t += ns[e - 1];
+            if (t > lo)
+                break;
+            if (ok[stages - s - 1][e])
+                take = e;
+        }
+        j = take;
+    }
+    return lo;
+}
+
+static void check_against_programme(const long long *ns, int layers, int stages)
+{
+    int want[H_STAGES], got[H_STAGES];
+    long long least = least_slowest(ns, layers, stages, want);
+    pipelining_cuts c = pipelining_balanced_cuts(ns, layers, stages, got);
+    assert_true(c.exists);
+    assert_true(c.slowest_stage_ns == least);
+    for (int s = 0; s < stages; s++)
+        assert_int_equal(got[s], want[s]);
+}
+
+/* 1,000 layers on 32 stages (C(999, 31) cuts), two profiles. */
+static void a_thousand_layers_on_thirty_two_stages(void **state)
+{
+    (void)state;
+    static long long ns[H_LAYERS];
+    for (int i = 0; i < H_LAYERS; i++)
+        ns[i] = 500000 + 997LL * ((7919 * i) % 1009);
+    check_against_programme(ns, H_LAYERS, H_STAGES);
+    for (int i = 0; i < H_LAYERS; i++)
+        ns[i] = i % 50 == 0 ? 9000000 : 100000 + i;
+    check_against_programme(ns, H_LAYERS, 20);
+}
+
+/* The ties on a model whose first and last layers are heavy: 2, six of 1, 2 on 3
+ * stages. By hand: 10 over 3 stages is above 3, so no cut beats 4; stage 0 takes the
+ * most layers within 4 (2+1+1), stage 1 then the most (1+1+1+1), and stage 2 the last
+ * layer (2). */
+static void heavy_ends_and_the_ties(void **state)
+{
+    (void)state;
+    long long ns[8] = {2, 1, 1, 1, 1, 1, 1, 2};
+    int first[9]; /* the contract: `stages` ints, 9 in the last call */
+    pipelining_cuts c = pipelining_balanced_cuts(ns, 8, 3, first);
+    assert_true(c.exists);
+    assert_true(c.slowest_stage_ns == 4);
+    assert_int_equal(first[0], 0);
+    assert_int_equal(first[1], 3);
+    assert_int_equal(first[2], 7);
+    assert_false(pipelining_balanced_cuts(ns, 8, 9, first).exists);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -256,6 +359,8 @@ int main(void)
         CHALK_TEST(decode_loop, decode_loop_edges),
         CHALK_TEST(interleaved_order, interleaved_cap_with_three_chunks),
         CHALK_TEST(split, deepseek_sized_split),
+        CHALK_TEST(balance, a_thousand_layers_on_thirty_two_stages),
+        CHALK_TEST(balance, heavy_ends_and_the_ties),
     };
     return cmocka_run_group_tests_name("03-pipelining hidden", tests, NULL, NULL);
 }
