@@ -48,7 +48,7 @@ NO_CHAPTER = printf 'no chapter matches CH=%s; chapters: %s\n' "$$CH" '$(CHAPTER
 
 .PHONY: all chalk test check hint bench format help clean deps book
 .PHONY: progress watch solution reset submission handout grade grade-all gradescope
-.PHONY: flashcards problems web slides
+.PHONY: flashcards problems web slides expected
 .SECONDARY:
 
 # Build everything: the calculator and the book.
@@ -223,6 +223,12 @@ submission:
 	@tests/loop/submission.sh
 
 # ---- teaching a course (scripts in tests/grade/; see README "Teaching with Chalk") ----
+
+# Write a chapter's public expected values from their closed forms: make expected CH=05
+# (tests/NN-topic/derive/expected.c prints tests/NN-topic/expected.h; make test checks it).
+expected:
+	@$(if $(PICK),,$(NO_CHAPTER))
+	@tests/derive/expected.sh write $(PICK)
 
 # The student handout: build/chalk-handout.tar.gz (no solutions, no hidden tests).
 handout:

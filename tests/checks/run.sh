@@ -18,6 +18,9 @@
 #   parens     no "((" around an equation reference, none in the text (parens.lua)
 #   exnums     no exercise number typed into the prose ("Exercise 2.4"): the box
 #              numbers itself from exercises.txt (exnums.awk)
+#   expected   every tests/NN-topic/expected.h is what its derivation,
+#              tests/NN-topic/derive/expected.c, prints; a derivation reads only the C
+#              library; every value is used by a public test (tests/derive/expected.sh)
 #   layout     (its fixture only: book/tests/run.sh runs it on the built book, both
 #              editions) overfull lines and pages, unresolved references, "??",
 #              equation numbers alone on their line (layout.sh)
@@ -77,6 +80,7 @@ check_cards() { pandoc "${md[@]}" -L $C/cards.lua -t native -o /dev/null; }
 check_sizes() { $C/sizes.sh; }
 check_parens() { pandoc book/preface.md "${md[@]}" book/appendix.md -L $C/parens.lua -t native -o /dev/null; }
 check_exnums() { awk -f $C/exnums.awk book/preface.md "${md[@]}" book/appendix.md; }
+check_expected() { tests/derive/expected.sh check; }
 # one pandoc per chosen chapter, as many at once as there are cores
 check_problems() {
     local c
@@ -166,6 +170,7 @@ fixture refs sh -c "cd $F/refs && pandoc chapters/01-demo.md chapters/02-other.m
 fixture cards pandoc $F/cards/01-cards.md -L $C/cards.lua -t native -o /dev/null
 fixture parens pandoc $F/parens/01-parens.md -L $C/parens.lua -t native -o /dev/null
 fixture exnums awk -f $C/exnums.awk $F/exnums/01-exnums.md
+fixture expected tests/derive/expected.sh check $F/expected
 fixture problems sh -c "CHALK_CACHE=\${CHALK_CACHE-build/cache/chalk} pandoc $F/problems/01-problems.md \
     -L book/filters/problems.lua -M problems=regime -M problems-seeds=20 -t native -o /dev/null | grep -v '^note: '"
 
@@ -197,7 +202,7 @@ layout_fixture() {
 }
 fixture layout layout_fixture
 
-for name in notation contracts refs cards parens exnums problems sizes; do real "$name"; done
+for name in notation contracts refs cards parens exnums expected problems sizes; do real "$name"; done
 echo "note - card suspects (two things in one question? trivia?), for a reader to judge:" \
     "$(wc -l <build/checks/cards-suspect.txt) in build/checks/cards-suspect.txt"
 echo "note - each template's draws (attempts, the first degenerate one): build/checks/problems-note.txt"

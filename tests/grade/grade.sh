@@ -328,13 +328,14 @@ objcheck() {
 # Compiles chapter $1's submitted files in the sandbox and checks them. On success
 # the renamed objects are in $secret/$1/sub/; on failure, $why says what happened.
 compile_chapter() {
-    local ch=$1 f b rc dep bad o cc=$box/cc/$1 src=$box/src/$1 con=$box/contract/$1 step secs
+    local ch=$1 f b rc dep bad srcbad o cc=$box/cc/$1 src=$box/src/$1 con=$box/contract/$1 step secs
     local out_of_time="not compiled: the submission's grading time ($BUDGET s) ran out"
     mkdir -m 755 -p "$src" "$cc" "$secret/$ch/sub"
     cp "$secret/in/$ch"/*.c "$src/" && chmod 644 "$src"/*.c
     sandbox_own "$cc"
     for f in "$src"/*.c; do
         b=$(basename "$f" .c)
+        srcbad=""
         for step in preprocess check compile; do
             secs=$(step_secs 30) || {
                 why=$out_of_time
@@ -364,16 +365,18 @@ compile_chapter() {
                     why="refused: $b.c: the source check did not finish (exit $rc, $secs s)"
                     return 1
                 fi
-                bad=$(head -1 "$secret/$ch/$b.$step.log")
-                [ -z "$bad" ] || {
-                    why="refused: $b.c: $bad"
-                    return 1
-                }
+                # a broken source rule refuses the file, after the object's rules are read
+                # too (compiled in the sandbox, never run): every rule named in one
+                # run, as make check names them
+                srcbad=$(head -1 "$secret/$ch/$b.$step.log")
                 continue
             fi
             if [ $rc = 124 ] || [ $rc -gt 128 ] ||
                 grep -qE 'out of memory|virtual memory exhausted|Killed signal|File size limit|jail: the memory' "$secret/$ch/$b.$step.log"; then
                 why="does not compile: the compiler went over its limits ($secs s, $COMPILE_MB MiB) on $b.c"
+                return 1
+            elif [ $rc != 0 ] && [ -n "$srcbad" ]; then
+                why="refused: $b.c: $srcbad"
                 return 1
             elif [ $rc != 0 ]; then
                 # only the messages about the student's own file (never another file's lines)
@@ -421,12 +424,17 @@ compile_chapter() {
             return 1
         }
         charge check
-        if [ "${GRADE_TRUST_OBJECT:-0}" != 1 ]; then
-            bad=$(objcheck "$secret/$ch/$b.inspect" "$cache/$ch/fns")
-            [ -z "$bad" ] || {
-                why="refused: $b.c has $bad"
-                return 1
-            }
+        bad=""
+        [ "${GRADE_TRUST_OBJECT:-0}" = 1 ] || bad=$(objcheck "$secret/$ch/$b.inspect" "$cache/$ch/fns")
+        if [ -n "$srcbad" ] && [ -n "$bad" ]; then
+            why="refused: $b.c: $srcbad; it has $bad"
+            return 1
+        elif [ -n "$srcbad" ]; then
+            why="refused: $b.c: $srcbad"
+            return 1
+        elif [ -n "$bad" ]; then
+            why="refused: $b.c has $bad"
+            return 1
         fi
     done
     # the contract functions it defines become chalk_student_NAME (the wrappers call them),

@@ -2,7 +2,8 @@
 # handout-check.sh -- proves that an unpacked handout DIR gives no answers away:
 #   - no solutions/, no calculator source but its framework without the chapters
 #     (tools/chalk/: list, show, check-answers; none of its files a chapter's),
-#     no grading scripts, no hidden tests, no points tables;
+#     no grading scripts, no hidden tests, no points tables, no derivations of the
+#     public tests' expected values (tests/NN-topic/derive/, tests/derive/);
 #   - no ::: {.solution} block (instructor answers) left in chapters/*.md;
 #   - no pointer to solutions/ in the contracts, stubs, exercise lists, hints, tests;
 #   - no line of a reference function body (solutions/NN-topic/*.c, lines of 20+
@@ -29,10 +30,11 @@ leak() {
 
 [ ! -e "$dir/solutions" ] || leak "solutions/ is in the handout"
 [ ! -e "$dir/tests/grade" ] || leak "tests/grade/ (the grader) is in the handout"
-found=$(find "$dir" \( -name hidden -o -name points.txt -o -path '*/solutions/chalk' -o -path '*/tests/chalk' \) -print | head -5)
+found=$(find "$dir" \( -name hidden -o -name points.txt -o -path '*/solutions/chalk' -o -path '*/tests/chalk' \
+    -o -path '*/tests/[0-9][0-9]-*/derive' -o -path '*/tests/derive' \) -print | head -5)
+[ -z "$found" ] || leak "instructor files: $(echo $found)"
 found=$(find "$dir/tools/chalk" -name '[0-9][0-9]-*' -print 2>/dev/null | head -5)
 [ -z "$found" ] || leak "a chapter of the calculator in tools/chalk/: $(echo $found)"
-[ -z "$found" ] || leak "instructor files: $(echo $found)"
 for md in "$dir"/chapters/*.md; do
     [ -f "$md" ] || continue
     grep -nE '^:{3,}[[:space:]]*(\{[^}]*\.solution[^}]*\}|solution[[:space:]]*$)' "$md" | head -3 | while IFS= read -r l; do

@@ -2,8 +2,8 @@
 # handout.sh -- the body of `make handout`: builds build/chalk-handout.tar.gz, the
 # student's copy of the course, and proves it gives nothing away.
 #
-# In it (under chalk/): exercises/ (the stubs), tests/ (the public tests, each
-# chapter's hints.txt for make hint, the reader's-loop scripts but not their own
+# In it (under chalk/): exercises/ (the stubs), tests/ (the public tests and their
+# expected values, tests/NN-topic/expected.h, each chapter's hints.txt for make hint, the reader's-loop scripts but not their own
 # test, deps.sh), tests/stubs/ (pristine
 # stubs for make reset),
 # lib/, chapters/ (with every ::: {.solution} block removed), book/ (without its own
@@ -16,7 +16,7 @@
 # their keys (practice/) and the calculator's framework without its chapters
 # (tools/chalk/: list, show and check-answers, to grade a practice set).
 # Not in it: solutions/, the chapters' calculator commands, hidden tests, points,
-# the grader.
+# the derivations of the expected values (tests/NN-topic/derive/), the grader.
 #
 #   BOOK=0   do not (re)build the book: take build/chalk.pdf as it is, if present
 #   NO_PDF=1 make the handout without the PDF (says so)
@@ -40,7 +40,7 @@ if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 else
     find . -type f -not -path './build/*' -not -path './.git/*' | sed 's|^\./||' >"$stage/files"
 fi
-grep -E '^(exercises/[0-9][0-9]-[^/]+/[^/]+|tests/[0-9][0-9]-[^/]+/([^/]+\.c|hints\.txt)|tests/test_util\.h|tests/check\.sh|tests/deps\.sh|tests/loop/[^/]+|lib/.+|chapters/.+|book/.+|\.clang-format)$' "$stage/files" |
+grep -E '^(exercises/[0-9][0-9]-[^/]+/[^/]+|tests/[0-9][0-9]-[^/]+/([^/]+\.c|expected\.h|hints\.txt)|tests/test_util\.h|tests/check\.sh|tests/deps\.sh|tests/loop/[^/]+|lib/.+|chapters/.+|book/.+|\.clang-format)$' "$stage/files" |
     grep -v -e '/\.backup/' -e '^book/tests/' -e '^book/slides/' -e '^tests/loop/test_loop\.sh$' >"$stage/keep"
 while IFS= read -r f; do
     [ -f "$f" ] || continue

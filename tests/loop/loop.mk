@@ -77,7 +77,7 @@ endef
 # test_objects(flags, chapter): the chapter's test files, runner.h force-included
 define test_objects
 $(call test_objs,$(1),$(2)): build/obj/$(1)/$(2)/tests/%.o: tests/$(2)/%.c \
-		$(wildcard exercises/$(2)/*.h) tests/test_util.h tests/loop/runner.h $(LIB_H)
+		$(wildcard exercises/$(2)/*.h tests/$(2)/*.h) tests/test_util.h tests/loop/runner.h $(LIB_H)
 	@mkdir -p $$(@D)
 	$$(CC) $$(FLAGS_$(1)) -include tests/loop/runner.h -Ilib -Iexercises/$(2) -c -o $$@ $$<
 endef

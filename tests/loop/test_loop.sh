@@ -310,6 +310,16 @@ C
             expect "  and make grade scores it zero (${score:-no score})" test "$score" = 0
         fi
     done
+    # a source rule and an object rule in one file: both named, by make check and by the grader
+    { cat "$scratch/solved1.c"; printf '%s\n' "${rule_cases[2]%%|*}" "${rule_cases[0]%%|*}"; } >"$stub"
+    out=$(make -s check CH=01 2>&1)
+    expect "check on a file that breaks a source rule and an object rule names both in one run" \
+        eval 'has "$out" "the attribute constructor is not allowed" && has "$out" "a global variable g_counter"'
+    if [ $can_grade = 1 ]; then
+        score=$(graded both "$stub")
+        expect "  and so does make grade (score ${score:-none}; both in its results.json)" \
+            eval '[ "$score" = 0 ] && grep -q "the attribute constructor is not allowed" "$scratch/grade-both.json" && grep -q "a global variable g_counter" "$scratch/grade-both.json"'
+    fi
     cp "$scratch/solved1.c" "$stub"
     out=$(make -s check CH=01 2>&1)
     expect "  (and the file without them is accepted again)" has "$out" "The grader would accept"
