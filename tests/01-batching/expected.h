@@ -18,12 +18,6 @@
 /* DeepSeek-V3 (k = 8 of E = 256), idle share 1% (closed form of 1.3; (31/32)^145 = 1.01%, (31/32)^146 = 0.98%) */
 #define E_ALL_EXPERTS_DEEPSEEK_1PCT 146
 
-/* k = 1 of E = 2, idle share 1/8: (1/2)^3 = 1/8 exactly */
-#define E_ALL_EXPERTS_K1_E2_EIGHTH 3
-
-/* k = 1 of E = 2, idle share 1/2: one sequence leaves half idle */
-#define E_ALL_EXPERTS_K1_E2_HALF 1
-
 /* k = 1 of E = 4, idle share 27/64 = (3/4)^3 exactly */
 #define E_ALL_EXPERTS_K1_E4_EXACT 3
 

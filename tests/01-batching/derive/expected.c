@@ -90,8 +90,6 @@ int main(void)
         derive_int("E_ALL_EXPERTS_DEEPSEEK_1PCT", (long long)ceil(log(0.01) / log(31.0 / 32)),
                    "DeepSeek-V3 (k = 8 of E = 256), idle share 1% (closed form of 1.3; "
                    "(31/32)^145 = 1.01%, (31/32)^146 = 0.98%)");
-        derive_int("E_ALL_EXPERTS_K1_E2_EIGHTH", 3, "k = 1 of E = 2, idle share 1/8: (1/2)^3 = 1/8 exactly");
-        derive_int("E_ALL_EXPERTS_K1_E2_HALF", 1, "k = 1 of E = 2, idle share 1/2: one sequence leaves half idle");
         derive_int("E_ALL_EXPERTS_K1_E4_EXACT", 3, "k = 1 of E = 4, idle share 27/64 = (3/4)^3 exactly");
         derive_int("E_ALL_EXPERTS_K1_E4_BELOW", 4, "k = 1 of E = 4, idle share 27/64 x 0.999: (3/4)^4 = 81/256 below it");
     }
