@@ -351,7 +351,7 @@ static double cost_on(const batching_deploy *model, double context,
 }
 /* endregion: cheapest-cost */
 
-/* region: cheapest-search */
+/* region: cheapest-fewest */
 /* The fewest chips of offer o, 1 to its max_chips, whose cheapest batch
  * costs at most `bar`; 0 when not even all of them do. More chips allow
  * a batch at least as large (more HBM, more bandwidth, more arithmetic),
@@ -374,7 +374,9 @@ static int fewest_chips(const batching_deploy *model, double context,
     }
     return hi;
 }
+/* endregion: cheapest-fewest */
 
+/* region: cheapest-search */
 batching_plan batching_cheapest(const batching_deploy *model,
                                 double context_tokens, double target_step_s,
                                 const batching_offer *offers, int count)
