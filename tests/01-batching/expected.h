@@ -6,25 +6,25 @@
 #ifndef CHALK_EXPECTED_H
 #define CHALK_EXPECTED_H
 
-/* parameters a batch of 3 reads, toy MoE k = 1 of E = 4 (closed form of 1.3, checked by hand: 2^30 + 2^33 x 37/64) */
+/* parameters a batch of 3 reads, toy MoE k = 1 of E = 4 (closed form of section 1.3, checked by hand) */
 #define E_FETCHED_TOY_B3 6.03979776e+09
 
-/* the same at batch 2 (by hand: 2^30 + 2^33 x 7/16) */
+/* the same at batch 2 (checked by hand) */
 #define E_FETCHED_TOY_B2 4831838208.0
 
 /* the same at batch 2.5 (the expectation is smooth in the batch) */
 #define E_FETCHED_TOY_B2_5 5479181780.895721
 
-/* DeepSeek-V3 (k = 8 of E = 256), idle share 1% (closed form of 1.3; (31/32)^145 = 1.01%, (31/32)^146 = 0.98%) */
+/* DeepSeek-V3 (k = 8 of E = 256, config_671B.json), idle share 1% (closed form of section 1.3) */
 #define E_ALL_EXPERTS_DEEPSEEK_1PCT 146
 
-/* k = 1 of E = 4, idle share 27/64 = (3/4)^3 exactly */
+/* k = 1 of E = 4, idle share 27/64 (closed form of section 1.3, exact in binary) */
 #define E_ALL_EXPERTS_K1_E4_EXACT 3
 
-/* k = 1 of E = 4, idle share 27/64 x 0.999: (3/4)^4 = 81/256 below it */
+/* k = 1 of E = 4, idle share 27/64 x 0.999 (closed form of section 1.3) */
 #define E_ALL_EXPERTS_K1_E4_BELOW 4
 
-/* DeepSeek-V3 on GB200 NVL72 at no context: hardware ratio 312.5 x sparsity 671/37 (1.5) */
+/* DeepSeek-V3 on GB200 NVL72 at no context (closed form of section 1.5) */
 #define E_BALANCE_DEEPSEEK_CTX0 5667.22972972973
 
 /* DeepSeek-V3 on GB200 NVL72 at 256 tokens (closed form of 1.5.1) */
@@ -66,7 +66,7 @@
 /* the normal batch of the ideal-roofline case: 2.5 x DeepSeek-V3's knee */
 #define E_FAST_IDEAL_NORMAL_BATCH 14168.074324324323
 
-/* its fast batch at speedup 2.5 (lecture notes 1.9: lands on the knee) */
+/* its fast batch at speedup 2.5 (lecture notes 1.9, closed form of section 1.9) */
 #define E_FAST_IDEAL_BATCH 5667.22972972973
 
 /* DeepSeek-V3 at 32,768 tokens, normal batch 8,000, speedup 2.5 (1.9) */
@@ -156,7 +156,7 @@
 /* its USD per million tokens */
 #define E_CHEAP_TOY_USD 1.0853343539767795
 
-/* Llama 3 70B at 1,024 tokens within 10 us, H100s or A100s by the million: chips (1.10) */
+/* Llama 3 70B at 1,024 tokens within 10 us, H100s or A100s, up to 2^31 - 1 each: chips (1.10) */
 #define E_CHEAP_10US_CHIPS 14135
 
 /* its batch */

@@ -81,24 +81,24 @@ int main(void)
         /* toy: D = 2^30 dense, R = 2^33 routed weights, k = 1 of E = 4 */
         model toy = {0x1p30 + 0x1p33, 0x1p30 + 0x1p33 / 4, 2, 0};
         derive_real("E_FETCHED_TOY_B3", params_read(toy, 4, 1, 3),
-                    "parameters a batch of 3 reads, toy MoE k = 1 of E = 4 (closed form of 1.3, "
-                    "checked by hand: 2^30 + 2^33 x 37/64)");
+                    "parameters a batch of 3 reads, toy MoE k = 1 of E = 4 (closed form of "
+                    "section 1.3, checked by hand)");
         derive_real("E_FETCHED_TOY_B2", params_read(toy, 4, 1, 2),
-                    "the same at batch 2 (by hand: 2^30 + 2^33 x 7/16)");
+                    "the same at batch 2 (checked by hand)");
         derive_real("E_FETCHED_TOY_B2_5", params_read(toy, 4, 1, 2.5),
                     "the same at batch 2.5 (the expectation is smooth in the batch)");
         derive_int("E_ALL_EXPERTS_DEEPSEEK_1PCT", (long long)ceil(log(0.01) / log(31.0 / 32)),
-                   "DeepSeek-V3 (k = 8 of E = 256), idle share 1% (closed form of 1.3; "
-                   "(31/32)^145 = 1.01%, (31/32)^146 = 0.98%)");
-        derive_int("E_ALL_EXPERTS_K1_E4_EXACT", 3, "k = 1 of E = 4, idle share 27/64 = (3/4)^3 exactly");
-        derive_int("E_ALL_EXPERTS_K1_E4_BELOW", 4, "k = 1 of E = 4, idle share 27/64 x 0.999: (3/4)^4 = 81/256 below it");
+                   "DeepSeek-V3 (k = 8 of E = 256, config_671B.json), idle share 1% "
+                   "(closed form of section 1.3)");
+        derive_int("E_ALL_EXPERTS_K1_E4_EXACT", 3, "k = 1 of E = 4, idle share 27/64 (closed form of section 1.3, exact in binary)");
+        derive_int("E_ALL_EXPERTS_K1_E4_BELOW", 4, "k = 1 of E = 4, idle share 27/64 x 0.999 (closed form of section 1.3)");
     }
 
     /* ---- 1.6 balance_batch */
     {
         double tw = t_weights(deepseek, gb200, 72), c = slope_c(deepseek, gb200, 72);
         derive_real("E_BALANCE_DEEPSEEK_CTX0", 312.5 * 671e9 / 37e9,
-                    "DeepSeek-V3 on GB200 NVL72 at no context: hardware ratio 312.5 x sparsity 671/37 (1.5)");
+                    "DeepSeek-V3 on GB200 NVL72 at no context (closed form of section 1.5)");
         derive_real("E_BALANCE_DEEPSEEK_CTX256", tw / (c - slope_kv(deepseek, gb200, 72, 256)),
                     "DeepSeek-V3 on GB200 NVL72 at 256 tokens (closed form of 1.5.1)");
         double lstar = 2 * 70.6e9 * 3.35e12 / (989e12 * 327680.0);
@@ -142,7 +142,7 @@ int main(void)
         derive_real("E_FAST_IDEAL_NORMAL_BATCH", 2.5 * tw / c,
                     "the normal batch of the ideal-roofline case: 2.5 x DeepSeek-V3's knee");
         derive_real("E_FAST_IDEAL_BATCH", tw / c,
-                    "its fast batch at speedup 2.5 (lecture notes 1.9: lands on the knee)");
+                    "its fast batch at speedup 2.5 (lecture notes 1.9, closed form of section 1.9)");
         double k = slope_kv(deepseek, gb200, 72, 32768);
         double step_n = fmax(8000 * c, tw + 8000 * k), t = step_n / 2.5;
         double bf = fmin(t / c, (t - tw) / k);
@@ -207,7 +207,7 @@ int main(void)
         /* a 10 us target on domains of up to 2^31 - 1 chips */
         double n10 = fewest_compute_bound_chips(llama, h100, 1024, 1e-5);
         derive_int("E_CHEAP_10US_CHIPS", (long long)n10,
-                   "Llama 3 70B at 1,024 tokens within 10 us, H100s or A100s by the million: chips (1.10)");
+                   "Llama 3 70B at 1,024 tokens within 10 us, H100s or A100s, up to 2^31 - 1 each: chips (1.10)");
         derive_int("E_CHEAP_10US_BATCH", (long long)largest_batch(llama, h100, n10, 1024, 1e-5), "its batch");
     }
     return derive_end();
