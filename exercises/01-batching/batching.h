@@ -286,15 +286,20 @@ batching_fast batching_fast_mode(const batching_deploy *d,
 /* ---- Exercise 1.10 (***) cheapest: a deployment to buy ------------- */
 
 /* One kind of hardware on offer: per-chip figures at the precision the
- * model runs in, its price, and how many of its chips one scale-up domain
- * holds. Valid: every number > 0 and max_chips >= 1. */
+ * model runs in, its price, and the most of its chips one deployment may
+ * use (treated as one scale-up domain, as everywhere in this chapter).
+ * Valid: every number > 0 and max_chips >= 1. max_chips may be any int up
+ * to INT_MAX: the tests offer 2^31 - 1 chips of several kinds and give a
+ * whole test run 2 seconds (CHALK_TIMEOUT), so the search must find the
+ * answer without trying every chip count. */
 typedef struct batching_offer {
     const char *name;         /* for reports only; may be NULL */
     double flops_per_s;       /* F, per chip */
     double hbm_bytes_per_s;   /* W_BW, per chip */
     double hbm_bytes;         /* C_HBM, per chip */
     double usd_per_chip_hour; /* p_chip */
-    int max_chips;            /* n may be any whole number 1..max_chips */
+    int max_chips;            /* n may be any whole number 1..max_chips,
+                               * up to INT_MAX */
 } batching_offer;
 
 /* The cheapest deployment, or the reason there is none. */

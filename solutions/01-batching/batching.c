@@ -351,6 +351,31 @@ static double cost_on(const batching_deploy *model, double context,
 }
 /* endregion: cheapest-cost */
 
+/* region: cheapest-fewest */
+/* The fewest chips of offer o, 1 to its max_chips, whose cheapest batch
+ * costs at most `bar`; 0 when not even all of them do. More chips allow
+ * a batch at least as large (more HBM, more bandwidth, more arithmetic),
+ * and a token's cost depends on the batch alone (n cancels in
+ * n t_step / B), so the cost never grows with n: bisect on n. */
+static int fewest_chips(const batching_deploy *model, double context,
+                        double target_s, const batching_offer *o, double bar)
+{
+    long b;
+    if (!(cost_on(model, context, target_s, o, o->max_chips, &b) <= bar))
+        return 0;
+    int lo = 0, hi = o->max_chips; /* lo's cost exceeds bar (or lo is 0),
+                                      hi's does not */
+    while (hi - lo > 1) {
+        int mid = lo + (hi - lo) / 2;
+        if (cost_on(model, context, target_s, o, mid, &b) <= bar)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+/* endregion: cheapest-fewest */
+
 /* region: cheapest-search */
 batching_plan batching_cheapest(const batching_deploy *model,
                                 double context_tokens, double target_step_s,
@@ -359,41 +384,36 @@ batching_plan batching_cheapest(const batching_deploy *model,
     COST_ASSERT(context_tokens > 0.0 && target_step_s > 0.0 && count >= 0 &&
                 "need a context, a target, offers");
     batching_plan plan = {.exists = false, .offer = -1};
-    /* the least cost of every offer at every chip count */
+    /* the least cost: each offer's is on all its chips, by the same
+     * argument */
     double least = INFINITY;
-    int most_chips = 0;
     long b;
     for (int i = 0; i < count; i++) {
         COST_ASSERT(offers[i].max_chips >= 1 && "need chips");
-        for (int n = 1; n <= offers[i].max_chips; n++)
-            least = fmin(least, cost_on(model, context_tokens,
-                                        target_step_s, &offers[i], n, &b));
-        if (offers[i].max_chips > most_chips)
-            most_chips = offers[i].max_chips;
+        least = fmin(least, cost_on(model, context_tokens, target_step_s,
+                                    &offers[i], offers[i].max_chips, &b));
     }
     if (least == INFINITY)
         return plan; /* no offer serves one sequence within the target */
     /* the fewest chips, then the earliest offer, among equal costs */
-    for (int n = 1; n <= most_chips; n++) {
-        for (int j = 0; j < count; j++) {
-            if (n > offers[j].max_chips)
-                continue;
-            double cost = cost_on(model, context_tokens, target_step_s,
-                                  &offers[j], n, &b);
-            if (cost <= least * (1.0 + 1e-9)) {
-                batching_deploy d = on_offer(model, &offers[j], n);
-                plan.exists = true;
-                plan.offer = j;
-                plan.chips = n;
-                plan.batch = b;
-                plan.step_s =
-                    batching_step_at(&d, (double)b, context_tokens).step_s;
-                plan.usd_per_mtok = cost;
-                return plan;
-            }
+    double bar = least * (1.0 + 1e-9);
+    int best = -1, best_n = 0;
+    for (int j = 0; j < count; j++) {
+        int n = fewest_chips(model, context_tokens, target_step_s,
+                             &offers[j], bar);
+        if (n > 0 && (best < 0 || n < best_n)) {
+            best = j;
+            best_n = n;
         }
     }
-    return plan; /* not reached: the least cost is some offer's */
+    batching_deploy d = on_offer(model, &offers[best], best_n);
+    plan.exists = true;
+    plan.offer = best;
+    plan.chips = best_n;
+    plan.usd_per_mtok = cost_on(model, context_tokens, target_step_s,
+                                &offers[best], best_n, &plan.batch);
+    plan.step_s = batching_step_at(&d, (double)plan.batch, context_tokens).step_s;
+    return plan;
 }
 /* endregion: cheapest-search */
 /* endregion: cheapest */

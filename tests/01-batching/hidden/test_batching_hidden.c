@@ -25,6 +25,8 @@
 
 #include "batching.h"
 
+#include <limits.h>
+
 #define TIGHT 1e-9
 
 /* A step's bound by name, for assert_named: "compute", "memory", or the number. */
@@ -268,6 +270,35 @@ static void mixtral_at_short_context_fits_five_h100s(void **state)
     assert_close(p.usd_per_mtok, 4.25 * 2 * 12.9e9 / 989e12 / 3600 * 1e6, TIGHT, "USD/Mtok");
 }
 
+/* Three offers of 2^31 - 1 chips each (a scan of every chip count is 6.4e9 deployments,
+ * minutes, where a run has 2 s): Mixtral at 256 tokens within 1 ms. Below the balance
+ * context each offer's least cost is its arithmetic, p c1 per token, and the H100's
+ * (4.25 / 989e12) is the least; its fewest chips reach ceil(B*) = 1,735 sequences
+ * under all three limits: (t_w1 + 1735 kappa1) / 1 ms = 45.26 and 1735 c1 / 1 ms =
+ * 45.26 chips, so 46; the largest batch on 46 the least of the three limits. */
+static void three_offers_of_int_max_chips_within_1_ms(void **state)
+{
+    (void)state;
+    batching_deploy m = mixtral_on_h100x2();
+    batching_offer offers[] = {offer("a100", 312e12, 2.039e12, 80e9, 2.21, INT_MAX),
+                               offer("tpu-v5e", 1.97e14, 8.2e11, 16e9, 1.2, INT_MAX),
+                               offer("h100", 989e12, 3.35e12, 80e9, 4.25, INT_MAX)};
+    batching_plan p = batching_cheapest(&m, 256, 1e-3, offers, 3);
+    assert_true(p.exists);
+    assert_int_equal(p.offer, 2);
+    double tw1 = 46.7e9 * 2 / 3.35e12, c1 = 2 * 12.9e9 / 989e12, k1 = 256 * 131072.0 / 3.35e12;
+    double b = ceil(tw1 / (c1 - k1));
+    int n = (int)ceil(fmax((46.7e9 * 2 + b * 256 * 131072.0) / 80e9,
+                           fmax((tw1 + b * k1) / 1e-3, b * c1 / 1e-3)));
+    assert_int_equal(p.chips, n);
+    assert_int_equal(p.chips, 46);
+    double by_hbm = floor((n * 80e9 - 93.4e9) / (256 * 131072.0));
+    double by_step = floor(fmin(n * 1e-3 / c1, (n * 1e-3 - tw1) / k1));
+    assert_int_equal(p.batch, (long)fmin(by_hbm, by_step));
+    assert_true(p.step_s <= 1e-3);
+    assert_close(p.usd_per_mtok, 4.25 * c1 / 3600 * 1e6, TIGHT, "USD/Mtok");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -285,6 +316,7 @@ int main(void)
         CHALK_TEST(cheapest, a_5_ms_target_is_met_by_81_chips_of_a_tpu_pod),
         CHALK_TEST(cheapest, deepseek_past_its_balance_context_takes_the_whole_rack),
         CHALK_TEST(cheapest, mixtral_at_short_context_fits_five_h100s),
+        CHALK_TEST(cheapest, three_offers_of_int_max_chips_within_1_ms),
     };
     return cmocka_run_group_tests_name("01-batching hidden", tests, NULL, NULL);
 }
