@@ -4,7 +4,8 @@
 #     (tools/chalk/: list, show, check-answers; none of its files a chapter's),
 #     no grading scripts, no hidden tests, no points tables, no derivations of the
 #     public tests' expected values (tests/NN-topic/derive/, tests/derive/);
-#   - no ::: {.solution} block (instructor answers) left in chapters/*.md;
+#   - no ::: {.solution} block (instructor answers) left in chapters/*.md, nor a
+#     practice problem's worked steps (a ```{.problem} block's steps:);
 #   - no pointer to solutions/ in the contracts, stubs, exercise lists, hints, tests;
 #   - no line of a reference function body (solutions/NN-topic/*.c, lines of 20+
 #     characters that the stub does not have) in any text file of DIR (an HTML
@@ -40,6 +41,15 @@ for md in "$dir"/chapters/*.md; do
     grep -nE '^:{3,}[[:space:]]*(\{[^}]*\.solution[^}]*\}|solution[[:space:]]*$)' "$md" | head -3 | while IFS= read -r l; do
         echo "handout-check: LEAK: $md:$l"
     done | grep . && bad=1
+done
+
+# No practice problem's worked steps in the chapters (the instructor edition's keys).
+for md in "$dir"/chapters/*.md; do
+    [ -f "$md" ] || continue
+    awk '!p && /^```+[ \t]*\{[^}]*\.problem[ \t}]/ { p = 1; next }
+        p && /^```+[ \t]*$/ { p = 0; next }
+        p && /^steps:/ { print FILENAME ":" NR ": a practice problem'"'"'s worked steps" }' "$md" |
+        head -3 | while IFS= read -r l; do echo "handout-check: LEAK: $l"; done | grep . && bad=1
 done
 
 # Nothing points a student to a file the handout lacks: no solutions/ in what the

@@ -56,7 +56,10 @@ for h in "$dest"/tests/[0-9][0-9]-*/hints.txt; do
     base64 "$h" >"${h%.txt}.b64" && rm -f "$h" || die "cannot encode $h"
 done
 
-# Instructor answers out of the chapters: every ::: {.solution} fenced div.
+# Instructor answers out of the chapters: every ::: {.solution} fenced div, and the
+# worked steps of every practice-problem template (a ```{.problem} block's steps:
+# key and its indented items: the worked keys stay in the instructor edition; the
+# handout's practice sets print answers only).
 for md in "$dest"/chapters/*.md; do
     [ -f "$md" ] || continue
     awk '
@@ -64,6 +67,11 @@ for md in "$dest"/chapters/*.md; do
         skip > 0 && /^:::+[ \t]*[^: \t]/ { skip++; next }
         skip > 0 && /^:::+[ \t]*$/ { skip--; next }
         skip > 0 { next }
+        !inprob && /^```+[ \t]*\{[^}]*\.problem[ \t}]/ { inprob = 1; print; next }
+        inprob && /^```+[ \t]*$/ { inprob = 0; steps = 0; print; next }
+        inprob && /^steps:/ { steps = 1; next }
+        inprob && steps && /^[ \t]/ { next }
+        inprob && steps { steps = 0 }
         { print }
     ' "$md" >"$md.tmp" && mv "$md.tmp" "$md"
 done

@@ -24,6 +24,11 @@ for plant in "tests/$CH/hidden/test_planted.c" "tests/$CH/derive/expected.c" tes
     expect "  and catches $plant planted in a handout" \
         eval '! tests/grade/handout-check.sh "$scratch/planted" >/dev/null'
 done
+rm -rf "$scratch/planted" && cp -r "$hd/chalk" "$scratch/planted"
+printf '\n```{.problem id=planted stars=1 title="Planted"}\nquestion: |\n  Why?\nsteps:\n  - Because.\n```\n' \
+    >>"$scratch/planted/chapters/$CH.md"
+expect "  and catches a practice problem's worked steps planted in a chapter" \
+    eval '! tests/grade/handout-check.sh "$scratch/planted" >/dev/null'
 rm -rf "$scratch/planted"
 missing=""
 for d in tests/[0-9][0-9]-*/derive/expected.c; do
