@@ -144,7 +144,7 @@ static void an_empty_batch_or_context_costs_no_compute_and_no_kv(void **state)
 
 /* ---- 1.2 step_time --------------------------------------------------------- */
 
-/* Lecture 1.3: at tiny batch the weight fetch dominates. */
+/* The lecture at 7:55: at tiny batch the weight fetch dominates. */
 static void decode_at_batch_1_is_memory_bound(void **state)
 {
     (void)state;
@@ -155,7 +155,7 @@ static void decode_at_batch_1_is_memory_bound(void **state)
     assert_close(s.memory_s, s.weights_s + s.kv_s, TIGHT, "s");
 }
 
-/* Lecture 1.3: past the balance point compute dominates (short context). */
+/* The lecture at 7:55: past the balance point compute dominates (short context). */
 static void decode_at_large_batch_and_short_context_is_compute_bound(void **state)
 {
     (void)state;
@@ -165,7 +165,7 @@ static void decode_at_large_batch_and_short_context_is_compute_bound(void **stat
     assert_close(s.step_s, 20000 * compute_slope(&d), TIGHT, "s");
 }
 
-/* Lecture 1.2: the engines overlap, so the step is the max, not the sum. */
+/* The lecture at 2:37: the engines overlap, so the step is the max, not the sum. */
 static void step_time_is_the_max_of_compute_and_memory_not_their_sum(void **state)
 {
     (void)state;
@@ -190,7 +190,7 @@ static void a_step_reads_what_hbm_holds(void **state)
     assert_close(s.hbm_bytes, 70.6e9 * 2 + 64.0 * 2048 * 327680, TIGHT, "bytes");
 }
 
-/* Lecture 1.3: the floor is streaming all weights once; for Llama 3 70B in bf16 on
+/* The lecture at 7:55: the floor is streaming all weights once; for Llama 3 70B in bf16 on
  * 8 H100s that is 70.6e9 x 2 / (8 x 3.35e12) = 5.27 ms. */
 static void latency_floor_is_one_read_of_all_weights(void **state)
 {
@@ -201,7 +201,7 @@ static void latency_floor_is_one_read_of_all_weights(void **state)
         assert_true(batching_step_at(&d, b, 1000).step_s >= batching_latency_floor_s(&d));
 }
 
-/* Lecture 1.3 and batching.h: the floor streams N_total, every expert, not only the
+/* The lecture at 7:55 and batching.h: the floor streams N_total, every expert, not only the
  * active ones. DeepSeek-V3 in fp4 on 72 GPUs: 671e9 x 0.5 / (72 x 8e12) = 0.58 ms. */
 static void latency_floor_of_an_moe_reads_every_expert(void **state)
 {
@@ -333,7 +333,7 @@ static void routing_to_every_expert_reads_every_weight_from_one_sequence(void **
 
 /* ---- 1.4 throughput_cost --------------------------------------------------- */
 
-/* Lecture 1.7: a system makes batch / step tokens per second. */
+/* The lecture at 26:10: a system makes batch / step tokens per second. */
 static void tokens_per_second_is_batch_over_step_time(void **state)
 {
     (void)state;
@@ -342,7 +342,7 @@ static void tokens_per_second_is_batch_over_step_time(void **state)
     assert_close(batching_tokens_per_s(&d, 2000, 8192), 2000 / step, TIGHT, "tokens/s");
 }
 
-/* Lecture 1.4: once compute-bound, a system makes chips x F / (2 N_active) tokens
+/* The lecture at 12:52: once compute-bound, a system makes chips x F / (2 N_active) tokens
  * per second, whatever the batch: DeepSeek-V3 on 72 GPUs at 10e15 FLOP/s,
  * 72 x 10e15 / (2 x 37e9) = 9.7 million. Batch 20,000 at 256 tokens of context is
  * compute-bound (2.1 ms of compute against 1.2 ms of memory). */
@@ -355,7 +355,7 @@ static void tokens_per_second_once_compute_bound_is_chips_times_flops_over_2_n_a
                  "tokens/s");
 }
 
-/* Lecture 1.4: cost per token = chips x USD/hour x step / 3600 / batch. */
+/* The lecture at 12:52: cost per token = chips x USD/hour x step / 3600 / batch. */
 static void cost_per_million_tokens_is_rent_per_step_over_tokens(void **state)
 {
     (void)state;
@@ -365,7 +365,7 @@ static void cost_per_million_tokens_is_rent_per_step_over_tokens(void **state)
     assert_close(batching_usd_per_mtok(&d, 3000, 8192), expected, TIGHT, "USD/Mtok");
 }
 
-/* Lecture 1.4: once compute-bound, cost per token stops falling (the floor). */
+/* The lecture at 12:52: once compute-bound, cost per token stops falling (the floor). */
 static void cost_per_token_flattens_once_compute_bound(void **state)
 {
     (void)state;
@@ -376,7 +376,7 @@ static void cost_per_token_flattens_once_compute_bound(void **state)
     assert_true(batching_usd_per_mtok(&d, 100, 0) > 10 * floor);
 }
 
-/* Lecture 1.4 ("about 1000x worse"): at batch 1 and no context, cost over the floor
+/* The lecture at 12:52 ("about 1000x worse"): at batch 1 and no context, cost over the floor
  * is (weights_s) / (compute slope), which is the balance batch itself. */
 static void unbatched_cost_over_floor_equals_the_balance_batch(void **state)
 {
@@ -395,7 +395,7 @@ static void h100_bf16_ratio_is_about_295(void **state)
     assert_close(batching_hw_ratio(989e12, 3.35e12, 2.0), 295.0, 0.005, "");
 }
 
-/* Lecture 1.5 check (notes): B200 fp4 4.5e15 MAC/s x 0.5 B / 8e12 B/s = 281;
+/* The lecture at 16:07, checked: B200 fp4 4.5e15 MAC/s x 0.5 B / 8e12 B/s = 281;
  * GB200's 10e15 FLOP/s gives 312.5. */
 static void blackwell_fp4_ratio_is_about_300(void **state)
 {
@@ -411,7 +411,7 @@ static void a100_bf16_ratio_is_about_half_of_300(void **state)
     assert_close(batching_hw_ratio(312e12, 2.039e12, 2.0), 153.0, 0.005, "");
 }
 
-/* Lecture 1.5: DeepSeek "32 of 256 experts", sparsity 8: 300 x 8 = 2,400. */
+/* The lecture at 16:07: DeepSeek "32 of 256 experts", sparsity 8: 300 x 8 = 2,400. */
 static void deepseek_balance_batch_is_300_times_8(void **state)
 {
     (void)state;
@@ -433,7 +433,7 @@ static void balance_batch_of_deepseek_at_no_context(void **state)
     assert_close(b.batch, E_BALANCE_DEEPSEEK_CTX0, TIGHT, "sequences");
 }
 
-/* Lecture 1.5: adding KV back raises the balance batch (DeepSeek-V3 on GB200 NVL72 at
+/* The lecture at 16:07: adding KV back raises the balance batch (DeepSeek-V3 on GB200 NVL72 at
  * 256 tokens of context). */
 static void kv_traffic_raises_the_balance_batch(void **state)
 {
@@ -445,7 +445,7 @@ static void kv_traffic_raises_the_balance_batch(void **state)
     assert_true(b.batch > E_BALANCE_DEEPSEEK_CTX0);
 }
 
-/* Lecture 1.3: past some context no batch is compute-bound. Llama 3 70B on 8 H100s
+/* The lecture at 7:55: past some context no batch is compute-bound. Llama 3 70B on 8 H100s
  * has a balance batch at 1,000 tokens and none at 4,000. */
 static void no_balance_batch_for_llama_on_h100s_at_4k_context(void **state)
 {
@@ -509,7 +509,7 @@ static void a_context_a_rounding_error_below_the_max_balanced_context_has_none(v
 
 /* ---- 1.7 train_departures -------------------------------------------------- */
 
-/* Lecture 1.6: Rubin, 288 GB / 20 TB/s = 14.4 ms (the lecture says "about 15"). */
+/* The lecture at 21:58: Rubin, 288 GB / 20 TB/s = 14.4 ms (the lecture says "about 15"). */
 static void rubin_drain_time_is_14_4_ms(void **state)
 {
     (void)state;
@@ -524,7 +524,7 @@ static void hopper_and_blackwell_drain_in_about_24_ms(void **state)
     assert_close(batching_train_departures(192e9, 8e12).step_s, 24e-3, TIGHT, "s");
 }
 
-/* Lecture 1.6: with 20 ms trains, the worst case is 40 ms: wait one, ride one. */
+/* The lecture at 21:58: with 20 ms trains, the worst case is 40 ms: wait one, ride one. */
 static void worst_case_latency_is_two_steps(void **state)
 {
     (void)state;
@@ -590,7 +590,7 @@ static void latency_target_admits_the_largest_batch_under_it(void **state)
     assert_int_equal(l.batch, E_MAX_BATCH_LAT_DEEPSEEK_4K_15MS);
 }
 
-/* Lecture 1.2: both lines must stay under the target. DeepSeek-V3 at 256 tokens of
+/* The lecture at 2:37: both lines must stay under the target. DeepSeek-V3 at 256 tokens of
  * context within 15 ms. */
 static void latency_target_of_deepseek_at_short_context(void **state)
 {
@@ -670,7 +670,7 @@ static void a_batch_beyond_what_a_long_holds_is_long_max(void **state)
     assert_true(l.batch == LONG_MAX);
 }
 
-/* Lecture 1.3: no batch, not even 1, steps faster than the latency floor. */
+/* The lecture at 7:55: no batch, not even 1, steps faster than the latency floor. */
 static void latency_target_below_the_floor_admits_no_batch(void **state)
 {
     (void)state;

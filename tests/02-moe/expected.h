@@ -18,10 +18,10 @@
 /* bytes read in that step: weights and caches (closed form of §2.4) */
 #define E_V3_HBM_BYTES_B2048_L4096 630242130688.0
 
-/* all-to-all of B = 2,048, fp4 on NVLink (lecture §2.2; closed form of §2.3) */
+/* all-to-all of B = 2,048, fp4 on NVLink (the lecture at 33:37; closed form of §2.3) */
 #define E_V3_A2A_S_B2048_FP4 0.00011825607111111111
 
-/* the same in bf16 (lecture §2.2; closed form of §2.3) */
+/* the same in bf16 (the lecture at 33:37; closed form of §2.3) */
 #define E_V3_A2A_S_B2048_BF16 0.00047302428444444446
 
 /* one layer's dispatch, B = 2,048, bf16 (closed form of §2.3) */
@@ -84,13 +84,13 @@
 /* exact toy: compute of 100 sequences (§2.4) */
 #define E_TOY_COMPUTE_S_B100 1e+02
 
-/* 2 racks: the share crossing (lecture §2.3) */
+/* 2 racks: the share crossing (the lecture at 36:47) */
 #define E_RACKS2_CROSS 0.5
 
-/* 2 racks, 8x slower link, overlapped (lecture §2.3) */
+/* 2 racks, 8x slower link, overlapped (the lecture at 36:47) */
 #define E_RACKS2_LECTURE_OVERLAP 4.0
 
-/* 2 racks, 8x slower link, one part after the other (lecture §2.3) */
+/* 2 racks, 8x slower link, one part after the other (the lecture at 36:47) */
 #define E_RACKS2_LECTURE_SERIAL 4.5
 
 /* 2 racks, NVLink 5 over a 400 Gb/s NIC, overlapped (closed form of §2.5) */

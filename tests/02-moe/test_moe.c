@@ -28,8 +28,8 @@
  *
  * Edge cases use deployments whose numbers are powers of two (exact in binary), so
  * that a tie the contract states is a tie in doubles too. Section marks such as
- * §2.4 (Three roofs) are the book's (chapter 2 of chalk.pdf); "lecture §2.2" is
- * ../shared/reference/lecture-notes.md.
+ * §2.4 (Three roofs) are the book's (chapter 2 of chalk.pdf); "the lecture at 33:37" is
+ * a time in the lecture's recording (Reiner Pope, Dwarkesh Podcast, 2026).
  */
 #include "../test_util.h"
 
@@ -99,7 +99,7 @@ static void total_minus_active_is_the_experts_a_token_skips(void **state)
 
 /* ---- 2.2 expert_placement ---------------------------------------------------- */
 
-/* lecture §2.2: DeepSeek's 256 experts on a 72-GPU rack use 64 GPUs, 4 experts each,
+/* The lecture at 33:37: DeepSeek's 256 experts on a 72-GPU rack use 64 GPUs, 4 experts each,
  * and leave 8 GPUs without experts. */
 static void deepseek_on_nvl72_uses_64_gpus_with_4_experts_each(void **state)
 {
@@ -174,7 +174,7 @@ static void fewer_experts_than_gpus_put_one_on_each(void **state)
 
 /* ---- 2.3 a2a_bytes ----------------------------------------------------------- */
 
-/* lecture §2.2: out to k experts and back, k x d_model x bytes each way:
+/* The lecture at 33:37: out to k experts and back, k x d_model x bytes each way:
  * 2 x 8 x 7,168 x 1 = 114,688 bytes per token per layer in fp8. */
 static void a_token_sends_k_copies_out_and_gets_k_back(void **state)
 {
@@ -208,7 +208,7 @@ static void deepseek_on_nvl72_compute_and_memory_roofs(void **state)
     assert_close(s.memory_s, s.weights_s + s.kv_s, TIGHT, "s");
 }
 
-/* lecture §2.2 and §2.3 (The all-to-all): the same deployment's network roof at 2,048
+/* The lecture at 33:37 and §2.3 (The all-to-all): the same deployment's network roof at 2,048
  * sequences with fp4 activations on the wire, then bf16; and the dispatch of one
  * layer alone in bf16. */
 static void deepseek_on_nvl72_network_roof(void **state)
@@ -407,7 +407,7 @@ static void no_moe_layer_means_no_network(void **state)
 
 /* ---- 2.5 two_racks ----------------------------------------------------------- */
 
-/* lecture §2.3: two racks over a scale-out link 8x slower than NVLink: the share of
+/* The lecture at 36:47: two racks over a scale-out link 8x slower than NVLink: the share of
  * copies that cross, and the slowdown overlapped and serial. */
 static void two_racks_over_the_lectures_8x_slower_link(void **state)
 {
@@ -832,7 +832,7 @@ static void dense_routing_needs_every_token_of_capacity_for_1_percent(void **sta
 
 /* ---- 2.10 rack_capacity ------------------------------------------------------ */
 
-/* lecture §2.5: 8 Hoppers hold 8 x 80 GB = 640 GB; a GB200 NVL72 72 x 186 GB. */
+/* The lecture at 44:58: 8 Hoppers hold 8 x 80 GB = 640 GB; a GB200 NVL72 72 x 186 GB. */
 static void hopper_tray_holds_640_gb_and_an_nvl72_13_tb(void **state)
 {
     (void)state;
@@ -889,7 +889,7 @@ static void a_domain_exactly_full_of_active_weights_is_an_answer(void **state)
 
 /* ---- 2.11 routed_scaling ----------------------------------------------------- */
 
-/* lecture §1.8 (Clark et al. 2022): 64 experts at 370M active ~ a dense 1.3B; the
+/* The lecture at 27:40 (Clark et al. 2022): 64 experts at 370M active ~ a dense 1.3B; the
  * cube root of 64 is 4, so 370M x 4 = 1.48e9, within 15% of 1.3e9. */
 static void sixty_four_experts_at_370m_match_about_a_dense_1_3b(void **state)
 {
@@ -899,7 +899,7 @@ static void sixty_four_experts_at_370m_match_about_a_dense_1_3b(void **state)
     assert_close(moe_dense_equivalent_params(1e9, 1), 1e9, TIGHT, "params");
 }
 
-/* lecture §1.8: halving active parameters at equal quality costs 8x the experts. */
+/* The lecture at 27:40: halving active parameters at equal quality costs 8x the experts. */
 static void halving_active_parameters_costs_8x_the_experts(void **state)
 {
     (void)state;

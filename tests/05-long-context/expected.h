@@ -9,7 +9,7 @@
 /* DeepSeek-V3 on a GB200 NVL72, batch 20,000: closed form of §5.1 (The roofline against context) */
 #define E_KINK_DSV3_B20000_TOKENS 1969.240980398215
 
-/* the same without attention's arithmetic (lecture 6.1) */
+/* the same without attention's arithmetic (the lecture at 1:32:56) */
 #define E_KINK_DSV3_NO_ATTN_B20000_TOKENS 1207.4510473588343
 
 /* the same at an unbounded batch (§5.1 (The roofline against context)) */
@@ -21,10 +21,10 @@
 /* toy: 1 active parameter, 1 B a token, 0.5 attention FLOPs a token, 1 FLOP/s, 1 B/s, unbounded batch: closed form of §5.1 (The roofline against context) */
 #define E_KINK_TOY_HALF_ATTN_TOKENS 4.0
 
-/* DeepSeek-V3, NVL72, batch 64, 8,192 tokens, a one-token pass: the memory term of §5.1 (lecture 6.4) */
+/* DeepSeek-V3, NVL72, batch 64, 8,192 tokens, a one-token pass: the memory term of §5.1 (the lecture at 1:41:33) */
 #define E_PASS_DSV3_DECODE_B64_L8192_S 9.600731965277779e-06
 
-/* the same, a 4,096-token pass: the compute floor of §5.4 (lecture 6.4) */
+/* the same, a 4,096-token pass: the compute floor of §5.4 (the lecture at 1:41:33) */
 #define E_PASS_DSV3_COMPUTE_L8192_S 2.960885888e-07
 
 /* DeepSeek-V3, NVL72, 32,768 tokens: compute per new token of any pass (§5.4 (Output against input price)) */
@@ -33,7 +33,7 @@
 /* DeepSeek-V3, NVL72, batch 2,048, 50,000 tokens, a one-token pass: the memory term of §5.1 (The roofline against context) */
 #define E_PASS_DSV3_MEMORY_B2048_L50000_S 3.3344068739149307e-06
 
-/* DeepSeek-V3, NVL72, batch 256, 32,768 tokens: memory per new token of a pass of 1 (lecture 6.4, §5.4 (Output against input price)) */
+/* DeepSeek-V3, NVL72, batch 256, 32,768 tokens: memory per new token of a pass of 1 (the lecture at 1:41:33, §5.4 (Output against input price)) */
 #define E_PASS_DSV3_MEMORY_B256_L32768_P1_S 4.274102991319445e-06
 
 /* the same, a pass of 4 */
@@ -48,13 +48,13 @@
 /* DeepSeek-V3, NVL72, batch 1,024, 8,192 tokens: the balanced pass, closed form of §5.4 (Output against input price) */
 #define E_PASS_BALANCED_DSV3_B1024_L8192_TOKENS 3.6088042168745043
 
-/* the same without attention's arithmetic (lecture 6.4) */
+/* the same without attention's arithmetic (the lecture at 1:41:33) */
 #define E_PASS_BALANCED_DSV3_NO_ATTN_B1024_L8192_TOKENS 10.396466735641892
 
-/* output at 5x input: decode MFU over prefill MFU (lecture 6.4, flashcard 24) */
+/* output at 5x input: decode MFU over prefill MFU (the lecture at 1:41:33 and its flashcard on output prices) */
 #define E_PRICE_RATIO_5_DECODE_MFU 0.2
 
-/* output at 5x input: the balanced pass it implies (lecture 6.4) */
+/* output at 5x input: the balanced pass it implies (the lecture at 1:41:33) */
 #define E_PRICE_RATIO_5_PASS_TOKENS 5.0
 
 /* Gemini 3.1 Pro's $12 / $2 (lib/price.c): decode MFU over prefill MFU (§5.4 (Output against input price)) */
@@ -147,7 +147,7 @@
 /* index of the cheapest of HBM, DDR, NVMe, HDD (lib/tier.c order) for this hold (§5.5 (Cache hits and memory tiers)) */
 #define E_CHEAPEST_TIER_86400S 3
 
-/* recomputing one token of DeepSeek-V3 at $2 a chip-hour (lecture 6.5, §5.5 (Cache hits and memory tiers)) */
+/* recomputing one token of DeepSeek-V3 at $2 a chip-hour (the lecture at 1:48:58, §5.5 (Cache hits and memory tiers)) */
 #define E_REMAT_DSV3_1_TOKEN_USD_PER_B 1.1700566686905485e-13
 
 /* recomputing 131,072 tokens of DeepSeek-V3 at $2 a chip-hour (§5.5 (Cache hits and memory tiers)) */

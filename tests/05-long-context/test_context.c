@@ -84,7 +84,7 @@ static const cost_tier HDD = {"hdd", "Exos X24", 24e12, 285e6, 0.014 * 24e3 / LI
 
 /* ---- 5.4 kv_shape ---------------------------------------------------------- */
 
-/* Lecture 6.3: one shared context, K and V, head_dim 128, 8 KV heads, one byte per
+/* The lecture at 1:38:50: one shared context, K and V, head_dim 128, 8 KV heads, one byte per
  * element: 1 x 2 x 128 x 8 = 2,048 bytes ("gives exactly this number"); 4,096 at bf16. */
 static void lecture_shared_context_gives_2048_bytes(void **state)
 {
@@ -128,7 +128,7 @@ static void deepseek_mla_cache_is_one_latent_per_layer(void **state)
 
 /* ---- 5.1 context_roofline -------------------------------------------------- */
 
-/* Lecture 6.1: without attention's arithmetic, compute per token is flat in context,
+/* The lecture at 1:32:56: without attention's arithmetic, compute per token is flat in context,
  * 2 N_active / (chips F). */
 static void without_attention_compute_per_token_is_flat(void **state)
 {
@@ -173,7 +173,7 @@ static void attention_adds_its_flops_per_context_token(void **state)
                  TIGHT, "s");
 }
 
-/* Lecture 6.1: memory per token is the batch's share of the weights plus one
+/* The lecture at 1:32:56: memory per token is the batch's share of the weights plus one
  * context's KV: (671e9 x 0.5 / B + L x 35,136) / (72 x 8e12). */
 static void memory_per_token_rises_linearly_with_context(void **state)
 {
@@ -227,7 +227,7 @@ static void deepseek_v3_kink_at_a_batch_of_20000(void **state)
     assert_close(k.tokens, E_KINK_DSV3_B20000_TOKENS, TIGHT, "tokens");
 }
 
-/* The same without attention's arithmetic, as lecture 6.1 draws it: an earlier kink
+/* The same without attention's arithmetic, as the lecture at 1:32:56 draws it: an earlier kink
  * (E_KINK_DSV3_NO_ATTN_B20000_TOKENS). */
 static void without_attention_the_kink_comes_earlier(void **state)
 {
@@ -297,7 +297,7 @@ static void compute_bound_at_every_context_gives_no_kink(void **state)
 
 /* ---- 5.3 kv_from_price ----------------------------------------------------- */
 
-/* Lecture 6.2 in consistent units: a ratio of 300 multiplies per fp4 weight is 600
+/* The lecture at 1:36:01 in consistent units: a ratio of 300 multiplies per fp4 weight is 600
  * multiplies per byte, so b_kv = 0.5 x 1e11 / (300 x 2e5) = 833 bytes. The same chip
  * as rates: F = 1,200 FLOP per byte of bandwidth. */
 static void lecture_inputs_give_833_bytes_in_consistent_units(void **state)
@@ -307,7 +307,7 @@ static void lecture_inputs_give_833_bytes_in_consistent_units(void **state)
     assert_close(context_kv_bytes_from_crossover(1e11, 2e5, 1200, 1), 2500.0 / 3, TIGHT, "B");
 }
 
-/* Lecture 6.2: 1e11 / (300 x 2e5) = 1,667 is the answer for a ratio counted per BYTE:
+/* The lecture at 1:36:01: 1e11 / (300 x 2e5) = 1,667 is the answer for a ratio counted per BYTE:
  * one byte per weight (fp8), or a chip with 600 FLOPs per byte of bandwidth. */
 static void lecture_1667_bytes_is_the_answer_for_a_ratio_per_byte(void **state)
 {
@@ -349,7 +349,7 @@ static void ratio_and_rate_forms_agree(void **state)
                  "B");
 }
 
-/* ---- 5.9 api_bill ---------------------------------------------------------- */
+/* ---- 5.10 api_bill --------------------------------------------------------- */
 
 static const cost_api_price *api(const char *name)
 {
@@ -490,7 +490,7 @@ static void a_tier_without_an_output_or_input_price_gives_no_bill(void **state)
 
 /* ---- 5.6 pass_length ------------------------------------------------------- */
 
-/* Lecture 6.4: decode (a one-token pass) pays the memory term; a long prefill pass
+/* The lecture at 1:41:33: decode (a one-token pass) pays the memory term; a long prefill pass
  * sits on the compute floor (E_PASS_DSV3_DECODE_B64_L8192_S,
  * E_PASS_DSV3_COMPUTE_L8192_S: §5.4 (Output against input price)). */
 static void decode_pays_memory_prefill_pays_compute(void **state)
@@ -505,7 +505,7 @@ static void decode_pays_memory_prefill_pays_compute(void **state)
     assert_close(prefill.time_s, E_PASS_DSV3_COMPUTE_L8192_S, TIGHT, "s");
 }
 
-/* Lecture 6.4: a pass's memory time per new token at passes of 1, 4, 16 and 64 new tokens, and
+/* The lecture at 1:41:33: a pass's memory time per new token at passes of 1, 4, 16 and 64 new tokens, and
  * its compute time per new token, the same at every length
  * (E_PASS_DSV3_MEMORY_B256_L32768_P*_S, E_PASS_DSV3_COMPUTE_L32768_S: §5.4 (Output against
  * input price)). */
@@ -552,7 +552,7 @@ static void attention_shortens_the_balanced_pass(void **state)
                  E_PASS_BALANCED_DSV3_NO_ATTN_B1024_L8192_TOKENS, TIGHT, "tokens");
 }
 
-/* Lecture 6.4 and flashcard 24: what output at 5x input says, and Gemini's 6x; the
+/* The lecture at 1:41:33 and its flashcard on output prices: what output at 5x input says, and Gemini's 6x; the
  * contract's rules: a ratio below 1 has no reading, 1 exactly has one
  * (E_PRICE_RATIO_*). */
 static void a_price_ratio_read_as_a_cost_ratio(void **state)
@@ -619,7 +619,7 @@ static void the_cheapest_of_four_tiers_across_holds(void **state)
     }
 }
 
-/* Lecture 6.5: recomputing one token of DeepSeek-V3 on $2/h chips, per byte of its
+/* The lecture at 1:48:58: recomputing one token of DeepSeek-V3 on $2/h chips, per byte of its
  * cache (E_REMAT_DSV3_1_TOKEN_USD_PER_B: §5.5 (Cache hits and memory tiers)). */
 static void recomputing_one_token_of_deepseek_v3(void **state)
 {
@@ -639,7 +639,7 @@ static void recomputing_a_128k_context_of_deepseek_v3(void **state)
                  E_REMAT_DSV3_131072_TOKENS_USD_PER_B, TIGHT, "USD/B");
 }
 
-/* Lecture 6.5: held 10 s, HBM is cheaper than recomputing one token; held a minute, it
+/* The lecture at 1:48:58: held 10 s, HBM is cheaper than recomputing one token; held a minute, it
  * is not (E_TIER_HBM_10S_USD_PER_B, E_REMAT_DSV3_1_TOKEN_USD_PER_B). */
 static void recomputing_beats_hbm_for_long_holds(void **state)
 {
@@ -734,7 +734,7 @@ static void an_empty_context_holds_and_reads_nothing(void **state)
     assert_close(context_window_kv_bytes(2, 6, 1024, 100, 1024), 8 * 1024 * 100.0, TIGHT, "B");
 }
 
-/* ---- 5.7 attention_parity -------------------------------------------------- */
+/* ---- 5.9 attention_parity -------------------------------------------------- */
 
 /* Lecture notes open point 16: 60 layers of 64 heads of 128 spend 2 x 60 x 64 x 256
  * = 1,966,080 FLOPs per context token, and reach a 100e9-active model's 2e11 FLOPs
@@ -766,7 +766,7 @@ static void deepseek_mla_reaches_parity_at_a_few_thousand_tokens(void **state)
     assert_close(context_attention_parity_tokens(37e9, a), 74e9 / a, TIGHT, "tokens");
 }
 
-/* ---- 5.10 draft_length ----------------------------------------------------- */
+/* ---- 5.7 draft_length ------------------------------------------------------ */
 
 /* A toy decode whose numbers are exact: one sequence, 0.5 active parameters (1 s of
  * arithmetic per token at 1 FLOP/s) and 5 bytes of weights read at 1 B/s (5 s); no

@@ -207,7 +207,7 @@ static void feistel_rounds_swap_the_halves_and_xor_in_f(void **state)
     assert_block(c, 0x11111111 ^ 0xA5A5A5A5, 0x22222222 ^ 0x0F0F0F0F);
 }
 
-/* The lecture [@lecture, 2:09:00], lecture notes section 7.4: the inverse runs f forwards only, so f need not be invertible. */
+/* The lecture [@the lecture at 2:09:00], lecture notes section 7.4: the inverse runs f forwards only, so f need not be invertible. */
 static void feistel_inverts_a_round_function_that_loses_information(void **state)
 {
     (void)state;
@@ -822,7 +822,7 @@ static void block_inverse_recovers_the_input(void **state)
     free(t.w);
 }
 
-/* The lecture's step [@lecture, 2:10:06], lecture notes section 7.5: (x, y) -> (y + f(x), x) twice, f = F then G, from (x2, x1), ends at
+/* The lecture's step [@the lecture at 2:10:06], lecture notes section 7.5: (x, y) -> (y + f(x), x) twice, f = F then G, from (x2, x1), ends at
  * (y2, y1): the same operations, so the same bits, in double and in float. */
 static void two_lecture_steps_are_one_revnet_block(void **state)
 {
@@ -895,8 +895,8 @@ static void float_reconstruction_loses_far_more_than_double(void **state)
 
 /* ---- 6.9 training_cost ------------------------------------------------------- */
 
-/* Contract: stored keeps x2, F(x2), y1, G(y1) per block (4 x half x layers);
- * reversible keeps the state and one scratch vector (3 x half) at any depth. */
+/* §6.6 (Training memory: store or regenerate): the stored network's workspace grows
+ * with depth, the reversible one's does not (the counts are the section's). */
 static void stored_memory_grows_with_depth_and_reversible_memory_does_not(void **state)
 {
     (void)state;

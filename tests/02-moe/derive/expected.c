@@ -13,7 +13,7 @@
  *      -o $TMPDIR/derive -lm && $TMPDIR/derive > tests/02-moe/expected.h
  *
  * Published inputs: those listed in test_moe.c's header (DeepSeek-V3 config and README,
- * GB200 NVL72 per-GPU rates, lecture §2.3's 8x slower link).
+ * GB200 NVL72 per-GPU rates, the lecture at 36:47's 8x slower link).
  */
 #include "../../derive/derive.h"
 
@@ -38,7 +38,7 @@ static double v3_kv_slope(double gpus, double ctx)
 {
     return ctx * V3_KV / (gpus * GB_HBM);
 }
-/* lecture §2.2: every MoE layer dispatches and combines k copies of d_model
+/* The lecture at 33:37: every MoE layer dispatches and combines k copies of d_model
  * activations, each GPU its share over its NVLink (one rack) */
 static double v3_a2a_slope(double act_bytes)
 {
@@ -109,9 +109,9 @@ static void three_roofs(void)
     derive_real("E_V3_HBM_BYTES_B2048_L4096", V3_TOTAL * V3_BYTES + 2048.0 * 4096 * V3_KV,
                 "bytes read in that step: weights and caches (closed form of §2.4)");
     derive_real("E_V3_A2A_S_B2048_FP4", 2048 * v3_a2a_slope(0.5),
-                "all-to-all of B = 2,048, fp4 on NVLink (lecture §2.2; closed form of §2.3)");
+                "all-to-all of B = 2,048, fp4 on NVLink (the lecture at 33:37; closed form of §2.3)");
     derive_real("E_V3_A2A_S_B2048_BF16", 2048 * v3_a2a_slope(2.0),
-                "the same in bf16 (lecture §2.2; closed form of §2.3)");
+                "the same in bf16 (the lecture at 33:37; closed form of §2.3)");
     derive_real("E_V3_DISPATCH_S_PER_LAYER_B2048_BF16",
                 2048 * V3_K * V3_D * 2.0 / (V3_GPUS * GB_UP),
                 "one layer's dispatch, B = 2,048, bf16 (closed form of §2.3)");
@@ -157,13 +157,13 @@ static void three_roofs(void)
 
 static void two_racks(void)
 {
-    /* lecture §2.3: (R - 1) / R of the copies cross, each at W_up / W_out the time */
+    /* the lecture at 36:47: (R - 1) / R of the copies cross, each at W_up / W_out the time */
     double lec = 800e9 / 100e9, gb = GB_UP / GB_OUT;
-    derive_real("E_RACKS2_CROSS", 1.0 / 2, "2 racks: the share crossing (lecture §2.3)");
+    derive_real("E_RACKS2_CROSS", 1.0 / 2, "2 racks: the share crossing (the lecture at 36:47)");
     derive_real("E_RACKS2_LECTURE_OVERLAP", 0.5 * lec,
-                "2 racks, 8x slower link, overlapped (lecture §2.3)");
+                "2 racks, 8x slower link, overlapped (the lecture at 36:47)");
     derive_real("E_RACKS2_LECTURE_SERIAL", 0.5 * lec + 0.5,
-                "2 racks, 8x slower link, one part after the other (lecture §2.3)");
+                "2 racks, 8x slower link, one part after the other (the lecture at 36:47)");
     derive_real("E_RACKS2_GB200_OVERLAP", 0.5 * gb,
                 "2 racks, NVLink 5 over a 400 Gb/s NIC, overlapped (closed form of §2.5)");
     derive_real("E_RACKS2_GB200_SERIAL", 0.5 * gb + 0.5,

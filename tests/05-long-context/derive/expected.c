@@ -88,7 +88,7 @@ static void kink(void)
                 "DeepSeek-V3 on a GB200 NVL72, batch 20,000: closed form of §5.1 (The roofline "
                 "against context)");
     derive_real("E_KINK_DSV3_NO_ATTN_B20000_TOKENS", (fetchable - N_TOTAL * BETA / 20000) / B_KV,
-                "the same without attention's arithmetic (lecture 6.1)");
+                "the same without attention's arithmetic (the lecture at 1:32:56)");
     derive_real("E_KINK_DSV3_UNBOUNDED_BATCH_TOKENS", fetchable / slope,
                 "the same at an unbounded batch (§5.1 (The roofline against context))");
     derive_real("E_KINK_TOY_B2_TOKENS", (2.0 * 1 / 1 - 2.0 * 1 / 2) / 1,
@@ -103,9 +103,9 @@ static void pass(void)
 {
     derive_real("E_PASS_DSV3_DECODE_B64_L8192_S", dsv3_memory_s(64, 8192),
                 "DeepSeek-V3, NVL72, batch 64, 8,192 tokens, a one-token pass: the memory "
-                "term of §5.1 (lecture 6.4)");
+                "term of §5.1 (the lecture at 1:41:33)");
     derive_real("E_PASS_DSV3_COMPUTE_L8192_S", dsv3_compute_s(8192, F_ATTN),
-                "the same, a 4,096-token pass: the compute floor of §5.4 (lecture 6.4)");
+                "the same, a 4,096-token pass: the compute floor of §5.4 (the lecture at 1:41:33)");
     derive_real("E_PASS_DSV3_COMPUTE_L32768_S", dsv3_compute_s(32768, F_ATTN),
                 "DeepSeek-V3, NVL72, 32,768 tokens: compute per new token of any pass (§5.4 "
                 "(Output against input price))");
@@ -115,7 +115,7 @@ static void pass(void)
     double m1 = dsv3_memory_s(256, 32768);
     derive_real("E_PASS_DSV3_MEMORY_B256_L32768_P1_S", m1,
                 "DeepSeek-V3, NVL72, batch 256, 32,768 tokens: memory per new token of a pass "
-                "of 1 (lecture 6.4, §5.4 (Output against input price))");
+                "of 1 (the lecture at 1:41:33, §5.4 (Output against input price))");
     derive_real("E_PASS_DSV3_MEMORY_B256_L32768_P4_S", m1 / 4, "the same, a pass of 4");
     derive_real("E_PASS_DSV3_MEMORY_B256_L32768_P16_S", m1 / 16, "the same, a pass of 16");
     derive_real("E_PASS_DSV3_MEMORY_B256_L32768_P64_S", m1 / 64, "the same, a pass of 64");
@@ -124,11 +124,11 @@ static void pass(void)
                 "DeepSeek-V3, NVL72, batch 1,024, 8,192 tokens: the balanced pass, closed "
                 "form of §5.4 (Output against input price)");
     derive_real("E_PASS_BALANCED_DSV3_NO_ATTN_B1024_L8192_TOKENS", m / dsv3_compute_s(8192, 0),
-                "the same without attention's arithmetic (lecture 6.4)");
+                "the same without attention's arithmetic (the lecture at 1:41:33)");
     derive_real("E_PRICE_RATIO_5_DECODE_MFU", 1.0 / 5,
-                "output at 5x input: decode MFU over prefill MFU (lecture 6.4, flashcard 24)");
+                "output at 5x input: decode MFU over prefill MFU (the lecture at 1:41:33 and its flashcard on output prices)");
     derive_real("E_PRICE_RATIO_5_PASS_TOKENS", 5.0,
-                "output at 5x input: the balanced pass it implies (lecture 6.4)");
+                "output at 5x input: the balanced pass it implies (the lecture at 1:41:33)");
     derive_real("E_PRICE_RATIO_6_DECODE_MFU", 1.0 / 6,
                 "Gemini 3.1 Pro's $12 / $2 (lib/price.c): decode MFU over prefill MFU (§5.4 "
                 "(Output against input price))");
@@ -217,7 +217,7 @@ static void tiers(void)
                    "hold (§5.5 (Cache hits and memory tiers))");
     }
     derive_real("E_REMAT_DSV3_1_TOKEN_USD_PER_B", remat_usd_per_byte(1, 2.0),
-                "recomputing one token of DeepSeek-V3 at $2 a chip-hour (lecture 6.5, §5.5 (Cache "
+                "recomputing one token of DeepSeek-V3 at $2 a chip-hour (the lecture at 1:48:58, §5.5 (Cache "
                 "hits and memory tiers))");
     derive_real("E_REMAT_DSV3_131072_TOKENS_USD_PER_B", remat_usd_per_byte(131072, 2.0),
                 "recomputing 131,072 tokens of DeepSeek-V3 at $2 a chip-hour (§5.5 (Cache hits and "
