@@ -358,7 +358,8 @@ typedef struct pipelining_decode_loop {
     int microbatches;
     /* sequences decoding at once, all racks */
     double sequences_in_flight;
-    /* tokens per second the whole pipeline produces, all sequences */
+    /* tokens per second the whole pipeline produces, all sequences, in steady
+     * state (a micro-batch waiting in front of a busy stage adds no tokens) */
     double tokens_per_s;
 } pipelining_decode_loop;
 

@@ -81,6 +81,9 @@
 /* micro-batches in flight, the same loop (§3.5 (Decode is a loop)) */
 #define E_DECODE_P4_MICROBATCHES 6
 
+/* tokens per second, the same loop, micro-batches of 2,048 (§3.5 (Decode is a loop)) */
+#define E_DECODE_P4_TOKENS_PER_S 4.096e+05
+
 /* micro-batches, 4 stages of 2 ms, hops of 2 ms (§3.5 (Decode is a loop)) */
 #define E_DECODE_P4_STAGE_2MS_MICROBATCHES 8
 

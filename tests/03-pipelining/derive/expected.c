@@ -256,6 +256,8 @@ static void derive_decode(void)
     derive_real("E_DECODE_P4_HOPS_S", p * hop, "what the hops add (§3.5 (Decode is a loop))");
     derive_int("E_DECODE_P4_MICROBATCHES", (int)ceil((step + p * hop) / (step / p) - 1e-9),
                "micro-batches in flight, the same loop (§3.5 (Decode is a loop))");
+    derive_real("E_DECODE_P4_TOKENS_PER_S", 2048 / (step / p),
+                "tokens per second, the same loop, micro-batches of 2,048 (§3.5 (Decode is a loop))");
     derive_int("E_DECODE_P4_STAGE_2MS_MICROBATCHES", (int)ceil(4 * (2e-3 + hop) / 2e-3 - 1e-9),
                "micro-batches, 4 stages of 2 ms, hops of 2 ms (§3.5 (Decode is a loop))");
     derive_real("E_DECODE_P2_TOKEN_S", 2 * (10e-3 + hop),
