@@ -270,7 +270,9 @@ typedef struct batching_fast {
  * is batching_step_at's step_s. A batch is a real number >= 1.
  *
  * batch is the largest real batch >= 1 whose step is at most the fast
- * step (a step equal to it counts), within a relative 1e-9; step_s is
+ * step (a step equal to it counts), to within a relative 1e-9 of that
+ * batch (steps compared exactly; the tests keep clear of a batch where
+ * the answer would hang on the last bit of a flat step); step_s is
  * the fast step itself; cost_ratio compares step / batch at the two
  * batches (the chips and their price are the same). Not possible when
  * even a batch of 1 steps longer than the fast step. Boundary: a batch

@@ -66,8 +66,11 @@
 /* the normal batch of the ideal-roofline case: 2.5 x DeepSeek-V3's knee */
 #define E_FAST_IDEAL_NORMAL_BATCH 14168.074324324323
 
-/* its fast batch at speedup 2.5 (lecture notes 1.9, closed form of section 1.9) */
-#define E_FAST_IDEAL_BATCH 5667.22972972973
+/* the normal batch of the ideal-roofline case: 5 x DeepSeek-V3's knee */
+#define E_FAST_IDEAL_FAR_NORMAL_BATCH 28336.148648648646
+
+/* its fast batch at speedup 2.5 (closed form of section 1.9) */
+#define E_FAST_IDEAL_FAR_BATCH 11334.45945945946
 
 /* DeepSeek-V3 at 32,768 tokens, normal batch 8,000, speedup 2.5 (1.9) */
 #define E_FAST_KV_BATCH 3112.579854329427

@@ -141,8 +141,10 @@ int main(void)
         double tw = t_weights(deepseek, gb200, 72), c = slope_c(deepseek, gb200, 72);
         derive_real("E_FAST_IDEAL_NORMAL_BATCH", 2.5 * tw / c,
                     "the normal batch of the ideal-roofline case: 2.5 x DeepSeek-V3's knee");
-        derive_real("E_FAST_IDEAL_BATCH", tw / c,
-                    "its fast batch at speedup 2.5 (lecture notes 1.9, closed form of section 1.9)");
+        derive_real("E_FAST_IDEAL_FAR_NORMAL_BATCH", 5 * tw / c,
+                    "the normal batch of the ideal-roofline case: 5 x DeepSeek-V3's knee");
+        derive_real("E_FAST_IDEAL_FAR_BATCH", 2 * tw / c,
+                    "its fast batch at speedup 2.5 (closed form of section 1.9)");
         double k = slope_kv(deepseek, gb200, 72, 32768);
         double step_n = fmax(8000 * c, tw + 8000 * k), t = step_n / 2.5;
         double bf = fmin(t / c, (t - tw) / k);
