@@ -290,42 +290,7 @@ double context_attention_parity_tokens(double params_active,
     return 0.0;
 }
 
-/* ---- Exercise 5.10 (*) api_bill ------------------------------------- */
-
-context_bill context_api_usd(const cost_api_price *p, double input_tokens,
-                             double output_tokens, double cached_tokens,
-                             cost_cache_write write)
-{
-    /* TODO §5.7 (Price lists as data): pick the tier by the prompt, then
-     * price each kind of token. */
-    (void)p;
-    (void)input_tokens;
-    (void)output_tokens;
-    (void)cached_tokens;
-    (void)write;
-    context_bill b = {0};
-    return b;
-}
-
-/* ---- Exercise 5.11 (***) cache_schedule ---------------------------- */
-
-double context_cheapest_cache_schedule(const cost_api_price *p,
-                                       double prefix_tokens,
-                                       const double *request_times_s,
-                                       size_t count,
-                                       context_cache_action *actions)
-{
-    /* TODO §5.8 (A conversation's cache bill): what must you know about
-     * the cache before each request, and what does each choice leave? */
-    (void)p;
-    (void)prefix_tokens;
-    (void)request_times_s;
-    (void)count;
-    (void)actions;
-    return 0.0;
-}
-
-/* ---- Exercise 5.12 (***) longest_context --------------------------- */
+/* ---- Exercise 5.10 (***) longest_context --------------------------- */
 
 context_reach context_longest_context(const context_deploy *d, double hbm_bytes_per_chip,
                                       double usd_per_chip_hour, double max_step_s,
@@ -343,3 +308,39 @@ context_reach context_longest_context(const context_deploy *d, double hbm_bytes_
     context_reach reach = {0};
     return reach;
 }
+
+/* ---- Exercise 5.11 (*) api_bill ------------------------------------- */
+
+context_bill context_api_usd(const cost_api_price *p, double input_tokens,
+                             double output_tokens, double cached_tokens,
+                             cost_cache_write write)
+{
+    /* TODO §5.7 (Price lists as data): pick the tier by the prompt, then
+     * price each kind of token. */
+    (void)p;
+    (void)input_tokens;
+    (void)output_tokens;
+    (void)cached_tokens;
+    (void)write;
+    context_bill b = {0};
+    return b;
+}
+
+/* ---- Exercise 5.12 (***) cache_schedule ---------------------------- */
+
+double context_cheapest_cache_schedule(const cost_api_price *p,
+                                       double prefix_tokens,
+                                       const double *request_times_s,
+                                       size_t count,
+                                       context_cache_action *actions)
+{
+    /* TODO §5.8 (A conversation's cache bill): what must you know about
+     * the cache before each request, and what does each choice leave? */
+    (void)p;
+    (void)prefix_tokens;
+    (void)request_times_s;
+    (void)count;
+    (void)actions;
+    return 0.0;
+}
+

@@ -301,7 +301,48 @@ double context_attention_flops_per_context_token(double attn_layers,
 double context_attention_parity_tokens(double params_active,
                                        double attn_flops_per_context_token);
 
-/* ---- Exercise 5.10 (*) api_bill -----------------------------------------
+/* ---- Exercise 5.10 (***) longest_context --------------------------------
+ * §5.6 (Why context stopped near 200k) */
+
+/* The longest context a deployment sells within a speed and a price. */
+typedef struct context_reach {
+    bool exists;           /* false: not even a context of 1 token is served */
+    double context_tokens; /* L: the longest context served, whole tokens */
+    double batch;          /* B: the batch that serves it most cheaply, whole */
+    double step_s;         /* the decode step at L and B */
+    double usd_per_mtok;   /* what a generated token costs at L and B */
+} context_reach;
+
+/* The longest context_reach accepts for max_context_tokens. */
+#define CONTEXT_REACH_MAX_TOKENS 1e15
+
+/* The longest whole context L, from 1 to max_context_tokens (the model's
+ * window), at which d's n chips (d->chips, each holding hbm_bytes_per_chip
+ * and rented at usd_per_chip_hour) can decode a batch of B sequences that
+ * each hold L tokens of context, B a whole number >= 1 chosen freely for
+ * each L, within three limits:
+ *   - the weights and the B caches fit in the n chips' HBM together
+ *     (context_hbm_bytes);
+ *   - a step, the time between two tokens of one sequence (each sequence
+ *     gains one token a step), takes at most max_step_s;
+ *   - a generated token costs at most max_usd_per_mtok (context_usd_per_mtok
+ *     of its time, context_time_per_token's time_s).
+ * A limit met exactly counts as met, and so does a value above its limit by
+ * at most a relative 1e-9 (a product such as 3 x 0.1 s can land a hair
+ * above the 0.3 s it equals). At the longest L, batch is the batch whose
+ * token costs least, and among costs equal within a relative 1e-9 the
+ * smallest such batch; step_s and usd_per_mtok are its step and cost.
+ * No answer (exists false, every number 0) when a context of one token
+ * cannot be served within the three limits.
+ * Preconditions: every count and rate of d positive, except
+ * attn_flops_per_context_token, which may be 0; kv_bytes_per_token,
+ * hbm_bytes_per_chip, usd_per_chip_hour, max_step_s and max_usd_per_mtok
+ * positive; max_context_tokens from 1 to CONTEXT_REACH_MAX_TOKENS. */
+context_reach context_longest_context(const context_deploy *d, double hbm_bytes_per_chip,
+                                      double usd_per_chip_hour, double max_step_s,
+                                      double max_usd_per_mtok, double max_context_tokens);
+
+/* ---- Exercise 5.11 (*) api_bill -----------------------------------------
  * §5.7 (Price lists as data) */
 
 /* A request's bill, or the reason there is none. */
@@ -342,7 +383,7 @@ context_bill context_api_usd(const cost_api_price *p, double input_tokens,
                              double output_tokens, double cached_tokens,
                              cost_cache_write write);
 
-/* ---- Exercise 5.11 (***) cache_schedule --------------------------------
+/* ---- Exercise 5.12 (***) cache_schedule --------------------------------
  * §5.8 (A conversation's cache bill) */
 
 /* How one request bills the conversation's prefix. */
@@ -388,46 +429,5 @@ double context_cheapest_cache_schedule(const cost_api_price *p,
                                        const double *request_times_s,
                                        size_t count,
                                        context_cache_action *actions);
-
-/* ---- Exercise 5.12 (***) longest_context --------------------------------
- * §5.6 (Why context stopped near 200k) */
-
-/* The longest context a deployment sells within a speed and a price. */
-typedef struct context_reach {
-    bool exists;           /* false: not even a context of 1 token is served */
-    double context_tokens; /* L: the longest context served, whole tokens */
-    double batch;          /* B: the batch that serves it most cheaply, whole */
-    double step_s;         /* the decode step at L and B */
-    double usd_per_mtok;   /* what a generated token costs at L and B */
-} context_reach;
-
-/* The longest context_reach accepts for max_context_tokens. */
-#define CONTEXT_REACH_MAX_TOKENS 1e15
-
-/* The longest whole context L, from 1 to max_context_tokens (the model's
- * window), at which d's n chips (d->chips, each holding hbm_bytes_per_chip
- * and rented at usd_per_chip_hour) can decode a batch of B sequences that
- * each hold L tokens of context, B a whole number >= 1 chosen freely for
- * each L, within three limits:
- *   - the weights and the B caches fit in the n chips' HBM together
- *     (context_hbm_bytes);
- *   - a step, the time between two tokens of one sequence (each sequence
- *     gains one token a step), takes at most max_step_s;
- *   - a generated token costs at most max_usd_per_mtok (context_usd_per_mtok
- *     of its time, context_time_per_token's time_s).
- * A limit met exactly counts as met, and so does a value above its limit by
- * at most a relative 1e-9 (a product such as 3 x 0.1 s can land a hair
- * above the 0.3 s it equals). At the longest L, batch is the batch whose
- * token costs least, and among costs equal within a relative 1e-9 the
- * smallest such batch; step_s and usd_per_mtok are its step and cost.
- * No answer (exists false, every number 0) when a context of one token
- * cannot be served within the three limits.
- * Preconditions: every count and rate of d positive, except
- * attn_flops_per_context_token, which may be 0; kv_bytes_per_token,
- * hbm_bytes_per_chip, usd_per_chip_hour, max_step_s and max_usd_per_mtok
- * positive; max_context_tokens from 1 to CONTEXT_REACH_MAX_TOKENS. */
-context_reach context_longest_context(const context_deploy *d, double hbm_bytes_per_chip,
-                                      double usd_per_chip_hour, double max_step_s,
-                                      double max_usd_per_mtok, double max_context_tokens);
 
 #endif /* CHALK_CONTEXT_H */

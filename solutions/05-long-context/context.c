@@ -323,7 +323,7 @@ context_tier_choice context_cheapest_tier(const cost_tier *const *tiers,
 }
 /* endregion: cheapest */
 
-/* ---- Exercise 5.10 --------------------------------------------------- */
+/* ---- Exercise 5.11 --------------------------------------------------- */
 
 /* region: bill */
 static double per_token_usd(double usd_per_mtok)
@@ -417,7 +417,7 @@ context_draft_plan context_best_draft(const context_deploy *d, double batch,
 }
 /* endregion: draft */
 
-/* ---- Exercise 5.11 --------------------------------------------------- */
+/* ---- Exercise 5.12 --------------------------------------------------- */
 
 /* region: schedule */
 /* region: schedule-state */
@@ -551,7 +551,7 @@ double context_cheapest_cache_schedule(const cost_api_price *p,
 /* endregion: schedule-search */
 /* endregion: schedule */
 
-/* ---- Exercise 5.12 --------------------------------------------------- */
+/* ---- Exercise 5.10 --------------------------------------------------- */
 
 /* region: reach-limits */
 /* The deployment and the three limits a context must meet. */

@@ -349,7 +349,7 @@ static void ratio_and_rate_forms_agree(void **state)
                  "B");
 }
 
-/* ---- 5.10 api_bill --------------------------------------------------------- */
+/* ---- 5.11 api_bill --------------------------------------------------------- */
 
 static const cost_api_price *api(const char *name)
 {
@@ -835,7 +835,7 @@ static void a_compute_bound_decode_gains_nothing_from_drafts(void **state)
     assert_int_equal(context_best_draft(&slow, 1, 0, 0.8, 0, 0).draft_tokens, 0);
 }
 
-/* ---- 5.11 cache_schedule --------------------------------------------------- */
+/* ---- 5.12 cache_schedule --------------------------------------------------- */
 
 /* Claude Opus 4.6, per million tokens: input $5, 5-minute write $6.25, 1-hour write
  * $10, hit $0.50; a prefix of a million tokens bills those amounts exactly. */
@@ -994,7 +994,7 @@ static void a_list_without_writes_sends_everything_uncached(void **state)
     assert_actions(a, want, 3);
 }
 
-/* ---- 5.12 longest_context -------------------------------------------------- */
+/* ---- 5.10 longest_context -------------------------------------------------- */
 
 /* A toy whose numbers are exact in binary: one chip of 1,000 bytes of HBM, 1 FLOP/s and
  * 100 B/s, rented at 3,600 USD an hour (1 USD a second); 100 bytes of weights (100
