@@ -261,6 +261,8 @@ C
         has "$out" "does not compile: batching_compute_s ($stub:"
     expect "  the other exercises still report (✓ hardware_ratio, ✓ train_departures)" \
         eval 'has "$out" "✓ hardware_ratio" && has "$out" "✓ train_departures"'
+    expect "  and no mistake is named while a function is put back (its callers fail for that reason)" \
+        eval 'hasnt "$out" "this is the value you get if" && has "$out" "no mistake is named until they compile"'
     expect "  the compiler's error is shown" eval 'has "$out" "‘undeclared_rate’ undeclared" || has "$out" "'"'"'undeclared_rate'"'"' undeclared"'
     expect "  and the grader would score the chapter zero (it compiles the whole file)" \
         has "$out" "The grader would score chapter $CH zero: $stub does not compile"
