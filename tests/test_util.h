@@ -21,6 +21,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Fails the current test unless |actual - expected| <= rel_tol * max(|a|, |e|). */
 #define assert_close(actual, expected, rel_tol, unit)                                \
@@ -34,8 +35,16 @@ static inline void chalk_assert_close(double actual, double expected, double rel
     double scale = fmax(fabs(actual), fabs(expected));
     if (isfinite(actual) && isfinite(expected) && fabs(actual - expected) <= rel_tol * scale)
         return;
-    print_error("%s = %.6g %s, expected %.6g %s (within %g relative)\n", expr, actual,
-                unit, expected, unit, rel_tol);
+    /* six digits, or all seventeen when six would print the two values alike */
+    char a[40], e[40];
+    snprintf(a, sizeof a, "%.6g", actual);
+    snprintf(e, sizeof e, "%.6g", expected);
+    if (strcmp(a, e) == 0) {
+        snprintf(a, sizeof a, "%.17g", actual);
+        snprintf(e, sizeof e, "%.17g", expected);
+    }
+    print_error("%s = %s %s, expected %s %s (within %g relative)\n", expr, a, unit, e, unit,
+                rel_tol);
     _fail(file, line);
 }
 
