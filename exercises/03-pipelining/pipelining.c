@@ -5,7 +5,8 @@
  * and fail. Replace each body with what the chapter derives; the contract
  * (units, preconditions, rounding, what to return when there is no answer)
  * is in pipelining.h beside this file, and each TODO names the section of
- * chapters/03-pipelining.md (and of the PDF) that derives it.
+ * the book that derives it (numbered in chalk.pdf; by its title in
+ * chapters/03-pipelining.md).
  *
  *   make check CH=03         run the chapter's tests against this file
  *   make hint EX=rack_hop    show the next hint for one exercise
