@@ -154,7 +154,7 @@ bool pipelining_simulate(const pipelining_plan *plan, pipelining_op *ops,
     return false;
 }
 
-/* ---- Exercise 3.7 (**) decode_loop ----------------------------------- */
+/* ---- Exercise 3.7 (*) decode_loop ------------------------------------ */
 
 double pipelining_decode_token_s(int stages, double stage_s, double hop_s)
 {

@@ -324,7 +324,7 @@ typedef struct pipelining_timeline {
 bool pipelining_simulate(const pipelining_plan *plan, pipelining_op *ops,
                          size_t capacity, pipelining_timeline *out);
 
-/* ---- Exercise 3.7 (**) decode_loop: hops and micro-batches -------- */
+/* ---- Exercise 3.7 (*) decode_loop: hops and micro-batches --------- */
 
 /* Seconds between two tokens of one sequence when its decode step runs
  * through `stages` racks, each taking stage_s per micro-batch,
