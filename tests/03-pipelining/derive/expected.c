@@ -1,6 +1,6 @@
 /*
  * expected.c -- the derivations of chapter 3's public tests' expected values
- * (tests/03-pipelining/test_pipelining.c), printed as tests/03-pipelining/expected.h.
+ * (tests/03-pipelining/test_pipelining*.c), printed as tests/03-pipelining/expected.h.
  *
  * The instructor's copy only: each value is a closed form of the book or a paper with
  * its published inputs, or, for the cuts of Exercise 3.10, an exhaustive count over
