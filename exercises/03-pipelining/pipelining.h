@@ -4,9 +4,9 @@
  *
  * The contract for chapter 3. You implement these functions in
  * exercises/03-pipelining/pipelining.c; the tests in tests/03-pipelining/
- * check them. Read chapters/03-pipelining.md alongside: each function names
- * the section of the book (the PDF's numbering) that derives what it
- * computes.
+ * check them. Read the chapter alongside: each function names the section
+ * of the book that derives what it computes, by its number in chalk.pdf
+ * and its title (chapters/03-pipelining.md's headings carry no numbers).
  *
  * A model is cut along its layers into `stages` pipeline stages, one rack
  * (a scale-up domain of `chips` GPUs) each; inside a rack the experts are
