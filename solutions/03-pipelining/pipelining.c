@@ -371,7 +371,7 @@ pipelining_decode_loop pipelining_decode_loop_at(int stages, double step_s,
     l.hops_s = l.token_s - step_s;
     l.microbatches = pipelining_decode_microbatches(stages, l.stage_s, hop_s);
     l.sequences_in_flight = l.microbatches * microbatch_seqs;
-    /* the last stage hands back one micro-batch every stage_s; a micro-batch more
+    /* the last stage hands back a micro-batch every stage_s; one more
      * than the trip needs waits in front of a stage: latency, not tokens */
     l.tokens_per_s = microbatch_seqs / l.stage_s;
     return l;
