@@ -114,7 +114,8 @@ double pipelining_bubble_over_ideal(int stages, int microbatches,
 double pipelining_speedup(int stages, int microbatches, int chunks)
 {
     /* the P stages do the work of P(1 - f) stages that never idle */
-    return stages * (1 - pipelining_bubble_fraction(stages, microbatches, chunks));
+    double idle = pipelining_bubble_fraction(stages, microbatches, chunks);
+    return stages * (1 - idle);
 }
 /* endregion: bubble */
 
