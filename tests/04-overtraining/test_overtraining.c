@@ -34,7 +34,20 @@
 
 #define TIGHT 1e-9   /* closed forms: only rounding differs */
 
-static const cost_scaling_fit *fit(const char *name)
+/* Helpers the chapter's three test files share (this file defines them; the others
+ * declare the ones they use). Not static, so named chalk4_..., and called by the short
+ * names of the macros below. */
+const cost_scaling_fit *chalk4_fit(const char *name);
+double chalk4_law(const cost_scaling_fit *f, double n, double d);
+overtraining_factors chalk4_factors(double k, double eta_rl, double eta_inf);
+void chalk4_assert_nan(double x, const char *expr, const char *file, int line);
+#define fit(name) chalk4_fit(name)
+#define law(f, n, d) chalk4_law(f, n, d)
+#define factors(k, eta_rl, eta_inf) chalk4_factors(k, eta_rl, eta_inf)
+#define assert_nan(x) chalk4_assert_nan((x), #x, __FILE__, __LINE__)
+
+/* A fit by its name in lib/scaling.c. */
+const cost_scaling_fit *chalk4_fit(const char *name)
 {
     const cost_scaling_fit *f = cost_scaling_fit_find(name);
     assert_non_null(f);
@@ -42,7 +55,7 @@ static const cost_scaling_fit *fit(const char *name)
 }
 
 /* The loss law written out, independently of the code under test. */
-static double law(const cost_scaling_fit *f, double n, double d)
+double chalk4_law(const cost_scaling_fit *f, double n, double d)
 {
     return f->irreducible + f->a_params / pow(n, f->alpha_params) +
            f->a_tokens / pow(d, f->alpha_tokens);
@@ -62,9 +75,8 @@ static double law(const cost_scaling_fit *f, double n, double d)
         assert_non_null((r).reason);                                                      \
     } while (0)
 
-/* A double result without an answer: NaN. */
-#define assert_nan(x) chalk_assert_nan((x), #x, __FILE__, __LINE__)
-static void chalk_assert_nan(double x, const char *expr, const char *file, int line)
+/* A double result without an answer: NaN (assert_nan, above). */
+void chalk4_assert_nan(double x, const char *expr, const char *file, int line)
 {
     if (isnan(x))
         return;
@@ -89,7 +101,7 @@ static const cost_scaling_fit UNIT_FIT = {
     .alpha_params = 1.0, .a_tokens = 1.0, .alpha_tokens = 1.0, .source = "this test"};
 
 /* The lecture's factors: RL with or without a backward pass, at an efficiency. */
-static overtraining_factors factors(double k, double eta_rl, double eta_inf)
+overtraining_factors chalk4_factors(double k, double eta_rl, double eta_inf)
 {
     overtraining_factors f = {
         .rl_flops_per_param = k, .rl_efficiency = eta_rl, .inference_efficiency = eta_inf};

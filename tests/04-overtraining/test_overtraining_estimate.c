@@ -26,23 +26,12 @@
 #define assert_answer(r) do { assert_true((r).exists); assert_null((r).reason); } while (0)
 #define assert_no_answer(r) do { assert_false((r).exists); assert_non_null((r).reason); } while (0)
 
-/* A double result without an answer: NaN. */
-#define assert_nan(x) chalk_assert_nan((x), #x, __FILE__, __LINE__)
-static void chalk_assert_nan(double x, const char *expr, const char *file, int line)
-{
-    if (isnan(x))
-        return;
-    print_error("%s = %.6g, expected NaN (no answer)\n", expr, x);
-    _fail(file, line);
-}
-
-/* The lecture's factors: RL with or without a backward pass, at an efficiency. */
-static overtraining_factors factors(double k, double eta_rl, double eta_inf)
-{
-    overtraining_factors f = {
-        .rl_flops_per_param = k, .rl_efficiency = eta_rl, .inference_efficiency = eta_inf};
-    return f;
-}
+/* Shared with test_overtraining.c, which defines them: the lecture's factors, and
+ * the check that a double result has no answer (NaN). */
+overtraining_factors chalk4_factors(double k, double eta_rl, double eta_inf);
+void chalk4_assert_nan(double x, const char *expr, const char *file, int line);
+#define factors(k, eta_rl, eta_inf) chalk4_factors(k, eta_rl, eta_inf)
+#define assert_nan(x) chalk4_assert_nan((x), #x, __FILE__, __LINE__)
 
 /* ---- 4.6 sign_slip --------------------------------------------------------------- */
 

@@ -32,19 +32,12 @@
 #define TIGHT 1e-9   /* closed forms: only rounding differs */
 #define SEARCHED 1e-10 /* a searched minimiser: the contract asks a relative 1e-10 in N */
 
-static const cost_scaling_fit *fit(const char *name)
-{
-    const cost_scaling_fit *f = cost_scaling_fit_find(name);
-    assert_non_null(f);
-    return f;
-}
-
-/* The loss law written out, independently of the code under test. */
-static double law(const cost_scaling_fit *f, double n, double d)
-{
-    return f->irreducible + f->a_params / pow(n, f->alpha_params) +
-           f->a_tokens / pow(d, f->alpha_tokens);
-}
+/* Shared with test_overtraining.c, which defines them: a fit by its name in
+ * lib/scaling.c, and the loss law written out, independently of the code under test. */
+const cost_scaling_fit *chalk4_fit(const char *name);
+double chalk4_law(const cost_scaling_fit *f, double n, double d);
+#define fit(name) chalk4_fit(name)
+#define law(f, n, d) chalk4_law(f, n, d)
 
 /* How close a searched minimiser is to the true one, as a name `make check` can match
  * (the contract asks a relative 1e-10 in N): within it; only within 1e-3 (the search
