@@ -2,12 +2,12 @@
  * expected.c -- the derivations of chapter 4's public expected values (exercises of two
  * and three stars: frontier, iso_loss, heuristic, inference_optimal, budget_optimal).
  *
- * Prints tests/04-overtraining/expected.h, the numbers test_overtraining.c compares with
- * (`make expected CH=04`; make test checks the header is this program's output). Each
- * value is a closed form with the published inputs, or, for the two searches, the
- * optimality condition of the book's section solved here by bisection in long double
- * (more digits than the contract's 1e-10 needs); it uses only the C library and
- * derive.h, never lib/ nor the code it checks.
+ * Prints tests/04-overtraining/expected.h, the numbers the public tests (test_*.c)
+ * compare with (`make expected CH=04`; make test checks the header is this program's
+ * output). Each value is a closed form with the published inputs, or, for the two
+ * searches, the optimality condition of the book's section solved here by bisection in
+ * long double (more digits than the contract's 1e-10 needs); it uses only the C library
+ * and derive.h, never lib/ nor the code it checks.
  *
  * The fits, as published:
  *   Hoffmann et al. 2022 (arXiv:2203.15556), Approach 3 as printed: E 1.69, A 406.4,
