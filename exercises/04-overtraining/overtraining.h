@@ -347,8 +347,9 @@ overtraining_lifetime overtraining_lifetime_at(const cost_scaling_fit *fit,
  * `inference_tokens` tokens, among all models that reach `loss`, §4.9
  * (Beyond the lecture: the inference-optimal model). It has no closed form:
  * the search is yours to design. With no inference it is the compute-optimal model for the loss.
- * `params` must be within a relative 1e-6 of the true minimiser; the other
- * fields are those of overtraining_lifetime_at there.
+ * `params` must be within a relative 1e-10 of the true minimiser (a double
+ * holds about 16 digits; 1e-10 leaves room for rounding); the other fields
+ * are those of overtraining_lifetime_at there.
  * Inputs: L_inf < loss <= 20 nats per token (a uniform guess over 100,000
  * tokens is 11.5) and 0 <= inference_tokens <= 1e30 (far beyond any
  * traffic): in that range every answer is representable in doubles. No
@@ -364,7 +365,7 @@ overtraining_inference_optimal(const cost_scaling_fit *fit, double loss,
  * `lifetime_flops`, §4.10 (The best model a lifetime budget buys). It has
  * no closed form: the search is yours to design. With no inference it is
  * the compute-optimal model of the budget (exercise 4.2). `params` must be
- * within a relative 1e-6 of the true minimiser; train_tokens is then what
+ * within a relative 1e-10 of the true minimiser; train_tokens is then what
  * the budget leaves for training, and loss, tokens_per_param and the FLOP
  * fields follow from (params, train_tokens) as in overtraining_lifetime.
  * Inputs: 0 < lifetime_flops <= 1e40 and 0 <= inference_tokens <= 1e30. No

@@ -39,6 +39,15 @@
 /* tokens a 1-parameter model of the all-ones fit needs for 2.5 nats (the law solved for D, §4.4 (Holding quality fixed)) */
 #define E_ISO_TOKENS_UNIT_FIT_N1_2_5_NATS 2.0
 
+/* the loss of the compute-optimal model of 1e24 FLOPs, unrounded Hoffmann fit (Hoffmann et al. 2022, eq. 4 then eq. 2) */
+#define E_ISO_FRONTIER_LOSS_1E24_FLOPS_UNROUNDED 1.899987951683964
+
+/* that model's parameters (Hoffmann et al. 2022, eq. 4) */
+#define E_ISO_FRONTIER_PARAMS_1E24_FLOPS_UNROUNDED 51919989957.114746
+
+/* its tokens, 1e24 / (6 N) (Hoffmann et al. 2022, eq. 4) */
+#define E_ISO_FRONTIER_TOKENS_1E24_FLOPS_UNROUNDED 3210067390312.117
+
 /* the smallest model that can reach 2 nats, printed fit (§4.4 (Holding quality fixed)) */
 #define E_ISO_MIN_PARAMS_2_NATS_HOFFMANN 1477026377.712217
 
@@ -63,11 +72,11 @@
 /* tokens a 20B model needs for 1.95 nats, printed fit (§4.4 (Holding quality fixed)) */
 #define E_LIFETIME_TOKENS_20B_1_95_NATS_HOFFMANN 2969796861001.1445
 
-/* least-lifetime-FLOPs N for 1.86 nats and the lecture's 2.6e14 served tokens, unrounded Hoffmann fit (condition of §4.9 (Beyond the lecture: the inference-optimal model), bisected) */
-#define E_INFERENCE_OPTIMAL_PARAMS_1_86_NATS_2_6E14_UNROUNDED 28512942295.78763
+/* least-lifetime-FLOPs N for 1.86 nats and the lecture's 2.6e14 served tokens, unrounded Hoffmann fit (condition of §4.9 (Beyond the lecture: the inference-optimal model), bisected in long double) */
+#define E_INFERENCE_OPTIMAL_PARAMS_1_86_NATS_2_6E14_UNROUNDED 28512942295.78753
 
-/* the same for 1.95 nats and 1e30 served tokens, Besiroglu's fit (condition of §4.9 (Beyond the lecture: the inference-optimal model), bisected) */
-#define E_INFERENCE_OPTIMAL_PARAMS_1_95_NATS_1E30_BESIROGLU 17194016674.248863
+/* the same for 1.95 nats and 1e30 served tokens, Besiroglu's fit (condition of §4.9 (Beyond the lecture: the inference-optimal model), bisected in long double) */
+#define E_INFERENCE_OPTIMAL_PARAMS_1_95_NATS_1E30_BESIROGLU 17194016674.24879
 
 /* the compute-optimal N at Gopher's 5.76e23 FLOPs, unrounded Hoffmann fit (Hoffmann et al. 2022, eq. 4) */
 #define E_BUDGET_GOPHER_NO_DEMAND_PARAMS_UNROUNDED 40360938387.23629
@@ -78,10 +87,10 @@
 /* its loss (Hoffmann et al. 2022, eq. 2) */
 #define E_BUDGET_GOPHER_NO_DEMAND_LOSS_UNROUNDED 1.9184120459968501
 
-/* least-loss N for a lifetime of 1e25 FLOPs serving 1e13 tokens, printed fit (condition of §4.10 (The best model a lifetime budget buys), bisected) */
-#define E_BUDGET_PARAMS_1E25_FLOPS_1E13_HOFFMANN 81077248066.62608
+/* least-loss N for a lifetime of 1e25 FLOPs serving 1e13 tokens, printed fit (condition of §4.10 (The best model a lifetime budget buys), bisected in long double) */
+#define E_BUDGET_PARAMS_1E25_FLOPS_1E13_HOFFMANN 81077248066.62592
 
 /* its loss (§4.10 (The best model a lifetime budget buys)) */
-#define E_BUDGET_LOSS_1E25_FLOPS_1E13_HOFFMANN 1.8502199434584965
+#define E_BUDGET_LOSS_1E25_FLOPS_1E13_HOFFMANN 1.8502199434584967
 
 #endif

@@ -2,11 +2,12 @@
  * expected.c -- the derivations of chapter 4's public expected values (exercises of two
  * and three stars: frontier, iso_loss, heuristic, inference_optimal, budget_optimal).
  *
- * Prints tests/04-overtraining/expected.h, the numbers test_overtraining.c compares with
- * (`make expected CH=04`; make test checks the header is this program's output). Each
- * value is a closed form with the published inputs, or, for the two searches, the
- * optimality condition of the book's section solved here by plain bisection; it uses only
- * the C library and derive.h, never lib/ nor the code it checks.
+ * Prints tests/04-overtraining/expected.h, the numbers the public tests (test_*.c)
+ * compare with (`make expected CH=04`; make test checks the header is this program's
+ * output). Each value is a closed form with the published inputs, or, for the two
+ * searches, the optimality condition of the book's section solved here by bisection in
+ * long double (more digits than the contract's 1e-10 needs); it uses only the C library
+ * and derive.h, never lib/ nor the code it checks.
  *
  * The fits, as published:
  *   Hoffmann et al. 2022 (arXiv:2203.15556), Approach 3 as printed: E 1.69, A 406.4,
@@ -70,48 +71,80 @@ static double d_for_loss(law f, double n, double loss)
     return pow(f.b / (loss - f.e - f.a / pow(n, f.alpha)), 1.0 / f.beta);
 }
 
-/* psi = alpha A N^-alpha / (beta B D^-beta), §4.9 and §4.10. */
-static double psi(law f, double n, double d)
+/* The two searches, done here in long double (64-bit mantissa on x86-64, 80-bit format),
+ * so that the expected minimisers carry more digits than the double code they check.
+ * The fit in long double: E, A, alpha, B, beta. */
+typedef struct law_ld {
+    long double e, a, alpha, b, beta;
+} law_ld;
+
+static law_ld widen(law f)
 {
-    return f.alpha * f.a / pow(n, f.alpha) / (f.beta * f.b / pow(d, f.beta));
+    law_ld l = {f.e, f.a, f.alpha, f.b, f.beta};
+    return l;
+}
+
+/* The unrounded Hoffmann fit, its constants exponentiated in long double. */
+static law_ld hoffmann_unrounded_ld(void)
+{
+    law_ld l = {expl(0.5267228L), expl(6.0073404L), 0.33917084L, expl(6.0179186L),
+                0.2849083L};
+    return l;
+}
+
+/* §4.4 (Holding quality fixed): the law solved for D, in long double. */
+static long double d_for_loss_ld(law_ld f, long double n, long double loss)
+{
+    return powl(f.b / (loss - f.e - f.a / powl(n, f.alpha)), 1.0L / f.beta);
+}
+
+/* psi = alpha A N^-alpha / (beta B D^-beta), §4.9 and §4.10. */
+static long double psi_ld(law_ld f, long double n, long double d)
+{
+    return f.alpha * f.a / powl(n, f.alpha) / (f.beta * f.b / powl(d, f.beta));
 }
 
 /* §4.9 (Beyond the lecture: the inference-optimal model): d(6 N D + 2 N D_inf)/dN = 0
- * along the iso-loss curve is psi = 1 + D_inf / (3 D). Bisection in ln N between the
- * smallest model that reaches the loss (psi -> infinity) and 1e40 parameters (psi -> 0);
- * 400 halvings leave the bracket at adjacent doubles. */
-static double inference_optimal_params(law f, double loss, double d_inf)
+ * along the iso-loss curve is psi = 1 + D_inf / (3 D) (Sardana et al. 2024, whose
+ * optimality condition this is, written in the book's psi). The left side minus the
+ * right is positive below the optimum and negative above it. Bisection in ln N, in long
+ * double, between the smallest model that reaches the loss (psi -> infinity) and 1e40
+ * parameters (psi -> 0); 400 halvings leave the bracket at adjacent long doubles, about
+ * 1e-19 relative in N, far inside the contract's 1e-10. */
+static double inference_optimal_params(law_ld f, long double loss, long double d_inf)
 {
-    double lo = log(pow(f.a / (loss - f.e), 1.0 / f.alpha)) + 1e-12, hi = log(1e40);
+    long double lo = logl(powl(f.a / (loss - f.e), 1.0L / f.alpha)) + 1e-15L,
+                hi = logl(1e40L);
     for (int i = 0; i < 400; i++) {
-        double mid = 0.5 * (lo + hi), n = exp(mid), d = d_for_loss(f, n, loss);
-        if (psi(f, n, d) - 1.0 - d_inf / (3.0 * d) > 0.0)
+        long double mid = 0.5L * (lo + hi), n = expl(mid), d = d_for_loss_ld(f, n, loss);
+        if (psi_ld(f, n, d) - 1.0L - d_inf / (3.0L * d) > 0.0L)
             lo = mid;
         else
             hi = mid;
     }
-    return exp(0.5 * (lo + hi));
+    return (double)expl(0.5L * (lo + hi));
 }
 
 /* §4.10 (The best model a lifetime budget buys): what 6 N D + 2 N D_inf = C leaves D. */
-static double budget_tokens(double flops, double d_inf, double n)
+static long double budget_tokens(long double flops, long double d_inf, long double n)
 {
-    return (flops - 2.0 * n * d_inf) / (6.0 * n);
+    return (flops - 2.0L * n * d_inf) / (6.0L * n);
 }
 
-/* §4.10: dL/dN = 0 along the budget is again psi = 1 + D_inf / (3 D). Bisection in ln N
- * between 1 parameter and the model whose serving alone spends the budget. */
-static double budget_optimal_params(law f, double flops, double d_inf)
+/* §4.10: dL/dN = 0 along the budget is again psi = 1 + D_inf / (3 D). Bisection in ln N,
+ * in long double, between 1 parameter and the model whose serving alone spends the
+ * budget; 400 halvings, as above. */
+static double budget_optimal_params(law_ld f, long double flops, long double d_inf)
 {
-    double lo = 0.0, hi = log(d_inf > 0.0 ? flops / (2.0 * d_inf) : flops / 6.0);
+    long double lo = 0.0L, hi = logl(d_inf > 0.0L ? flops / (2.0L * d_inf) : flops / 6.0L);
     for (int i = 0; i < 400; i++) {
-        double mid = 0.5 * (lo + hi), n = exp(mid), d = budget_tokens(flops, d_inf, n);
-        if (d > 0.0 && psi(f, n, d) - 1.0 - d_inf / (3.0 * d) > 0.0)
+        long double mid = 0.5L * (lo + hi), n = expl(mid), d = budget_tokens(flops, d_inf, n);
+        if (d > 0.0L && psi_ld(f, n, d) - 1.0L - d_inf / (3.0L * d) > 0.0L)
             lo = mid;
         else
             hi = mid;
     }
-    return exp(0.5 * (lo + hi));
+    return (double)expl(0.5L * (lo + hi));
 }
 
 /* The minimum of u^-mu + u^nu (both coefficients 1), §4.6 (The equal-cost heuristic). */
@@ -162,6 +195,16 @@ int main(void)
     derive_real("E_ISO_TOKENS_UNIT_FIT_N1_2_5_NATS", d_for_loss(unit, 1.0, 2.5),
                 "tokens a 1-parameter model of the all-ones fit needs for 2.5 nats (the law "
                 "solved for D, §4.4 (Holding quality fixed))");
+    {
+        double n = n_opt(hu, 1e24), d = 1e24 / 6.0 / n;
+        derive_real("E_ISO_FRONTIER_LOSS_1E24_FLOPS_UNROUNDED", loss_of(hu, n, d),
+                    "the loss of the compute-optimal model of 1e24 FLOPs, unrounded Hoffmann "
+                    "fit (Hoffmann et al. 2022, eq. 4 then eq. 2)");
+        derive_real("E_ISO_FRONTIER_PARAMS_1E24_FLOPS_UNROUNDED", n,
+                    "that model's parameters (Hoffmann et al. 2022, eq. 4)");
+        derive_real("E_ISO_FRONTIER_TOKENS_1E24_FLOPS_UNROUNDED", d,
+                    "its tokens, 1e24 / (6 N) (Hoffmann et al. 2022, eq. 4)");
+    }
     derive_real("E_ISO_MIN_PARAMS_2_NATS_HOFFMANN", pow(h.a / (2.0 - h.e), 1.0 / h.alpha),
                 "the smallest model that can reach 2 nats, printed fit (§4.4 (Holding quality "
                 "fixed))");
@@ -197,14 +240,14 @@ int main(void)
                 "tokens a 20B model needs for 1.95 nats, printed fit (§4.4 (Holding quality "
                 "fixed))");
     derive_real("E_INFERENCE_OPTIMAL_PARAMS_1_86_NATS_2_6E14_UNROUNDED",
-                inference_optimal_params(hu, 1.86, 2.6e14),
+                inference_optimal_params(hoffmann_unrounded_ld(), 1.86L, 2.6e14L),
                 "least-lifetime-FLOPs N for 1.86 nats and the lecture's 2.6e14 served tokens, "
                 "unrounded Hoffmann fit (condition of §4.9 (Beyond the lecture: the "
-                "inference-optimal model), bisected)");
+                "inference-optimal model), bisected in long double)");
     derive_real("E_INFERENCE_OPTIMAL_PARAMS_1_95_NATS_1E30_BESIROGLU",
-                inference_optimal_params(b, 1.95, 1e30),
+                inference_optimal_params(widen(b), 1.95L, 1e30L),
                 "the same for 1.95 nats and 1e30 served tokens, Besiroglu's fit (condition of "
-                "§4.9 (Beyond the lecture: the inference-optimal model), bisected)");
+                "§4.9 (Beyond the lecture: the inference-optimal model), bisected in long double)");
 
     /* ---- budget_optimal ---- */
     {
@@ -218,12 +261,12 @@ int main(void)
                     "its loss (Hoffmann et al. 2022, eq. 2)");
     }
     {
-        double n = budget_optimal_params(h, 1e25, 1e13);
+        double n = budget_optimal_params(widen(h), 1e25L, 1e13L);
         derive_real("E_BUDGET_PARAMS_1E25_FLOPS_1E13_HOFFMANN", n,
                     "least-loss N for a lifetime of 1e25 FLOPs serving 1e13 tokens, printed fit "
-                    "(condition of §4.10 (The best model a lifetime budget buys), bisected)");
+                    "(condition of §4.10 (The best model a lifetime budget buys), bisected in long double)");
         derive_real("E_BUDGET_LOSS_1E25_FLOPS_1E13_HOFFMANN",
-                    loss_of(h, n, budget_tokens(1e25, 1e13, n)),
+                    loss_of(h, n, (double)budget_tokens(1e25L, 1e13L, n)),
                     "its loss (§4.10 (The best model a lifetime budget buys))");
     }
     return derive_end();
