@@ -483,11 +483,11 @@ double revnets_backward_stored(const revnets_net *net, const double *x1,
 /* The same loss and gradients as revnets_backward_stored (equal to
  * rounding), in a workspace that does not grow with depth: no block's
  * activations are kept from the forward pass; why none need be, §6.6
- * (Training memory: store or regenerate). Buffers: x1, x2: net->half doubles each, read (never written); grad:
- * net->layers * 2 * net->half * net->half doubles, written; gx1, gx2:
- * net->half doubles each, written; work: revnets_work_reversible(
- * net->layers, net->half) = 3 * net->half doubles, scratch, and not one
- * double more, whatever the depth. */
+ * (Training memory: store or regenerate). Buffers: x1, x2: net->half
+ * doubles each, read (never written); grad: net->layers * 2 * net->half *
+ * net->half doubles, written; gx1, gx2: net->half doubles each, written;
+ * work: revnets_work_reversible(net->layers, net->half) doubles (exercise
+ * 6.9), scratch, and not one double more, whatever the depth. */
 double revnets_backward_reversible(const revnets_net *net, const double *x1,
                                    const double *x2, double *grad,
                                    double *gx1, double *gx2, double *work);
