@@ -1319,6 +1319,84 @@ static void checkpoint_plan_flops_add_the_stored_layers_recomputation(void **sta
     assert_close(revnets_plan_flops_fraction(&none, 8, &l), 0.0, TIGHT, "");
 }
 
+/* ---- 6.14 longest_sequence --------------------------------------------------- */
+
+/* GPT-3 as Megatron trains it (Korthikanti et al. Table 3): B_micro = 1,
+ * d_model = 12288, n_h = 96, 96 layers, t = 8, p = 8, on A100s of 80 GB (NVIDIA's
+ * A100 datasheet), with the budget the model state leaves (ZeRO section 3.1). */
+static revnets_layer gpt3_t8(bool sequence_parallel, revnets_recompute recompute)
+{
+    revnets_layer l = {.seq_tokens = 2048, .microbatch = 1, .hidden = 12288, .heads = 96,
+                       .tensor_parallel = 8, .sequence_parallel = sequence_parallel,
+                       .recompute = recompute};
+    return l;
+}
+
+/* Korthikanti et al. eq. 2 and 5 solved for S: with tensor parallelism alone and every
+ * layer stored, GPT-3's first stage fits shorter sequences than the 2048 it trained
+ * on (the book's example in §6.7 finds 2048 does not fit). */
+static void longest_sequence_of_gpt3_storing_every_layer(void **state)
+{
+    (void)state;
+    revnets_layer l = gpt3_t8(false, REVNETS_RECOMPUTE_NONE);
+    assert_int_equal(revnets_longest_sequence(&l, 96, false, E_LONGEST_BUDGET_GPT3),
+                     E_LONGEST_GPT3_TP8);
+    assert_true(E_LONGEST_GPT3_TP8 < 2048);
+}
+
+/* Korthikanti et al. eq. 6 solved for S: with sequence parallelism and selective
+ * recomputation the bytes grow only linearly in S. */
+static void longest_sequence_with_selective_recomputation(void **state)
+{
+    (void)state;
+    revnets_layer l = gpt3_t8(true, REVNETS_RECOMPUTE_SELECTIVE);
+    assert_int_equal(revnets_longest_sequence(&l, 96, false, E_LONGEST_BUDGET_GPT3),
+                     E_LONGEST_GPT3_TP8_SP_SELECTIVE);
+}
+
+/* §6.9: reversible layers keep one layer's activations, not the first stage's 96:
+ * eq. 4 and eq. 6 for one layer, solved for S. */
+static void longest_sequence_of_reversible_layers_holds_one_layer(void **state)
+{
+    (void)state;
+    revnets_layer l = gpt3_t8(true, REVNETS_RECOMPUTE_NONE);
+    assert_int_equal(revnets_longest_sequence(&l, 96, true, E_LONGEST_BUDGET_GPT3),
+                     E_LONGEST_GPT3_TP8_SP_REVERSIBLE);
+    revnets_layer sel = gpt3_t8(true, REVNETS_RECOMPUTE_SELECTIVE);
+    assert_int_equal(revnets_longest_sequence(&sel, 96, true, E_LONGEST_BUDGET_GPT3),
+                     E_LONGEST_GPT3_TP8_SP_SELECTIVE_REVERSIBLE);
+    /* the depth does not matter to a reversible stack */
+    assert_int_equal(revnets_longest_sequence(&sel, 1, true, E_LONGEST_BUDGET_GPT3),
+                     E_LONGEST_GPT3_TP8_SP_SELECTIVE_REVERSIBLE);
+}
+
+/* The contract's boundary: a budget of exactly one GPT-3 layer at 2048 tokens (eq. 2),
+ * or 96 of them, fits 2048 tokens; one byte less fits 2047. l->seq_tokens is not read. */
+static void longest_sequence_fits_a_budget_met_exactly(void **state)
+{
+    (void)state;
+    revnets_layer l = gpt3_t8(false, REVNETS_RECOMPUTE_NONE);
+    l.seq_tokens = 7;
+    assert_int_equal(revnets_longest_sequence(&l, 96, true, E_LONGEST_GPT3_TP8_LAYER_2048),
+                     2048);
+    assert_int_equal(revnets_longest_sequence(&l, 96, true, E_LONGEST_GPT3_TP8_LAYER_2048 - 1),
+                     2047);
+    assert_int_equal(revnets_longest_sequence(&l, 96, false, 96 * E_LONGEST_GPT3_TP8_LAYER_2048),
+                     2048);
+    assert_int_equal(
+        revnets_longest_sequence(&l, 96, false, 96 * E_LONGEST_GPT3_TP8_LAYER_2048 - 1), 2047);
+}
+
+/* No answer: a budget below one token's bytes, and an empty budget, fit nothing. */
+static void longest_sequence_is_zero_when_one_token_does_not_fit(void **state)
+{
+    (void)state;
+    revnets_layer l = gpt3_t8(true, REVNETS_RECOMPUTE_SELECTIVE);
+    assert_int_equal(revnets_longest_sequence(&l, 96, false, 0.0), 0);
+    assert_int_equal(revnets_longest_sequence(&l, 96, true, 1000.0), 0);
+    assert_int_equal(revnets_longest_sequence(&l, 96, false, E_LONGEST_BUDGET_GPT3 / 1e7), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1395,6 +1473,11 @@ int main(void)
         CHALK_TEST(checkpoint_plan, checkpoint_plan_for_gpt3s_first_stage),
         CHALK_TEST(checkpoint_plan, checkpoint_plan_budget_is_what_the_model_state_leaves),
         CHALK_TEST(checkpoint_plan, checkpoint_plan_flops_add_the_stored_layers_recomputation),
+        CHALK_TEST(longest_sequence, longest_sequence_of_gpt3_storing_every_layer),
+        CHALK_TEST(longest_sequence, longest_sequence_with_selective_recomputation),
+        CHALK_TEST(longest_sequence, longest_sequence_of_reversible_layers_holds_one_layer),
+        CHALK_TEST(longest_sequence, longest_sequence_fits_a_budget_met_exactly),
+        CHALK_TEST(longest_sequence, longest_sequence_is_zero_when_one_token_does_not_fit),
     };
     return cmocka_run_group_tests_name("06-revnets", tests, NULL, NULL);
 }
