@@ -419,8 +419,9 @@ double revnets_plan_flops_fraction(const revnets_checkpoint_plan *plan,
 long revnets_longest_sequence(const revnets_layer *l, int layers,
                               bool reversible, double budget_bytes)
 {
-    /* TODO §6.9 (Which way to trade): solve the memory of §6.7 for S,
-     * then settle the rounding on the contract's rule. */
+    /* TODO §6.9 (Which way to trade): solve the memory of §6.7
+     * (Activation memory of a transformer layer) for S, then settle the
+     * rounding on the contract's rule. */
     (void)l;
     (void)layers;
     (void)reversible;

@@ -484,10 +484,11 @@ double revnets_backward_stored(const revnets_net *net, const double *x1,
  * rounding), in a workspace that does not grow with depth: no block's
  * activations are kept from the forward pass; why none need be, §6.6
  * (Training memory: store or regenerate). Buffers: x1, x2: net->half
- * doubles each, read (never written); grad: net->layers * 2 * net->half *
- * net->half doubles, written; gx1, gx2: net->half doubles each, written;
- * work: revnets_work_reversible(net->layers, net->half) doubles (exercise
- * 6.9), scratch, and not one double more, whatever the depth. */
+ * doubles each, read (never written); grad:
+ * net->layers * 2 * net->half * net->half doubles, written; gx1, gx2:
+ * net->half doubles each, written; work:
+ * revnets_work_reversible(net->layers, net->half) doubles (exercise 6.9),
+ * scratch, and not one double more, whatever the depth. */
 double revnets_backward_reversible(const revnets_net *net, const double *x1,
                                    const double *x2, double *grad,
                                    double *gx1, double *gx2, double *work);
@@ -641,9 +642,9 @@ double revnets_plan_flops_fraction(const revnets_checkpoint_plan *plan,
  * fitting: S fits and S + 1 does not, even when the bytes at S meet the
  * budget exactly (the tests set such budgets). l->seq_tokens is not read
  * (S is the unknown); the other sizes are. Returns 0 when not even one
- * token fits. Buffers: l: one revnets_layer, read. Preconditions: layers >=
- * 1, budget_bytes >= 0, the sizes other than seq_tokens >= 1, and the
- * answer below 2^40 tokens. */
+ * token fits. Buffers: l: one revnets_layer, read. Preconditions:
+ * layers >= 1, budget_bytes >= 0, the sizes other than seq_tokens >= 1,
+ * and the answer below 2^40 tokens. */
 long revnets_longest_sequence(const revnets_layer *l, int layers,
                               bool reversible, double budget_bytes);
 

@@ -299,7 +299,8 @@ static revnets_layer gpt3_t8(bool sequence_parallel, revnets_recompute recompute
 
 /* Korthikanti et al. eq. 2 and 5 solved for S: with tensor parallelism alone and every
  * layer stored, GPT-3's first stage fits shorter sequences than the 2048 it trained
- * on (the book's example in §6.7 finds 2048 does not fit). */
+ * on: the book's example in §6.7 (Activation memory of a transformer layer) finds
+ * that 2048 does not fit. */
 static void longest_sequence_of_gpt3_storing_every_layer(void **state)
 {
     (void)state;
@@ -319,7 +320,7 @@ static void longest_sequence_with_selective_recomputation(void **state)
                      E_LONGEST_GPT3_TP8_SP_SELECTIVE);
 }
 
-/* §6.9: reversible layers keep one layer's activations, not the first stage's 96:
+/* §6.9 (Which way to trade): reversible layers keep one layer's activations, not the first stage's 96:
  * eq. 4 and eq. 6 for one layer, solved for S. */
 static void longest_sequence_of_reversible_layers_holds_one_layer(void **state)
 {
