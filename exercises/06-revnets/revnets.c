@@ -329,7 +329,7 @@ double revnets_backward_reversible(const revnets_net *net, const double *x1,
     return 0.0;
 }
 
-/* ---- Exercise 6.12 (**) activation_memory -------------------------- */
+/* ---- Exercise 6.12 (*) activation_memory -------------------------- */
 
 double revnets_act_bytes_per_layer(const revnets_layer *l)
 {
@@ -412,4 +412,19 @@ double revnets_plan_flops_fraction(const revnets_checkpoint_plan *plan,
     (void)layers;
     (void)layer;
     return -1.0;
+}
+
+/* ---- Exercise 6.14 (**) longest_sequence --------------------------- */
+
+long revnets_longest_sequence(const revnets_layer *l, int layers,
+                              bool reversible, double budget_bytes)
+{
+    /* TODO §6.9 (Which way to trade): solve the memory of §6.7
+     * (Activation memory of a transformer layer) for S, then settle the
+     * rounding on the contract's rule. */
+    (void)l;
+    (void)layers;
+    (void)reversible;
+    (void)budget_bytes;
+    return -1;
 }

@@ -483,16 +483,17 @@ double revnets_backward_stored(const revnets_net *net, const double *x1,
 /* The same loss and gradients as revnets_backward_stored (equal to
  * rounding), in a workspace that does not grow with depth: no block's
  * activations are kept from the forward pass; why none need be, §6.6
- * (Training memory: store or regenerate). Buffers: x1, x2: net->half doubles each, read (never written); grad:
+ * (Training memory: store or regenerate). Buffers: x1, x2: net->half
+ * doubles each, read (never written); grad:
  * net->layers * 2 * net->half * net->half doubles, written; gx1, gx2:
- * net->half doubles each, written; work: revnets_work_reversible(
- * net->layers, net->half) = 3 * net->half doubles, scratch, and not one
- * double more, whatever the depth. */
+ * net->half doubles each, written; work:
+ * revnets_work_reversible(net->layers, net->half) doubles (exercise 6.9),
+ * scratch, and not one double more, whatever the depth. */
 double revnets_backward_reversible(const revnets_net *net, const double *x1,
                                    const double *x2, double *grad,
                                    double *gx1, double *gx2, double *work);
 
-/* ---- Exercise 6.12 (**) activation_memory: a real transformer layer
+/* ---- Exercise 6.12 (*) activation_memory: a real transformer layer
  * §6.7 (Activation memory of a transformer layer) */
 
 /* What the backward pass recomputes instead of storing. */
@@ -622,5 +623,29 @@ double revnets_activation_budget_bytes(double hbm_bytes,
  * for revnets_act_bytes_per_layer. */
 double revnets_plan_flops_fraction(const revnets_checkpoint_plan *plan,
                                    int layers, const revnets_layer *layer);
+
+/* ---- Exercise 6.14 (**) longest_sequence: how long a sequence fits?
+ * §6.9 (Which way to trade) */
+
+/* The longest sequence S, in whole tokens, whose activations fit
+ * budget_bytes on the GPU that holds the most of them, a bound §6.9
+ * (Which way to trade) derives from §6.7 (Activation memory of a
+ * transformer layer):
+ *   - reversible false: the first pipeline stage, which keeps `layers`
+ *     layers' worth, each as revnets_act_bytes_per_layer counts layer `l`
+ *     at sequence length S (its split and recomputation as l says);
+ *   - reversible true: reversible layers, which keep no per-layer
+ *     activations; the backward pass holds one layer's at a time, as
+ *     revnets_act_bytes_per_layer counts l at S.
+ * Fitting is judged on those bytes as revnets_act_bytes_per_model (or
+ * revnets_act_bytes_per_layer) computes them at S, and equal counts as
+ * fitting: S fits and S + 1 does not, even when the bytes at S meet the
+ * budget exactly (the tests set such budgets). l->seq_tokens is not read
+ * (S is the unknown); the other sizes are. Returns 0 when not even one
+ * token fits. Buffers: l: one revnets_layer, read. Preconditions:
+ * layers >= 1, budget_bytes >= 0, the sizes other than seq_tokens >= 1,
+ * and the answer below 2^40 tokens. */
+long revnets_longest_sequence(const revnets_layer *l, int layers,
+                              bool reversible, double budget_bytes);
 
 #endif /* CHALK_REVNETS_H */

@@ -734,3 +734,43 @@ double revnets_plan_flops_fraction(const revnets_checkpoint_plan *plan,
            (double)plan->stored / layers * revnets_recompute_flops_fraction(layer);
 }
 /* endregion: plan-budget */
+
+/* ---- Exercise 6.14 longest_sequence -------------------------------- */
+
+/* region: longest-sequence */
+/* The activations the GPU holding the most keeps at sequence length s:
+ * every layer of the first stage, or one reversible layer at a time. */
+static double held_bytes(const revnets_layer *l, int layers, bool reversible,
+                         double s)
+{
+    revnets_layer at = *l;
+    at.seq_tokens = s;
+    return revnets_act_bytes_per_model(&at, reversible ? 1 : layers);
+}
+
+long revnets_longest_sequence(const revnets_layer *l, int layers,
+                              bool reversible, double budget_bytes)
+{
+    COST_ASSERT(layers >= 1 && budget_bytes >= 0 && "need layers >= 1");
+    if (held_bytes(l, layers, reversible, 1.0) > budget_bytes)
+        return 0;
+    /* held(S) = a S^2 + b S: read a and b off S = 1 and S = 2 */
+    double m1 = held_bytes(l, layers, reversible, 1.0);
+    double m2 = held_bytes(l, layers, reversible, 2.0);
+    double a = (m2 - 2.0 * m1) / 2.0, b = m1 - a;
+    if (a < 0.0)
+        a = 0.0; /* rounding: the S^2 term is absent, not negative */
+    /* the root of a S^2 + b S = budget, in the form that does not cancel */
+    double root = 2.0 * budget_bytes /
+                  (b + sqrt(b * b + 4.0 * a * budget_bytes));
+    long s = (long)floor(root);
+    if (s < 1)
+        s = 1;
+    /* the root is rounded: settle on the exact rule, equal fits */
+    while (held_bytes(l, layers, reversible, (double)(s + 1)) <= budget_bytes)
+        s++;
+    while (s > 1 && held_bytes(l, layers, reversible, (double)s) > budget_bytes)
+        s--;
+    return s;
+}
+/* endregion: longest-sequence */

@@ -235,6 +235,16 @@ static void build_plan(const chalk_point *p, chalk_record *r)
     /* the plan's segments, plus selective recomputation in the stored layers */
     chalk_put_result(r, "extra_flops_fraction", "extra FLOPs, recomputing", CHALK_U_FRACTION, 0,
                      plan.exists, revnets_plan_flops_fraction(&plan, layers, &l), none);
+    /* the budget solved for the sequence instead (--seq not read): every layer stored as
+     * --recompute says, or reversible layers holding one layer's at a time */
+    long longest = revnets_longest_sequence(&l, layers, false, budget);
+    long longest_rev = revnets_longest_sequence(&l, layers, true, budget);
+    chalk_put_result(r, "longest_seq_tokens", "longest sequence, every layer stored",
+                     CHALK_U_TOKENS, CHALK_DETAIL, longest > 0, (double)longest,
+                     "not one token's activations fit the budget");
+    chalk_put_result(r, "longest_seq_tokens_reversible", "longest sequence, reversible layers",
+                     CHALK_U_TOKENS, CHALK_DETAIL, longest_rev > 0, (double)longest_rev,
+                     "not one token's activations fit the budget");
 }
 
 /* ---- the commands ------------------------------------------------------------------------- */

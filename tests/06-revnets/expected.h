@@ -192,6 +192,24 @@
 /* 8 layers, 6 stored under selective recomputation at s = 2048, h = 12288: section 6.8, FLOPs of Korthikanti et al. 2022, Appendix A */
 #define E_PLAN_FLOPS_SELECTIVE 0.09009009009009009
 
+/* an A100's 80 GB less GPT-3's model state on t = 8, p = 8 (ZeRO section 3.1, Korthikanti et al. 2022 Table 3) */
+#define E_LONGEST_BUDGET_GPT3 3.625e+10
+
+/* GPT-3's first stage, t = 8, every layer stored (Korthikanti et al. 2022, eq. 2 and 5), solved for S */
+#define E_LONGEST_GPT3_TP8 1508
+
+/* GPT-3's first stage, t = 8, sequence parallelism and selective recomputation (Korthikanti et al. 2022, eq. 6), solved for S */
+#define E_LONGEST_GPT3_TP8_SP_SELECTIVE 7230
+
+/* reversible GPT-3 layers, t = 8 with sequence parallelism: one layer's bytes (Korthikanti et al. 2022, eq. 4), solved for S */
+#define E_LONGEST_GPT3_TP8_SP_REVERSIBLE 24148
+
+/* reversible GPT-3 layers, t = 8, sequence parallelism, selective recomputation: one layer's bytes (Korthikanti et al. 2022, eq. 6), solved for S */
+#define E_LONGEST_GPT3_TP8_SP_SELECTIVE_REVERSIBLE 694125
+
+/* one GPT-3 layer at S = 2048 on t = 8 (Korthikanti et al. 2022, eq. 2): a budget met exactly at a whole S */
+#define E_LONGEST_GPT3_TP8_LAYER_2048 578813952.0
+
 /* window of shifts, tolerance 0.3: exact avalanche of a linear mixer, flips of bit j = min(r + 1, 64 - j) */
 #define E_ROUNDS_WINDOW_TOL_0_3 14
 

@@ -146,12 +146,57 @@ static void checkpoint_plans(void)
                 "section 6.8, FLOPs of Korthikanti et al. 2022, Appendix A");
 }
 
+/* ---- 6.14 longest_sequence: solve section 6.7's bytes for S ---------------------- */
+
+/* The largest whole S with n (a S^2 + b S) <= budget, a, b >= 0 whole numbers of
+ * bytes: the positive root of the quadratic, then settled exactly in integers. */
+static long long longest(long long a, long long b, long long n, long long budget)
+{
+    double c = (double)budget / (double)n;
+    double root = a > 0 ? (-(double)b + sqrt((double)b * b + 4.0 * a * c)) / (2.0 * a)
+                        : c / (double)b;
+    long long s = (long long)floor(root);
+    while (n * (a * (s + 1) * (s + 1) + b * (s + 1)) <= budget)
+        s++;
+    while (s > 0 && n * (a * s * s + b * s) > budget)
+        s--;
+    return s;
+}
+
+static void longest_sequences(void)
+{
+    /* GPT-3 on t = 8, p = 8 A100s: 80e9 B of HBM less 175e9 x 16 / 64 of model state */
+    const long long budget = 80000000000LL - 43750000000LL;
+    /* one layer's bytes at S, B_micro = 1, d_model = 12288, n_h = 96, t = 8: the
+     * attention scores 5 n_h S^2 / t = 60 S^2; linear terms (10 + 24/8) d_model =
+     * 159744 S, or 34 d_model / 8 = 52224 S with sequence parallelism */
+    derive_real("E_LONGEST_BUDGET_GPT3", (double)budget,
+                "an A100's 80 GB less GPT-3's model state on t = 8, p = 8 (ZeRO section 3.1, "
+                "Korthikanti et al. 2022 Table 3)");
+    derive_int("E_LONGEST_GPT3_TP8", longest(60, 159744, 96, budget),
+               "GPT-3's first stage, t = 8, every layer stored (Korthikanti et al. 2022, eq. 2 "
+               "and 5), solved for S");
+    derive_int("E_LONGEST_GPT3_TP8_SP_SELECTIVE", longest(0, 52224, 96, budget),
+               "GPT-3's first stage, t = 8, sequence parallelism and selective recomputation "
+               "(Korthikanti et al. 2022, eq. 6), solved for S");
+    derive_int("E_LONGEST_GPT3_TP8_SP_REVERSIBLE", longest(60, 52224, 1, budget),
+               "reversible GPT-3 layers, t = 8 with sequence parallelism: one layer's bytes "
+               "(Korthikanti et al. 2022, eq. 4), solved for S");
+    derive_int("E_LONGEST_GPT3_TP8_SP_SELECTIVE_REVERSIBLE", longest(0, 52224, 1, budget),
+               "reversible GPT-3 layers, t = 8, sequence parallelism, selective "
+               "recomputation: one layer's bytes (Korthikanti et al. 2022, eq. 6), solved for S");
+    derive_real("E_LONGEST_GPT3_TP8_LAYER_2048", 60.0 * 2048 * 2048 + 159744.0 * 2048,
+                "one GPT-3 layer at S = 2048 on t = 8 (Korthikanti et al. 2022, eq. 2): a "
+                "budget met exactly at a whole S");
+}
+
 int main(void)
 {
     derive_begin("06-revnets");
     chain_rule_by_hand();
     activation_memory();
     checkpoint_plans();
+    longest_sequences();
     derive_int("E_ROUNDS_WINDOW_TOL_0_3", window_rounds(0.3, 64),
                "window of shifts, tolerance 0.3: exact avalanche of a linear mixer, "
                "flips of bit j = min(r + 1, 64 - j)");

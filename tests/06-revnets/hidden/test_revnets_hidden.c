@@ -413,6 +413,63 @@ static void checkpoint_plan_edges_on_other_inputs(void **state)
     assert_true(p.peak_bytes == 19 && p.extra_flops_fraction == 4.0 / 30);
 }
 
+/* ---- 6.14 longest_sequence ---------------------------------------------------- */
+
+/* The largest whole S with n (a S^2 + b S) <= budget, by exact integer steps from
+ * the quadratic's root (closed form, then settled in integers). */
+static long long longest_int(long long a, long long b, long long n, long long budget)
+{
+    double c = (double)budget / (double)n;
+    long long s = (long long)(a > 0 ? (-(double)b + sqrt((double)b * b + 4.0 * a * c)) / (2.0 * a)
+                                    : c / (double)b);
+    while (n * (a * (s + 1) * (s + 1) + b * (s + 1)) <= budget)
+        s++;
+    while (s > 0 && n * (a * s * s + b * s) > budget)
+        s--;
+    return s;
+}
+
+/* Korthikanti et al. Table 3's 22B model (a = 64, h = 6144, 48 layers, t = 8) at
+ * B_micro = 4, on an A100's 80 GB less 22e9 x 16 / 8 of model state: one layer keeps
+ * (10 + 3) 4 x 6144 S + 5 x 64 x 4 S^2 / 8 = 319488 S + 160 S^2 bytes (eq. 2), or
+ * 34 / 8 x 4 x 6144 S = 104448 S with sequence parallelism and selective recomputation. */
+static void longest_sequence_of_the_22b_model(void **state)
+{
+    (void)state;
+    const long long budget = 80000000000LL - 44000000000LL;
+    revnets_layer l = {.seq_tokens = 1, .microbatch = 4, .hidden = 6144, .heads = 64,
+                       .tensor_parallel = 8, .sequence_parallel = false,
+                       .recompute = REVNETS_RECOMPUTE_NONE};
+    assert_int_equal(revnets_longest_sequence(&l, 48, false, (double)budget),
+                     longest_int(160, 319488, 48, budget));
+    assert_int_equal(revnets_longest_sequence(&l, 48, true, (double)budget),
+                     longest_int(160, 319488, 1, budget));
+    l.sequence_parallel = true;
+    l.recompute = REVNETS_RECOMPUTE_SELECTIVE;
+    assert_int_equal(revnets_longest_sequence(&l, 48, false, (double)budget),
+                     longest_int(0, 104448, 48, budget));
+    assert_int_equal(revnets_longest_sequence(&l, 48, true, (double)budget),
+                     longest_int(0, 104448, 1, budget));
+}
+
+/* MT-NLG's layer (a = 128, h = 20480, t = 8, Table 3) under full recomputation keeps
+ * its 16-bit input: 2 x 20480 S whole, 2 x 20480 S / 8 = 5120 S split along the
+ * sequence; a budget of exactly 105 layers' inputs at S = 4096 fits 4096, a byte less
+ * 4095; one token's input not fitting gives 0. */
+static void longest_sequence_under_full_recomputation(void **state)
+{
+    (void)state;
+    revnets_layer l = {.seq_tokens = 1, .microbatch = 1, .hidden = 20480, .heads = 128,
+                       .tensor_parallel = 8, .sequence_parallel = true,
+                       .recompute = REVNETS_RECOMPUTE_FULL};
+    double exact = 105.0 * 5120 * 4096;
+    assert_int_equal(revnets_longest_sequence(&l, 105, false, exact), 4096);
+    assert_int_equal(revnets_longest_sequence(&l, 105, false, exact - 1), 4095);
+    l.sequence_parallel = false;
+    assert_int_equal(revnets_longest_sequence(&l, 105, false, 105.0 * 40960 - 1), 0);
+    assert_int_equal(revnets_longest_sequence(&l, 105, true, 40960.0 * 1000), 1000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -432,6 +489,8 @@ int main(void)
         CHALK_TEST(rounds_to_avalanche, rounds_to_avalanche_at_the_contract_sizes),
         CHALK_TEST(checkpoint_plan, checkpoint_plans_by_hand),
         CHALK_TEST(checkpoint_plan, checkpoint_plan_edges_on_other_inputs),
+        CHALK_TEST(longest_sequence, longest_sequence_of_the_22b_model),
+        CHALK_TEST(longest_sequence, longest_sequence_under_full_recomputation),
     };
     return cmocka_run_group_tests_name("06-revnets hidden", tests, NULL, NULL);
 }
