@@ -18,6 +18,12 @@
 /* DeepSeek-V3 (k = 8 of E = 256, config_671B.json), idle share 1% (closed form of section 1.3) */
 #define E_ALL_EXPERTS_DEEPSEEK_1PCT 146
 
+/* k = 1 of E = 2, idle share 1/8, met exactly (section 1.3, counted by hand) */
+#define E_ALL_EXPERTS_K1_E2_EIGHTH 3
+
+/* k = 1 of E = 2, idle share 1/2, met exactly (section 1.3, counted by hand) */
+#define E_ALL_EXPERTS_K1_E2_HALF 1
+
 /* k = 1 of E = 4, idle share 27/64 (closed form of section 1.3, exact in binary) */
 #define E_ALL_EXPERTS_K1_E4_EXACT 3
 
@@ -114,7 +120,7 @@
 /* its cost per token over normal */
 #define E_FAST_MOE_COST_RATIO_12 4.900149648877229
 
-/* DeepSeek-V3 at 4,096 tokens from batch 100: the speedup whose fast step is one sequence's (N_active and one cache) */
+/* DeepSeek-V3 at 4,096 tokens from batch 100: the speedup whose fast step is one sequence's */
 #define E_FAST_MOE_SPEEDUP_100_TO_1 18.661306001571706
 
 /* Llama 3 70B on 8 H100s at no context, normal batch 100, no speedup: the fast batch (1.9) */

@@ -257,15 +257,15 @@ static void a_dense_model_reads_every_weight_at_every_batch(void **state)
     assert_close(batching_params_fetched(&d, 1000), 70.6e9, TIGHT, "params");
 }
 
-/* Counted by hand: a model of D = 2^30 dense weights and R = 2^33 routed ones, each
- * token taking k = 1 of E = 4 experts (N_total = D + R, N_active = D + R/4), read by
- * batches of 3, 2 and 2.5 (the batch is a real number, batching.h). */
+/* A toy MoE of 9 x 2^30 parameters, 3 x 2^30 of them active, whose router picks
+ * k = 1 of E = 4 experts, read by batches of 3, 2 and 2.5 (the batch is a real number,
+ * batching.h): the values of expected.h, counted by hand. */
 static void a_batch_reads_the_experts_some_token_wants(void **state)
 {
     (void)state;
     batching_deploy d = power_of_two_toy();
-    d.params_active = 0x1p30 + 0x1p33 / 4;
-    d.params_total = 0x1p30 + 0x1p33;
+    d.params_total = 0x1.2p33;  /* 9 x 2^30 */
+    d.params_active = 0x1.8p31; /* 3 x 2^30 */
     d.experts_routed = 4;
     d.experts_per_token = 1;
     assert_close(batching_params_fetched(&d, 3), E_FETCHED_TOY_B3, TIGHT, "params");
@@ -291,16 +291,17 @@ static void deepseek_all_experts_batch_at_one_percent_idle(void **state)
     assert_int_equal(batching_all_experts_batch(&d, 0.01), E_ALL_EXPERTS_DEEPSEEK_1PCT);
 }
 
-/* batching.h's "at most": with k = 1 of E = 2 experts, a batch of 3 leaves exactly
- * 1/8 of them idle, and a batch of 1 exactly 1/2 (counted by hand). */
+/* batching.h's "at most": with k = 1 of E = 2 experts, idle shares of 1/8 and 1/2
+ * are each met exactly by a whole batch, exact in binary (expected.h, counted by
+ * hand): that batch is the answer, not the next one. */
 static void an_idle_share_met_exactly_counts_as_met(void **state)
 {
     (void)state;
     batching_deploy d = power_of_two_toy();
     d.experts_routed = 2;
     d.experts_per_token = 1;
-    assert_int_equal(batching_all_experts_batch(&d, 0.125), 3);
-    assert_int_equal(batching_all_experts_batch(&d, 0.5), 1);
+    assert_int_equal(batching_all_experts_batch(&d, 0.125), E_ALL_EXPERTS_K1_E2_EIGHTH);
+    assert_int_equal(batching_all_experts_batch(&d, 0.5), E_ALL_EXPERTS_K1_E2_HALF);
 }
 
 /* batching.h's rounding rule: with k = 1 of E = 4, an idle share of 27/64 (a double)
@@ -590,8 +591,7 @@ static void latency_target_admits_the_largest_batch_under_it(void **state)
     assert_int_equal(l.batch, E_MAX_BATCH_LAT_DEEPSEEK_4K_15MS);
 }
 
-/* The lecture at 2:37: both lines must stay under the target. DeepSeek-V3 at 256 tokens of
- * context within 15 ms. */
+/* §1.6 (Train departures): DeepSeek-V3 at a short context, 256 tokens, within 15 ms. */
 static void latency_target_of_deepseek_at_short_context(void **state)
 {
     (void)state;
@@ -602,9 +602,9 @@ static void latency_target_of_deepseek_at_short_context(void **state)
 }
 
 /* batching.h: "at most" the limit, so a limit met exactly by one sequence admits a
- * batch of 1. Power-of-two toy at 1,024 tokens: HBM 4 x (2^32 + 2^20) holds the
- * weights 2^34 and exactly one KV cache of 1024 x 2^12 = 2^22 bytes; a target of
- * 2^-10 + 2^-22 s is exactly the step of one sequence. */
+ * batch of 1. Power-of-two toy at 1,024 tokens: its HBM (4 chips of 2^32 + 2^20
+ * bytes) holds its weights and exactly one sequence's cache, and a target of
+ * 2^-10 + 2^-22 s is exactly the step of one sequence (all exact in binary). */
 static void a_limit_met_by_exactly_one_sequence_admits_a_batch_of_1(void **state)
 {
     (void)state;
@@ -642,9 +642,9 @@ static void a_target_exactly_at_the_floor_admits_a_batch_when_there_is_no_cache(
     assert_int_equal(l.batch, E_MAX_BATCH_TOY_FLOOR_NO_CACHE);
 }
 
-/* batching.h: no answer when the weights alone fill HBM. Power-of-two toy with 2^32
- * bytes a chip: 4 chips hold 2^34 bytes, exactly the weights (2^33 x 2); with 2^21 more
- * bytes a chip some caches of 1,024 tokens fit. */
+/* batching.h: no answer when the weights alone fill HBM. Power-of-two toy: 4 chips of
+ * 2^32 bytes hold exactly its weights; with 2^21 more bytes a chip, some caches of
+ * 1,024 tokens fit (how many: expected.h). */
 static void weights_that_exactly_fill_hbm_leave_room_for_no_sequence(void **state)
 {
     (void)state;
@@ -780,8 +780,8 @@ static void fast_mode_of_an_moe_counts_the_experts_of_both_batches(void **state)
 }
 
 /* batching.h: a batch of exactly 1 is possible. DeepSeek-V3 at 4,096 tokens from a
- * normal batch of 100, at the speedup whose fast step is one sequence's (its N_active
- * weights and its cache): met by a batch of 1; a hair shorter is met by none. */
+ * normal batch of 100, at the speedup whose fast step is one sequence's (expected.h):
+ * met by a batch of 1; a hair shorter is met by none. */
 static void fast_mode_of_an_moe_with_room_for_exactly_one_sequence(void **state)
 {
     (void)state;

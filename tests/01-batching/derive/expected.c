@@ -90,6 +90,15 @@ int main(void)
         derive_int("E_ALL_EXPERTS_DEEPSEEK_1PCT", (long long)ceil(log(0.01) / log(31.0 / 32)),
                    "DeepSeek-V3 (k = 8 of E = 256, config_671B.json), idle share 1% "
                    "(closed form of section 1.3)");
+        /* k = 1 of E = 2: a token leaves an expert idle with probability 1/2, a batch of B
+         * leaves (1/2)^B idle, exact in binary; the smallest B at most the share, counted */
+        long long eighth = 1, half = 1;
+        while (pow(0.5, (double)eighth) > 0.125) eighth++;
+        while (pow(0.5, (double)half) > 0.5) half++;
+        derive_int("E_ALL_EXPERTS_K1_E2_EIGHTH", eighth,
+                   "k = 1 of E = 2, idle share 1/8, met exactly (section 1.3, counted by hand)");
+        derive_int("E_ALL_EXPERTS_K1_E2_HALF", half,
+                   "k = 1 of E = 2, idle share 1/2, met exactly (section 1.3, counted by hand)");
         derive_int("E_ALL_EXPERTS_K1_E4_EXACT", 3, "k = 1 of E = 4, idle share 27/64 (closed form of section 1.3, exact in binary)");
         derive_int("E_ALL_EXPERTS_K1_E4_BELOW", 4, "k = 1 of E = 4, idle share 27/64 x 0.999 (closed form of section 1.3)");
     }
@@ -175,8 +184,7 @@ int main(void)
         double s100 = fast_step(deepseek, gb200, 72, 4096, 100, 256, 8);
         double one = (37e9 * 0.5 + 4096 * 70272.0) / (72 * 8e12);
         derive_real("E_FAST_MOE_SPEEDUP_100_TO_1", s100 / one,
-                    "DeepSeek-V3 at 4,096 tokens from batch 100: the speedup whose fast step is one sequence's "
-                    "(N_active and one cache)");
+                    "DeepSeek-V3 at 4,096 tokens from batch 100: the speedup whose fast step is one sequence's");
         double twk = t_weights(llama, h100, 8), ck = slope_c(llama, h100, 8);
         derive_real("E_FAST_KNEE_BATCH", twk / ck,
                     "Llama 3 70B on 8 H100s at no context, normal batch 100, no speedup: the fast batch (1.9)");
