@@ -4,7 +4,7 @@
  * writes tests/01-batching/expected.h; make test checks the two agree.
  *
  * Only the C library and derive.h: a value here must not come from the code it checks.
- * Published inputs (sources as in tests/01-batching/test_batching.c's header):
+ * Published inputs (sources as in the headers of tests/01-batching/test_*.c):
  *   DeepSeek-V3 671e9 / 37e9 parameters, 70,272 KV bytes per token, 256 routed experts,
  *   8 per token, in fp4 on a GB200 NVL72 (72 x 10e15 FLOP/s, 8e12 B/s, 186e9 B, $2);
  *   Llama 3 70B 70.6e9 parameters, 327,680 KV bytes per token, in bf16 on H100s
