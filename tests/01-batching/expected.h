@@ -18,12 +18,6 @@
 /* DeepSeek-V3 (k = 8 of E = 256, config_671B.json), idle share 1% (closed form of section 1.3) */
 #define E_ALL_EXPERTS_DEEPSEEK_1PCT 146
 
-/* k = 1 of E = 2, idle share 1/8, met exactly (section 1.3, counted by hand) */
-#define E_ALL_EXPERTS_K1_E2_EIGHTH 3
-
-/* k = 1 of E = 2, idle share 1/2, met exactly (section 1.3, counted by hand) */
-#define E_ALL_EXPERTS_K1_E2_HALF 1
-
 /* k = 1 of E = 4, idle share 27/64 (closed form of section 1.3, exact in binary) */
 #define E_ALL_EXPERTS_K1_E4_EXACT 3
 

@@ -90,15 +90,6 @@ int main(void)
         derive_int("E_ALL_EXPERTS_DEEPSEEK_1PCT", (long long)ceil(log(0.01) / log(31.0 / 32)),
                    "DeepSeek-V3 (k = 8 of E = 256, config_671B.json), idle share 1% "
                    "(closed form of section 1.3)");
-        /* k = 1 of E = 2: a token leaves an expert idle with probability 1/2, a batch of B
-         * leaves (1/2)^B idle, exact in binary; the smallest B at most the share, counted */
-        long long eighth = 1, half = 1;
-        while (pow(0.5, (double)eighth) > 0.125) eighth++;
-        while (pow(0.5, (double)half) > 0.5) half++;
-        derive_int("E_ALL_EXPERTS_K1_E2_EIGHTH", eighth,
-                   "k = 1 of E = 2, idle share 1/8, met exactly (section 1.3, counted by hand)");
-        derive_int("E_ALL_EXPERTS_K1_E2_HALF", half,
-                   "k = 1 of E = 2, idle share 1/2, met exactly (section 1.3, counted by hand)");
         derive_int("E_ALL_EXPERTS_K1_E4_EXACT", 3, "k = 1 of E = 4, idle share 27/64 (closed form of section 1.3, exact in binary)");
         derive_int("E_ALL_EXPERTS_K1_E4_BELOW", 4, "k = 1 of E = 4, idle share 27/64 x 0.999 (closed form of section 1.3)");
     }
