@@ -50,7 +50,8 @@ double batching_kv_s(const batching_deploy *d, double batch,
 batching_step batching_step_at(const batching_deploy *d, double batch,
                                double context_tokens)
 {
-    /* TODO §1.2 (The roofline of one decode step): fill every field. */
+    /* TODO §1.3 (Latency against batch), on the roofline of
+     * §1.2 (The roofline of one decode step): fill every field. */
     (void)d;
     (void)batch;
     (void)context_tokens;
@@ -91,7 +92,7 @@ long batching_all_experts_batch(const batching_deploy *d, double idle_share)
 double batching_tokens_per_s(const batching_deploy *d, double batch,
                              double context_tokens)
 {
-    /* TODO §1.7 (Throughput and scale): one token per sequence per
+    /* TODO §1.4 (Cost against batch): one token per sequence per
      * step. */
     (void)d;
     (void)batch;
@@ -145,7 +146,7 @@ batching_balance batching_balance_batch(const batching_deploy *d,
 
 double batching_max_balanced_context_tokens(const batching_deploy *d)
 {
-    /* TODO §1.3 (Latency against batch): the context at which one
+    /* TODO §1.5.1 (With the KV term): the context at which one
      * sequence's KV fetch takes as long as its arithmetic. */
     (void)d;
     return 0.0;

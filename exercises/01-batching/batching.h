@@ -85,8 +85,10 @@ double batching_kv_s(const batching_deploy *d, double batch,
 /* ---- Exercise 1.2 (*) step_time: the roofline of a step ------------------ */
 
 /* Every field of one decode step at this batch and context,
- * §1.2 (The roofline of one decode step): the three terms above, memory_s
- * their memory part, and
+ * §1.3 (Latency against batch), the section of this exercise, on the
+ * roofline of §1.2 (The roofline of one decode step): the three terms
+ * above, memory_s their memory part, mfu and hbm_bytes as the struct says,
+ * and
  *     step_s = max(compute_s, weights_s + kv_s)
  * bound is COST_BOUND_COMPUTE when compute_s >= memory_s (a tie is
  * compute-bound), else COST_BOUND_MEMORY.
@@ -132,7 +134,7 @@ long batching_all_experts_batch(const batching_deploy *d,
 /* ---- Exercise 1.4 (*) throughput_cost: tokens/s, USD per token ----------- */
 
 /* Tokens per second the whole system produces,
- * §1.7 (Throughput and scale): each step gives each sequence one token, so
+ * §1.4 (Cost against batch): each step gives each sequence one token, so
  *     batch / step_s
  * Preconditions: batch > 0, context_tokens >= 0. */
 double batching_tokens_per_s(const batching_deploy *d, double batch,
@@ -186,9 +188,11 @@ batching_balance batching_balance_batch(const batching_deploy *d,
                                         double context_tokens);
 
 /* The max balanced context L*, in tokens (a real number),
- * §1.3 (Latency against batch): the context at which one sequence's KV
- * fetch takes exactly as long as its weight arithmetic. At and beyond it
- * no batch is compute-bound.
+ * §1.5.1 (With the KV term), the section of this exercise: the context at
+ * which one sequence's KV fetch takes exactly as long as its weight
+ * arithmetic (the balance of slopes that §1.3 (Latency against batch)
+ * sets up and leaves to this exercise to solve). At and beyond it no
+ * batch is compute-bound.
  * Precondition: kv_bytes_per_token > 0. */
 double batching_max_balanced_context_tokens(const batching_deploy *d);
 

@@ -114,7 +114,7 @@
 /* its cost per token over normal */
 #define E_FAST_MOE_COST_RATIO_12 4.900149648877229
 
-/* DeepSeek-V3 at 4,096 tokens from batch 100: the speedup whose fast step is one sequence's (N_active and one cache) */
+/* DeepSeek-V3 at 4,096 tokens from batch 100: the speedup whose fast step is one sequence's */
 #define E_FAST_MOE_SPEEDUP_100_TO_1 18.661306001571706
 
 /* Llama 3 70B on 8 H100s at no context, normal batch 100, no speedup: the fast batch (1.9) */

@@ -4,7 +4,7 @@
  * writes tests/01-batching/expected.h; make test checks the two agree.
  *
  * Only the C library and derive.h: a value here must not come from the code it checks.
- * Published inputs (sources as in tests/01-batching/test_batching.c's header):
+ * Published inputs (sources as in the headers of tests/01-batching/test_*.c):
  *   DeepSeek-V3 671e9 / 37e9 parameters, 70,272 KV bytes per token, 256 routed experts,
  *   8 per token, in fp4 on a GB200 NVL72 (72 x 10e15 FLOP/s, 8e12 B/s, 186e9 B, $2);
  *   Llama 3 70B 70.6e9 parameters, 327,680 KV bytes per token, in bf16 on H100s
@@ -175,8 +175,7 @@ int main(void)
         double s100 = fast_step(deepseek, gb200, 72, 4096, 100, 256, 8);
         double one = (37e9 * 0.5 + 4096 * 70272.0) / (72 * 8e12);
         derive_real("E_FAST_MOE_SPEEDUP_100_TO_1", s100 / one,
-                    "DeepSeek-V3 at 4,096 tokens from batch 100: the speedup whose fast step is one sequence's "
-                    "(N_active and one cache)");
+                    "DeepSeek-V3 at 4,096 tokens from batch 100: the speedup whose fast step is one sequence's");
         double twk = t_weights(llama, h100, 8), ck = slope_c(llama, h100, 8);
         derive_real("E_FAST_KNEE_BATCH", twk / ck,
                     "Llama 3 70B on 8 H100s at no context, normal batch 100, no speedup: the fast batch (1.9)");
