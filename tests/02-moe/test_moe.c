@@ -407,30 +407,28 @@ static void no_moe_layer_means_no_network(void **state)
 
 /* ---- 2.5 two_racks ----------------------------------------------------------- */
 
-/* The lecture at 36:47: two racks over a scale-out link 8x slower than NVLink: the share of
- * copies that cross, and the slowdown overlapped and serial. */
-static void two_racks_over_the_lectures_8x_slower_link(void **state)
+/* §2.5 (Two racks): three racks over the lecture's scale-out link, 8x slower than
+ * NVLink (the lecture at 36:47): the share of copies that cross, and the slowdown
+ * overlapped and serial. */
+static void three_racks_over_the_lectures_8x_slower_link(void **state)
 {
     (void)state;
-    moe_racks r = moe_span_racks(2, 800e9, 100e9);
+    moe_racks r = moe_span_racks(3, 800e9, 100e9);
     assert_close(r.scaleup_over_scaleout, 8.0, TIGHT, "x");
-    assert_close(r.cross_fraction, E_RACKS2_CROSS, TIGHT, "");
-    assert_close(r.slowdown_overlap, E_RACKS2_LECTURE_OVERLAP, TIGHT, "x");
-    assert_close(r.slowdown_serial, E_RACKS2_LECTURE_SERIAL, TIGHT, "x");
+    assert_close(r.cross_fraction, E_RACKS3_CROSS, TIGHT, "");
+    assert_close(r.slowdown_overlap, E_RACKS3_LECTURE_OVERLAP, TIGHT, "x");
+    assert_close(r.slowdown_serial, E_RACKS3_LECTURE_SERIAL, TIGHT, "x");
 }
 
-/* §2.5 (Two racks): the GB200 presets (NVLink 900e9 B/s, a 50e9 B/s NIC) on two racks,
- * and four racks over the lecture's 8x slower link. */
-static void gb200_nics_and_four_racks(void **state)
+/* §2.5 (Two racks): the GB200 presets (NVLink 900e9 B/s, a 50e9 B/s NIC) on four
+ * racks. */
+static void gb200_nics_over_four_racks(void **state)
 {
     (void)state;
-    moe_racks gb = moe_span_racks(2, 900e9, 50e9);
-    assert_close(gb.slowdown_overlap, E_RACKS2_GB200_OVERLAP, TIGHT, "x");
-    assert_close(gb.slowdown_serial, E_RACKS2_GB200_SERIAL, TIGHT, "x");
-    moe_racks four = moe_span_racks(4, 800e9, 100e9);
+    moe_racks four = moe_span_racks(4, 900e9, 50e9);
     assert_close(four.cross_fraction, E_RACKS4_CROSS, TIGHT, "");
-    assert_close(four.slowdown_overlap, E_RACKS4_LECTURE_OVERLAP, TIGHT, "x");
-    assert_close(four.slowdown_serial, E_RACKS4_LECTURE_SERIAL, TIGHT, "x");
+    assert_close(four.slowdown_overlap, E_RACKS4_GB200_OVERLAP, TIGHT, "x");
+    assert_close(four.slowdown_serial, E_RACKS4_GB200_SERIAL, TIGHT, "x");
 }
 
 /* moe.h: one rack crosses nothing; §2.5 (Two racks): two racks joined by a scale-out
@@ -445,6 +443,71 @@ static void one_rack_or_an_equal_link_costs_nothing_extra(void **state)
     moe_racks equal = moe_span_racks(2, 900e9, 900e9);
     assert_close(equal.slowdown_overlap, E_RACKS2_EQUAL_OVERLAP, TIGHT, "x");
     assert_close(equal.slowdown_serial, E_RACKS2_EQUAL_SERIAL, TIGHT, "x");
+}
+
+/* §2.5 (Two racks), moe.h: the slowest scale-out link at which three racks of GPUs with
+ * NVLink 5 (900e9 B/s) cost nothing extra (a slowdown of 1), overlapped and serial;
+ * moe_span_racks over that link gives the slowdown asked for. */
+static void the_link_at_which_three_racks_cost_nothing_extra(void **state)
+{
+    (void)state;
+    moe_link o = moe_scaleout_for_slowdown(3, 900e9, 1.0, false);
+    assert_true(o.exists);
+    assert_close(o.scaleout_bytes_per_s, E_LINK_R3_FREE_OVERLAP, TIGHT, "B/s");
+    assert_close(moe_span_racks(3, 900e9, o.scaleout_bytes_per_s).slowdown_overlap, 1.0,
+                 TIGHT, "x");
+    moe_link s = moe_scaleout_for_slowdown(3, 900e9, 1.0, true);
+    assert_true(s.exists);
+    assert_close(s.scaleout_bytes_per_s, E_LINK_R3_FREE_SERIAL, TIGHT, "B/s");
+    assert_close(moe_span_racks(3, 900e9, s.scaleout_bytes_per_s).slowdown_serial, 1.0,
+                 TIGHT, "x");
+}
+
+/* §2.5 (Two racks), moe.h: the slowest link at which four racks of those GPUs take at
+ * most twice one rack's all-to-all, overlapped and serial; the GB200's own NIC
+ * (50e9 B/s) is slower than either. */
+static void the_link_for_twice_one_racks_time_on_four_racks(void **state)
+{
+    (void)state;
+    moe_link o = moe_scaleout_for_slowdown(4, 900e9, 2.0, false);
+    assert_true(o.exists);
+    assert_close(o.scaleout_bytes_per_s, E_LINK_R4_X2_OVERLAP, TIGHT, "B/s");
+    moe_link s = moe_scaleout_for_slowdown(4, 900e9, 2.0, true);
+    assert_true(s.exists);
+    assert_close(s.scaleout_bytes_per_s, E_LINK_R4_X2_SERIAL, TIGHT, "B/s");
+    assert_close(moe_span_racks(4, 900e9, s.scaleout_bytes_per_s).slowdown_serial, 2.0,
+                 TIGHT, "x");
+    assert_true(moe_span_racks(4, 900e9, 50e9).slowdown_overlap > 2.0);
+}
+
+/* moe.h's no-answer rule, on four racks with W_up = 2^30 B/s (exact in doubles): a
+ * target of 1/4 overlapped has a link; 1/8 overlapped, and 1/4 serial, have none
+ * (exists false, W_out 0). */
+static void targets_no_link_can_meet_have_no_answer(void **state)
+{
+    (void)state;
+    moe_link edge = moe_scaleout_for_slowdown(4, 0x1p30, 0.25, false);
+    assert_true(edge.exists);
+    assert_close(edge.scaleout_bytes_per_s, E_LINK_R4_QUARTER_OVERLAP, TIGHT, "B/s");
+    moe_link below = moe_scaleout_for_slowdown(4, 0x1p30, 0.125, false);
+    assert_false(below.exists);
+    assert_close(below.scaleout_bytes_per_s, 0.0, TIGHT, "B/s");
+    moe_link serial = moe_scaleout_for_slowdown(4, 0x1p30, 0.25, true);
+    assert_false(serial.exists);
+    assert_close(serial.scaleout_bytes_per_s, 0.0, TIGHT, "B/s");
+}
+
+/* moe.h: on one rack nothing crosses: a target of 1 needs no link (exists, W_out 0),
+ * overlapped and serial; a target of 1/2 has no answer. */
+static void one_rack_needs_no_link(void **state)
+{
+    (void)state;
+    for (int serial = 0; serial <= 1; serial++) {
+        moe_link l = moe_scaleout_for_slowdown(1, 900e9, 1.0, serial);
+        assert_true(l.exists);
+        assert_close(l.scaleout_bytes_per_s, 0.0, TIGHT, "B/s");
+        assert_false(moe_scaleout_for_slowdown(1, 900e9, 0.5, serial).exists);
+    }
 }
 
 /* §2.4 (Three roofs) and §2.5 (Two racks): DeepSeek-V3 on two GB200 racks of 64 GPUs
@@ -842,8 +905,7 @@ static void hopper_tray_holds_640_gb_and_an_nvl72_13_tb(void **state)
 
 /* §2.8 (Why a rack is the unit): the largest fp4 model a GB200 NVL72 holds with no
  * context, and beside its batch's caches of 4,096 tokens of DeepSeek-V3's MLA cache
- * (37e9 active, r = 312.5): parameters, sparsity, batch; weights and caches together
- * fill the HBM. */
+ * (37e9 active, r = 312.5): parameters, sparsity, batch and the caches' bytes. */
 static void largest_model_on_an_nvl72_with_and_without_context(void **state)
 {
     (void)state;
@@ -856,7 +918,7 @@ static void largest_model_on_an_nvl72_with_and_without_context(void **state)
     assert_close(kv.params_total, E_NVL72_FP4_PARAMS_L4096, TIGHT, "params");
     assert_close(kv.sparsity, E_NVL72_FP4_SPARSITY_L4096, TIGHT, "");
     assert_close(kv.batch, E_NVL72_FP4_BATCH_L4096, TIGHT, "sequences");
-    assert_close(kv.kv_bytes + 0.5 * kv.params_total, h, TIGHT, "B");
+    assert_close(kv.kv_bytes, E_NVL72_FP4_KV_BYTES_L4096, TIGHT, "B");
 }
 
 /* moe.h's no-answer rule: 8 x 80 GB cannot hold N_active = 400e9 in bf16, and can
@@ -1212,9 +1274,13 @@ int main(void)
         CHALK_TEST(three_roofs, an_empty_batch_only_reads_the_weights),
         CHALK_TEST(three_roofs, knee_ties_go_to_compute_and_to_no_knee),
         CHALK_TEST(three_roofs, no_moe_layer_means_no_network),
-        CHALK_TEST(two_racks, two_racks_over_the_lectures_8x_slower_link),
-        CHALK_TEST(two_racks, gb200_nics_and_four_racks),
+        CHALK_TEST(two_racks, three_racks_over_the_lectures_8x_slower_link),
+        CHALK_TEST(two_racks, gb200_nics_over_four_racks),
         CHALK_TEST(two_racks, one_rack_or_an_equal_link_costs_nothing_extra),
+        CHALK_TEST(two_racks, the_link_at_which_three_racks_cost_nothing_extra),
+        CHALK_TEST(two_racks, the_link_for_twice_one_racks_time_on_four_racks),
+        CHALK_TEST(two_racks, targets_no_link_can_meet_have_no_answer),
+        CHALK_TEST(two_racks, one_rack_needs_no_link),
         CHALK_TEST(two_racks, deepseek_on_two_racks_of_64),
         CHALK_TEST(expert_batch, an_expert_sees_batch_times_k_over_e_tokens),
         CHALK_TEST(expert_batch, deepseek_experts_need_10000_sequences_on_gb200),
