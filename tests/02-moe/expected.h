@@ -54,7 +54,7 @@
 /* knee, bf16 activations, 1,024 tokens (closed form of §2.4) */
 #define E_V3_KNEE_BF16_L1024 4077.698342704553
 
-/* the context past which no knee exists, fp4 (chapter 1's balance context) */
+/* the context past which no knee exists, fp4 (closed form of §2.4) */
 #define E_V3_NO_KNEE_CONTEXT 1684.8816029143898
 
 /* exact toy: the batch at which the three roofs tie (closed form of §2.4) */
@@ -120,7 +120,7 @@
 /* the same, serial (closed form of §2.5) */
 #define E_LINK_R4_X2_SERIAL 385714285714.2857
 
-/* 4 racks, W_up 2^30 B/s, a target of 1/4, overlapped: the in-rack part's own time (closed form of §2.5) */
+/* 4 racks, W_up 2^30 B/s, a target of 1/4, overlapped (closed form of §2.5) */
 #define E_LINK_R4_QUARTER_OVERLAP 3221225472.0
 
 /* DeepSeek-V3 on 2 racks of 64 GB200s, B = 8,192: compute (§2.4, §2.5) */
@@ -297,8 +297,11 @@
 /* its cost (§2.10) */
 #define E_LAYOUT_V3_USD_PER_TOKEN 4.111111111111111e-09
 
-/* 3e9 active parameters on one 1e15 FLOP/s GPU: compute a sequence (§2.4) */
-#define E_LAYOUT_QUOTIENT_SLOPE_S 6e-06
+/* one GPU, 3e9 active parameters, 1e15 FLOP/s, a 45 ms target: its batch in exact arithmetic (§2.4, §2.10) */
+#define E_LAYOUT_QUOTIENT_BATCH_45MS 7.5e+03
+
+/* the same at 15 ms, in exact arithmetic (moe.h's test in doubles may keep one less) */
+#define E_LAYOUT_QUOTIENT_BATCH_15MS 2.5e+03
 
 /* toy at a 2^-6 s target: GPUs (closed form of §2.10) */
 #define E_LAYOUT_EDGE_GPUS 8

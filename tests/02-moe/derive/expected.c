@@ -137,7 +137,7 @@ static void three_roofs(void)
                 v3_weights_s(V3_GPUS) / (v3_a2a_slope(2.0) - v3_kv_slope(V3_GPUS, 1024)),
                 "knee, bf16 activations, 1,024 tokens (closed form of §2.4)");
     derive_real("E_V3_NO_KNEE_CONTEXT", 2.0 * V3_ACTIVE * GB_HBM / (GB_F * V3_KV),
-                "the context past which no knee exists, fp4 (chapter 1's balance context)");
+                "the context past which no knee exists, fp4 (closed form of §2.4)");
 
     derive_real("E_TOY_TIE_BATCH", 4.0 / 1.0,
                 "exact toy: the batch at which the three roofs tie (closed form of §2.4)");
@@ -184,8 +184,7 @@ static void two_racks(void)
     derive_real("E_LINK_R4_X2_SERIAL", GB_UP * 3.0 / (4 * 2.0 - 1),
                 "the same, serial (closed form of §2.5)");
     derive_real("E_LINK_R4_QUARTER_OVERLAP", 0x1p30 * 3.0 / (4 * 0.25),
-                "4 racks, W_up 2^30 B/s, a target of 1/4, overlapped: the in-rack part's own "
-                "time (closed form of §2.5)");
+                "4 racks, W_up 2^30 B/s, a target of 1/4, overlapped (closed form of §2.5)");
     /* 2 racks of 64: twice the GPUs; each GPU sends half its copies in rack, half out */
     derive_real("E_V3_2R_COMPUTE_S_B8192", 8192 * v3_compute_slope(2 * V3_GPUS),
                 "DeepSeek-V3 on 2 racks of 64 GB200s, B = 8,192: compute (§2.4, §2.5)");
@@ -332,8 +331,13 @@ static void cheapest_layout(void)
     derive_real("E_LAYOUT_V3_BATCH", floor(0.020 / v3_compute_slope(g_v3)), "its batch (§2.10)");
     derive_real("E_LAYOUT_V3_USD_PER_TOKEN", 2.0 / 3600 * 2.0 * V3_ACTIVE / GB_F,
                 "its cost (§2.10)");
-    derive_real("E_LAYOUT_QUOTIENT_SLOPE_S", 2.0 * 3e9 / 1e15,
-                "3e9 active parameters on one 1e15 FLOP/s GPU: compute a sequence (§2.4)");
+    /* 3e9 active parameters on one 1e15 FLOP/s GPU: 6e-6 s of compute a sequence */
+    derive_real("E_LAYOUT_QUOTIENT_BATCH_45MS", round(0.045 / (2.0 * 3e9 / 1e15)),
+                "one GPU, 3e9 active parameters, 1e15 FLOP/s, a 45 ms target: its batch in "
+                "exact arithmetic (§2.4, §2.10)");
+    derive_real("E_LAYOUT_QUOTIENT_BATCH_15MS", round(0.015 / (2.0 * 3e9 / 1e15)),
+                "the same at 15 ms, in exact arithmetic (moe.h's test in doubles may keep one "
+                "less)");
     int g_edge = 1; /* the weights alone take 2^-3 / G s */
     while (0x1p-3 / g_edge > 0x1p-6)
         g_edge *= 2;
