@@ -135,6 +135,18 @@ moe_racks moe_span_racks(int racks, double scaleup_bytes_per_s,
     return (moe_racks){0};
 }
 
+moe_link moe_scaleout_for_slowdown(int racks, double scaleup_bytes_per_s,
+                                   double max_slowdown, bool serial)
+{
+    /* TODO §2.5 (Two racks): the slowest scale-out link whose slowdown
+     * stays within max_slowdown, or that there is none. */
+    (void)racks;
+    (void)scaleup_bytes_per_s;
+    (void)max_slowdown;
+    (void)serial;
+    return (moe_link){0};
+}
+
 /* ---- Exercise 2.6 (*) expert_batch -------------------------------- */
 
 double moe_tokens_per_expert(double batch, int experts, int top_k)

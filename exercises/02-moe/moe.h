@@ -259,6 +259,32 @@ typedef struct moe_racks {
 moe_racks moe_span_racks(int racks, double scaleup_bytes_per_s,
                          double scaleout_bytes_per_s);
 
+/* The slowest scale-out link that keeps the all-to-all within a target. */
+typedef struct moe_link {
+    bool exists;                 /* false when no link, however fast, meets
+                                  * the target (below) */
+    double scaleout_bytes_per_s; /* W_out: the least scale-out bandwidth per
+                                  * GPU, one direction, bytes/s; 0 when
+                                  * racks = 1 (nothing crosses) or !exists */
+} moe_link;
+
+/* The least scale-out bandwidth W_out at which an expert layer spread
+ * over `racks` racks takes at most `max_slowdown` times one rack's
+ * all-to-all, with the same tokens on each GPU, for GPUs whose scale-up
+ * bandwidth is scaleup_bytes_per_s, §2.5 (Two racks). The slowdown is
+ * moe_span_racks's: slowdown_serial when `serial`, slowdown_overlap
+ * otherwise; at the W_out returned it is at most max_slowdown, and
+ * equal to it (up to rounding) when the link is what limits it.
+ * max_slowdown = 1 asks for the link at which the extra racks cost
+ * nothing. racks = 1: nothing crosses, so any link meets a target of
+ * 1 or more (exists, W_out 0) and none meets a target below 1.
+ * No answer (exists = false, W_out 0) when no finite W_out meets the
+ * target: a target that a link would only reach in the limit of
+ * infinite bandwidth is no answer. Preconditions: racks >= 1,
+ * scaleup_bytes_per_s > 0 and finite, max_slowdown > 0 and finite. */
+moe_link moe_scaleout_for_slowdown(int racks, double scaleup_bytes_per_s,
+                                   double max_slowdown, bool serial);
+
 /* ---- Exercise 2.6 (*) expert_batch: tokens per expert -------------------- */
 
 /* Tokens one expert receives on average in a step,

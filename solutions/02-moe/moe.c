@@ -217,6 +217,30 @@ moe_racks moe_span_racks(int racks, double scaleup_bytes_per_s,
     m.slowdown_serial = in_rack + cross;
     return m;
 }
+
+moe_link moe_scaleout_for_slowdown(int racks,
+                                   double scaleup_bytes_per_s,
+                                   double max_slowdown, bool serial)
+{
+    COST_ASSERT(racks >= 1 && scaleup_bytes_per_s > 0.0 &&
+                max_slowdown > 0.0 && "need a bandwidth, a target");
+    moe_link l = {.exists = false, .scaleout_bytes_per_s = 0.0};
+    double r = racks;
+    if (racks == 1) { /* nothing crosses: one rack's time, any link */
+        l.exists = max_slowdown >= 1.0;
+        return l;
+    }
+    /* the in-rack 1/R takes its time whatever the link; serial, the
+     * cross part gets what it leaves of the target */
+    double budget = serial ? max_slowdown - 1.0 / r : max_slowdown;
+    if (serial ? budget <= 0.0 : max_slowdown < 1.0 / r)
+        return l; /* only an infinitely fast link, or none */
+    /* (R - 1)/R * W_up / W_out <= budget */
+    l.exists = true;
+    l.scaleout_bytes_per_s =
+        scaleup_bytes_per_s * (r - 1.0) / (r * budget);
+    return l;
+}
 /* endregion: racks */
 
 /* ---- Exercise 2.6 ---------------------------------------------------- */

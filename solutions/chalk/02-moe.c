@@ -21,7 +21,9 @@
  *                                            gb200-nvl72; 8 with --scale-out-bytes-per-s
  *                                            112.5e9)
  *   Two racks: half the tokens cross         moe ... --racks 2 -> cross_rack_fraction,
- *                                            slowdown_vs_one_rack (4 at 8x, 4.5 serial)
+ *                                            slowdown_vs_one_rack (4 at 8x, 4.5 serial);
+ *                                            scaleout_for_no_slowdown (the NIC at which
+ *                                            they cost nothing extra)
  *   Rack ~64 GPUs; Hopper 8, Blackwell 72    domain --hw h100-sxm / gb200-nvl72 ->
  *                                            domain_chips; Rubin "500-something":
  *                                            domain --chips 576 --hbm-bytes ...
@@ -263,6 +265,13 @@ static void put_racks(chalk_record *r, const chalk_point *p, int racks)
                      m.slowdown_overlap, why);
     chalk_put_result(r, "slowdown_serial_vs_one_rack", "  halves one after the other",
                      CHALK_U_RATIO, CHALK_DETAIL, known, m.slowdown_serial, why);
+    /* the slowest NIC at which these racks cost nothing extra (needs only W_up) */
+    moe_link free_link = moe_scaleout_for_slowdown(racks, scaleup, 1.0, false);
+    chalk_put_number(r, "scaleout_for_no_slowdown", "  NIC for no slowdown",
+                     CHALK_U_BYTES_PER_S, CHALK_DETAIL, free_link.scaleout_bytes_per_s);
+    moe_link free_serial = moe_scaleout_for_slowdown(racks, scaleup, 1.0, true);
+    chalk_put_number(r, "scaleout_for_no_slowdown_serial", "    halves one after the other",
+                     CHALK_U_BYTES_PER_S, CHALK_DETAIL, free_serial.scaleout_bytes_per_s);
 }
 
 static void build_moe(const chalk_point *p, chalk_record *r)

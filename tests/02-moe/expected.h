@@ -54,7 +54,7 @@
 /* knee, bf16 activations, 1,024 tokens (closed form of §2.4) */
 #define E_V3_KNEE_BF16_L1024 4077.698342704553
 
-/* the context past which no knee exists, fp4 (chapter 1's balance context) */
+/* the context past which no knee exists, fp4 (closed form of §2.4) */
 #define E_V3_NO_KNEE_CONTEXT 1684.8816029143898
 
 /* exact toy: the batch at which the three roofs tie (closed form of §2.4) */
@@ -84,35 +84,44 @@
 /* exact toy: compute of 100 sequences (§2.4) */
 #define E_TOY_COMPUTE_S_B100 1e+02
 
-/* 2 racks: the share crossing (the lecture at 36:47) */
-#define E_RACKS2_CROSS 0.5
+/* 3 racks: the share crossing (closed form of §2.5) */
+#define E_RACKS3_CROSS 0.6666666666666666
 
-/* 2 racks, 8x slower link, overlapped (the lecture at 36:47) */
-#define E_RACKS2_LECTURE_OVERLAP 4.0
+/* 3 racks, the lecture's 8x slower link (36:47), overlapped (closed form of §2.5) */
+#define E_RACKS3_LECTURE_OVERLAP 5.333333333333333
 
-/* 2 racks, 8x slower link, one part after the other (the lecture at 36:47) */
-#define E_RACKS2_LECTURE_SERIAL 4.5
-
-/* 2 racks, NVLink 5 over a 400 Gb/s NIC, overlapped (closed form of §2.5) */
-#define E_RACKS2_GB200_OVERLAP 9.0
-
-/* the same, serial (closed form of §2.5) */
-#define E_RACKS2_GB200_SERIAL 9.5
+/* the same, one part after the other (closed form of §2.5) */
+#define E_RACKS3_LECTURE_SERIAL 5.666666666666666
 
 /* 4 racks: the share crossing (closed form of §2.5) */
 #define E_RACKS4_CROSS 0.75
 
-/* 4 racks, 8x slower link, overlapped (closed form of §2.5) */
-#define E_RACKS4_LECTURE_OVERLAP 6.0
+/* 4 racks, NVLink 5 over a 400 Gb/s NIC, overlapped (closed form of §2.5) */
+#define E_RACKS4_GB200_OVERLAP 13.5
 
-/* 4 racks, 8x slower link, serial (closed form of §2.5) */
-#define E_RACKS4_LECTURE_SERIAL 6.25
+/* the same, serial (closed form of §2.5) */
+#define E_RACKS4_GB200_SERIAL 13.75
 
 /* 2 racks, a NIC as fast as NVLink, overlapped (closed form of §2.5) */
 #define E_RACKS2_EQUAL_OVERLAP 0.5
 
 /* the same, serial (closed form of §2.5) */
 #define E_RACKS2_EQUAL_SERIAL 1.0
+
+/* 3 racks cost nothing extra (s = 1), NVLink 5, overlapped (closed form of §2.5) */
+#define E_LINK_R3_FREE_OVERLAP 6e+11
+
+/* the same, serial (closed form of §2.5) */
+#define E_LINK_R3_FREE_SERIAL 9e+11
+
+/* 4 racks at twice one rack's all-to-all, NVLink 5, overlapped (closed form of §2.5) */
+#define E_LINK_R4_X2_OVERLAP 3.375e+11
+
+/* the same, serial (closed form of §2.5) */
+#define E_LINK_R4_X2_SERIAL 385714285714.2857
+
+/* 4 racks, W_up 2^30 B/s, a target of 1/4, overlapped (closed form of §2.5) */
+#define E_LINK_R4_QUARTER_OVERLAP 3221225472.0
 
 /* DeepSeek-V3 on 2 racks of 64 GB200s, B = 8,192: compute (§2.4, §2.5) */
 #define E_V3_2R_COMPUTE_S_B8192 0.0004736
@@ -222,6 +231,9 @@
 /* its balance batch (§2.8) */
 #define E_NVL72_FP4_BATCH_L4096 65932.42469997202
 
+/* the caches of that batch, 4,096 tokens each (§2.8) */
+#define E_NVL72_FP4_KV_BYTES_L4096 9488800457761.656
+
 /* toy, no context: GPUs (closed form of §2.10) */
 #define E_LAYOUT_NOCTX_GPUS 2
 
@@ -285,8 +297,11 @@
 /* its cost (§2.10) */
 #define E_LAYOUT_V3_USD_PER_TOKEN 4.111111111111111e-09
 
-/* 3e9 active parameters on one 1e15 FLOP/s GPU: compute a sequence (§2.4) */
-#define E_LAYOUT_QUOTIENT_SLOPE_S 6e-06
+/* one GPU, 3e9 active parameters, 1e15 FLOP/s, a 45 ms target: its batch in exact arithmetic (§2.4, §2.10) */
+#define E_LAYOUT_QUOTIENT_BATCH_45MS 7.5e+03
+
+/* the same at 15 ms, in exact arithmetic (moe.h's test in doubles may keep one less) */
+#define E_LAYOUT_QUOTIENT_BATCH_15MS 2.5e+03
 
 /* toy at a 2^-6 s target: GPUs (closed form of §2.10) */
 #define E_LAYOUT_EDGE_GPUS 8

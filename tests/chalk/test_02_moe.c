@@ -115,7 +115,8 @@ static void moe_two_racks_at_8x_slow_the_all_to_all_4x(void **state)
 }
 
 /* NVIDIA: NVLink 5 900e9 B/s against a 400 Gb/s NIC (50e9 B/s) is 18x, so two racks cost
- * 9x per token; on one rack the same command reports no slowdown. */
+ * 9x per token; on one rack the same command reports no slowdown. A NIC half as fast as
+ * NVLink would make two racks free (overlapped). */
 static void moe_gb200_presets_give_18x_and_one_rack_no_slowdown(void **state)
 {
     (void)state;
@@ -124,6 +125,12 @@ static void moe_gb200_presets_give_18x_and_one_rack_no_slowdown(void **state)
     assert_close(json_path(r->out, "rows.0.scaleup_over_scaleout"), 18.0, TIGHT, "x");
     assert_close(json_path(r->out, "rows.0.slowdown_vs_one_rack"), 1.0, TIGHT, "x");
     assert_close(json_path(r->out, "rows.1.slowdown_vs_one_rack"), 9.0, TIGHT, "x");
+    /* §2.5: the NIC at which the racks cost nothing extra: none needed on one rack;
+     * on two, (R - 1)/R of NVLink overlapped, all of it serial */
+    assert_close(json_path(r->out, "rows.0.scaleout_for_no_slowdown"), 0.0, TIGHT, "B/s");
+    assert_close(json_path(r->out, "rows.1.scaleout_for_no_slowdown"), 450e9, TIGHT, "B/s");
+    assert_close(json_path(r->out, "rows.1.scaleout_for_no_slowdown_serial"), 900e9, TIGHT,
+                 "B/s");
     double c1 = json_path(r->out, "rows.0.compute_s"), c2 = json_path(r->out, "rows.1.compute_s");
     assert_close(c2, c1 / 2, 1e-9, "s"); /* the same batch over twice the GPUs */
     run_free(r);

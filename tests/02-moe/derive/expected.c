@@ -137,7 +137,7 @@ static void three_roofs(void)
                 v3_weights_s(V3_GPUS) / (v3_a2a_slope(2.0) - v3_kv_slope(V3_GPUS, 1024)),
                 "knee, bf16 activations, 1,024 tokens (closed form of §2.4)");
     derive_real("E_V3_NO_KNEE_CONTEXT", 2.0 * V3_ACTIVE * GB_HBM / (GB_F * V3_KV),
-                "the context past which no knee exists, fp4 (chapter 1's balance context)");
+                "the context past which no knee exists, fp4 (closed form of §2.4)");
 
     derive_real("E_TOY_TIE_BATCH", 4.0 / 1.0,
                 "exact toy: the batch at which the three roofs tie (closed form of §2.4)");
@@ -159,24 +159,32 @@ static void two_racks(void)
 {
     /* the lecture at 36:47: (R - 1) / R of the copies cross, each at W_up / W_out the time */
     double lec = 800e9 / 100e9, gb = GB_UP / GB_OUT;
-    derive_real("E_RACKS2_CROSS", 1.0 / 2, "2 racks: the share crossing (the lecture at 36:47)");
-    derive_real("E_RACKS2_LECTURE_OVERLAP", 0.5 * lec,
-                "2 racks, 8x slower link, overlapped (the lecture at 36:47)");
-    derive_real("E_RACKS2_LECTURE_SERIAL", 0.5 * lec + 0.5,
-                "2 racks, 8x slower link, one part after the other (the lecture at 36:47)");
-    derive_real("E_RACKS2_GB200_OVERLAP", 0.5 * gb,
-                "2 racks, NVLink 5 over a 400 Gb/s NIC, overlapped (closed form of §2.5)");
-    derive_real("E_RACKS2_GB200_SERIAL", 0.5 * gb + 0.5,
-                "the same, serial (closed form of §2.5)");
+    derive_real("E_RACKS3_CROSS", 2.0 / 3, "3 racks: the share crossing (closed form of §2.5)");
+    derive_real("E_RACKS3_LECTURE_OVERLAP", fmax(1.0 / 3, 2.0 / 3 * lec),
+                "3 racks, the lecture's 8x slower link (36:47), overlapped (closed form of §2.5)");
+    derive_real("E_RACKS3_LECTURE_SERIAL", 1.0 / 3 + 2.0 / 3 * lec,
+                "the same, one part after the other (closed form of §2.5)");
     derive_real("E_RACKS4_CROSS", 3.0 / 4, "4 racks: the share crossing (closed form of §2.5)");
-    derive_real("E_RACKS4_LECTURE_OVERLAP", 0.75 * lec,
-                "4 racks, 8x slower link, overlapped (closed form of §2.5)");
-    derive_real("E_RACKS4_LECTURE_SERIAL", 0.75 * lec + 0.25,
-                "4 racks, 8x slower link, serial (closed form of §2.5)");
+    derive_real("E_RACKS4_GB200_OVERLAP", fmax(0.25, 0.75 * gb),
+                "4 racks, NVLink 5 over a 400 Gb/s NIC, overlapped (closed form of §2.5)");
+    derive_real("E_RACKS4_GB200_SERIAL", 0.25 + 0.75 * gb,
+                "the same, serial (closed form of §2.5)");
     derive_real("E_RACKS2_EQUAL_OVERLAP", fmax(0.5, 0.5 * 1.0),
                 "2 racks, a NIC as fast as NVLink, overlapped (closed form of §2.5)");
     derive_real("E_RACKS2_EQUAL_SERIAL", 0.5 + 0.5 * 1.0,
                 "the same, serial (closed form of §2.5)");
+    /* the least W_out: (R - 1)/R W_up / W_out <= s overlapped (and 1/R <= s); serial,
+     * (R - 1)/R W_up / W_out <= s - 1/R (and s > 1/R) */
+    derive_real("E_LINK_R3_FREE_OVERLAP", GB_UP * 2.0 / (3 * 1.0),
+                "3 racks cost nothing extra (s = 1), NVLink 5, overlapped (closed form of §2.5)");
+    derive_real("E_LINK_R3_FREE_SERIAL", GB_UP * 2.0 / (3 * 1.0 - 1),
+                "the same, serial (closed form of §2.5)");
+    derive_real("E_LINK_R4_X2_OVERLAP", GB_UP * 3.0 / (4 * 2.0),
+                "4 racks at twice one rack's all-to-all, NVLink 5, overlapped (closed form of §2.5)");
+    derive_real("E_LINK_R4_X2_SERIAL", GB_UP * 3.0 / (4 * 2.0 - 1),
+                "the same, serial (closed form of §2.5)");
+    derive_real("E_LINK_R4_QUARTER_OVERLAP", 0x1p30 * 3.0 / (4 * 0.25),
+                "4 racks, W_up 2^30 B/s, a target of 1/4, overlapped (closed form of §2.5)");
     /* 2 racks of 64: twice the GPUs; each GPU sends half its copies in rack, half out */
     derive_real("E_V3_2R_COMPUTE_S_B8192", 8192 * v3_compute_slope(2 * V3_GPUS),
                 "DeepSeek-V3 on 2 racks of 64 GB200s, B = 8,192: compute (§2.4, §2.5)");
@@ -257,6 +265,8 @@ static void rack_capacity(void)
                 "the same beside its balance batch's caches, 4,096 tokens (closed form of §2.8)");
     derive_real("E_NVL72_FP4_SPARSITY_L4096", n / V3_ACTIVE, "its sparsity (§2.8)");
     derive_real("E_NVL72_FP4_BATCH_L4096", r * n / V3_ACTIVE, "its balance batch (§2.8)");
+    derive_real("E_NVL72_FP4_KV_BYTES_L4096", r * n / V3_ACTIVE * 4096 * V3_KV,
+                "the caches of that batch, 4,096 tokens each (§2.8)");
 }
 
 /* the fewest GPUs, a divisor of the experts, whose HBM holds the weights */
@@ -321,8 +331,13 @@ static void cheapest_layout(void)
     derive_real("E_LAYOUT_V3_BATCH", floor(0.020 / v3_compute_slope(g_v3)), "its batch (§2.10)");
     derive_real("E_LAYOUT_V3_USD_PER_TOKEN", 2.0 / 3600 * 2.0 * V3_ACTIVE / GB_F,
                 "its cost (§2.10)");
-    derive_real("E_LAYOUT_QUOTIENT_SLOPE_S", 2.0 * 3e9 / 1e15,
-                "3e9 active parameters on one 1e15 FLOP/s GPU: compute a sequence (§2.4)");
+    /* 3e9 active parameters on one 1e15 FLOP/s GPU: 6e-6 s of compute a sequence */
+    derive_real("E_LAYOUT_QUOTIENT_BATCH_45MS", round(0.045 / (2.0 * 3e9 / 1e15)),
+                "one GPU, 3e9 active parameters, 1e15 FLOP/s, a 45 ms target: its batch in "
+                "exact arithmetic (§2.4, §2.10)");
+    derive_real("E_LAYOUT_QUOTIENT_BATCH_15MS", round(0.015 / (2.0 * 3e9 / 1e15)),
+                "the same at 15 ms, in exact arithmetic (moe.h's test in doubles may keep one "
+                "less)");
     int g_edge = 1; /* the weights alone take 2^-3 / G s */
     while (0x1p-3 / g_edge > 0x1p-6)
         g_edge *= 2;

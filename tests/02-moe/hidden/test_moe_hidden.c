@@ -139,6 +139,34 @@ static void three_racks_and_hopper_nodes(void **state)
     assert_close(h100.slowdown_serial, 5.0, TIGHT, "x");
 }
 
+/* The links, by the closed forms of §2.5 (Two racks): H100 nodes (NVLink 450e9 B/s) over
+ * two racks at 4.5x overlapped, W_up / (2 x 4.5), and at 5x serial, W_up / (2 x 5 - 1):
+ * both the H100's own 50e9 B/s NIC; the lecture's two racks at 4x over NVLink 800e9:
+ * 100e9 (and the lecture's slowdowns themselves); three racks at 1/3 overlapped, 2 W_up, and serial, no answer; one rack at 2x
+ * serial, no link needed. */
+static void links_for_hopper_nodes_and_the_lectures_racks(void **state)
+{
+    (void)state;
+    moe_link h = moe_scaleout_for_slowdown(2, 450e9, 4.5, false);
+    assert_true(h.exists);
+    assert_close(h.scaleout_bytes_per_s, 50e9, TIGHT, "B/s");
+    moe_link hs = moe_scaleout_for_slowdown(2, 450e9, 5.0, true);
+    assert_true(hs.exists);
+    assert_close(hs.scaleout_bytes_per_s, 50e9, TIGHT, "B/s");
+    assert_close(moe_scaleout_for_slowdown(2, 800e9, 4.0, false).scaleout_bytes_per_s, 100e9,
+                 TIGHT, "B/s");
+    moe_racks lec = moe_span_racks(2, 800e9, 100e9); /* the lecture's 4x, 4.5x serial */
+    assert_close(lec.slowdown_overlap, 4.0, TIGHT, "x");
+    assert_close(lec.slowdown_serial, 4.5, TIGHT, "x");
+    moe_link third = moe_scaleout_for_slowdown(3, 900e9, 1.0 / 3, false);
+    assert_true(third.exists);
+    assert_close(third.scaleout_bytes_per_s, 1800e9, TIGHT, "B/s");
+    assert_false(moe_scaleout_for_slowdown(3, 900e9, 1.0 / 3, true).exists);
+    moe_link one = moe_scaleout_for_slowdown(1, 900e9, 2.0, true);
+    assert_true(one.exists);
+    assert_close(one.scaleout_bytes_per_s, 0.0, TIGHT, "B/s");
+}
+
 /* H100 in fp8: r = 1,979e12 / 2 x 1 / 3.35e12 = 295.4; Qwen3 (E/k = 16) needs 4,726
  * sequences; Mixtral in bf16 (r = 295.2, E/k = 4) needs 1,181. */
 static void expert_batches_on_hopper(void **state)
@@ -486,6 +514,7 @@ int main(void)
         CHALK_TEST(three_roofs, mixtral_on_h100_roofs_and_compute_bound_knee),
         CHALK_TEST(three_roofs, qwen3_with_bf16_activations_is_network_bound),
         CHALK_TEST(two_racks, three_racks_and_hopper_nodes),
+        CHALK_TEST(two_racks, links_for_hopper_nodes_and_the_lectures_racks),
         CHALK_TEST(expert_batch, expert_batches_on_hopper),
         CHALK_TEST(rng, rng_below_is_fair_for_other_ranges),
         CHALK_TEST(load_closed_forms, three_tokens_in_three_experts_by_hand),
