@@ -241,8 +241,8 @@ static void without_attention_the_kink_comes_earlier(void **state)
 }
 
 /* The contract's unbounded batch, and a batch so large that it is all but unbounded:
- * the same kink (E_KINK_DSV3_UNBOUNDED_BATCH_TOKENS, chapter 1's balance context with
- * attention, §5.1 (The roofline against context)). */
+ * the same kink (E_KINK_DSV3_UNBOUNDED_BATCH_TOKENS: §5.1 (The roofline against
+ * context)). */
 static void kink_at_an_unbounded_batch(void **state)
 {
     (void)state;
@@ -253,8 +253,8 @@ static void kink_at_an_unbounded_batch(void **state)
                  "tokens");
 }
 
-/* Chapter 1's balance batch for this rack and model lies between 5,000 and 6,000: at
- * 5,000 a token is memory-bound at every context (no kink), at 6,000 it has one. */
+/* DeepSeek-V3 on the NVL72 has no kink at a batch of 5,000 (a token is memory-bound at
+ * every context) and has one at 6,000 (§5.1 (The roofline against context)). */
 static void no_kink_at_a_small_batch(void **state)
 {
     (void)state;
@@ -585,18 +585,21 @@ static void drain_times_of_four_devices(void **state)
     assert_close(context_drain_s(24e12, 285e6), E_DRAIN_EXOS_X24_S, TIGHT, "s");
 }
 
-/* A toy device of 100 bytes read at 10 bytes/s for $3,600 an hour: a byte held 1 s,
- * its 10 s drain time and 100 s (E_TIER_TOY_HOLD_*: §5.5 (Cache hits and memory tiers)). */
-static void a_toy_device_held_1_10_and_100_seconds(void **state)
+/* Two toy devices (§5.5 (Cache hits and memory tiers)): one of 96 bytes read at 12 bytes/s
+ * for $2,700 an hour, its bytes held 3 s and 20 s (E_TIER_TOY_HOLD_3S_USD_PER_B,
+ * E_TIER_TOY_HOLD_20S_USD_PER_B), and one of 64 bytes read at 16 bytes/s for $7,200 an
+ * hour, held its 4 s drain time (E_TIER_SMALL_TOY_HOLD_4S_USD_PER_B). */
+static void toy_devices_held_below_at_and_above_their_drain_times(void **state)
 {
     (void)state;
-    cost_tier t = {"toy", "toy", 100, 10, 3600, "", ""};
-    assert_close(context_tier_usd_per_byte(&t, 1), E_TIER_TOY_HOLD_1S_USD_PER_B, TIGHT,
+    cost_tier t = {"toy", "toy", 96, 12, 2700, "", ""};
+    assert_close(context_tier_usd_per_byte(&t, 3), E_TIER_TOY_HOLD_3S_USD_PER_B, TIGHT,
                  "USD/B");
-    assert_close(context_tier_usd_per_byte(&t, 100), E_TIER_TOY_HOLD_100S_USD_PER_B, TIGHT,
+    assert_close(context_tier_usd_per_byte(&t, 20), E_TIER_TOY_HOLD_20S_USD_PER_B, TIGHT,
                  "USD/B");
-    assert_close(context_tier_usd_per_byte(&t, 10), E_TIER_TOY_HOLD_10S_USD_PER_B, TIGHT,
-                 "USD/B");
+    cost_tier small = {"small", "small", 64, 16, 7200, "", ""};
+    assert_close(context_tier_usd_per_byte(&small, 4), E_TIER_SMALL_TOY_HOLD_4S_USD_PER_B,
+                 TIGHT, "USD/B");
 }
 
 /* The cheapest of lib/tier.c's four tiers for holds of 10 ms, 1 s, 5 minutes, an hour and a
@@ -656,25 +659,25 @@ static void recomputing_beats_hbm_for_long_holds(void **state)
 }
 
 /* The contract's ties: of two tiers that cost the same the earlier wins, and
- * recomputing wins when it costs exactly what the cheapest tier does (the toy device
- * held its drain time, E_TIER_TOY_HOLD_10S_USD_PER_B, exact in a double). */
+ * recomputing wins when it costs exactly what the cheapest tier does (the second toy
+ * device held its drain time, E_TIER_SMALL_TOY_HOLD_4S_USD_PER_B, exact in a double). */
 static void ties_go_to_the_earlier_tier_and_to_recomputing(void **state)
 {
     (void)state;
-    cost_tier a = {"a", "a", 100, 10, 3600, "", ""};
-    cost_tier b = {"b", "b", 100, 10, 3600, "", ""};
+    cost_tier a = {"a", "a", 64, 16, 7200, "", ""};
+    cost_tier b = {"b", "b", 64, 16, 7200, "", ""};
     const cost_tier *twins[] = {&a, &b};
-    context_tier_choice c = context_cheapest_tier(twins, 2, 10, INFINITY);
+    context_tier_choice c = context_cheapest_tier(twins, 2, 4, INFINITY);
     assert_false(c.remat);
     assert_int_equal(c.tier, 0);
-    assert_true(context_cheapest_tier(twins, 2, 10, E_TIER_TOY_HOLD_10S_USD_PER_B).remat);
+    assert_true(context_cheapest_tier(twins, 2, 4, E_TIER_SMALL_TOY_HOLD_4S_USD_PER_B).remat);
     assert_false(
-        context_cheapest_tier(twins, 2, 10, E_TIER_TOY_HOLD_10S_USD_PER_B * 1.000001).remat);
+        context_cheapest_tier(twins, 2, 4, E_TIER_SMALL_TOY_HOLD_4S_USD_PER_B * 1.000001).remat);
     /* recomputing below the cheaper, later tier: tier is 0, as the contract says,
      * not the index of the tier it beat (`half`, a at half its price) */
-    cost_tier half = {"half", "half", 100, 10, 1800, "", ""};
+    cost_tier half = {"half", "half", 64, 16, 3600, "", ""};
     const cost_tier *pair[] = {&a, &half};
-    context_tier_choice r = context_cheapest_tier(pair, 2, 10, 0.01);
+    context_tier_choice r = context_cheapest_tier(pair, 2, 4, 0.01);
     assert_true(r.remat);
     assert_int_equal(r.tier, 0);
     assert_close(r.usd_per_byte, 0.01, TIGHT, "USD/B");
@@ -712,16 +715,6 @@ static void the_index_is_index_dim_numbers_per_layer(void **state)
     (void)state;
     assert_close(context_index_bytes_per_token(61, 128, 1.0), 7808.0, TIGHT, "B");
     assert_close(context_index_bytes_per_token(61, 128, 2.0), 2 * 7808.0, TIGHT, "B");
-}
-
-/* The square-root what-if: at 4 times the kink a step reads 2 kinks' worth; at or
- * below the kink, the whole context. */
-static void past_the_kink_reads_grow_as_the_square_root(void **state)
-{
-    (void)state;
-    assert_close(context_sqrt_read_tokens(400e3, 100e3), 200e3, TIGHT, "tokens");
-    assert_close(context_sqrt_read_tokens(1e8, 1e6), 1e7, TIGHT, "tokens");
-    assert_close(context_sqrt_read_tokens(50e3, 100e3), 50e3, TIGHT, "tokens");
 }
 
 /* The contract allows a context of zero: nothing is held, nothing read. At exactly
@@ -766,6 +759,16 @@ static void deepseek_mla_reaches_parity_at_a_few_thousand_tokens(void **state)
     assert_close(context_attention_parity_tokens(37e9, a), 74e9 / a, TIGHT, "tokens");
 }
 
+/* The square-root what-if: at 4 times the kink a step reads 2 kinks' worth; at or
+ * below the kink, the whole context. */
+static void past_the_kink_reads_grow_as_the_square_root(void **state)
+{
+    (void)state;
+    assert_close(context_sqrt_read_tokens(400e3, 100e3), 200e3, TIGHT, "tokens");
+    assert_close(context_sqrt_read_tokens(1e8, 1e6), 1e7, TIGHT, "tokens");
+    assert_close(context_sqrt_read_tokens(50e3, 100e3), 50e3, TIGHT, "tokens");
+}
+
 /* ---- 5.7 draft_length ------------------------------------------------------ */
 
 /* A toy decode whose numbers are exact: one sequence, 0.5 active parameters (1 s of
@@ -791,8 +794,8 @@ static void free_drafts_at_accept_0_8(void **state)
 }
 
 /* Drafts at 0.1 of a plain step each, accept 0.8, on a toy with 20 bytes of weights:
- * a longer best draft than free drafts would not be cheaper (E_DRAFT_COSTLY_A08_*:
- * eq. 1 and §5.4 (Output against input price)). */
+ * the best draft, shorter than the one free drafts would allow on the same toy
+ * (E_DRAFT_COSTLY_A08_*: eq. 1 and §5.4 (Output against input price)). */
 static void drafting_cost_shortens_the_best_draft(void **state)
 {
     (void)state;
@@ -1000,8 +1003,8 @@ static void a_list_without_writes_sends_everything_uncached(void **state)
  * 100 B/s, rented at 3,600 USD an hour (1 USD a second); 100 bytes of weights (100
  * parameters at 1 byte), 0.5 active parameters, 1 byte of cache per token of context,
  * no attention arithmetic. Its times are those of §5.1 (The roofline against
- * context); the expected answers (E_REACH_TOY_*) come from trying every context and
- * batch of the toy, in the instructor's copy. */
+ * context); the expected answers (E_REACH_TOY_*) are derived in the instructor's
+ * copy. */
 static context_deploy reach_toy(void)
 {
     return toy(100, 0.5, 1, 0, 1, 100);
@@ -1162,8 +1165,9 @@ int main(void)
         CHALK_TEST(attention_parity, conventional_layout_reaches_parity_near_100k),
         CHALK_TEST(attention_parity, aggressive_layout_reaches_parity_in_the_millions),
         CHALK_TEST(attention_parity, deepseek_mla_reaches_parity_at_a_few_thousand_tokens),
+        CHALK_TEST(attention_parity, past_the_kink_reads_grow_as_the_square_root),
         CHALK_TEST(cache_tiers, drain_times_of_four_devices),
-        CHALK_TEST(cache_tiers, a_toy_device_held_1_10_and_100_seconds),
+        CHALK_TEST(cache_tiers, toy_devices_held_below_at_and_above_their_drain_times),
         CHALK_TEST(cache_tiers, the_cheapest_of_four_tiers_across_holds),
         CHALK_TEST(cache_tiers, recomputing_one_token_of_deepseek_v3),
         CHALK_TEST(cache_tiers, recomputing_a_128k_context_of_deepseek_v3),
@@ -1193,7 +1197,6 @@ int main(void)
         CHALK_TEST(cache_schedule, the_tie_tolerance_is_relative_to_the_least_total),
         CHALK_TEST(cache_schedule, a_list_without_writes_sends_everything_uncached),
         CHALK_TEST(windows_sparse, the_index_is_index_dim_numbers_per_layer),
-        CHALK_TEST(windows_sparse, past_the_kink_reads_grow_as_the_square_root),
         CHALK_TEST(longest_context, a_full_hbm_ends_the_context_weights_included),
         CHALK_TEST(longest_context, a_price_limit_alone),
         CHALK_TEST(longest_context, a_step_limit_bounds_the_whole_step),
