@@ -2,7 +2,8 @@
 #
 # Each chapter NN-topic has a contract exercises/NN-topic/topic.h, your stub
 # exercises/NN-topic/topic.c, a reference solutions/NN-topic/topic.c and tests
-# tests/NN-topic/test_topic.c. The same test file is built three ways, under build/:
+# tests/NN-topic/test_*.c (one or more files: one binary; tests/test_util.h's registry).
+# The same tests are built three ways, under build/:
 #   build/ex/NN-topic/test     against your exercises/ (make check)
 #   build/sol/NN-topic/test    against solutions/      (make test)
 #   build/asan/NN-topic/test   solutions/ under AddressSanitizer + UBSan (make test)
@@ -206,7 +207,7 @@ progress:
 watch:
 	@$(if $(PICK),,$(NO_CHAPTER))
 	@tests/loop/watch.sh $(PICK)
-# One more hint for the first failing exercise: make hint CH=01, or EX=step_time.
+# One more hint for the first failing exercise: make hint CH=01, or EX=step_time (neither: the chapter you edited last).
 hint:
 	@tests/loop/hint.sh
 # An exercise's reference, once your version passes it: make solution EX=step_time (FORCE=1 overrides).

@@ -21,6 +21,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Fails the current test unless |actual - expected| <= rel_tol * max(|a|, |e|). */
@@ -81,5 +82,74 @@ static inline const char *chalk_roof_name(int bound)
  * and grading read to know which exercise a test belongs to. */
 #define CHALK_TEST(exercise, fn) \
     { #exercise ": " #fn, fn, NULL, NULL, NULL }
+
+/*
+ * The registry: a chapter's public tests in several files, run as one group.
+ *
+ * The build links every .c file of tests/NN-topic/ into one binary (make check, make test,
+ * make grade), so exactly one file has main(). Each file lists its own tests as a
+ * part, at file scope, after the test functions:
+ *
+ *     CHALK_PART(sim) = {
+ *         CHALK_TEST(simulate, a_uniform_router_loads_every_expert_alike),
+ *         ...
+ *     };
+ *     CHALK_PART_END(sim);
+ *
+ * and the file with main() declares the other files' parts and runs them all, in
+ * the order named (the order `make check` lists the exercises in):
+ *
+ *     CHALK_PART_DECLARE(sim);
+ *     int main(void)
+ *     {
+ *         return chalk_run_parts("02-moe", CHALK_PART_REF(basics), CHALK_PART_REF(sim));
+ *     }
+ *
+ * chalk_run_parts hands the tests, concatenated, to the group runner the build
+ * force-includes (tests/loop/runner.h, or the grader's tests/grade/harness.h), so
+ * CHALK_LIST, CHALK_ONLY and grading see one group, exactly as with one file.
+ */
+typedef struct chalk_part {
+    const struct CMUnitTest *tests;
+    size_t count;
+} chalk_part;
+
+typedef int (*chalk_group_runner)(const char *group, const struct CMUnitTest *tests,
+                                  size_t count, CMFixtureFunction setup,
+                                  CMFixtureFunction teardown);
+
+#define CHALK_PART_DECLARE(part)                                                 \
+    extern const struct CMUnitTest chalk_part_##part[];                          \
+    extern const size_t chalk_part_##part##_count
+#define CHALK_PART(part)                                                         \
+    CHALK_PART_DECLARE(part);                                                    \
+    const struct CMUnitTest chalk_part_##part[]
+#define CHALK_PART_END(part)                                                     \
+    const size_t chalk_part_##part##_count =                                     \
+        sizeof chalk_part_##part / sizeof chalk_part_##part[0]
+#define CHALK_PART_REF(part) ((chalk_part){chalk_part_##part, chalk_part_##part##_count})
+#define chalk_run_parts(group, ...)                                              \
+    chalk_run_gathered(chalk_run_group, (group), (const chalk_part[]){__VA_ARGS__}, \
+                       sizeof((const chalk_part[]){__VA_ARGS__}) / sizeof(chalk_part))
+
+/* Runs the parts' tests as one group; 1 (a failure) when memory for them runs out. */
+static inline int chalk_run_gathered(chalk_group_runner run, const char *group,
+                                     const chalk_part *parts, size_t n_parts)
+{
+    size_t total = 0, k = 0;
+    for (size_t p = 0; p < n_parts; p++)
+        total += parts[p].count;
+    struct CMUnitTest *all = calloc(total ? total : 1, sizeof *all);
+    if (all == NULL) {
+        fprintf(stderr, "%s: no memory for %zu tests\n", group, total);
+        return 1;
+    }
+    for (size_t p = 0; p < n_parts; p++)
+        for (size_t i = 0; i < parts[p].count; i++)
+            all[k++] = parts[p].tests[i];
+    int failed = run(group, all, total, NULL, NULL);
+    free(all);
+    return failed;
+}
 
 #endif /* CHALK_TEST_UTIL_H */

@@ -116,9 +116,12 @@ write_out() {
 # (reject WHY [WHAT]: WHAT happened, "refused" unless said.)
 reject() {
     local why=$1 what=${2:-refused}
-    jq -n --arg why "$why" --arg what "$what" --argjson t "$(elapsed)" '{score: 0, execution_time: $t,
+    # (WATCHDOG_FIRED_S: when the watchdog ended the grading, before its clean-up)
+    jq -n --arg why "$why" --arg what "$what" --argjson t "$(elapsed)" --argjson fired "${WATCHDOG_FIRED_S:-null}" \
+        '{score: 0, execution_time: $t,
         output: ("Chalk: submission " + $what + ": " + $why), output_format: "text",
-        visibility: "visible", stdout_visibility: "hidden", tests: []}' 2>/dev/null | write_out
+        visibility: "visible", stdout_visibility: "hidden", tests: []}
+        + (if $fired == null then {} else {extra_data: {watchdog_fired_s: $fired}} end)' 2>/dev/null | write_out
     echo "grade: ${SUB:-(no submission)}: $what: $why" >&2
     exit 2
 }
@@ -210,6 +213,7 @@ if [ -z "${CHALK_GRADE_INNER:-}" ]; then
     rc=$?
     [ $rc != 125 ] || die "the watchdog (tests/grade/jail.c) could not run the grading"
     [ $rc = 124 ] || exit $rc
+    WATCHDOG_FIRED_S=$(elapsed) # the time it fired: what follows is its clean-up
     # the watchdog fired: what the grading left, removed; a results.json that says so
     if [ -n "$uid" ]; then
         SANDBOX_MODE=user SANDBOX_UID=$uid

@@ -1,8 +1,8 @@
 # Chalk (student handout) -- the one entry point. `make help` lists every target.
 #
 # Each chapter NN-topic has a contract exercises/NN-topic/topic.h, your exercise
-# exercises/NN-topic/topic.c and its tests tests/NN-topic/test_topic.c. make check
-# builds build/ex/NN-topic/test from them and reports per exercise.
+# exercises/NN-topic/topic.c and its tests tests/NN-topic/test_*.c (one or more files,
+# one binary). make check builds build/ex/NN-topic/test from them and reports per exercise.
 # (This is the handout's Makefile: the course's own Makefile also has the
 # reference solutions, the calculator and the book build, which a handout leaves out.)
 
@@ -57,7 +57,7 @@ tools:
 # or the .c files themselves, as your instructor says).
 submission:
 	@CH='$(CH)' tests/loop/submission.sh
-# One more hint for the first failing exercise: make hint CH=01, or EX=step_time.
+# One more hint for the first failing exercise: make hint CH=01, or EX=step_time (neither: the chapter you edited last).
 hint: tools
 	@tests/loop/hint.sh
 # The reference solutions are not in a handout: this says so.

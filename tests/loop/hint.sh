@@ -3,7 +3,9 @@
 #
 #   make hint CH=01          the first failing exercise of chapter 1
 #   make hint EX=step_time   that exercise (its chapter is found from exercises.txt)
-#   make hint                the first failing exercise of any chapter
+#   make hint                the first failing exercise of the chapter you edited
+#                            last (of those whose files differ from their stubs);
+#                            none edited yet: it asks for CH= or EX= and shows nothing
 #
 # The hints are in tests/NN-topic/hints.txt. When the failing test has its own
 # hint (hint@TEST there), that one comes first. Which hints you have seen is kept
@@ -20,6 +22,15 @@ if [ -n "$EX" ]; then
         exit 2
     }
     chapters=$ch
+elif [ -z "$CH" ]; then
+    # not the first failing chapter of all (chapter 1's stubs fail while you work
+    # on chapter 4): the one you edited last, said so
+    chapters=$(loop_changed_chapters | head -1)
+    [ -n "$chapters" ] || {
+        echo "hint: no chapter's files differ from their stubs yet; say which: make hint CH=01, or make hint EX=step_time" >&2
+        exit 2
+    }
+    echo "(chapter $chapters: the one you edited last; make hint CH=NN for another)"
 else
     chapters=$(loop_pick "$CH") || {
         echo "hint: no chapter matches CH=$CH; chapters: $(loop_chapters | tr '\n' ' ')" >&2

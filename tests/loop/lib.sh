@@ -468,6 +468,25 @@ loop_pristine_files() {
     return 1
 }
 
+# The chapters with a .c file that differs from its stub as handed out (or has no
+# pristine copy), one a line, most recently edited first: the chapters a reader works on.
+loop_changed_chapters() {
+    local c f tmp newest
+    tmp=$(mktemp) || return 1
+    for c in $(loop_chapters); do
+        newest=""
+        for f in exercises/"$c"/*.c; do
+            [ -f "$f" ] || continue
+            if ! loop_pristine "$c" "$(basename "$f")" >"$tmp" 2>/dev/null || ! cmp -s "$tmp" "$f"; then
+                newest=$(stat -c %Y "$f")
+                break
+            fi
+        done
+        [ -z "$newest" ] || printf '%s\t%s\n' "$newest" "$c"
+    done | sort -k1,1nr -k2,2 | cut -f2
+    rm -f "$tmp"
+}
+
 loop_pristine() {
     local ch=$1 file=$2 ref
     if [ -f "tests/stubs/$ch/$file" ]; then

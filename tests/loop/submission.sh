@@ -23,18 +23,7 @@ if [ -n "$CH" ]; then
         exit 2
     }
 else
-    chapters=""
-    tmp=$(mktemp) || exit 2
-    for c in $(loop_chapters); do
-        for f in exercises/"$c"/*.c; do
-            [ -f "$f" ] || continue
-            if ! loop_pristine "$c" "$(basename "$f")" >"$tmp" 2>/dev/null || ! cmp -s "$tmp" "$f"; then
-                chapters="$chapters $c"
-                break
-            fi
-        done
-    done
-    rm -f "$tmp"
+    chapters=$(loop_changed_chapters) || exit 2
     [ -n "$chapters" ] || {
         echo "submission: no chapter differs from its stub; say which to pack: make submission CH=01" >&2
         exit 2

@@ -142,6 +142,10 @@ if true; then # the reader
     first_hint=$(loop_hint_order "$CH" roofline_terms | head -1 | cut -f2)
     expect "check never shows a hint by itself (not the first of roofline_terms)" hasnt "$out" "${first_hint:0:60}"
     expect "  and counts none as seen (build/loop/hints-seen empty)" test ! -s build/loop/hints-seen
+    out=$(make -s hint 2>&1)
+    rc=$?
+    expect "make hint without CH= or EX=, no file edited yet: asks which (exit 2), counts no hint" \
+        eval '[ $rc = 2 ] && has "$out" "say which: make hint CH=01" && [ ! -s build/loop/hints-seen ]'
     expect "check on the stubs names no mistake (a placeholder is no mistake's value)" \
         hasnt "$out" "this is the value you get"
     expect "check builds the table of the mistakes' values when it is missing" test -s build/mistakes/$CH.tsv
@@ -166,8 +170,9 @@ if true; then # the reader
     expect "check counts the hints asked for, and only those (1 of 3)" has "$out" "(1 of its 3 seen so far)"
     out=$(NO_HINT=1 make -s check CH=01 2>&1)
     expect "NO_HINT=1 leaves out the line on hints" hasnt "$out" "make hint CH="
-    out=$(make -s hint CH=01 2>&1)
-    expect "make hint shows one more hint (2 of 3)" has "$out" "Hint 2 of 3 for roofline_terms"
+    out=$(make -s hint 2>&1)
+    expect "make hint without CH= shows one more hint (2 of 3) of the chapter edited last" has "$out" "Hint 2 of 3 for roofline_terms"
+    expect "  and says which chapter that is" has "$out" "(chapter 01-batching: the one you edited last"
     out=$(make -s hint CH=01 2>&1)
     expect "and again (3 of 3)" has "$out" "Hint 3 of 3 for roofline_terms"
     out=$(make -s hint CH=01 2>&1)
@@ -349,7 +354,7 @@ C
     echo "-- a failing assertion that ends in a comment (issue 24.5)"
     # the failure message quotes the assertion; a /* comment */ after its semicolon
     # once made check join the lines that follow, up to the next statement's end
-    t=tests/$CH/test_batching.c
+    t=$(grep -l '^    assert_true(b\.exists);$' tests/$CH/*.c | head -1) # the public file that has it
     n=$(grep -n -m1 '^    assert_true(b\.exists);$' "$t" | cut -d: -f1)
     expect "  (the public test has the line: $t:$n assert_true(b.exists);)" test -n "$n"
     sed -i "${n}s|;\$|; /* the balance batch exists */|" "$t"
