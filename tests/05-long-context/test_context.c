@@ -1,11 +1,14 @@
 /*
  * test_context.c -- Chapter 5 tests, first file: the roofline against context and a
- * token's cache (§5.1 to §5.3: context_roofline, context_kink, kv_from_price,
- * kv_shape, windows_sparse), the fixtures every file shares, and main(), which runs
- * the parts of all three files in the exercise list's order. The other files:
- * test_context_pass.c (passes, drafts, attention and the longest context: §5.4,
- * §5.6) and test_context_cache.c (cache tiers, bills and schedules: §5.5, §5.7,
- * §5.8), linked into the same binary (tests/test_util.h's registry).
+ * token's cache (context_roofline, context_kink, kv_from_price, kv_shape,
+ * windows_sparse: §5.1 (The roofline against context) to §5.3 (Is 833 bytes a
+ * plausible cache?)), the fixtures every file shares, and main(), which runs the parts
+ * of all three files in the exercise list's order. The other two, linked into the
+ * same binary (tests/test_util.h's registry): test_context_pass.c, passes, drafts,
+ * attention and the longest context (§5.4 (Output against input price), §5.6 (Why
+ * context stopped near 200k)); test_context_cache.c, cache tiers, bills and
+ * schedules (§5.5 (Cache hits and memory tiers), §5.7 (Price lists as data), §5.8 (A
+ * conversation's cache bill)).
  *
  * Built twice: against exercises/05-long-context/context.c (yours) and against
  * the reference solution (in the instructor's copy). Each test states one fact;

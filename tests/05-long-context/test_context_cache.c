@@ -1,9 +1,10 @@
 /*
  * test_context_cache.c -- Chapter 5 tests, third file: where to keep a cached context
- * or whether to recompute it (cache_tiers, §5.5), what a request costs on a price
- * list (api_bill, §5.7) and the cheapest cache schedule of a conversation
- * (cache_schedule, §5.8). main() and the shared fixtures are in test_context.c; each
- * test states one fact, its source named above it.
+ * or whether to recompute it (cache_tiers, §5.5 (Cache hits and memory tiers)), what
+ * a request costs on a price list (api_bill, §5.7 (Price lists as data)) and the
+ * cheapest cache schedule of a conversation (cache_schedule, §5.8 (A conversation's
+ * cache bill)). main() and the shared fixtures are in test_context.c; each test states
+ * one fact, its source named above it.
  *
  * Published inputs used below (the others are in test_context.c's header):
  *   Gemini 3.1 Pro  $2 / $12 per million tokens up to 200k, $4 / $18 above

@@ -1,10 +1,11 @@
 /*
  * test_context_pass.c -- Chapter 5 tests, second file: passes of many tokens and what
- * they say about prices (pass_length, §5.4), how far ahead to draft (draft_length,
- * §5.4), attention's arithmetic against the weights' (attention_parity, §5.6) and the
- * longest context a deployment sells (longest_context, §5.6). main() and the shared
- * fixtures are in test_context.c, whose header names the published inputs; the same
- * rules hold here: each test states one fact, its source named above it.
+ * they say about prices (pass_length) and how far ahead to draft (draft_length), both
+ * §5.4 (Output against input price); attention's arithmetic against the weights'
+ * (attention_parity) and the longest context a deployment sells (longest_context),
+ * both §5.6 (Why context stopped near 200k). main() and the shared fixtures are in
+ * test_context.c, whose header names the published inputs; the same rules hold here:
+ * each test states one fact, its source named above it.
  */
 #include "../test_util.h"
 
