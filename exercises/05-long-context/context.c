@@ -155,14 +155,6 @@ double context_index_bytes_per_token(double layers, double index_dim, double byt
     return 0.0;
 }
 
-double context_sqrt_read_tokens(double context_tokens, double kink_tokens)
-{
-    /* TODO §5.6 (Why context stopped near 200k): the context up to the kink, the square root's growth past it. */
-    (void)context_tokens;
-    (void)kink_tokens;
-    return 0.0;
-}
-
 /* ---- Exercise 5.6 (**) pass_length ----------------------------------- */
 
 context_token_time context_pass_time_per_token(const context_deploy *d,
@@ -287,6 +279,14 @@ double context_attention_parity_tokens(double params_active,
      * reach the weights'? */
     (void)params_active;
     (void)attn_flops_per_context_token;
+    return 0.0;
+}
+
+double context_sqrt_read_tokens(double context_tokens, double kink_tokens)
+{
+    /* TODO §5.6 (Why context stopped near 200k): the context up to the kink, the square root's growth past it. */
+    (void)context_tokens;
+    (void)kink_tokens;
     return 0.0;
 }
 

@@ -162,12 +162,6 @@ double context_sparse_read_bytes(double kv_bytes_per_token,
  * Preconditions: all inputs >= 0. */
 double context_index_bytes_per_token(double layers, double index_dim, double bytes_per_element);
 
-/* The tokens a step would read if, past the kink, they grew as the square root of
- * the context: sqrt(context * kink_tokens) above the kink, the context itself at or
- * below it: the what-if for sparse attention of §5.6 (Why context stopped near
- * 200k). Preconditions: both >= 0. */
-double context_sqrt_read_tokens(double context_tokens, double kink_tokens);
-
 /* ---- Exercise 5.6 (**) pass_length -------------------------------------
  * §5.4 (Output against input price) */
 
@@ -300,6 +294,12 @@ double context_attention_flops_per_context_token(double attn_layers,
  * FLOPs, 2 N_active. Preconditions: both > 0. */
 double context_attention_parity_tokens(double params_active,
                                        double attn_flops_per_context_token);
+
+/* The tokens a step would read if, past the kink, they grew as the square root of
+ * the context: sqrt(context * kink_tokens) above the kink, the context itself at or
+ * below it: the what-if for sparse attention of §5.6 (Why context stopped near
+ * 200k). Preconditions: both >= 0. */
+double context_sqrt_read_tokens(double context_tokens, double kink_tokens);
 
 /* ---- Exercise 5.10 (***) longest_context --------------------------------
  * §5.6 (Why context stopped near 200k) */

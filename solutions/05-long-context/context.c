@@ -191,12 +191,6 @@ double context_index_bytes_per_token(double layers, double index_dim,
 {
     return layers * index_dim * bytes_per_element;
 }
-
-double context_sqrt_read_tokens(double context_tokens, double kink_tokens)
-{
-    return context_tokens > kink_tokens ? sqrt(context_tokens * kink_tokens)
-                                        : context_tokens;
-}
 /* endregion: windows */
 
 /* ---- Exercise 5.6 ---------------------------------------------------- */
@@ -260,6 +254,12 @@ double context_attention_parity_tokens(double params_active,
     double weight_flops =
         COST_FLOPS_PER_MAC * params_active; /* per token */
     return weight_flops / attn_flops_per_context_token;
+}
+
+double context_sqrt_read_tokens(double context_tokens, double kink_tokens)
+{
+    return context_tokens > kink_tokens ? sqrt(context_tokens * kink_tokens)
+                                        : context_tokens;
 }
 /* endregion: parity */
 

@@ -105,14 +105,14 @@
 /* Seagate Exos X24 (data sheet) */
 #define E_DRAIN_EXOS_X24_S 84210.52631578948
 
-/* toy device: 100 B, 10 B/s, $3,600 an hour, a byte held 1 s (§5.5 (Cache hits and memory tiers)) */
-#define E_TIER_TOY_HOLD_1S_USD_PER_B 0.1
+/* toy device: 96 B, 12 B/s, $2,700 an hour, a byte held 3 s (§5.5 (Cache hits and memory tiers)) */
+#define E_TIER_TOY_HOLD_3S_USD_PER_B 0.0625
 
-/* the same, held its 10 s drain time (§5.5 (Cache hits and memory tiers)) */
-#define E_TIER_TOY_HOLD_10S_USD_PER_B 0.1
+/* the same, held 20 s (§5.5 (Cache hits and memory tiers)) */
+#define E_TIER_TOY_HOLD_20S_USD_PER_B 0.15625
 
-/* the same, held 100 s (§5.5 (Cache hits and memory tiers)) */
-#define E_TIER_TOY_HOLD_100S_USD_PER_B 1.0
+/* a second toy device: 64 B, 16 B/s, $7,200 an hour, a byte held its 4 s drain time (§5.5 (Cache hits and memory tiers)) */
+#define E_TIER_SMALL_TOY_HOLD_4S_USD_PER_B 0.125
 
 /* B200 HBM at $2 an hour, held 10 ms (§5.5 (Cache hits and memory tiers), lib/tier.c) */
 #define E_TIER_HBM_10MS_USD_PER_B 6.944444444444444e-17

@@ -1,6 +1,14 @@
 /*
- * test_context.c -- Chapter 5 tests: long context, KV bytes read off prices, cache
- * tiers, speculative decoding, cache schedules.
+ * test_context.c -- Chapter 5 tests, first file: the roofline against context and a
+ * token's cache (context_roofline, context_kink, kv_from_price, kv_shape,
+ * windows_sparse: §5.1 (The roofline against context) to §5.3 (Is 833 bytes a
+ * plausible cache?)), the fixtures every file shares, and main(), which runs the parts
+ * of all three files in the exercise list's order. The other two, linked into the
+ * same binary (tests/test_util.h's registry): test_context_pass.c, passes, drafts,
+ * attention and the longest context (§5.4 (Output against input price), §5.6 (Why
+ * context stopped near 200k)); test_context_cache.c, cache tiers, bills and
+ * schedules (§5.5 (Cache hits and memory tiers), §5.7 (Price lists as data), §5.8 (A
+ * conversation's cache bill)).
  *
  * Built twice: against exercises/05-long-context/context.c (yours) and against
  * the reference solution (in the instructor's copy). Each test states one fact;
@@ -22,13 +30,6 @@
  *   GB200 NVL72   72 GPUs, 10e15 dense fp4 FLOP/s, 8e12 B/s, 186e9 B each (NVIDIA)
  *   The lecture   100e9 active parameters, a hardware ratio of 300 at half a byte
  *                 per fp4 weight, a price step at 200k tokens [lecture, 1:36:01]
- *   Gemini 3.1 Pro  $2 / $12 per million tokens up to 200k, $4 / $18 above
- *                 (lib/price.c: Google's list as quoted by a third party, 2026-03-28)
- *   Claude Opus 4.6 $5 in, $25 out, hits $0.50, writes $6.25 (5 min) / $10 (1 h)
- *                 (lib/price.c: Anthropic's pricing page)
- *   Devices       DDR5-6400: 6400e6 x 8 B/s per channel (JEDEC); Micron 9550 PRO
- *                 30.72 TB at 14 GB/s; Seagate Exos X24 24 TB at 285 MB/s (data
- *                 sheets); prices as in lib/tier.c
  */
 #include "../test_util.h"
 
@@ -40,8 +41,15 @@
 /* DeepSeek-V3's absorbed MLA: 61 layers of 128 heads, 576 + 512 per cached token. */
 #define DSV3_ATTN_FLOPS (2.0 * 61 * 128 * (576 + 512))
 
+/* The fixtures every file of these tests shares, defined in test_context.c. */
+context_deploy deepseek_on_nvl72(void);
+context_deploy deepseek_without_attention(void);
+context_deploy toy_deploy(double params_total, double params_active, double kv, double attn,
+                          double flops_per_s, double bytes_per_s);
+const cost_api_price *api_prices(const char *name);
+
 /* DeepSeek-V3 in fp4 on a GB200 NVL72, its MLA cache in fp8, attention counted. */
-static context_deploy deepseek_on_nvl72(void)
+context_deploy deepseek_on_nvl72(void)
 {
     context_deploy d = {
         .params_total = 671e9, .params_active = 37e9, .bytes_per_param = 0.5,
@@ -53,7 +61,7 @@ static context_deploy deepseek_on_nvl72(void)
 }
 
 /* The same without attention's arithmetic, as the lecture draws it. */
-static context_deploy deepseek_without_attention(void)
+context_deploy deepseek_without_attention(void)
 {
     context_deploy d = deepseek_on_nvl72();
     d.attn_flops_per_context_token = 0;
@@ -61,7 +69,7 @@ static context_deploy deepseek_without_attention(void)
 }
 
 /* A toy chip whose numbers are exact in binary: one chip, F FLOP/s, W B/s. */
-static context_deploy toy(double params_total, double params_active, double kv, double attn,
+context_deploy toy_deploy(double params_total, double params_active, double kv, double attn,
                           double flops_per_s, double bytes_per_s)
 {
     context_deploy d = {
@@ -72,15 +80,13 @@ static context_deploy toy(double params_total, double params_active, double kv, 
     return d;
 }
 
-/* The four tiers of lib/tier.c, written out with their sources. A bought device is
- * spread over five years of 365.25 days. */
-#define LIFE_H (5 * 365.25 * 24)
-static const cost_tier HBM = {"hbm", "B200 HBM", 186e9, 8e12, 2.0, "", ""};
-static const cost_tier DDR = {"ddr", "DDR5-6400 RDIMM", 256e9, 6400e6 * 8,
-                              76999.0 / 16 / LIFE_H, "", ""};
-static const cost_tier NVME = {"nvme", "Micron 9550", 30.72e12, 14e9,
-                               0.079 * 30.72e3 / LIFE_H, "", ""};
-static const cost_tier HDD = {"hdd", "Exos X24", 24e12, 285e6, 0.014 * 24e3 / LIFE_H, "", ""};
+/* A price list of lib/price.c by name. */
+const cost_api_price *api_prices(const char *name)
+{
+    const cost_api_price *p = cost_api_find(name);
+    assert_non_null(p);
+    return p;
+}
 
 /* ---- 5.4 kv_shape ---------------------------------------------------------- */
 
@@ -206,7 +212,7 @@ static void short_context_is_compute_bound_long_context_memory_bound(void **stat
 static void a_tie_is_compute_bound(void **state)
 {
     (void)state;
-    context_deploy d = toy(1, 1, 1, 0, 2, 1);
+    context_deploy d = toy_deploy(1, 1, 1, 0, 2, 1);
     context_token_time t = context_time_per_token(&d, 1, 0);
     assert_close(t.compute_s, 1, TIGHT, "s");
     assert_close(t.memory_s, 1, TIGHT, "s");
@@ -241,8 +247,8 @@ static void without_attention_the_kink_comes_earlier(void **state)
 }
 
 /* The contract's unbounded batch, and a batch so large that it is all but unbounded:
- * the same kink (E_KINK_DSV3_UNBOUNDED_BATCH_TOKENS, chapter 1's balance context with
- * attention, §5.1 (The roofline against context)). */
+ * the same kink (E_KINK_DSV3_UNBOUNDED_BATCH_TOKENS: §5.1 (The roofline against
+ * context)). */
 static void kink_at_an_unbounded_batch(void **state)
 {
     (void)state;
@@ -253,8 +259,8 @@ static void kink_at_an_unbounded_batch(void **state)
                  "tokens");
 }
 
-/* Chapter 1's balance batch for this rack and model lies between 5,000 and 6,000: at
- * 5,000 a token is memory-bound at every context (no kink), at 6,000 it has one. */
+/* DeepSeek-V3 on the NVL72 has no kink at a batch of 5,000 (a token is memory-bound at
+ * every context) and has one at 6,000 (§5.1 (The roofline against context)). */
 static void no_kink_at_a_small_batch(void **state)
 {
     (void)state;
@@ -271,7 +277,7 @@ static void no_kink_at_a_small_batch(void **state)
 static void weights_exactly_balancing_compute_give_no_kink(void **state)
 {
     (void)state;
-    context_deploy d = toy(2, 1, 1, 0, 1, 1);
+    context_deploy d = toy_deploy(2, 1, 1, 0, 1, 1);
     assert_false(context_kink_tokens(&d, 1).exists);
     context_kink k = context_kink_tokens(&d, 2);
     assert_true(k.exists);
@@ -285,11 +291,11 @@ static void weights_exactly_balancing_compute_give_no_kink(void **state)
 static void compute_bound_at_every_context_gives_no_kink(void **state)
 {
     (void)state;
-    context_deploy equal = toy(1, 1, 1, 1, 1, 1);
+    context_deploy equal = toy_deploy(1, 1, 1, 1, 1, 1);
     context_kink none = context_kink_tokens(&equal, INFINITY);
     assert_false(none.exists);
     assert_close(none.tokens, 0, TIGHT, "tokens");
-    context_deploy half = toy(1, 1, 1, 0.5, 1, 1);
+    context_deploy half = toy_deploy(1, 1, 1, 0.5, 1, 1);
     context_kink k = context_kink_tokens(&half, INFINITY);
     assert_true(k.exists);
     assert_close(k.tokens, E_KINK_TOY_HALF_ATTN_TOKENS, TIGHT, "tokens");
@@ -349,337 +355,6 @@ static void ratio_and_rate_forms_agree(void **state)
                  "B");
 }
 
-/* ---- 5.11 api_bill --------------------------------------------------------- */
-
-static const cost_api_price *api(const char *name)
-{
-    const cost_api_price *p = cost_api_find(name);
-    assert_non_null(p);
-    return p;
-}
-
-/* Gemini 3.1 Pro: 100k in, 10k out, short tier: 0.1 x $2 + 0.01 x $12 = $0.32. */
-static void gemini_short_prompt_pays_2_and_12_per_million(void **state)
-{
-    (void)state;
-    context_bill b = context_api_usd(api("gemini-3.1-pro"), 100e3, 10e3, 0, COST_CACHE_WRITE_NONE);
-    assert_true(b.exists);
-    assert_false(b.long_tier);
-    assert_close(b.usd, 0.1 * 2 + 0.01 * 12, TIGHT, "USD");
-}
-
-/* Gemini's rule: a prompt over 200k bills every token at $4 / $18, not only the
- * tokens past the threshold: 0.3 x $4 + 0.01 x $18 = $1.38. */
-static void gemini_long_prompt_bills_every_token_at_the_long_tier(void **state)
-{
-    (void)state;
-    context_bill b = context_api_usd(api("gemini-3.1-pro"), 300e3, 10e3, 0, COST_CACHE_WRITE_NONE);
-    assert_true(b.long_tier);
-    assert_close(b.input_usd, 0.3 * 4, TIGHT, "USD");
-    assert_close(b.output_usd, 0.01 * 18, TIGHT, "USD");
-    assert_close(b.usd, 1.38, TIGHT, "USD");
-}
-
-/* Gemini: "<= 200k" is short: 200,000 tokens cost $0.40, one more token $0.800004. */
-static void gemini_prompt_of_exactly_200k_is_still_short(void **state)
-{
-    (void)state;
-    const cost_api_price *g = api("gemini-3.1-pro");
-    assert_close(context_api_usd(g, 200e3, 0, 0, COST_CACHE_WRITE_NONE).usd, 0.4, TIGHT, "USD");
-    assert_close(context_api_usd(g, 200001, 0, 0, COST_CACHE_WRITE_NONE).usd, 200001 * 4e-6,
-                 TIGHT, "USD");
-}
-
-/* Gemini: the prompt picks the tier, not prompt plus output: 150k in and 100k out is
- * short, 0.15 x $2 + 0.1 x $12 = $1.50. */
-static void output_tokens_do_not_choose_the_tier(void **state)
-{
-    (void)state;
-    context_bill b = context_api_usd(api("gemini-3.1-pro"), 150e3, 100e3, 0, COST_CACHE_WRITE_NONE);
-    assert_false(b.long_tier);
-    assert_close(b.usd, 1.5, TIGHT, "USD");
-}
-
-/* Anthropic: hits cost 0.1x. Opus, 100k prompt of which 90k cached: 10k x $5 + 90k x
- * $0.50 per million = $0.095. */
-static void claude_cache_hits_cost_a_tenth_of_input(void **state)
-{
-    (void)state;
-    context_bill b = context_api_usd(api("claude-opus-4.6"), 100e3, 0, 90e3, COST_CACHE_WRITE_NONE);
-    assert_true(b.exists);
-    assert_close(b.cached_usd, 90e3 * 0.5e-6, TIGHT, "USD");
-    assert_close(b.usd, 0.05 + 0.045, TIGHT, "USD");
-}
-
-/* Anthropic: writes cost 1.25x (5 minutes) and 2x (1 hour): a 100k-token write is
- * $0.625 or $1.00 against $0.50 unwritten; hits in the same request stay at 0.1x. */
-static void claude_writes_cost_1_25x_for_5_minutes_and_2x_for_an_hour(void **state)
-{
-    (void)state;
-    const cost_api_price *o = api("claude-opus-4.6");
-    assert_close(context_api_usd(o, 100e3, 0, 0, COST_CACHE_WRITE_5M).usd, 0.625, TIGHT, "USD");
-    assert_close(context_api_usd(o, 100e3, 0, 0, COST_CACHE_WRITE_1H).usd, 1.0, TIGHT, "USD");
-    context_bill mixed = context_api_usd(o, 100e3, 0, 60e3, COST_CACHE_WRITE_1H);
-    assert_close(mixed.usd, 40e3 * 10e-6 + 60e3 * 0.5e-6, TIGHT, "USD");
-}
-
-/* No price, no bill: Gemini 3.1's long-tier cache read and GPT-5's 5-minute write
- * are not on the lists. Every amount is then 0. */
-static void a_price_the_list_lacks_gives_no_bill(void **state)
-{
-    (void)state;
-    context_bill none =
-        context_api_usd(api("gemini-3.1-pro"), 300e3, 0, 100e3, COST_CACHE_WRITE_NONE);
-    assert_false(none.exists);
-    assert_close(none.usd, 0, TIGHT, "USD");
-    assert_close(none.input_usd, 0, TIGHT, "USD");
-    assert_true(context_api_usd(api("gemini-3.1-pro"), 100e3, 0, 50e3, COST_CACHE_WRITE_NONE)
-                    .exists);
-    assert_false(context_api_usd(api("gpt-5"), 100e3, 0, 0, COST_CACHE_WRITE_5M).exists);
-}
-
-/* The contract: long_tier reports the prompt's tier even when there is no bill (a
- * 300k-token Gemini 3.1 prompt with cached tokens has no long-tier read price). */
-static void long_tier_is_reported_even_without_a_bill(void **state)
-{
-    (void)state;
-    context_bill b = context_api_usd(api("gemini-3.1-pro"), 300e3, 0, 100e3, COST_CACHE_WRITE_NONE);
-    assert_false(b.exists);
-    assert_true(b.long_tier);
-}
-
-/* The contract: a write price belongs to the list, not to a tier. A two-tier list
- * ($3 short, $6 long input) with a $3.75 5-minute write bills a 300k-token write at
- * 0.3 x $3.75 = $1.125, and its output at the long tier's $22.50. */
-static void a_write_price_is_the_lists_at_either_tier(void **state)
-{
-    (void)state;
-    cost_api_price p = {
-        .name = "two-tier-with-writes", .base = {3, 15, 0.3},
-        .long_threshold_tokens = 200e3, .long_prompt = {6, 22.5, 0.6},
-        .cache_write_5m_usd_per_mtok = 3.75, .cache_write_1h_usd_per_mtok = 6,
-    };
-    context_bill b = context_api_usd(&p, 300e3, 1e3, 0, COST_CACHE_WRITE_5M);
-    assert_true(b.long_tier);
-    assert_close(b.input_usd, 0.3 * 3.75, TIGHT, "USD");
-    assert_close(b.output_usd, 1e3 * 22.5e-6, TIGHT, "USD");
-}
-
-/* The contract: a tier without an output price bills no output (a request with none
- * still has a bill: 100k tokens at $2, $0.20), and a tier without an input price bills
- * no request that asks for it, even one whose prompt is all cached; a write price,
- * the list's, still bills it: 100k at $2.50 = $0.25, and 10 output tokens at $10. */
-static void a_tier_without_an_output_or_input_price_gives_no_bill(void **state)
-{
-    (void)state;
-    cost_api_price no_out = {.name = "no-output", .base = {2, 0, 0.5}};
-    context_bill b = context_api_usd(&no_out, 100e3, 0, 0, COST_CACHE_WRITE_NONE);
-    assert_true(b.exists);
-    assert_close(b.usd, 0.2, TIGHT, "USD");
-    context_bill one = context_api_usd(&no_out, 100e3, 1, 0, COST_CACHE_WRITE_NONE);
-    assert_false(one.exists);
-    assert_close(one.usd, 0, TIGHT, "USD");
-    cost_api_price no_in = {.name = "no-input", .base = {0, 10, 0.5},
-                            .cache_write_5m_usd_per_mtok = 2.5};
-    assert_false(context_api_usd(&no_in, 100e3, 0, 100e3, COST_CACHE_WRITE_NONE).exists);
-    context_bill w = context_api_usd(&no_in, 100e3, 10, 0, COST_CACHE_WRITE_5M);
-    assert_true(w.exists);
-    assert_close(w.input_usd, 0.25, TIGHT, "USD");
-    assert_close(w.output_usd, 10 * 10e-6, TIGHT, "USD");
-}
-
-/* ---- 5.6 pass_length ------------------------------------------------------- */
-
-/* The lecture at 1:41:33: decode (a one-token pass) pays the memory term; a long prefill pass
- * sits on the compute floor (E_PASS_DSV3_DECODE_B64_L8192_S,
- * E_PASS_DSV3_COMPUTE_L8192_S: §5.4 (Output against input price)). */
-static void decode_pays_memory_prefill_pays_compute(void **state)
-{
-    (void)state;
-    context_deploy d = deepseek_on_nvl72();
-    context_token_time decode = context_pass_time_per_token(&d, 64, 8192, 1);
-    context_token_time prefill = context_pass_time_per_token(&d, 64, 8192, 4096);
-    assert_roof(decode.bound, COST_BOUND_MEMORY);
-    assert_close(decode.time_s, E_PASS_DSV3_DECODE_B64_L8192_S, TIGHT, "s");
-    assert_roof(prefill.bound, COST_BOUND_COMPUTE);
-    assert_close(prefill.time_s, E_PASS_DSV3_COMPUTE_L8192_S, TIGHT, "s");
-}
-
-/* The lecture at 1:41:33: a pass's memory time per new token at passes of 1, 4, 16 and 64 new tokens, and
- * its compute time per new token, the same at every length
- * (E_PASS_DSV3_MEMORY_B256_L32768_P*_S, E_PASS_DSV3_COMPUTE_L32768_S: §5.4 (Output against
- * input price)). */
-static void memory_and_compute_per_token_against_the_pass_length(void **state)
-{
-    (void)state;
-    context_deploy d = deepseek_on_nvl72();
-    const double pass[] = {1, 4, 16, 64};
-    const double memory_s[] = {
-        E_PASS_DSV3_MEMORY_B256_L32768_P1_S, E_PASS_DSV3_MEMORY_B256_L32768_P4_S,
-        E_PASS_DSV3_MEMORY_B256_L32768_P16_S, E_PASS_DSV3_MEMORY_B256_L32768_P64_S};
-    for (int i = 0; i < 4; i++) {
-        context_token_time t = context_pass_time_per_token(&d, 256, 32768, pass[i]);
-        assert_close(t.memory_s, memory_s[i], TIGHT, "s");
-        assert_close(t.compute_s, E_PASS_DSV3_COMPUTE_L32768_S, TIGHT, "s");
-    }
-}
-
-/* The contract: a pass of one token is a decode step, memory and all
- * (E_PASS_DSV3_MEMORY_B2048_L50000_S). */
-static void a_one_token_pass_is_a_decode_step(void **state)
-{
-    (void)state;
-    context_deploy d = deepseek_on_nvl72();
-    context_token_time pass = context_pass_time_per_token(&d, 2048, 50000, 1);
-    context_token_time step = context_time_per_token(&d, 2048, 50000);
-    assert_close(pass.compute_s, step.compute_s, TIGHT, "s");
-    assert_close(pass.memory_s, step.memory_s, TIGHT, "s");
-    assert_close(pass.memory_s, E_PASS_DSV3_MEMORY_B2048_L50000_S, TIGHT, "s");
-    assert_roof(pass.bound, step.bound);
-}
-
-/* The balanced pass of DeepSeek-V3 at a batch of 1,024 and 8,192 tokens of context, with and
- * without attention's arithmetic (E_PASS_BALANCED_DSV3_*: §5.4 (Output against input price)).
- */
-static void attention_shortens_the_balanced_pass(void **state)
-{
-    (void)state;
-    context_deploy d = deepseek_on_nvl72();
-    context_deploy bare = deepseek_without_attention();
-    assert_close(context_crossover_pass_tokens(&d, 1024, 8192),
-                 E_PASS_BALANCED_DSV3_B1024_L8192_TOKENS, TIGHT, "tokens");
-    assert_close(context_crossover_pass_tokens(&bare, 1024, 8192),
-                 E_PASS_BALANCED_DSV3_NO_ATTN_B1024_L8192_TOKENS, TIGHT, "tokens");
-}
-
-/* The lecture at 1:41:33 and its flashcard on output prices: what output at 5x input says, and Gemini's 6x; the
- * contract's rules: a ratio below 1 has no reading, 1 exactly has one
- * (E_PRICE_RATIO_*). */
-static void a_price_ratio_read_as_a_cost_ratio(void **state)
-{
-    (void)state;
-    context_price_ratio r = context_read_price_ratio(5);
-    assert_true(r.exists);
-    assert_close(r.decode_mfu_over_prefill, E_PRICE_RATIO_5_DECODE_MFU, TIGHT, "");
-    assert_close(r.crossover_pass_tokens, E_PRICE_RATIO_5_PASS_TOKENS, TIGHT, "tokens");
-    assert_close(context_read_price_ratio(12.0 / 2).decode_mfu_over_prefill,
-                 E_PRICE_RATIO_6_DECODE_MFU, TIGHT, "");
-    context_price_ratio none = context_read_price_ratio(0.5);
-    assert_false(none.exists);
-    assert_close(none.decode_mfu_over_prefill, 0, TIGHT, "");
-    context_price_ratio one = context_read_price_ratio(1);
-    assert_true(one.exists);
-    assert_close(one.crossover_pass_tokens, E_PRICE_RATIO_1_PASS_TOKENS, TIGHT, "tokens");
-}
-
-/* ---- 5.8 cache_tiers ------------------------------------------------------- */
-
-/* Drain times of the lecture's Rubin (288 GB at 20 TB/s), a 256 GB DIMM on a
- * DDR5-6400 channel, the Micron 9550 and the Exos X24 (E_DRAIN_*: data sheets). */
-static void drain_times_of_four_devices(void **state)
-{
-    (void)state;
-    assert_close(context_drain_s(288e9, 20e12), E_DRAIN_RUBIN_S, TIGHT, "s");
-    assert_close(context_drain_s(256e9, 51.2e9), E_DRAIN_DDR5_6400_S, TIGHT, "s");
-    assert_close(context_drain_s(30.72e12, 14e9), E_DRAIN_MICRON_9550_S, TIGHT, "s");
-    assert_close(context_drain_s(24e12, 285e6), E_DRAIN_EXOS_X24_S, TIGHT, "s");
-}
-
-/* A toy device of 100 bytes read at 10 bytes/s for $3,600 an hour: a byte held 1 s,
- * its 10 s drain time and 100 s (E_TIER_TOY_HOLD_*: §5.5 (Cache hits and memory tiers)). */
-static void a_toy_device_held_1_10_and_100_seconds(void **state)
-{
-    (void)state;
-    cost_tier t = {"toy", "toy", 100, 10, 3600, "", ""};
-    assert_close(context_tier_usd_per_byte(&t, 1), E_TIER_TOY_HOLD_1S_USD_PER_B, TIGHT,
-                 "USD/B");
-    assert_close(context_tier_usd_per_byte(&t, 100), E_TIER_TOY_HOLD_100S_USD_PER_B, TIGHT,
-                 "USD/B");
-    assert_close(context_tier_usd_per_byte(&t, 10), E_TIER_TOY_HOLD_10S_USD_PER_B, TIGHT,
-                 "USD/B");
-}
-
-/* The cheapest of lib/tier.c's four tiers for holds of 10 ms, 1 s, 5 minutes, an hour and a
- * day, and what it costs (E_CHEAPEST_TIER_*, E_TIER_*: §5.5 (Cache hits and memory tiers)). */
-static void the_cheapest_of_four_tiers_across_holds(void **state)
-{
-    (void)state;
-    const cost_tier *tiers[] = {&HBM, &DDR, &NVME, &HDD};
-    const double holds[] = {0.01, 1, 300, 3600, 86400};
-    const size_t expected[] = {E_CHEAPEST_TIER_10MS, E_CHEAPEST_TIER_1S, E_CHEAPEST_TIER_300S,
-                               E_CHEAPEST_TIER_3600S, E_CHEAPEST_TIER_86400S};
-    const double usd[] = {E_TIER_HBM_10MS_USD_PER_B, E_TIER_DDR_1S_USD_PER_B,
-                          E_TIER_NVME_300S_USD_PER_B, E_TIER_NVME_3600S_USD_PER_B,
-                          E_TIER_HDD_86400S_USD_PER_B};
-    for (size_t i = 0; i < 5; i++) {
-        context_tier_choice c = context_cheapest_tier(tiers, 4, holds[i], INFINITY);
-        assert_false(c.remat);
-        assert_int_equal(c.tier, expected[i]);
-        assert_close(c.usd_per_byte, usd[i], TIGHT, "USD/B");
-    }
-}
-
-/* The lecture at 1:48:58: recomputing one token of DeepSeek-V3 on $2/h chips, per byte of its
- * cache (E_REMAT_DSV3_1_TOKEN_USD_PER_B: §5.5 (Cache hits and memory tiers)). */
-static void recomputing_one_token_of_deepseek_v3(void **state)
-{
-    (void)state;
-    context_deploy d = deepseek_on_nvl72();
-    assert_close(context_remat_usd_per_byte(&d, 1, 2.0), E_REMAT_DSV3_1_TOKEN_USD_PER_B, TIGHT,
-                 "USD/B");
-}
-
-/* Recomputing a 131,072-token context of DeepSeek-V3, attention included
- * (E_REMAT_DSV3_131072_TOKENS_USD_PER_B: §5.5 (Cache hits and memory tiers)). */
-static void recomputing_a_128k_context_of_deepseek_v3(void **state)
-{
-    (void)state;
-    context_deploy d = deepseek_on_nvl72();
-    assert_close(context_remat_usd_per_byte(&d, 131072, 2.0),
-                 E_REMAT_DSV3_131072_TOKENS_USD_PER_B, TIGHT, "USD/B");
-}
-
-/* The lecture at 1:48:58: held 10 s, HBM is cheaper than recomputing one token; held a minute, it
- * is not (E_TIER_HBM_10S_USD_PER_B, E_REMAT_DSV3_1_TOKEN_USD_PER_B). */
-static void recomputing_beats_hbm_for_long_holds(void **state)
-{
-    (void)state;
-    const cost_tier *only_hbm[] = {&HBM};
-    double remat = E_REMAT_DSV3_1_TOKEN_USD_PER_B;
-    context_tier_choice held = context_cheapest_tier(only_hbm, 1, 10, remat);
-    assert_false(held.remat);
-    assert_close(held.usd_per_byte, E_TIER_HBM_10S_USD_PER_B, TIGHT, "USD/B");
-    context_tier_choice redone = context_cheapest_tier(only_hbm, 1, 60, remat);
-    assert_true(redone.remat);
-    assert_int_equal(redone.tier, 0);
-    assert_close(redone.usd_per_byte, remat, TIGHT, "USD/B");
-}
-
-/* The contract's ties: of two tiers that cost the same the earlier wins, and
- * recomputing wins when it costs exactly what the cheapest tier does (the toy device
- * held its drain time, E_TIER_TOY_HOLD_10S_USD_PER_B, exact in a double). */
-static void ties_go_to_the_earlier_tier_and_to_recomputing(void **state)
-{
-    (void)state;
-    cost_tier a = {"a", "a", 100, 10, 3600, "", ""};
-    cost_tier b = {"b", "b", 100, 10, 3600, "", ""};
-    const cost_tier *twins[] = {&a, &b};
-    context_tier_choice c = context_cheapest_tier(twins, 2, 10, INFINITY);
-    assert_false(c.remat);
-    assert_int_equal(c.tier, 0);
-    assert_true(context_cheapest_tier(twins, 2, 10, E_TIER_TOY_HOLD_10S_USD_PER_B).remat);
-    assert_false(
-        context_cheapest_tier(twins, 2, 10, E_TIER_TOY_HOLD_10S_USD_PER_B * 1.000001).remat);
-    /* recomputing below the cheaper, later tier: tier is 0, as the contract says,
-     * not the index of the tier it beat (`half`, a at half its price) */
-    cost_tier half = {"half", "half", 100, 10, 1800, "", ""};
-    const cost_tier *pair[] = {&a, &half};
-    context_tier_choice r = context_cheapest_tier(pair, 2, 10, 0.01);
-    assert_true(r.remat);
-    assert_int_equal(r.tier, 0);
-    assert_close(r.usd_per_byte, 0.01, TIGHT, "USD/B");
-}
-
 /* ---- 5.5 windows_sparse ---------------------------------------------------- */
 
 /* Character.AI-style layout: 1 global layer in 6, the others a 1,024-token window.
@@ -714,16 +389,6 @@ static void the_index_is_index_dim_numbers_per_layer(void **state)
     assert_close(context_index_bytes_per_token(61, 128, 2.0), 2 * 7808.0, TIGHT, "B");
 }
 
-/* The square-root what-if: at 4 times the kink a step reads 2 kinks' worth; at or
- * below the kink, the whole context. */
-static void past_the_kink_reads_grow_as_the_square_root(void **state)
-{
-    (void)state;
-    assert_close(context_sqrt_read_tokens(400e3, 100e3), 200e3, TIGHT, "tokens");
-    assert_close(context_sqrt_read_tokens(1e8, 1e6), 1e7, TIGHT, "tokens");
-    assert_close(context_sqrt_read_tokens(50e3, 100e3), 50e3, TIGHT, "tokens");
-}
-
 /* The contract allows a context of zero: nothing is held, nothing read. At exactly
  * the window a local layer holds the whole context, as a global one does. */
 static void an_empty_context_holds_and_reads_nothing(void **state)
@@ -734,473 +399,54 @@ static void an_empty_context_holds_and_reads_nothing(void **state)
     assert_close(context_window_kv_bytes(2, 6, 1024, 100, 1024), 8 * 1024 * 100.0, TIGHT, "B");
 }
 
-/* ---- 5.9 attention_parity -------------------------------------------------- */
+CHALK_PART(context_basics) = {
+    CHALK_TEST(context_roofline, without_attention_compute_per_token_is_flat),
+    CHALK_TEST(context_roofline, attention_adds_its_flops_per_context_token),
+    CHALK_TEST(context_roofline, memory_per_token_rises_linearly_with_context),
+    CHALK_TEST(context_roofline, short_context_is_compute_bound_long_context_memory_bound),
+    CHALK_TEST(context_roofline, a_tie_is_compute_bound),
+    CHALK_TEST(context_kink, deepseek_v3_kink_at_a_batch_of_20000),
+    CHALK_TEST(context_kink, without_attention_the_kink_comes_earlier),
+    CHALK_TEST(context_kink, kink_at_an_unbounded_batch),
+    CHALK_TEST(context_kink, no_kink_at_a_small_batch),
+    CHALK_TEST(context_kink, weights_exactly_balancing_compute_give_no_kink),
+    CHALK_TEST(context_kink, compute_bound_at_every_context_gives_no_kink),
+    CHALK_TEST(context_roofline, hbm_holds_the_weights_and_every_cache),
+    CHALK_TEST(context_roofline, cost_per_million_tokens_is_the_rent_of_a_tokens_time),
+    CHALK_TEST(kv_from_price, lecture_inputs_give_833_bytes_in_consistent_units),
+    CHALK_TEST(kv_from_price, lecture_1667_bytes_is_the_answer_for_a_ratio_per_byte),
+    CHALK_TEST(kv_from_price, gb200_fp4_puts_a_200k_step_at_800_bytes),
+    CHALK_TEST(kv_from_price, kv_from_crossover_inverts_the_balance_context),
+    CHALK_TEST(kv_from_price, ratio_and_rate_forms_agree),
+    CHALK_TEST(kv_shape, lecture_shared_context_gives_2048_bytes),
+    CHALK_TEST(kv_shape, llama3_70b_grouped_query_cache_is_327680_bytes_in_bf16),
+    CHALK_TEST(kv_shape, multi_head_gpt3_and_multi_query_palm_differ_by_39x),
+    CHALK_TEST(kv_shape, layers_sharing_a_cache_count_once),
+    CHALK_TEST(kv_shape, deepseek_mla_cache_is_one_latent_per_layer),
+    CHALK_TEST(windows_sparse, sliding_window_layers_stop_growing_at_the_window),
+    CHALK_TEST(windows_sparse, sparse_attention_reads_the_selection_plus_the_index),
+    CHALK_TEST(windows_sparse, an_empty_context_holds_and_reads_nothing),
+};
+CHALK_PART_END(context_basics);
 
-/* Lecture notes open point 16: 60 layers of 64 heads of 128 spend 2 x 60 x 64 x 256
- * = 1,966,080 FLOPs per context token, and reach a 100e9-active model's 2e11 FLOPs
- * at 101,725 tokens: "near 100k". */
-static void conventional_layout_reaches_parity_near_100k(void **state)
-{
-    (void)state;
-    double a = context_attention_flops_per_context_token(60, 64, 128, 128);
-    assert_close(a, 2.0 * 60 * 64 * 256, TIGHT, "FLOP");
-    assert_close(context_attention_parity_tokens(1e11, a), 2e11 / 1966080.0, TIGHT, "tokens");
-}
+CHALK_PART(context_index) = {
+    CHALK_TEST(windows_sparse, the_index_is_index_dim_numbers_per_layer),
+};
+CHALK_PART_END(context_index);
 
-/* An aggressive layout, global attention in 10 layers of 16 heads, reaches parity
- * only at 2e11 / (2 x 10 x 16 x 256) = 2.44 million tokens: the lecture's "millions". */
-static void aggressive_layout_reaches_parity_in_the_millions(void **state)
-{
-    (void)state;
-    double a = context_attention_flops_per_context_token(10, 16, 128, 128);
-    assert_close(context_attention_parity_tokens(1e11, a), 2e11 / 81920.0, TIGHT, "tokens");
-}
-
-/* DeepSeek-V3's absorbed MLA: 128 heads score 576 dims and sum 512 in 61 layers:
- * 2 x 61 x 128 x 1,088 FLOPs per context token; parity with 2 x 37e9 at 4,355 tokens. */
-static void deepseek_mla_reaches_parity_at_a_few_thousand_tokens(void **state)
-{
-    (void)state;
-    double a = context_attention_flops_per_context_token(61, 128, 576, 512);
-    assert_close(a, DSV3_ATTN_FLOPS, TIGHT, "FLOP");
-    assert_close(context_attention_parity_tokens(37e9, a), 74e9 / a, TIGHT, "tokens");
-}
-
-/* ---- 5.7 draft_length ------------------------------------------------------ */
-
-/* A toy decode whose numbers are exact: one sequence, 0.5 active parameters (1 s of
- * arithmetic per token at 1 FLOP/s) and 5 bytes of weights read at 1 B/s (5 s); no
- * context. */
-static context_deploy five_second_decode(void)
-{
-    return toy(5, 0.5, 1, 0, 1, 1);
-}
-
-/* Free drafts, each guess accepted with chance 0.8, on the toy: the best draft and what it
- * gains (E_DRAFT_FREE_A08_*: Leviathan et al. 2023, eq. 1, and §5.4 (Output against input
- * price)). */
-static void free_drafts_at_accept_0_8(void **state)
-{
-    (void)state;
-    context_deploy d = five_second_decode();
-    context_draft_plan p = context_best_draft(&d, 1, 0, 0.8, 0, 16);
-    assert_int_equal(p.draft_tokens, E_DRAFT_FREE_A08_Q);
-    assert_close(p.tokens_per_step, E_DRAFT_FREE_A08_TOKENS, TIGHT, "tokens");
-    assert_close(p.s_per_token, E_DRAFT_FREE_A08_S_PER_TOKEN, TIGHT, "s");
-    assert_close(p.speedup, E_DRAFT_FREE_A08_SPEEDUP, TIGHT, "x");
-}
-
-/* Drafts at 0.1 of a plain step each, accept 0.8, on a toy with 20 bytes of weights:
- * a longer best draft than free drafts would not be cheaper (E_DRAFT_COSTLY_A08_*:
- * eq. 1 and §5.4 (Output against input price)). */
-static void drafting_cost_shortens_the_best_draft(void **state)
-{
-    (void)state;
-    context_deploy d = toy(20, 0.5, 1, 0, 1, 1);
-    context_draft_plan p = context_best_draft(&d, 1, 0, 0.8, 0.1, 16);
-    assert_int_equal(p.draft_tokens, E_DRAFT_COSTLY_A08_Q);
-    assert_close(p.s_per_token, E_DRAFT_COSTLY_A08_S_PER_TOKEN, TIGHT, "s");
-    assert_close(p.speedup, E_DRAFT_COSTLY_A08_SPEEDUP, TIGHT, "x");
-}
-
-/* The tie rule: with every guess accepted (a = 1) several q are equally fast, and the
- * smallest wins (E_DRAFT_ALL_ACCEPTED_*); with none accepted (a = 0) q = 0 wins, plain
- * decode: one token a step at the toy's 5 s step. */
-static void ties_go_to_the_shorter_draft(void **state)
-{
-    (void)state;
-    context_deploy d = five_second_decode();
-    context_draft_plan all = context_best_draft(&d, 1, 0, 1, 0, 12);
-    assert_int_equal(all.draft_tokens, E_DRAFT_ALL_ACCEPTED_Q);
-    assert_close(all.s_per_token, E_DRAFT_ALL_ACCEPTED_S_PER_TOKEN, TIGHT, "s");
-    assert_close(all.speedup, E_DRAFT_ALL_ACCEPTED_SPEEDUP, TIGHT, "x");
-    context_draft_plan none = context_best_draft(&d, 1, 0, 0, 0, 12);
-    assert_int_equal(none.draft_tokens, 0);
-    assert_close(none.tokens_per_step, 1, TIGHT, "tokens");
-    assert_close(none.s_per_token, 5, TIGHT, "s");
-    assert_close(none.speedup, 1, TIGHT, "x");
-}
-
-/* When decode is already compute-bound (0.5 s of weights under 1 s of arithmetic)
- * no draft helps: plain decode is best, at its 1 s step. max_draft = 0 allows
- * nothing else. */
-static void a_compute_bound_decode_gains_nothing_from_drafts(void **state)
-{
-    (void)state;
-    context_deploy d = toy(0.5, 0.5, 1, 0, 1, 1);
-    context_draft_plan p = context_best_draft(&d, 1, 0, 0.9, 0, 8);
-    assert_int_equal(p.draft_tokens, 0);
-    assert_close(p.s_per_token, 1, TIGHT, "s");
-    context_deploy slow = five_second_decode();
-    assert_int_equal(context_best_draft(&slow, 1, 0, 0.8, 0, 0).draft_tokens, 0);
-}
-
-/* ---- 5.12 cache_schedule --------------------------------------------------- */
-
-/* Claude Opus 4.6, per million tokens: input $5, 5-minute write $6.25, 1-hour write
- * $10, hit $0.50; a prefix of a million tokens bills those amounts exactly. */
-#define MTOK 1e6
-
-static double schedule(const cost_api_price *p, const double *t, size_t n,
-                       context_cache_action *actions)
-{
-    for (size_t i = 0; i < n; i++)
-        actions[i] = (context_cache_action)-1;
-    return context_cheapest_cache_schedule(p, MTOK, t, n, actions);
-}
-
-static void assert_actions(const context_cache_action *got, const context_cache_action *want,
-                           size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        assert_int_equal(got[i], want[i]);
-}
-
-/* One request has nothing to reuse: it is sent uncached (E_SCHEDULE_ONE_REQUEST_USD). */
-static void a_single_request_is_sent_uncached(void **state)
-{
-    (void)state;
-    double t[] = {0};
-    context_cache_action a[1];
-    assert_close(schedule(api("claude-opus-4.6"), t, 1, a), E_SCHEDULE_ONE_REQUEST_USD, TIGHT,
-                 "USD");
-    assert_int_equal(a[0], CONTEXT_SEND_UNCACHED);
-}
-
-/* Three requests 4 minutes apart, Claude Opus 4.6 (E_SCHEDULE_4_MIN_APART_USD: §5.8 (A
- * conversation's cache bill)). */
-static void requests_four_minutes_apart(void **state)
-{
-    (void)state;
-    double t[] = {0, 240, 480};
-    context_cache_action a[3];
-    context_cache_action want[] = {CONTEXT_WRITE_5M, CONTEXT_READ_CACHE, CONTEXT_READ_CACHE};
-    assert_close(schedule(api("claude-opus-4.6"), t, 3, a), E_SCHEDULE_4_MIN_APART_USD, TIGHT,
-                 "USD");
-    assert_actions(a, want, 3);
-}
-
-/* Three requests half an hour apart, and two (E_SCHEDULE_HALF_HOUR_*: §5.8 (A conversation's
- * cache bill)). */
-static void requests_half_an_hour_apart(void **state)
-{
-    (void)state;
-    double t3[] = {0, 1800, 3600};
-    context_cache_action a[3];
-    context_cache_action want[] = {CONTEXT_WRITE_1H, CONTEXT_READ_CACHE, CONTEXT_READ_CACHE};
-    assert_close(schedule(api("claude-opus-4.6"), t3, 3, a), E_SCHEDULE_HALF_HOUR_3_USD, TIGHT,
-                 "USD");
-    assert_actions(a, want, 3);
-    double t2[] = {0, 1800};
-    context_cache_action b[2];
-    context_cache_action none[] = {CONTEXT_SEND_UNCACHED, CONTEXT_SEND_UNCACHED};
-    assert_close(schedule(api("claude-opus-4.6"), t2, 2, b), E_SCHEDULE_HALF_HOUR_2_USD, TIGHT,
-                 "USD");
-    assert_actions(b, none, 2);
-}
-
-/* The contract's boundary: an entry exactly 300 s old is still live; half a second
- * later it is gone (E_SCHEDULE_300S_APART_USD, E_SCHEDULE_300_5S_APART_USD). */
-static void an_entry_exactly_its_life_old_is_live(void **state)
-{
-    (void)state;
-    double live[] = {0, 300};
-    context_cache_action a[2];
-    context_cache_action hit[] = {CONTEXT_WRITE_5M, CONTEXT_READ_CACHE};
-    assert_close(schedule(api("claude-opus-4.6"), live, 2, a), E_SCHEDULE_300S_APART_USD, TIGHT,
-                 "USD");
-    assert_actions(a, hit, 2);
-    double gone[] = {0, 300.5};
-    context_cache_action none[] = {CONTEXT_SEND_UNCACHED, CONTEXT_SEND_UNCACHED};
-    assert_close(schedule(api("claude-opus-4.6"), gone, 2, a), E_SCHEDULE_300_5S_APART_USD,
-                 TIGHT, "USD");
-    assert_actions(a, none, 2);
-}
-
-/* The contract: a hit restarts the entry's life. Requests every 4 minutes for 12
- * minutes (E_SCHEDULE_EVERY_4_MIN_FOR_12_USD). */
-static void a_hit_restarts_the_entry_life(void **state)
-{
-    (void)state;
-    double t[] = {0, 240, 480, 720};
-    context_cache_action a[4];
-    context_cache_action want[] = {CONTEXT_WRITE_5M, CONTEXT_READ_CACHE, CONTEXT_READ_CACHE,
-                                   CONTEXT_READ_CACHE};
-    assert_close(schedule(api("claude-opus-4.6"), t, 4, a), E_SCHEDULE_EVERY_4_MIN_FOR_12_USD,
-                 TIGHT, "USD");
-    assert_actions(a, want, 4);
-}
-
-/* A pair a minute apart, a pause of 2,000 s, another pair
- * (E_SCHEDULE_PAIR_PAUSE_PAIR_USD: §5.8 (A conversation's cache bill)). */
-static void a_pair_a_pause_and_a_pair(void **state)
-{
-    (void)state;
-    double t[] = {0, 60, 2000, 2060};
-    context_cache_action a[4];
-    context_cache_action want[] = {CONTEXT_WRITE_1H, CONTEXT_READ_CACHE, CONTEXT_READ_CACHE,
-                                   CONTEXT_READ_CACHE};
-    assert_close(schedule(api("claude-opus-4.6"), t, 4, a), E_SCHEDULE_PAIR_PAUSE_PAIR_USD,
-                 TIGHT, "USD");
-    assert_actions(a, want, 4);
-}
-
-/* The tie rule: on a list of $0.90 input, $1.40 5-minute write and $0.40 hit, two
- * requests 100 s apart cost $1.80 uncached and $1.80 written then read (in doubles the
- * two sums differ in the last bit): uncached comes first in the order, and wins
- * (E_SCHEDULE_TIE_USD). */
-static void ties_go_to_the_earlier_action(void **state)
-{
-    (void)state;
-    cost_api_price p = {.name = "tie", .base = {0.9, 1, 0.4}, .cache_write_5m_usd_per_mtok = 1.4};
-    double t[] = {0, 100};
-    context_cache_action a[2];
-    context_cache_action want[] = {CONTEXT_SEND_UNCACHED, CONTEXT_SEND_UNCACHED};
-    assert_close(schedule(&p, t, 2, a), E_SCHEDULE_TIE_USD, TIGHT, "USD");
-    assert_actions(a, want, 2);
-}
-
-/* The tie rule's tolerance is relative to the least total. With the write $1.8e-10
- * cheaper, written then read is within 1e-9 of the least: uncached still comes first.
- * With it $1.8e-8 cheaper (a relative 1e-8, past the tolerance) the write and the hit
- * are the one cheapest schedule (E_SCHEDULE_PAST_TIE_USD). */
-static void the_tie_tolerance_is_relative_to_the_least_total(void **state)
-{
-    (void)state;
-    double t[] = {0, 100};
-    context_cache_action a[2];
-    cost_api_price near = {.name = "near", .base = {0.9, 1, 0.4},
-                           .cache_write_5m_usd_per_mtok = 1.4 - 1.8e-10};
-    context_cache_action uncached[] = {CONTEXT_SEND_UNCACHED, CONTEXT_SEND_UNCACHED};
-    assert_close(schedule(&near, t, 2, a), E_SCHEDULE_TIE_USD, TIGHT, "USD");
-    assert_actions(a, uncached, 2);
-    cost_api_price past = {.name = "past", .base = {0.9, 1, 0.4},
-                           .cache_write_5m_usd_per_mtok = 1.4 - 1.8e-8};
-    context_cache_action cached[] = {CONTEXT_WRITE_5M, CONTEXT_READ_CACHE};
-    assert_close(schedule(&past, t, 2, a), E_SCHEDULE_PAST_TIE_USD, TIGHT, "USD");
-    assert_actions(a, cached, 2);
-}
-
-/* A list without write prices (GPT-5) cannot write: every request uncached
- * (E_SCHEDULE_GPT5_3_USD). */
-static void a_list_without_writes_sends_everything_uncached(void **state)
-{
-    (void)state;
-    double t[] = {0, 10, 20};
-    context_cache_action a[3];
-    context_cache_action want[] = {CONTEXT_SEND_UNCACHED, CONTEXT_SEND_UNCACHED,
-                                   CONTEXT_SEND_UNCACHED};
-    assert_close(schedule(api("gpt-5"), t, 3, a), E_SCHEDULE_GPT5_3_USD, TIGHT, "USD");
-    assert_actions(a, want, 3);
-}
-
-/* ---- 5.10 longest_context -------------------------------------------------- */
-
-/* A toy whose numbers are exact in binary: one chip of 1,000 bytes of HBM, 1 FLOP/s and
- * 100 B/s, rented at 3,600 USD an hour (1 USD a second); 100 bytes of weights (100
- * parameters at 1 byte), 0.5 active parameters, 1 byte of cache per token of context,
- * no attention arithmetic. Its times are those of §5.1 (The roofline against
- * context); the expected answers (E_REACH_TOY_*) come from trying every context and
- * batch of the toy, in the instructor's copy. */
-static context_deploy reach_toy(void)
-{
-    return toy(100, 0.5, 1, 0, 1, 100);
-}
-#define TOY_HBM 1000.0
-#define TOY_USD_PER_HOUR 3600.0
-#define NO_LIMIT 1e12
-
-static void assert_reach(context_reach r, double context, double batch, double step_s,
-                         double usd_per_mtok)
-{
-    assert_true(r.exists);
-    assert_close(r.context_tokens, context, TIGHT, "tokens");
-    assert_close(r.batch, batch, TIGHT, "sequences");
-    assert_close(r.step_s, step_s, TIGHT, "s");
-    assert_close(r.usd_per_mtok, usd_per_mtok, TIGHT, "USD/Mtok");
-}
-
-/* With speed and price free, HBM alone limits the context; it holds the weights as
- * well as the caches, and a limit met exactly is met (E_REACH_TOY_HBM_ONLY_*). */
-static void a_full_hbm_ends_the_context_weights_included(void **state)
-{
-    (void)state;
-    context_deploy d = reach_toy();
-    context_reach r = context_longest_context(&d, TOY_HBM, TOY_USD_PER_HOUR, NO_LIMIT,
-                                              NO_LIMIT, 1e6);
-    assert_reach(r, E_REACH_TOY_HBM_ONLY_TOKENS, E_REACH_TOY_HBM_ONLY_BATCH,
-                 E_REACH_TOY_HBM_ONLY_STEP_S, E_REACH_TOY_HBM_ONLY_USD_PER_MTOK);
-}
-
-/* A price of at most 2e6 USD per million tokens, the step free
- * (E_REACH_TOY_PRICE_*). */
-static void a_price_limit_alone(void **state)
-{
-    (void)state;
-    context_deploy d = reach_toy();
-    context_reach r = context_longest_context(&d, TOY_HBM, TOY_USD_PER_HOUR, NO_LIMIT,
-                                              2e6, 1e6);
-    assert_reach(r, E_REACH_TOY_PRICE_TOKENS, E_REACH_TOY_PRICE_BATCH,
-                 E_REACH_TOY_PRICE_STEP_S, E_REACH_TOY_PRICE_USD_PER_MTOK);
-}
-
-/* A step of at most 4 s, the contract's time between two tokens of one sequence, the
- * price free (E_REACH_TOY_STEP_*). */
-static void a_step_limit_bounds_the_whole_step(void **state)
-{
-    (void)state;
-    context_deploy d = reach_toy();
-    context_reach r = context_longest_context(&d, TOY_HBM, TOY_USD_PER_HOUR, 4, NO_LIMIT,
-                                              1e6);
-    assert_reach(r, E_REACH_TOY_STEP_TOKENS, E_REACH_TOY_STEP_BATCH, E_REACH_TOY_STEP_STEP_S,
-                 E_REACH_TOY_STEP_USD_PER_MTOK);
-}
-
-/* The contract's tie: at the model's window of 20 tokens, and of 50, several batches
- * cost the same least amount, and the smallest is the answer
- * (E_REACH_TOY_WINDOW_20_*, E_REACH_TOY_WINDOW_50_*). */
-static void equally_cheap_batches_go_to_the_smallest(void **state)
-{
-    (void)state;
-    context_deploy d = reach_toy();
-    context_reach r = context_longest_context(&d, TOY_HBM, TOY_USD_PER_HOUR, NO_LIMIT,
-                                              NO_LIMIT, 20);
-    assert_reach(r, E_REACH_TOY_WINDOW_20_TOKENS, E_REACH_TOY_WINDOW_20_BATCH,
-                 E_REACH_TOY_WINDOW_20_STEP_S, E_REACH_TOY_WINDOW_20_USD_PER_MTOK);
-    r = context_longest_context(&d, TOY_HBM, TOY_USD_PER_HOUR, NO_LIMIT, NO_LIMIT, 50);
-    assert_reach(r, E_REACH_TOY_WINDOW_50_TOKENS, E_REACH_TOY_WINDOW_50_BATCH,
-                 E_REACH_TOY_WINDOW_50_STEP_S, E_REACH_TOY_WINDOW_50_USD_PER_MTOK);
-}
-
-/* The rounding rule: three chips of 0.3 bytes hold 0.9 bytes, and 0.1 bytes of weights
- * plus 80 tokens of 0.01 bytes fill them exactly: L = 80. In doubles 3 x 0.3 is
- * 0.8999999999999999 and 0.1 + 80 x 0.01 is 0.9, a hair above; within the relative
- * 1e-9 it counts as met. (1 FLOP/s and 10 B/s a chip; the step and the price are left
- * free.) */
-static void an_hbm_full_to_the_last_bit_of_a_double_still_fits(void **state)
-{
-    (void)state;
-    context_deploy d = toy(0.1, 0.05, 0.01, 0, 1, 10);
-    d.chips = 3;
-    context_reach r = context_longest_context(&d, 0.3, TOY_USD_PER_HOUR, NO_LIMIT, NO_LIMIT,
-                                              1e6);
-    assert_true(r.exists);
-    assert_close(r.context_tokens, 80, TIGHT, "tokens");
-    assert_close(r.batch, 1, TIGHT, "sequences");
-}
-
-/* No answer when not even one token of context is served: 100 bytes of HBM hold the
- * toy's weights and nothing else; a 0.5 s step target is under the toy's shortest
- * step; a price under a token's 1 s of arithmetic (999,999 USD/Mtok). 101 bytes of HBM
- * serve one token (E_REACH_TOY_HBM_101_*). */
-static void nothing_served_gives_no_answer(void **state)
-{
-    (void)state;
-    context_deploy d = reach_toy();
-    context_reach none[] = {
-        context_longest_context(&d, 100, TOY_USD_PER_HOUR, NO_LIMIT, NO_LIMIT, 1e6),
-        context_longest_context(&d, TOY_HBM, TOY_USD_PER_HOUR, 0.5, NO_LIMIT, 1e6),
-        context_longest_context(&d, TOY_HBM, TOY_USD_PER_HOUR, NO_LIMIT, 999999, 1e6),
-    };
-    assert_reach(context_longest_context(&d, 101, TOY_USD_PER_HOUR, NO_LIMIT, NO_LIMIT, 1e6),
-                 E_REACH_TOY_HBM_101_TOKENS, E_REACH_TOY_HBM_101_BATCH,
-                 E_REACH_TOY_HBM_101_STEP_S, E_REACH_TOY_HBM_101_USD_PER_MTOK);
-    for (int i = 0; i < 3; i++) {
-        assert_false(none[i].exists);
-        assert_true(none[i].context_tokens == 0 && none[i].batch == 0 &&
-                    none[i].step_s == 0 && none[i].usd_per_mtok == 0);
-    }
-}
-
-/* DeepSeek-V3 on a GB200 NVL72 (fp4, fp8 MLA cache, attention counted) at 2 USD a chip-hour
- * (chapter 1's rent, our assumption), its 131,072-token window (128K, the DeepSeek-V3 README),
- * steps of at most 50 ms and DeepSeek's own output price (lib/price.c, early 2025): the window
- * is sold whole (E_REACH_DSV3_*: §5.6 (Why context stopped near 200k)). */
-static void deepseek_v3_on_an_nvl72_at_deepseeks_price(void **state)
-{
-    (void)state;
-    context_deploy d = deepseek_on_nvl72();
-    double L = 131072, price = api("deepseek-v3")->base.output_usd_per_mtok;
-    context_reach r = context_longest_context(&d, 186e9, 2, 0.05, price, L);
-    assert_reach(r, L, E_REACH_DSV3_BATCH, E_REACH_DSV3_STEP_S, E_REACH_DSV3_USD_PER_MTOK);
-}
+/* The parts of the three files, run in the order the tests have always run in (the order
+ * make check lists them in): the windows_sparse index test keeps its place after the
+ * cache schedules, so it is a part of its own. */
+CHALK_PART_DECLARE(context_passes);
+CHALK_PART_DECLARE(context_tiers_and_bills);
+CHALK_PART_DECLARE(context_drafts);
+CHALK_PART_DECLARE(context_schedules);
+CHALK_PART_DECLARE(context_reach);
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
-        CHALK_TEST(context_roofline, without_attention_compute_per_token_is_flat),
-        CHALK_TEST(context_roofline, attention_adds_its_flops_per_context_token),
-        CHALK_TEST(context_roofline, memory_per_token_rises_linearly_with_context),
-        CHALK_TEST(context_roofline, short_context_is_compute_bound_long_context_memory_bound),
-        CHALK_TEST(context_roofline, a_tie_is_compute_bound),
-        CHALK_TEST(context_kink, deepseek_v3_kink_at_a_batch_of_20000),
-        CHALK_TEST(context_kink, without_attention_the_kink_comes_earlier),
-        CHALK_TEST(context_kink, kink_at_an_unbounded_batch),
-        CHALK_TEST(context_kink, no_kink_at_a_small_batch),
-        CHALK_TEST(context_kink, weights_exactly_balancing_compute_give_no_kink),
-        CHALK_TEST(context_kink, compute_bound_at_every_context_gives_no_kink),
-        CHALK_TEST(context_roofline, hbm_holds_the_weights_and_every_cache),
-        CHALK_TEST(context_roofline, cost_per_million_tokens_is_the_rent_of_a_tokens_time),
-        CHALK_TEST(kv_from_price, lecture_inputs_give_833_bytes_in_consistent_units),
-        CHALK_TEST(kv_from_price, lecture_1667_bytes_is_the_answer_for_a_ratio_per_byte),
-        CHALK_TEST(kv_from_price, gb200_fp4_puts_a_200k_step_at_800_bytes),
-        CHALK_TEST(kv_from_price, kv_from_crossover_inverts_the_balance_context),
-        CHALK_TEST(kv_from_price, ratio_and_rate_forms_agree),
-        CHALK_TEST(kv_shape, lecture_shared_context_gives_2048_bytes),
-        CHALK_TEST(kv_shape, llama3_70b_grouped_query_cache_is_327680_bytes_in_bf16),
-        CHALK_TEST(kv_shape, multi_head_gpt3_and_multi_query_palm_differ_by_39x),
-        CHALK_TEST(kv_shape, layers_sharing_a_cache_count_once),
-        CHALK_TEST(kv_shape, deepseek_mla_cache_is_one_latent_per_layer),
-        CHALK_TEST(windows_sparse, sliding_window_layers_stop_growing_at_the_window),
-        CHALK_TEST(windows_sparse, sparse_attention_reads_the_selection_plus_the_index),
-        CHALK_TEST(windows_sparse, an_empty_context_holds_and_reads_nothing),
-        CHALK_TEST(pass_length, decode_pays_memory_prefill_pays_compute),
-        CHALK_TEST(pass_length, memory_and_compute_per_token_against_the_pass_length),
-        CHALK_TEST(pass_length, a_one_token_pass_is_a_decode_step),
-        CHALK_TEST(pass_length, attention_shortens_the_balanced_pass),
-        CHALK_TEST(pass_length, a_price_ratio_read_as_a_cost_ratio),
-        CHALK_TEST(attention_parity, conventional_layout_reaches_parity_near_100k),
-        CHALK_TEST(attention_parity, aggressive_layout_reaches_parity_in_the_millions),
-        CHALK_TEST(attention_parity, deepseek_mla_reaches_parity_at_a_few_thousand_tokens),
-        CHALK_TEST(cache_tiers, drain_times_of_four_devices),
-        CHALK_TEST(cache_tiers, a_toy_device_held_1_10_and_100_seconds),
-        CHALK_TEST(cache_tiers, the_cheapest_of_four_tiers_across_holds),
-        CHALK_TEST(cache_tiers, recomputing_one_token_of_deepseek_v3),
-        CHALK_TEST(cache_tiers, recomputing_a_128k_context_of_deepseek_v3),
-        CHALK_TEST(cache_tiers, recomputing_beats_hbm_for_long_holds),
-        CHALK_TEST(cache_tiers, ties_go_to_the_earlier_tier_and_to_recomputing),
-        CHALK_TEST(api_bill, gemini_short_prompt_pays_2_and_12_per_million),
-        CHALK_TEST(api_bill, gemini_long_prompt_bills_every_token_at_the_long_tier),
-        CHALK_TEST(api_bill, gemini_prompt_of_exactly_200k_is_still_short),
-        CHALK_TEST(api_bill, output_tokens_do_not_choose_the_tier),
-        CHALK_TEST(api_bill, claude_cache_hits_cost_a_tenth_of_input),
-        CHALK_TEST(api_bill, claude_writes_cost_1_25x_for_5_minutes_and_2x_for_an_hour),
-        CHALK_TEST(api_bill, a_price_the_list_lacks_gives_no_bill),
-        CHALK_TEST(api_bill, long_tier_is_reported_even_without_a_bill),
-        CHALK_TEST(api_bill, a_write_price_is_the_lists_at_either_tier),
-        CHALK_TEST(api_bill, a_tier_without_an_output_or_input_price_gives_no_bill),
-        CHALK_TEST(draft_length, free_drafts_at_accept_0_8),
-        CHALK_TEST(draft_length, drafting_cost_shortens_the_best_draft),
-        CHALK_TEST(draft_length, ties_go_to_the_shorter_draft),
-        CHALK_TEST(draft_length, a_compute_bound_decode_gains_nothing_from_drafts),
-        CHALK_TEST(cache_schedule, a_single_request_is_sent_uncached),
-        CHALK_TEST(cache_schedule, requests_four_minutes_apart),
-        CHALK_TEST(cache_schedule, requests_half_an_hour_apart),
-        CHALK_TEST(cache_schedule, an_entry_exactly_its_life_old_is_live),
-        CHALK_TEST(cache_schedule, a_hit_restarts_the_entry_life),
-        CHALK_TEST(cache_schedule, a_pair_a_pause_and_a_pair),
-        CHALK_TEST(cache_schedule, ties_go_to_the_earlier_action),
-        CHALK_TEST(cache_schedule, the_tie_tolerance_is_relative_to_the_least_total),
-        CHALK_TEST(cache_schedule, a_list_without_writes_sends_everything_uncached),
-        CHALK_TEST(windows_sparse, the_index_is_index_dim_numbers_per_layer),
-        CHALK_TEST(windows_sparse, past_the_kink_reads_grow_as_the_square_root),
-        CHALK_TEST(longest_context, a_full_hbm_ends_the_context_weights_included),
-        CHALK_TEST(longest_context, a_price_limit_alone),
-        CHALK_TEST(longest_context, a_step_limit_bounds_the_whole_step),
-        CHALK_TEST(longest_context, equally_cheap_batches_go_to_the_smallest),
-        CHALK_TEST(longest_context, an_hbm_full_to_the_last_bit_of_a_double_still_fits),
-        CHALK_TEST(longest_context, nothing_served_gives_no_answer),
-        CHALK_TEST(longest_context, deepseek_v3_on_an_nvl72_at_deepseeks_price),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return chalk_run_parts("05-long-context", CHALK_PART_REF(context_basics),
+                           CHALK_PART_REF(context_passes), CHALK_PART_REF(context_tiers_and_bills),
+                           CHALK_PART_REF(context_drafts), CHALK_PART_REF(context_schedules),
+                           CHALK_PART_REF(context_index), CHALK_PART_REF(context_reach));
 }

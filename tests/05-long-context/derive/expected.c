@@ -181,14 +181,16 @@ static void tiers(void)
                 "a 256 GB DIMM on a DDR5-6400 channel (JEDEC)");
     derive_real("E_DRAIN_MICRON_9550_S", 30.72e12 / 14e9, "Micron 9550 PRO (data sheet)");
     derive_real("E_DRAIN_EXOS_X24_S", 24e12 / 285e6, "Seagate Exos X24 (data sheet)");
-    tier toy = {100, 10, 3600};
-    derive_real("E_TIER_TOY_HOLD_1S_USD_PER_B", tier_cost(&toy, 1),
-                "toy device: 100 B, 10 B/s, $3,600 an hour, a byte held 1 s (§5.5 (Cache hits and "
+    tier toy = {96, 12, 2700};
+    derive_real("E_TIER_TOY_HOLD_3S_USD_PER_B", tier_cost(&toy, 3),
+                "toy device: 96 B, 12 B/s, $2,700 an hour, a byte held 3 s (§5.5 (Cache hits and "
                 "memory tiers))");
-    derive_real("E_TIER_TOY_HOLD_10S_USD_PER_B", tier_cost(&toy, 10),
-                "the same, held its 10 s drain time (§5.5 (Cache hits and memory tiers))");
-    derive_real("E_TIER_TOY_HOLD_100S_USD_PER_B", tier_cost(&toy, 100),
-                "the same, held 100 s (§5.5 (Cache hits and memory tiers))");
+    derive_real("E_TIER_TOY_HOLD_20S_USD_PER_B", tier_cost(&toy, 20),
+                "the same, held 20 s (§5.5 (Cache hits and memory tiers))");
+    tier small = {64, 16, 7200};
+    derive_real("E_TIER_SMALL_TOY_HOLD_4S_USD_PER_B", tier_cost(&small, 4),
+                "a second toy device: 64 B, 16 B/s, $7,200 an hour, a byte held its 4 s drain "
+                "time (§5.5 (Cache hits and memory tiers))");
     derive_real(
         "E_TIER_HBM_10MS_USD_PER_B", tier_cost(&HBM, 0.01),
         "B200 HBM at $2 an hour, held 10 ms (§5.5 (Cache hits and memory tiers), lib/tier.c)");
