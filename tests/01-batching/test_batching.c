@@ -37,13 +37,8 @@
 
 #define TIGHT 1e-9 /* closed forms: only rounding differs */
 
-/* The fixtures test_batching_serving.c shares (it declares them too). */
-batching_deploy deepseek_on_nvl72(void);
-batching_deploy llama70b_on_h100x8(void);
-batching_deploy power_of_two_toy(void);
-double compute_slope(const batching_deploy *d);
-double kv_slope(const batching_deploy *d, double ctx);
-double weights_term(const batching_deploy *d);
+/* The fixtures test_batching_serving.c shares (fixtures.h declares them). */
+#include "fixtures.h"
 
 /* A step's bound by name, for assert_named: "compute", "memory", or the number. */
 static const char *bound_name(int bound)

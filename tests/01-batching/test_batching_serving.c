@@ -29,15 +29,8 @@
 
 #define TIGHT 1e-9 /* closed forms: only rounding differs */
 
-/* The fixtures of test_batching.c: DeepSeek-V3 in fp4 on a GB200 NVL72 at $2 a
- * GPU-hour, Llama 3 70B in bf16 on 8 H100s, the power-of-two toy, and the per-sequence
- * compute and KV slopes and the weight term. */
-batching_deploy deepseek_on_nvl72(void);
-batching_deploy llama70b_on_h100x8(void);
-batching_deploy power_of_two_toy(void);
-double compute_slope(const batching_deploy *d);
-double kv_slope(const batching_deploy *d, double ctx);
-double weights_term(const batching_deploy *d);
+/* The fixtures of test_batching.c (fixtures.h says which). */
+#include "fixtures.h"
 
 /* ---- 1.7 train_departures -------------------------------------------------- */
 

@@ -38,13 +38,13 @@
 #include "../test_util.h"
 
 #include "expected.h"
+#include "fixtures.h"
 #include "moe.h"
 
 #define TIGHT 1e-9 /* closed forms: only rounding differs */
 
 /* DeepSeek-V3 in fp4 on the 64 GPUs of a GB200 NVL72 that hold its 256 experts, with
- * activations crossing NVLink in fp4 too. Shared with test_moe_layout.c. */
-moe_deploy deepseek_on_nvl72(void);
+ * activations crossing NVLink in fp4 too. Shared (fixtures.h). */
 moe_deploy deepseek_on_nvl72(void)
 {
     moe_deploy d = {
@@ -319,8 +319,7 @@ static moe_deploy exact_toy(void)
     return d;
 }
 
-/* A roof's name for assert_named. Shared with test_moe_layout.c. */
-const char *bound_name(int b);
+/* A roof's name for assert_named. Shared (fixtures.h). */
 const char *bound_name(int b)
 {
     return moe_bound_name((moe_bound)b);

@@ -12,8 +12,7 @@
 
 #define TIGHT 1e-9 /* closed forms: only rounding differs */
 
-moe_deploy deepseek_on_nvl72(void); /* test_moe.c: DeepSeek-V3 in fp4 on an NVL72 */
-const char *bound_name(int b);      /* test_moe.c: a roof's name, for assert_named */
+#include "fixtures.h" /* test_moe.c's DeepSeek-V3 on an NVL72 and bound_name */
 
 /* ---- 2.12 cheapest_layout ---------------------------------------------------- */
 

@@ -34,17 +34,9 @@
 
 #define TIGHT 1e-9   /* closed forms: only rounding differs */
 
-/* Helpers the chapter's three test files share (this file defines them; the others
- * declare the ones they use). Not static, so named chalk4_..., and called by the short
- * names of the macros below. */
-const cost_scaling_fit *chalk4_fit(const char *name);
-double chalk4_law(const cost_scaling_fit *f, double n, double d);
-overtraining_factors chalk4_factors(double k, double eta_rl, double eta_inf);
-void chalk4_assert_nan(double x, const char *expr, const char *file, int line);
-#define fit(name) chalk4_fit(name)
-#define law(f, n, d) chalk4_law(f, n, d)
-#define factors(k, eta_rl, eta_inf) chalk4_factors(k, eta_rl, eta_inf)
-#define assert_nan(x) chalk4_assert_nan((x), #x, __FILE__, __LINE__)
+/* Helpers the chapter's three test files share: this file defines them, fixtures.h
+ * declares them. */
+#include "fixtures.h"
 
 /* A fit by its name in lib/scaling.c. */
 const cost_scaling_fit *chalk4_fit(const char *name)

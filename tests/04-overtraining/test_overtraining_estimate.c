@@ -28,10 +28,7 @@
 
 /* Shared with test_overtraining.c, which defines them: the lecture's factors, and
  * the check that a double result has no answer (NaN). */
-overtraining_factors chalk4_factors(double k, double eta_rl, double eta_inf);
-void chalk4_assert_nan(double x, const char *expr, const char *file, int line);
-#define factors(k, eta_rl, eta_inf) chalk4_factors(k, eta_rl, eta_inf)
-#define assert_nan(x) chalk4_assert_nan((x), #x, __FILE__, __LINE__)
+#include "fixtures.h"
 
 /* ---- 4.6 sign_slip --------------------------------------------------------------- */
 

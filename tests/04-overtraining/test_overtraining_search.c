@@ -34,10 +34,7 @@
 
 /* Shared with test_overtraining.c, which defines them: a fit by its name in
  * lib/scaling.c, and the loss law written out, independently of the code under test. */
-const cost_scaling_fit *chalk4_fit(const char *name);
-double chalk4_law(const cost_scaling_fit *f, double n, double d);
-#define fit(name) chalk4_fit(name)
-#define law(f, n, d) chalk4_law(f, n, d)
+#include "fixtures.h"
 
 /* How close a searched minimiser is to the true one, as a name `make check` can match
  * (the contract asks a relative 1e-10 in N): within it; only within 1e-3 (the search

@@ -38,15 +38,8 @@
 
 #define TIGHT 1e-9 /* closed forms: only rounding differs */
 
-/* DeepSeek-V3's absorbed MLA: 61 layers of 128 heads, 576 + 512 per cached token. */
-#define DSV3_ATTN_FLOPS (2.0 * 61 * 128 * (576 + 512))
-
 /* The fixtures every file of these tests shares, defined in test_context.c. */
-context_deploy deepseek_on_nvl72(void);
-context_deploy deepseek_without_attention(void);
-context_deploy toy_deploy(double params_total, double params_active, double kv, double attn,
-                          double flops_per_s, double bytes_per_s);
-const cost_api_price *api_prices(const char *name);
+#include "fixtures.h"
 
 /* DeepSeek-V3 in fp4 on a GB200 NVL72, its MLA cache in fp8, attention counted. */
 context_deploy deepseek_on_nvl72(void)

@@ -23,11 +23,7 @@
 #define TIGHT 1e-9 /* closed forms: only rounding differs */
 
 /* The fixtures every file of these tests shares, defined in test_context.c. */
-context_deploy deepseek_on_nvl72(void);
-context_deploy deepseek_without_attention(void);
-context_deploy toy_deploy(double params_total, double params_active, double kv, double attn,
-                          double flops_per_s, double bytes_per_s);
-const cost_api_price *api_prices(const char *name);
+#include "fixtures.h"
 
 /* The four tiers of lib/tier.c, written out with their sources. A bought device is
  * spread over five years of 365.25 days. */

@@ -3,8 +3,9 @@
 # student's copy of the course, and proves it gives nothing away.
 #
 # In it (under chalk/): exercises/ (the stubs), tests/ (the public tests and their
-# expected values, tests/NN-topic/expected.h, each chapter's hints.txt for make hint, the reader's-loop scripts but not their own
-# test, deps.sh), tests/stubs/ (pristine
+# expected values, tests/NN-topic/expected.h, the fixtures its test files share
+# (fixtures.h), each chapter's hints.txt for make hint, the reader's-loop scripts but
+# not their own test, deps.sh), tests/stubs/ (pristine
 # stubs for make reset),
 # lib/, chapters/ (with every ::: {.solution} block removed), book/ (without its own
 # tests: their golden files include instructor-edition output; nor book/slides/, the
@@ -40,7 +41,7 @@ if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 else
     find . -type f -not -path './build/*' -not -path './.git/*' | sed 's|^\./||' >"$stage/files"
 fi
-grep -E '^(exercises/[0-9][0-9]-[^/]+/[^/]+|tests/[0-9][0-9]-[^/]+/([^/]+\.c|expected\.h|hints\.txt)|tests/test_util\.h|tests/check\.sh|tests/deps\.sh|tests/loop/[^/]+|lib/.+|chapters/.+|book/.+|\.clang-format)$' "$stage/files" |
+grep -E '^(exercises/[0-9][0-9]-[^/]+/[^/]+|tests/[0-9][0-9]-[^/]+/([^/]+\.c|expected\.h|fixtures\.h|hints\.txt)|tests/test_util\.h|tests/check\.sh|tests/deps\.sh|tests/loop/[^/]+|lib/.+|chapters/.+|book/.+|\.clang-format)$' "$stage/files" |
     grep -v -e '/\.backup/' -e '^book/tests/' -e '^book/slides/' -e '^tests/loop/test_loop\.sh$' >"$stage/keep"
 while IFS= read -r f; do
     [ -f "$f" ] || continue
