@@ -136,8 +136,8 @@ double batching_balance_batch_approx(double hw_ratio, double sparsity)
 batching_balance batching_balance_batch(const batching_deploy *d,
                                         double context_tokens)
 {
-    /* TODO §1.5.1 (With the KV term): where compute catches up with
-     * memory, and when it never does. */
+    /* TODO §1.5.1 (With the KV term: when there is no balance batch):
+     * where compute catches up with memory, and when it never does. */
     (void)d;
     (void)context_tokens;
     batching_balance b = {0};
@@ -146,8 +146,9 @@ batching_balance batching_balance_batch(const batching_deploy *d,
 
 double batching_max_balanced_context_tokens(const batching_deploy *d)
 {
-    /* TODO §1.5.1 (With the KV term): the context at which one
-     * sequence's KV fetch takes as long as its arithmetic. */
+    /* TODO §1.5.1 (With the KV term: when there is no balance batch):
+     * the context at which one sequence's KV fetch takes as long as its
+     * arithmetic. */
     (void)d;
     return 0.0;
 }

@@ -10,12 +10,13 @@
  *
  * The model, §1.2 (The roofline of one decode step): one decode step
  * gives each of `batch` sequences one new token. The `chips` chips of one
- * scale-up domain share the work evenly, so every rate below is that of
- * all the chips together. A step's time is a lower bound set by the
- * slower of two machines that run at the same time: the arithmetic
- * units, which multiply each token through the active weights, and the
- * memory system, which streams every weight once and each sequence's
- * KV cache once. Attention's own arithmetic is left out, as in the
+ * scale-up domain share the work evenly, so every time, rate and byte
+ * count the functions below return is that of all the chips together
+ * (batching_deploy's own fields are per chip). A step's time is a lower
+ * bound set by the slower of two machines that run at the same time:
+ * the arithmetic units, which multiply each token through the active
+ * weights, and the memory system, which streams every weight once and
+ * each sequence's KV cache once. Attention's own arithmetic is left out, as in the
  * lecture. FLOPs are 2 per multiply-accumulate (the spec sheets'
  * convention) and every parameter count is multiplied by its bytes.
  *
@@ -56,8 +57,10 @@ typedef struct batching_step {
     double step_s;    /* max(compute_s, memory_s) */
     cost_bound bound; /* COST_BOUND_COMPUTE when compute_s >= memory_s */
     double mfu;       /* compute_s / step_s: the share of the step spent multiplying */
-    double hbm_bytes; /* what HBM holds, every weight and every cache: a step reads
-                       * each once, so memory_s at the chips' bandwidth */
+    double hbm_bytes; /* the bytes a step reads from the HBM of all the chips
+                       * together (not per chip): every weight and every
+                       * sequence's cache once, so memory_s at the bandwidth of
+                       * all the chips */
 } batching_step;
 
 /* ---- Exercise 1.1 (*) roofline_terms: the three terms -------------------- */
@@ -172,9 +175,10 @@ typedef struct batching_balance {
 
 /* The batch, a real number not rounded, at which a step's compute_s
  * equals its memory_s (weights and KV caches) at this context,
- * §1.5.1 (With the KV term). In sequences.
+ * §1.5.1 (With the KV term: when there is no balance batch). In sequences.
  * No answer (exists false, batch 0) when memory_s exceeds compute_s at
- * every batch; §1.5.1 (With the KV term) derives when that is.
+ * every batch; §1.5.1 (With the KV term: when there is no balance batch)
+ * derives when that is.
  * Boundary: at exactly the max balanced context (below) there is no
  * answer.
  * Rounding: that context is a quotient, so floating point can put a
@@ -182,17 +186,21 @@ typedef struct batching_balance {
  * comparison finds a balance batch of about 1e18 sequences: count a
  * context within a relative 1e-9 of the max balanced context as that
  * context (no answer).
+ * No KV cache (kv_bytes_per_token 0): there is no KV term and no max
+ * balanced context (so neither rule above applies); the answer exists at
+ * every context and is the balance batch without the KV term
+ * (exercise 1.5).
  * Precondition: context_tokens >= 0 (at 0, the balance batch without the
  * KV term). */
 batching_balance batching_balance_batch(const batching_deploy *d,
                                         double context_tokens);
 
 /* The max balanced context L*, in tokens (a real number),
- * §1.5.1 (With the KV term), the section of this exercise: the context at
- * which one sequence's KV fetch takes exactly as long as its weight
- * arithmetic (the balance of slopes that §1.3 (Latency against batch)
- * sets up and leaves to this exercise to solve). At and beyond it no
- * batch is compute-bound.
+ * §1.5.1 (With the KV term: when there is no balance batch), the section
+ * of this exercise: the context at which one sequence's KV fetch takes
+ * exactly as long as its weight arithmetic (the balance of slopes that
+ * §1.3 (Latency against batch) sets up and leaves to this exercise to
+ * solve). At and beyond it no batch is compute-bound.
  * Precondition: kv_bytes_per_token > 0. */
 double batching_max_balanced_context_tokens(const batching_deploy *d);
 

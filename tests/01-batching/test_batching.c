@@ -1,7 +1,7 @@
 /*
  * test_batching.c -- Chapter 1 tests, first part: one decode step and what it costs
  * (exercises 1.1 to 1.6, §1.2 (The roofline of one decode step) to §1.5.1 (With the
- * KV term)), the fixtures every part shares, and main(), which runs both parts.
+ * KV term: when there is no balance batch)), the fixtures every part shares, and main(), which runs both parts.
  * test_batching_serving.c holds the second part: a server's schedule, the caps on
  * its batch, fast mode and the cheapest deployment (exercises 1.7 to 1.10). The
  * build links every .c file of tests/01-batching/ into one binary (tests/test_util.h,
@@ -383,14 +383,15 @@ static void cost_per_token_flattens_once_compute_bound(void **state)
     assert_true(batching_usd_per_mtok(&d, 100, 0) > 10 * floor);
 }
 
-/* The lecture at 12:52 ("about 1000x worse"): at batch 1 and no context, cost over the floor
- * is (weights_s) / (compute slope), which is the balance batch itself. */
+/* The lecture at 12:52 ("about 1000x worse"): at batch 1 and no context, a token costs
+ * the floor times the balance batch of §1.5 (The balance batch) (DeepSeek-V3 on GB200
+ * NVL72). */
 static void unbatched_cost_over_floor_equals_the_balance_batch(void **state)
 {
     (void)state;
     batching_deploy d = deepseek_on_nvl72();
     double ratio = batching_usd_per_mtok(&d, 1, 0) / batching_usd_per_mtok(&d, 1e6, 0);
-    assert_close(ratio, weights_term(&d) / compute_slope(&d), TIGHT, "x");
+    assert_close(ratio, E_BALANCE_DEEPSEEK_CTX0, TIGHT, "x");
 }
 
 /* ---- 1.5 hardware_ratio ---------------------------------------------------- */
@@ -463,8 +464,8 @@ static void no_balance_batch_for_llama_on_h100s_at_4k_context(void **state)
     assert_false(b.exists);
 }
 
-/* §1.5.1 (With the KV term): Llama 3 70B on H100s, and a balance batch just below
- * that context, none just above. */
+/* §1.5.1 (With the KV term: when there is no balance batch): Llama 3 70B on H100s, and a
+ * balance batch just below that context, none just above. */
 static void max_balanced_context_of_llama_on_h100s(void **state)
 {
     (void)state;
@@ -475,7 +476,8 @@ static void max_balanced_context_of_llama_on_h100s(void **state)
     assert_false(batching_balance_batch(&d, 1.01 * t).exists);
 }
 
-/* §1.5.1 (With the KV term) on an MoE: DeepSeek-V3 in fp4 on GB200 NVL72. */
+/* §1.5.1 (With the KV term: when there is no balance batch) on an MoE: DeepSeek-V3 in fp4
+ * on GB200 NVL72. */
 static void max_balanced_context_of_deepseek_on_nvl72(void **state)
 {
     (void)state;
@@ -512,6 +514,23 @@ static void a_context_a_rounding_error_below_the_max_balanced_context_has_none(v
     b = batching_balance_batch(&d, t * (1 - 1e-6));
     assert_true(b.exists);
     assert_close(b.batch, E_BALANCE_LLAMA_1E6_BELOW, 1e-6, "sequences");
+}
+
+/* batching.h: with no KV cache (kv_bytes_per_token 0) there is no max balanced
+ * context, and the answer at every context is the balance batch of exercise 1.5.
+ * DeepSeek-V3 on GB200 NVL72 with its cache left out, at no context and at 4,096
+ * tokens (past the 842 tokens where its real cache leaves no balance batch). */
+static void with_no_kv_cache_every_context_has_the_balance_batch(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    d.kv_bytes_per_token = 0.0;
+    double contexts[] = {0.0, 4096.0};
+    for (int i = 0; i < 2; i++) {
+        batching_balance b = batching_balance_batch(&d, contexts[i]);
+        assert_true(b.exists);
+        assert_close(b.batch, E_BALANCE_DEEPSEEK_CTX0, TIGHT, "sequences");
+    }
 }
 
 CHALK_PART(step) = {
@@ -551,6 +570,7 @@ CHALK_PART(step) = {
     CHALK_TEST(balance_batch, max_balanced_context_of_deepseek_on_nvl72),
     CHALK_TEST(balance_batch, at_exactly_the_max_balanced_context_there_is_no_balance_batch),
     CHALK_TEST(balance_batch, a_context_a_rounding_error_below_the_max_balanced_context_has_none),
+    CHALK_TEST(balance_batch, with_no_kv_cache_every_context_has_the_balance_batch),
 };
 CHALK_PART_END(step);
 

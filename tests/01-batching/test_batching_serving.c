@@ -396,8 +396,9 @@ static void the_cheapest_chip_hour_is_not_the_cheapest_token(void **state)
     assert_close(p.usd_per_mtok, E_CHEAP_H100_ARITHMETIC_USD, TIGHT, "USD/Mtok");
 }
 
-/* Past its max balanced context (§1.5.1 (With the KV term)) every batch is memory-bound: Llama 3 70B at
- * 32,768 tokens within 50 ms, on up to 8 H100s or 8 A100s. */
+/* Past its max balanced context (§1.5.1 (With the KV term: when there is no balance batch)) every
+ * batch is memory-bound: Llama 3 70B at 32,768 tokens within 50 ms, on up to 8 H100s
+ * or 8 A100s. */
 static void llama_at_32k_context_on_h100s_or_a100s(void **state)
 {
     (void)state;
