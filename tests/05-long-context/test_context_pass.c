@@ -81,8 +81,7 @@ static void attention_shortens_the_balanced_pass(void **state)
                  E_PASS_BALANCED_DSV3_NO_ATTN_B1024_L8192_TOKENS, TIGHT, "tokens");
 }
 
-/* The lecture at 1:41:33 and its flashcard on output prices: what output at 5x input says, and
- * Gemini's 6x; the contract's rules: a ratio below 1 has no reading, 1 exactly has one
+/* The lecture at 1:41:33 on output prices: what output at 5x input says, and Gemini's 6x; the contract's rules: a ratio below 1 has no reading, 1 exactly has one
  * (E_PRICE_RATIO_*). */
 static void a_price_ratio_read_as_a_cost_ratio(void **state)
 {
@@ -235,8 +234,8 @@ static void a_compute_bound_decode_gains_nothing_from_drafts(void **state)
  * 100 B/s, rented at 3,600 USD an hour (1 USD a second); 100 bytes of weights (100
  * parameters at 1 byte), 0.5 active parameters, 1 byte of cache per token of context,
  * no attention arithmetic. Its times are those of §5.1 (The roofline against
- * context); the expected answers (E_REACH_TOY_*) are derived in the instructor's
- * copy. */
+ * context); the expected answers are E_REACH_TOY_* (deriving them is the exercise, so
+ * the handout has no derivation). */
 static context_deploy reach_toy(void)
 {
     return toy_deploy(100, 0.5, 1, 0, 1, 100);
