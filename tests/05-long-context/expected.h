@@ -93,6 +93,18 @@
 /* over the 5 s plain step (§5.4 (Output against input price)) */
 #define E_DRAFT_ALL_ACCEPTED_SPEEDUP 5.0
 
+/* free drafts, a = 0.8, a batch of 4 at 10 tokens of context on the toy: the fastest q (Leviathan et al. 2023, eq. 1; §5.4 (Output against input price)) */
+#define E_DRAFT_BATCH4_L10_A08_Q 6
+
+/* tokens a sequence keeps a step at that q (eq. 1) */
+#define E_DRAFT_BATCH4_L10_A08_TOKENS 3.9514240000000003
+
+/* seconds between a sequence's tokens at that q (§5.4 (Output against input price)) */
+#define E_DRAFT_BATCH4_L10_A08_S_PER_TOKEN 15.184399345653617
+
+/* over plain decode at that batch and context (§5.4 (Output against input price)) */
+#define E_DRAFT_BATCH4_L10_A08_SPEEDUP 3.9514240000000003
+
 /* Rubin, 288 GB at 20 TB/s (the lecture) */
 #define E_DRAIN_RUBIN_S 0.0144
 

@@ -215,8 +215,8 @@ static void a_tie_is_compute_bound(void **state)
 /* ---- 5.2 context_kink ------------------------------------------------------ */
 
 /* DeepSeek-V3 on the NVL72 at a batch of 20,000: the kink, attention's arithmetic counted
- * (E_KINK_DSV3_B20000_TOKENS: §5.1 (The roofline against context), derived in the instructor's
- * copy). */
+ * (E_KINK_DSV3_B20000_TOKENS: §5.1 (The roofline against context); deriving it is the
+ * exercise, so the handout has no derivation). */
 static void deepseek_v3_kink_at_a_batch_of_20000(void **state)
 {
     (void)state;

@@ -81,8 +81,7 @@ static void attention_shortens_the_balanced_pass(void **state)
                  E_PASS_BALANCED_DSV3_NO_ATTN_B1024_L8192_TOKENS, TIGHT, "tokens");
 }
 
-/* The lecture at 1:41:33 and its flashcard on output prices: what output at 5x input says, and
- * Gemini's 6x; the contract's rules: a ratio below 1 has no reading, 1 exactly has one
+/* The lecture at 1:41:33 on output prices: what output at 5x input says, and Gemini's 6x; the contract's rules: a ratio below 1 has no reading, 1 exactly has one
  * (E_PRICE_RATIO_*). */
 static void a_price_ratio_read_as_a_cost_ratio(void **state)
 {
@@ -198,6 +197,23 @@ static void ties_go_to_the_shorter_draft(void **state)
     assert_close(none.speedup, 1, TIGHT, "x");
 }
 
+/* A batch of 4 sequences, each 10 tokens into its context, on a toy with 20 bytes of
+ * weights, 1 byte of cache and 0.1 FLOP of attention per token of context, 0.5 active
+ * parameters, 1 FLOP/s and 1 B/s; free drafts, each guess accepted with chance 0.8: the
+ * best draft, what a sequence keeps a step, the time between its tokens and the gain
+ * (E_DRAFT_BATCH4_L10_A08_*: Leviathan et al. 2023, eq. 1, and §5.4 (Output against
+ * input price)). */
+static void a_batch_deep_in_its_context_drafts_further(void **state)
+{
+    (void)state;
+    context_deploy d = toy_deploy(20, 0.5, 1, 0.1, 1, 1);
+    context_draft_plan p = context_best_draft(&d, 4, 10, 0.8, 0, 16);
+    assert_int_equal(p.draft_tokens, E_DRAFT_BATCH4_L10_A08_Q);
+    assert_close(p.tokens_per_step, E_DRAFT_BATCH4_L10_A08_TOKENS, TIGHT, "tokens");
+    assert_close(p.s_per_token, E_DRAFT_BATCH4_L10_A08_S_PER_TOKEN, TIGHT, "s");
+    assert_close(p.speedup, E_DRAFT_BATCH4_L10_A08_SPEEDUP, TIGHT, "x");
+}
+
 /* When decode is already compute-bound (0.5 s of weights under 1 s of arithmetic)
  * no draft helps: plain decode is best, at its 1 s step. max_draft = 0 allows
  * nothing else. */
@@ -218,8 +234,8 @@ static void a_compute_bound_decode_gains_nothing_from_drafts(void **state)
  * 100 B/s, rented at 3,600 USD an hour (1 USD a second); 100 bytes of weights (100
  * parameters at 1 byte), 0.5 active parameters, 1 byte of cache per token of context,
  * no attention arithmetic. Its times are those of §5.1 (The roofline against
- * context); the expected answers (E_REACH_TOY_*) are derived in the instructor's
- * copy. */
+ * context); the expected answers are E_REACH_TOY_* (deriving them is the exercise, so
+ * the handout has no derivation). */
 static context_deploy reach_toy(void)
 {
     return toy_deploy(100, 0.5, 1, 0, 1, 100);
@@ -361,6 +377,7 @@ CHALK_PART(context_drafts) = {
     CHALK_TEST(draft_length, drafting_cost_shortens_the_best_draft),
     CHALK_TEST(draft_length, ties_go_to_the_shorter_draft),
     CHALK_TEST(draft_length, a_compute_bound_decode_gains_nothing_from_drafts),
+    CHALK_TEST(draft_length, a_batch_deep_in_its_context_drafts_further),
 };
 CHALK_PART_END(context_drafts);
 

@@ -172,6 +172,30 @@ static void draft(void)
                 "seconds a token at that q (§5.4 (Output against input price))");
     derive_real("E_DRAFT_ALL_ACCEPTED_SPEEDUP", 5.0,
                 "over the 5 s plain step (§5.4 (Output against input price))");
+    /* toy: a batch of 4 sequences of 10 tokens of context; 20 bytes of weights, 1 byte of
+     * cache per context token, 1 FLOP of weight arithmetic per token plus 0.1 FLOP per
+     * context token, at 1 FLOP/s and 1 B/s. A pass of p new tokens per sequence reads the
+     * weights once and each sequence's cache once, 20 + 4 x 10 x 1 = 60 s, and does
+     * 4 p (1 + 0.1 x 10) = 8 p s of arithmetic: it takes max(8 p, 60) s (§5.4 (Output
+     * against input price)); free drafts, a = 0.8 */
+    int batch_q = 0;
+    double plain_s = fmax(8.0 * 1, 60), batch_s = plain_s;
+    for (int q = 1; q <= 16; q++) {
+        double s = fmax(8.0 * (q + 1), 60) / kept(0.8, q);
+        if (s < batch_s * (1 - 1e-12))
+            batch_q = q, batch_s = s;
+    }
+    derive_int("E_DRAFT_BATCH4_L10_A08_Q", batch_q,
+               "free drafts, a = 0.8, a batch of 4 at 10 tokens of context on the toy: the "
+               "fastest q (Leviathan et al. 2023, eq. 1; §5.4 (Output against input price))");
+    derive_real("E_DRAFT_BATCH4_L10_A08_TOKENS", kept(0.8, batch_q),
+                "tokens a sequence keeps a step at that q (eq. 1)");
+    derive_real("E_DRAFT_BATCH4_L10_A08_S_PER_TOKEN", batch_s,
+                "seconds between a sequence's tokens at that q (§5.4 (Output against input "
+                "price))");
+    derive_real("E_DRAFT_BATCH4_L10_A08_SPEEDUP", plain_s / batch_s,
+                "over plain decode at that batch and context (§5.4 (Output against input "
+                "price))");
 }
 
 static void tiers(void)
