@@ -12,14 +12,14 @@
 /* its tokens, on the same budget (Hoffmann et al. 2022, eq. 4) */
 #define E_FRONTIER_GOPHER_TOKENS_HOFFMANN 2982305686662.804
 
-/* the model's exponent in C, printed fit (Hoffmann et al. 2022, eq. 4; Table 2 prints 0.46) */
-#define E_FRONTIER_PARAMS_EXPONENT_HOFFMANN 0.45161290322580644
+/* the model's exponent in C, unrounded Hoffmann fit (Hoffmann et al. 2022, eq. 4; Table 2 prints 0.46) */
+#define E_FRONTIER_PARAMS_EXPONENT_UNROUNDED 0.45652591432554535
 
-/* the data's exponent in C, printed fit (Hoffmann et al. 2022, eq. 4; Table 2 prints 0.54) */
-#define E_FRONTIER_TOKENS_EXPONENT_HOFFMANN 0.5483870967741935
+/* the data's exponent in C, unrounded Hoffmann fit (Hoffmann et al. 2022, eq. 4; Table 2 prints 0.54) */
+#define E_FRONTIER_TOKENS_EXPONENT_UNROUNDED 0.5434740856744547
 
-/* parameter term over data term on the frontier, printed fit (optimality condition of §4.3 (The compute-optimal frontier)) */
-#define E_FRONTIER_TERM_RATIO_HOFFMANN 0.823529411764706
+/* parameter term over data term on the frontier, unrounded Hoffmann fit (optimality condition of §4.3 (The compute-optimal frontier)) */
+#define E_FRONTIER_TERM_RATIO_UNROUNDED 0.8400141356491614
 
 /* the model's exponent in C, Besiroglu et al. 2024 Table 1's fit (its a, 0.5126) */
 #define E_FRONTIER_PARAMS_EXPONENT_BESIROGLU 0.5126121076233184
@@ -60,8 +60,8 @@
 /* falling over rising term at the minimum of 3/u + 5 u^2 (§4.6 (The equal-cost heuristic), by calculus on the example) */
 #define E_HEURISTIC_TERM_RATIO_1_2 2.0
 
-/* the same ratio for the printed fit's exponents 0.34 and 0.28 (eq:ot-ratio, §4.6 (The equal-cost heuristic)) */
-#define E_HEURISTIC_TERM_RATIO_HOFFMANN 0.823529411764706
+/* the same ratio for the unrounded Hoffmann fit's exponents 0.33917084 and 0.2849083 (eq:ot-ratio, §4.6 (The equal-cost heuristic)) */
+#define E_HEURISTIC_TERM_RATIO_UNROUNDED 0.8400141356491614
 
 /* cost at equal terms over least cost, 1/u + u^2 (eq:ot-penalty, §4.6 (The equal-cost heuristic)) */
 #define E_HEURISTIC_PENALTY_1_2 1.0582673679787997
@@ -72,10 +72,10 @@
 /* tokens a 20B model needs for 1.95 nats, printed fit (§4.4 (Holding quality fixed)) */
 #define E_LIFETIME_TOKENS_20B_1_95_NATS_HOFFMANN 2969796861001.1445
 
-/* least-lifetime-FLOPs N for 1.86 nats and the lecture's 2.6e14 served tokens, unrounded Hoffmann fit (condition of §4.9 (Beyond the lecture: the inference-optimal model), bisected in long double) */
+/* least-lifetime-FLOPs N for 1.86 nats and the lecture's 2.6e14 served tokens, unrounded Hoffmann fit (the minimiser of the lifetime cost of §4.9 (Beyond the lecture: the inference-optimal model), to about 1e-15) */
 #define E_INFERENCE_OPTIMAL_PARAMS_1_86_NATS_2_6E14_UNROUNDED 28512942295.78753
 
-/* the same for 1.95 nats and 1e30 served tokens, Besiroglu's fit (condition of §4.9 (Beyond the lecture: the inference-optimal model), bisected in long double) */
+/* the same for 1.95 nats and 1e30 served tokens, Besiroglu's fit (the same minimiser, to about 1e-15) */
 #define E_INFERENCE_OPTIMAL_PARAMS_1_95_NATS_1E30_BESIROGLU 17194016674.24879
 
 /* the compute-optimal N at Gopher's 5.76e23 FLOPs, unrounded Hoffmann fit (Hoffmann et al. 2022, eq. 4) */
@@ -87,7 +87,7 @@
 /* its loss (Hoffmann et al. 2022, eq. 2) */
 #define E_BUDGET_GOPHER_NO_DEMAND_LOSS_UNROUNDED 1.9184120459968501
 
-/* least-loss N for a lifetime of 1e25 FLOPs serving 1e13 tokens, printed fit (condition of §4.10 (The best model a lifetime budget buys), bisected in long double) */
+/* least-loss N for a lifetime of 1e25 FLOPs serving 1e13 tokens, printed fit (the minimiser of the loss of §4.10 (The best model a lifetime budget buys), to about 1e-15) */
 #define E_BUDGET_PARAMS_1E25_FLOPS_1E13_HOFFMANN 81077248066.62592
 
 /* its loss (§4.10 (The best model a lifetime budget buys)) */

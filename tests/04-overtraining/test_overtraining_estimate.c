@@ -7,7 +7,7 @@
  * binary; its tests run after the first file's, in the order listed at the end.
  *
  * Published inputs used below:
- *   The lecture (section 5) and its flashcards: k_RL 2 to 6, efficiency ~30% or
+ *   The lecture (1:18:59-1:33:02) and its flashcards: k_RL 2 to 6, efficiency ~30% or
  *       1/3; 50M tokens/s for 60 days; 100B active parameters; 20 tokens/param.
  *   Meta's Llama 3 8B model card: 8.03e9 parameters, 15T tokens.
  *
@@ -32,7 +32,8 @@
 
 /* ---- 4.6 sign_slip --------------------------------------------------------------- */
 
-/* Flashcard 18 (lecture notes section 5.4): RL factor 3 and decode at 1/3 of
+/* Flashcard 18, §4.7 (Sizing the coefficients, and the slip): RL factor 3 and decode
+ * at 1/3 of
  * pre-training's utilisation give 6 D_pre = 3 x 3 D_RL = 2 x 3 D_inf: an RL token
  * costs 1.5 pre-training tokens and a served token 1. */
 static void flashcard_weights_are_1_5_for_rl_and_1_for_inference(void **state)
@@ -44,7 +45,8 @@ static void flashcard_weights_are_1_5_for_rl_and_1_for_inference(void **state)
     assert_close(w.inference, 1.0, TIGHT, "");
 }
 
-/* Lecture section 5.4, the first pass: (2..6)/6 times 30% and (1/3) times 30%,
+/* The lecture at 1:25:28-1:28:08, §4.7 (Sizing the coefficients, and the slip), the
+ * first pass: (2..6)/6 times 30% and (1/3) times 30%,
  * "about a tenth". */
 static void the_lectures_first_pass_gives_about_a_tenth(void **state)
 {
@@ -123,8 +125,9 @@ static void thirds_give_d_pre_equal_1_5_d_rl_equal_d_inf(void **state)
     assert_close(r.inference_per_pretrain, 1.0, TIGHT, "");
 }
 
-/* Lecture section 5.3, the host's split: pre-training and RL a quarter each,
- * inference half. Inference then gets twice the pre-training tokens. */
+/* The lecture at 1:22:13, §4.7 (Sizing the coefficients, and the slip), the host's split:
+ * pre-training and RL a quarter each, inference half. Inference then gets twice the
+ * pre-training tokens. */
 static void half_the_budget_on_inference_doubles_its_tokens(void **state)
 {
     (void)state;
@@ -135,8 +138,8 @@ static void half_the_budget_on_inference_doubles_its_tokens(void **state)
     assert_close(r.rl_per_pretrain, 1.0 / 1.5, TIGHT, "");
 }
 
-/* Lecture section 5.4: RL tokens cost more machine time, so equal cost buys fewer:
- * with a backward pass (k = 6) a third as many as without (k = 2). */
+/* The lecture at 1:25:28-1:28:08, §4.7 (Sizing the coefficients, and the slip): RL
+ * tokens cost more machine time, so equal cost buys fewer: with a backward pass (k = 6) a third as many as without (k = 2). */
 static void costlier_rl_tokens_mean_fewer_of_them(void **state)
 {
     (void)state;
@@ -177,7 +180,7 @@ static void no_share_for_pretraining_has_no_answer(void **state)
 
 /* ---- 4.8 estimate ---------------------------------------------------------------- */
 
-/* Lecture notes open point 12: 50M tokens/s for 60 days is 2.59e14, "about 200T". */
+/* §4.8 (The worked estimate), its table: 50M tokens/s for 60 days is 2.59e14, "about 200T". */
 static void fifty_million_tokens_per_second_for_60_days_is_259_trillion(void **state)
 {
     (void)state;
@@ -186,7 +189,8 @@ static void fifty_million_tokens_per_second_for_60_days_is_259_trillion(void **s
     assert_close(overtraining_inference_tokens(&f), 2.592e14, TIGHT, "tokens");
 }
 
-/* Lecture section 5.5: the fleet, 500M tokens/s for 2 months, is 2.6e15 tokens. */
+/* The lecture at 1:29:45, §4.8 (The worked estimate): the fleet, 500M tokens/s for
+ * 2 months, is 2.6e15 tokens. */
 static void the_fleet_serves_2_6e15_tokens_in_two_months(void **state)
 {
     (void)state;
@@ -194,7 +198,7 @@ static void the_fleet_serves_2_6e15_tokens_in_two_months(void **state)
     assert_close(overtraining_inference_tokens(&f), 2.6e15, 0.005, "tokens");
 }
 
-/* Open point 12: 100B active parameters at 20 tokens each is 2T; 259T of them is
+/* §4.8 (The worked estimate): 100B active parameters at 20 tokens each is 2T; 259T of them is
  * 130x, the lecture's rounded 200T is 100x and the rumoured 150T is 75x. */
 static void the_lectures_numbers_give_130x_and_its_rounding_100x(void **state)
 {
@@ -204,7 +208,8 @@ static void the_lectures_numbers_give_130x_and_its_rounding_100x(void **state)
     assert_close(overtraining_factor(150e12, 100e9, 20), 75.0, TIGHT, "x");
 }
 
-/* Lecture section 5.4: derate the inference term by the chance the run is used. */
+/* The lecture at 1:25:28-1:28:08, §4.8 (The worked estimate): derate the inference
+ * term by the chance the run is used. */
 static void derating_scales_the_tokens_by_the_chance_of_use(void **state)
 {
     (void)state;
@@ -258,7 +263,8 @@ static void the_factor_of_no_model_or_no_rule_has_no_answer(void **state)
 
 /* ---- 4.9 from_traffic ------------------------------------------------------------ */
 
-/* Lecture section 5.4-5.5 with flashcard 18's numbers (k 3, both efficiencies 1/3,
+/* The lecture at 1:25:28-1:32:22, §4.7 (Sizing the coefficients, and the slip) and
+ * §4.8 (The worked estimate), with flashcard 18's numbers (k 3, both efficiencies 1/3,
  * thirds): a served token costs exactly one pre-training token, so D = D_inf =
  * 50M tokens/s x 60 days = 2.592e14, and 2.592e14 / (20 x 100e9) = 129.6x. */
 static void the_lectures_traffic_at_a_third_pretrains_on_259t_tokens(void **state)

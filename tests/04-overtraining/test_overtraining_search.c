@@ -230,9 +230,9 @@ static void the_search_answers_up_to_20_nats_and_1e30_tokens_and_no_further(void
 
 /* The contract's accuracy, 1e-10 relative in N, at the lecture's demand (unrounded
  * Hoffmann fit, 1.86 nats, 2.6e14 tokens) and at the largest demand (refit, 1.95 nats,
- * 1e30 tokens): the true minimisers solve the optimality condition of §4.9 (Beyond the
- * lecture: the inference-optimal model), found in the instructor's copy by bisection in
- * long double. */
+ * 1e30 tokens): the true minimisers of the lifetime cost of
+ * §4.9 (Beyond the lecture: the inference-optimal model), to about 1e-15, computed in
+ * the instructor's copy. */
 static void the_optimum_is_within_1e_minus_10_of_the_true_minimiser(void **state)
 {
     (void)state;
@@ -323,9 +323,10 @@ static void the_best_model_for_1e25_flops_serving_1e13_tokens(void **state)
 }
 
 /* The contract's accuracy, 1e-10 relative in N, with demand (printed fit, 1e25 FLOPs,
- * 1e13 tokens: the condition of §4.10 (The best model a lifetime budget buys), bisected
- * in long double in the instructor's copy) and without (unrounded fit at Gopher's
- * 5.76e23 FLOPs: Hoffmann et al. eq. 4). */
+ * 1e13 tokens: the minimiser of the loss of
+ * §4.10 (The best model a lifetime budget buys), to about 1e-15, computed in the
+ * instructor's copy) and without (unrounded fit at Gopher's 5.76e23 FLOPs: Hoffmann et
+ * al. eq. 4). */
 static void the_best_model_is_within_1e_minus_10_of_the_true_minimiser(void **state)
 {
     (void)state;

@@ -167,15 +167,15 @@ int main(void)
                 "2022, eq. 4; §4.3 (The compute-optimal frontier))");
     derive_real("E_FRONTIER_GOPHER_TOKENS_HOFFMANN", gopher_flops / 6.0 / n_opt(h, gopher_flops),
                 "its tokens, on the same budget (Hoffmann et al. 2022, eq. 4)");
-    derive_real("E_FRONTIER_PARAMS_EXPONENT_HOFFMANN", h.beta / (h.alpha + h.beta),
-                "the model's exponent in C, printed fit (Hoffmann et al. 2022, eq. 4; Table 2 "
-                "prints 0.46)");
-    derive_real("E_FRONTIER_TOKENS_EXPONENT_HOFFMANN", h.alpha / (h.alpha + h.beta),
-                "the data's exponent in C, printed fit (Hoffmann et al. 2022, eq. 4; Table 2 "
-                "prints 0.54)");
-    derive_real("E_FRONTIER_TERM_RATIO_HOFFMANN", h.beta / h.alpha,
-                "parameter term over data term on the frontier, printed fit (optimality "
-                "condition of §4.3 (The compute-optimal frontier))");
+    derive_real("E_FRONTIER_PARAMS_EXPONENT_UNROUNDED", hu.beta / (hu.alpha + hu.beta),
+                "the model's exponent in C, unrounded Hoffmann fit (Hoffmann et al. 2022, "
+                "eq. 4; Table 2 prints 0.46)");
+    derive_real("E_FRONTIER_TOKENS_EXPONENT_UNROUNDED", hu.alpha / (hu.alpha + hu.beta),
+                "the data's exponent in C, unrounded Hoffmann fit (Hoffmann et al. 2022, "
+                "eq. 4; Table 2 prints 0.54)");
+    derive_real("E_FRONTIER_TERM_RATIO_UNROUNDED", hu.beta / hu.alpha,
+                "parameter term over data term on the frontier, unrounded Hoffmann fit "
+                "(optimality condition of §4.3 (The compute-optimal frontier))");
     derive_real("E_FRONTIER_PARAMS_EXPONENT_BESIROGLU", b.beta / (b.alpha + b.beta),
                 "the model's exponent in C, Besiroglu et al. 2024 Table 1's fit (its a, "
                 "0.5126)");
@@ -226,9 +226,9 @@ int main(void)
                     "falling over rising term at the minimum of 3/u + 5 u^2 (§4.6 (The "
                     "equal-cost heuristic), by calculus on the example)");
     }
-    derive_real("E_HEURISTIC_TERM_RATIO_HOFFMANN", h.beta / h.alpha,
-                "the same ratio for the printed fit's exponents 0.34 and 0.28 (eq:ot-ratio, "
-                "§4.6 (The equal-cost heuristic))");
+    derive_real("E_HEURISTIC_TERM_RATIO_UNROUNDED", hu.beta / hu.alpha,
+                "the same ratio for the unrounded Hoffmann fit's exponents 0.33917084 and "
+                "0.2849083 (eq:ot-ratio, §4.6 (The equal-cost heuristic))");
     derive_real("E_HEURISTIC_PENALTY_1_2", 2.0 / least_cost(1.0, 2.0),
                 "cost at equal terms over least cost, 1/u + u^2 (eq:ot-penalty, §4.6 (The "
                 "equal-cost heuristic))");
@@ -242,12 +242,12 @@ int main(void)
     derive_real("E_INFERENCE_OPTIMAL_PARAMS_1_86_NATS_2_6E14_UNROUNDED",
                 inference_optimal_params(hoffmann_unrounded_ld(), 1.86L, 2.6e14L),
                 "least-lifetime-FLOPs N for 1.86 nats and the lecture's 2.6e14 served tokens, "
-                "unrounded Hoffmann fit (condition of §4.9 (Beyond the lecture: the "
-                "inference-optimal model), bisected in long double)");
+                "unrounded Hoffmann fit (the minimiser of the lifetime cost of §4.9 (Beyond "
+                "the lecture: the inference-optimal model), to about 1e-15)");
     derive_real("E_INFERENCE_OPTIMAL_PARAMS_1_95_NATS_1E30_BESIROGLU",
                 inference_optimal_params(widen(b), 1.95L, 1e30L),
-                "the same for 1.95 nats and 1e30 served tokens, Besiroglu's fit (condition of "
-                "§4.9 (Beyond the lecture: the inference-optimal model), bisected in long double)");
+                "the same for 1.95 nats and 1e30 served tokens, Besiroglu's fit (the same "
+                "minimiser, to about 1e-15)");
 
     /* ---- budget_optimal ---- */
     {
@@ -264,7 +264,8 @@ int main(void)
         double n = budget_optimal_params(widen(h), 1e25L, 1e13L);
         derive_real("E_BUDGET_PARAMS_1E25_FLOPS_1E13_HOFFMANN", n,
                     "least-loss N for a lifetime of 1e25 FLOPs serving 1e13 tokens, printed fit "
-                    "(condition of §4.10 (The best model a lifetime budget buys), bisected in long double)");
+                    "(the minimiser of the loss of §4.10 (The best model a lifetime budget buys), "
+                    "to about 1e-15)");
         derive_real("E_BUDGET_LOSS_1E25_FLOPS_1E13_HOFFMANN",
                     loss_of(h, n, (double)budget_tokens(1e25L, 1e13L, n)),
                     "its loss (§4.10 (The best model a lifetime budget buys))");
