@@ -334,8 +334,8 @@ static void a_backward_ending_as_a_forward_starts_frees_its_activations_first(vo
             ops[k].end_s != ops[k + 1].start_s) {
             free(ops);
             fail_msg("passes %d and %d of one stage under 1F1B are not a backward that "
-                     "ends as a forward starts (the order of §3.4.2, no bubble on one "
-                     "stage)",
+                     "ends as a forward starts (the order of §3.4.2 (A schedule "
+                     "simulator), no bubble on one stage)",
                      k, k + 1);
         }
     free(ops);
