@@ -179,8 +179,8 @@ int pipelining_decode_microbatches(int stages, double stage_s, double hop_s)
 pipelining_decode_loop pipelining_decode_loop_at(int stages, double step_s, double hop_s,
                                                  double microbatch_seqs)
 {
-    /* TODO §3.5 (Decode is a loop): a stage's share of the step, then the loop's
-     * token time, micro-batches and throughput. */
+    /* TODO(§3.5 (Decode is a loop)): a stage's share of the step, then
+     * the loop's token time, micro-batches and throughput. */
     (void)stages;
     (void)step_s;
     (void)hop_s;

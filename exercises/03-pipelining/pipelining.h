@@ -308,7 +308,11 @@ typedef struct pipelining_timeline {
  *                                      or, on the last virtual stage,
  *                                      after its own forward.
  * The first forward starts at 0. A micro-batch's activations for a chunk
- * are held from the start of its forward to the end of its backward.
+ * are held from the start of its forward to the end of its backward, the
+ * end excluded: [start, end). At a tie, release comes first: a backward
+ * that ends at the instant its stage's next forward starts has freed its
+ * activations before that forward takes its own, so the two are never
+ * held at once.
  *
  * Buffers: `plan` and `out` point to one object each; `ops` to an array of
  * `capacity` elements (a count of pipelining_op, not bytes). With
@@ -358,8 +362,11 @@ typedef struct pipelining_decode_loop {
     int microbatches;
     /* sequences decoding at once, all racks */
     double sequences_in_flight;
-    /* tokens per second the whole pipeline produces, all sequences, in steady
-     * state (a micro-batch waiting in front of a busy stage adds no tokens) */
+    /* tokens per second the whole pipeline produces, all sequences, once the
+     * loop is full: the rate §3.5 (Decode is a loop) derives, the last stage
+     * handing back one micro-batch's microbatch_seqs tokens every stage_s,
+     * hops or none (micro-batches beyond those that keep every stage busy
+     * only wait, and add nothing) */
     double tokens_per_s;
 } pipelining_decode_loop;
 

@@ -132,10 +132,10 @@
 /* the model on one rack of 64 GPUs, one micro-batch (§3.7 (The best split of a model over racks)) */
 #define E_SPLIT_ONE_RACK_BYTES_PER_GPU 2.8425e+10
 
-/* bytes per GPU, 60 layers on 20 GB GPUs without hops (§3.6 (The capacity equation)) */
+/* bytes per GPU, 60 layers on 20 GB GPUs without hops (§3.7 (The best split of a model over racks)) */
 #define E_SPLIT_NO_HOPS_BYTES_PER_GPU 18008333333.333332
 
-/* fewest stages, 60 layers on 20 GB GPUs without hops (§3.6 (The capacity equation)) */
+/* fewest stages, 60 layers on 20 GB GPUs without hops (§3.7 (The best split of a model over racks)) */
 #define E_SPLIT_NO_HOPS_STAGES 3
 
 /* 61 layers, 1 TB on 8 GPUs of 80 GB (§3.7 (The best split of a model over racks)) */

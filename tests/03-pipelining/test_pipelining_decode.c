@@ -425,7 +425,9 @@ static void check_cut(const long long *ns, int layers, int stages, long long slo
 }
 
 /* §3.7.1 (Layers of unequal cost), the contract's ties: 10 layers of 2 ms on 4
- * stages. Source: every cut, counted (derive/expected.c). */
+ * stages. Source: expected.h, the least slowest stage over every cut of the
+ * layers into 4 runs of consecutive layers, each cut counted in the instructor's
+ * copy, ties broken as the contract says. */
 static void ten_equal_layers_on_four_stages(void **state)
 {
     (void)state;
@@ -439,7 +441,8 @@ static void ten_equal_layers_on_four_stages(void **state)
 
 /* DeepSeek-V3's 61 layers, the first 3 dense (first_k_dense_replace = 3,
  * config_671B.json), in a profile of 300 us per dense and 400 us per MoE layer, on 4
- * stages. Source: every cut, counted (derive/expected.c). */
+ * stages. Source: expected.h, the least slowest stage over every cut of the
+ * layers into 4 runs of consecutive layers, each cut counted in the instructor's copy. */
 static void deepseek_v3_dense_and_moe_layers_on_four_stages(void **state)
 {
     (void)state;
@@ -452,7 +455,8 @@ static void deepseek_v3_dense_and_moe_layers_on_four_stages(void **state)
 }
 
 /* 8 layers of 1 ms and an output layer (the unembedding) of 5 ms on 4 stages.
- * Source: every cut, counted (derive/expected.c). */
+ * Source: expected.h, the least slowest stage over every cut of the layers into
+ * 4 runs of consecutive layers, each cut counted in the instructor's copy. */
 static void a_heavy_output_layer_on_four_stages(void **state)
 {
     (void)state;
@@ -465,7 +469,8 @@ static void a_heavy_output_layer_on_four_stages(void **state)
 
 /* Llama 3.1 405B's depth, 126 layers (Llama 3 report, table 3), with a profile
  * of 1 ms + 1 us x ((37 i) mod 101) for layer i, on 16 stages: C(125, 15) cuts.
- * Source: the least slowest stage over every cut (derive/expected.c). */
+ * Source: expected.h, the least slowest stage over every cut, each counted in
+ * the instructor's copy. */
 static void llama_405b_depth_with_a_profile_on_sixteen_stages(void **state)
 {
     (void)state;

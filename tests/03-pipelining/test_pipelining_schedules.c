@@ -86,16 +86,27 @@ static void gpipe_runs_every_forward_then_the_backwards_in_reverse(void **state)
     assert_int_equal(pipelining_gpipe_op(&plan, 2, 5).stage, 2);
 }
 
-/* Megatron figure 4 (top), device 1 of 4 with 8 micro-batches (1-indexed there),
- * forwards dark, backwards light: the order of stage 0. */
-static void first_stage_of_1f1b_in_megatron_figure_4(void **state)
+/* Megatron figure 4 (top), P = 4 and M = 8, every stage after its first backward:
+ * a forward and a backward alternately, the backward first here (the steady phase's
+ * forward ran just before it), until every forward has run, then the backwards left;
+ * forwards and backwards each in increasing order of micro-batch (the contract,
+ * §3.4.2 (A schedule simulator)). With the forwards each stage runs before its first
+ * backward (expected.h, checked by the next test) this is each stage's whole order. */
+static void every_stage_of_1f1b_in_megatron_figure_4(void **state)
 {
     (void)state;
     pipelining_plan plan = plan_of(PIPELINING_1F1B, 4, 8, 1, 1, 2);
-    const int mb[16] = {0, 1, 2, 3, 0, 4, 1, 5, 2, 6, 3, 7, 4, 5, 6, 7};
-    const pipelining_pass pass[16] = {F, F, F, F, B, F, B, F, B, F, B, F, B, B, B, B};
-    for (int k = 0; k < 16; k++)
-        assert_op(pipelining_1f1b_op(&plan, 0, k), pass[k], mb[k], 0);
+    const int first[4] = {E_1F1B_P4_M8_STAGE0_FORWARDS_FIRST, E_1F1B_P4_M8_STAGE1_FORWARDS_FIRST,
+                          E_1F1B_P4_M8_STAGE2_FORWARDS_FIRST, E_1F1B_P4_M8_STAGE3_FORWARDS_FIRST};
+    for (int s = 0; s < 4; s++) {
+        int forwards = first[s], backwards = 0;
+        for (int k = first[s]; k < 16; k++) {
+            if (forwards == 8 || (k - first[s]) % 2 == 0)
+                assert_op(pipelining_1f1b_op(&plan, s, k), B, backwards++, 0);
+            else
+                assert_op(pipelining_1f1b_op(&plan, s, k), F, forwards++, 0);
+        }
+    }
 }
 
 /* Megatron figure 4 (top), P = 4 and M = 8: how many forwards each stage runs before
@@ -288,7 +299,8 @@ static void measured_bubble_equals_the_closed_form_for_every_schedule(void **sta
 
 /* The peak micro-batches in flight of the three schedules of Megatron figure 4, and
  * of 1F1B with fewer micro-batches than stages (Narayanan et al. 2021, section
- * 2.2.1; Megatron-LM schedules.py). */
+ * 2.2.1; Megatron-LM schedules.py). Under 1F1B a stage starts a forward as its
+ * previous backward ends: the contract's tie, released before acquired. */
 static void peak_activations_of_the_three_schedules(void **state)
 {
     (void)state;
@@ -304,6 +316,30 @@ static void peak_activations_of_the_three_schedules(void **state)
     pipelining_plan few = plan_of(PIPELINING_1F1B, 8, 2, 1, 1, 2);
     assert_close(simulated(&few, NULL).peak_microbatches_in_flight, E_SIM_P8_M2_1F1B_PEAK,
                  TIGHT, "microbatches");
+}
+
+/* The contract's tie (pipelining_simulate, pipelining.h): activations are held from
+ * a forward's start to its backward's end, the end excluded, so a backward that ends
+ * as its stage's next forward starts frees them first. On one stage under 1F1B every
+ * forward after the first starts at the instant the backward before it ends: one
+ * micro-batch is held at a time, never two. */
+static void a_backward_ending_as_a_forward_starts_frees_its_activations_first(void **state)
+{
+    (void)state;
+    pipelining_plan plan = plan_of(PIPELINING_1F1B, 1, 3, 1, 1.0, 2.0);
+    pipelining_op *ops = NULL;
+    pipelining_timeline t = simulated(&plan, &ops);
+    for (int k = 1; k + 1 < 6; k += 2)
+        if (ops[k].pass != PIPELINING_BACKWARD || ops[k + 1].pass != PIPELINING_FORWARD ||
+            ops[k].end_s != ops[k + 1].start_s) {
+            free(ops);
+            fail_msg("passes %d and %d of one stage under 1F1B are not a backward that "
+                     "ends as a forward starts (the order of §3.4.2 (A schedule "
+                     "simulator), no bubble on one stage)",
+                     k, k + 1);
+        }
+    free(ops);
+    assert_close(t.peak_microbatches_in_flight, 1.0, TIGHT, "microbatches");
 }
 
 /* The timeline obeys the pipeline: a stage runs one pass at a time in its order, a
@@ -389,7 +425,7 @@ static void simulator_writes_exactly_the_passes_and_nothing_past_them(void **sta
 
 CHALK_PART(schedules) = {
     CHALK_TEST(schedule_order, gpipe_runs_every_forward_then_the_backwards_in_reverse),
-    CHALK_TEST(schedule_order, first_stage_of_1f1b_in_megatron_figure_4),
+    CHALK_TEST(schedule_order, every_stage_of_1f1b_in_megatron_figure_4),
     CHALK_TEST(schedule_order, each_1f1b_stage_before_its_first_backward),
     CHALK_TEST(schedule_order, last_stage_of_1f1b_in_megatron_figure_4),
     CHALK_TEST(schedule_order, fewer_microbatches_than_stages_under_1f1b),
@@ -404,6 +440,7 @@ CHALK_PART(schedules) = {
     CHALK_TEST(simulate, simulated_interleaved_on_four_stages),
     CHALK_TEST(simulate, measured_bubble_equals_the_closed_form_for_every_schedule),
     CHALK_TEST(simulate, peak_activations_of_the_three_schedules),
+    CHALK_TEST(simulate, a_backward_ending_as_a_forward_starts_frees_its_activations_first),
     CHALK_TEST(simulate, timeline_runs_one_pass_at_a_time_and_waits_for_inputs),
     CHALK_TEST(simulate, simulator_refuses_an_invalid_plan_or_a_short_buffer),
     CHALK_TEST(simulate, one_stage_simulates_without_a_bubble),

@@ -303,10 +303,10 @@ static void derive_capacity(void)
                 "the model on one rack of 64 GPUs, one micro-batch (§3.7 (The best split of a "
                 "model over racks))");
     derive_real("E_SPLIT_NO_HOPS_BYTES_PER_GPU", w / (chips * 3.0) + kv_mb / chips,
-                "bytes per GPU, 60 layers on 20 GB GPUs without hops (§3.6 (The capacity "
-                "equation))");
+                "bytes per GPU, 60 layers on 20 GB GPUs without hops (§3.7 (The best split of "
+                "a model over racks))");
     derive_int("E_SPLIT_NO_HOPS_STAGES", (int)ceil(w / (chips * (20e9 - kv))), "fewest stages, 60 layers on 20 GB GPUs without hops "
-               "(§3.6 (The capacity equation))");
+               "(§3.7 (The best split of a model over racks))");
     /* DeepSeek-V3's 61 layers on 2 stages of 8 GPUs of 80 GB, hops of 0.1 ms */
     double share = 31.0 / 61;
     double trip = 20e-3 + 2 * 0.1e-3;
