@@ -317,8 +317,8 @@ double revnets_backward_reversible(const revnets_net *net, const double *x1,
                                    const double *x2, double *grad,
                                    double *gx1, double *gx2, double *work)
 {
-    /* TODO §6.6 (Training memory): the same gradients in 3 * half doubles
-     * of work. */
+    /* TODO §6.6 (Training memory): the same gradients in the work that
+     * revnets_work_reversible(net->layers, net->half) gives (exercise 6.9). */
     (void)net;
     (void)x1;
     (void)x2;

@@ -595,8 +595,11 @@ typedef struct revnets_checkpoint_plan {
  *     shorter);
  *   - no plan at all fits (even every layer in segments of the best
  *     length): exists is false, every other field 0.
- * peak_bytes and the comparison with the budget use the sum of the
- * model, in the order the book writes it; extra_flops_fraction is the
+ * peak_bytes is the plan's peak as the peak-memory equation of §6.8
+ * (Checkpoints under a memory budget) writes it (its two terms, the
+ * checkpoints' bytes and the held layers' bytes, added in the
+ * equation's order), and that same value is what is compared with the
+ * budget; extra_flops_fraction is the
  * matrix FLOPs recomputing the plan's layers adds to a training step, as
  * a fraction of the step's, counted as in §6.6 (Training memory: store or
  * regenerate) (0 when every layer is stored). Preconditions:
@@ -636,7 +639,9 @@ double revnets_plan_flops_fraction(const revnets_checkpoint_plan *plan,
  *     at sequence length S (its split and recomputation as l says);
  *   - reversible true: reversible layers, which keep no per-layer
  *     activations; the backward pass holds one layer's at a time, as
- *     revnets_act_bytes_per_layer counts l at S.
+ *     revnets_act_bytes_per_layer counts l at S, except that l->recompute
+ *     REVNETS_RECOMPUTE_FULL counts as REVNETS_RECOMPUTE_NONE there: the
+ *     backward regenerates the whole layer and holds all of it.
  * Fitting is judged on those bytes as revnets_act_bytes_per_model (or
  * revnets_act_bytes_per_layer) computes them at S, and equal counts as
  * fitting: S fits and S + 1 does not, even when the bytes at S meet the
@@ -644,7 +649,7 @@ double revnets_plan_flops_fraction(const revnets_checkpoint_plan *plan,
  * (S is the unknown); the other sizes are. Returns 0 when not even one
  * token fits. Buffers: l: one revnets_layer, read. Preconditions:
  * layers >= 1, budget_bytes >= 0, the sizes other than seq_tokens >= 1,
- * and the answer below 2^40 tokens. */
+ * and the answer below 2^50 tokens (the tests go near 2^47). */
 long revnets_longest_sequence(const revnets_layer *l, int layers,
                               bool reversible, double budget_bytes);
 

@@ -745,6 +745,9 @@ static double held_bytes(const revnets_layer *l, int layers, bool reversible,
 {
     revnets_layer at = *l;
     at.seq_tokens = s;
+    /* a reversible backward regenerates the whole layer and holds it */
+    if (reversible && at.recompute == REVNETS_RECOMPUTE_FULL)
+        at.recompute = REVNETS_RECOMPUTE_NONE;
     return revnets_act_bytes_per_model(&at, reversible ? 1 : layers);
 }
 

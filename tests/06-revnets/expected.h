@@ -210,6 +210,18 @@
 /* one GPT-3 layer at S = 2048 on t = 8 (Korthikanti et al. 2022, eq. 2): a budget met exactly at a whole S */
 #define E_LONGEST_GPT3_TP8_LAYER_2048 578813952.0
 
+/* a budget just below 30 x 1.5e14 bytes: an answer near 2^47 tokens */
+#define E_LONGEST_TINY_FULL_BUDGET 4499999999999999LL
+
+/* 5 tiny layers (d_model = 3) under full recomputation, 30 S bytes (Korthikanti et al. 2022, section 5), solved for S in integers */
+#define E_LONGEST_TINY_FULL 149999999999999LL
+
+/* one tiny layer (d_model = 5, n_h = 2) at S = 75925008 (Korthikanti et al. 2022, eq. 1): a budget met exactly at a whole S */
+#define E_LONGEST_TINY_EXACT_BUDGET 57646081305252000LL
+
+/* one tiny layer (d_model = 5, n_h = 2), that budget solved for S in integers */
+#define E_LONGEST_TINY_EXACT 75925008
+
 /* window of shifts, tolerance 0.3: exact avalanche of a linear mixer, flips of bit j = min(r + 1, 64 - j) */
 #define E_ROUNDS_WINDOW_TOL_0_3 14
 

@@ -331,6 +331,11 @@ static void longest_sequence_of_reversible_layers_holds_one_layer(void **state)
     revnets_layer sel = gpt3_t8(true, REVNETS_RECOMPUTE_SELECTIVE);
     assert_int_equal(revnets_longest_sequence(&sel, 96, true, E_LONGEST_BUDGET_GPT3),
                      E_LONGEST_GPT3_TP8_SP_SELECTIVE_REVERSIBLE);
+    /* the contract's rule: full recomputation counts as none in a reversible backward,
+     * which regenerates and holds the whole layer (eq. 4) */
+    revnets_layer full = gpt3_t8(true, REVNETS_RECOMPUTE_FULL);
+    assert_int_equal(revnets_longest_sequence(&full, 96, true, E_LONGEST_BUDGET_GPT3),
+                     E_LONGEST_GPT3_TP8_SP_REVERSIBLE);
     /* the depth does not matter to a reversible stack */
     assert_int_equal(revnets_longest_sequence(&sel, 1, true, E_LONGEST_BUDGET_GPT3),
                      E_LONGEST_GPT3_TP8_SP_SELECTIVE_REVERSIBLE);
@@ -351,6 +356,42 @@ static void longest_sequence_fits_a_budget_met_exactly(void **state)
                      2048);
     assert_int_equal(
         revnets_longest_sequence(&l, 96, false, 96 * E_LONGEST_GPT3_TP8_LAYER_2048 - 1), 2047);
+}
+
+/* The contract's range: answers up to 2^50 tokens. Five tiny layers (B_micro = 1,
+ * d_model = 3) under full recomputation keep each its 16-bit input (Korthikanti et al.
+ * section 5), 30 bytes a token for the stage: a budget just below 30 x 1.5e14 bytes
+ * fits an answer near 2^47 tokens, to the token, within the test's time. */
+static void longest_sequence_answers_near_2_to_the_47_tokens(void **state)
+{
+    (void)state;
+    revnets_layer l = {.seq_tokens = 1, .microbatch = 1, .hidden = 3, .heads = 1,
+                       .tensor_parallel = 1, .recompute = REVNETS_RECOMPUTE_FULL};
+    assert_true(E_LONGEST_TINY_FULL > (1LL << 47));
+    assert_int_equal(revnets_longest_sequence(&l, 5, false, (double)E_LONGEST_TINY_FULL_BUDGET),
+                     E_LONGEST_TINY_FULL);
+    assert_int_equal(
+        revnets_longest_sequence(&l, 5, false, (double)(E_LONGEST_TINY_FULL_BUDGET + 1)),
+        E_LONGEST_TINY_FULL + 1);
+}
+
+/* The contract's boundary at a large S: one tiny layer (B_micro = 1, d_model = 5,
+ * n_h = 2, t = 1, every activation stored; Korthikanti et al. eq. 1) at S = 75925008
+ * tokens meets this budget exactly, a whole number of bytes the double holds exactly;
+ * it fits 75925008 tokens, not one fewer. */
+static void longest_sequence_fits_a_large_budget_met_exactly(void **state)
+{
+    (void)state;
+    revnets_layer l = {.seq_tokens = 1, .microbatch = 1, .hidden = 5, .heads = 2,
+                       .tensor_parallel = 1, .recompute = REVNETS_RECOMPUTE_NONE};
+    assert_int_equal(E_LONGEST_TINY_EXACT, 75925008);
+    assert_int_equal(revnets_longest_sequence(&l, 1, false, (double)E_LONGEST_TINY_EXACT_BUDGET),
+                     E_LONGEST_TINY_EXACT);
+    assert_int_equal(revnets_longest_sequence(&l, 1, true, (double)E_LONGEST_TINY_EXACT_BUDGET),
+                     E_LONGEST_TINY_EXACT);
+    assert_int_equal(
+        revnets_longest_sequence(&l, 1, false, (double)E_LONGEST_TINY_EXACT_BUDGET - 8.0),
+        E_LONGEST_TINY_EXACT - 1);
 }
 
 /* No answer: a budget below one token's bytes, and an empty budget, fit nothing. */
@@ -392,6 +433,8 @@ CHALK_PART(memory) = {
         CHALK_TEST(longest_sequence, longest_sequence_with_selective_recomputation),
         CHALK_TEST(longest_sequence, longest_sequence_of_reversible_layers_holds_one_layer),
         CHALK_TEST(longest_sequence, longest_sequence_fits_a_budget_met_exactly),
+        CHALK_TEST(longest_sequence, longest_sequence_answers_near_2_to_the_47_tokens),
+        CHALK_TEST(longest_sequence, longest_sequence_fits_a_large_budget_met_exactly),
         CHALK_TEST(longest_sequence, longest_sequence_is_zero_when_one_token_does_not_fit),
 };
 CHALK_PART_END(memory);

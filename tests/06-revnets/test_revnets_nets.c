@@ -241,8 +241,9 @@ static void stored_memory_grows_with_depth_and_reversible_memory_does_not(void *
     assert_int_equal(revnets_work_reversible(1, 32), 96);
 }
 
-/* Two half x half products a block, 2 FLOPs a MAC: forward 4 half^2 per block,
- * backward twice that; reversible adds one forward: 12 against 16 (+1/3). */
+/* §6.6 (Training memory: store or regenerate), after Gomez et al. 2017: a reversible
+ * step recomputes the forward pass once more during the backward, a third more
+ * FLOPs than a step that stores. */
 static void reversible_training_costs_one_forward_pass_more(void **state)
 {
     (void)state;

@@ -188,6 +188,23 @@ static void longest_sequences(void)
     derive_real("E_LONGEST_GPT3_TP8_LAYER_2048", 60.0 * 2048 * 2048 + 159744.0 * 2048,
                 "one GPT-3 layer at S = 2048 on t = 8 (Korthikanti et al. 2022, eq. 2): a "
                 "budget met exactly at a whole S");
+    /* a tiny layer under full recomputation, B_micro = 1, d_model = 3, 5 layers: each
+     * keeps its 2-byte input, 2 x 3 = 6 S bytes (section 6.7), 30 S for the stage */
+    derive_int("E_LONGEST_TINY_FULL_BUDGET", 4499999999999999LL,
+               "a budget just below 30 x 1.5e14 bytes: an answer near 2^47 tokens");
+    derive_int("E_LONGEST_TINY_FULL", 4499999999999999LL / 30,
+               "5 tiny layers (d_model = 3) under full recomputation, 30 S bytes "
+               "(Korthikanti et al. 2022, section 5), solved for S in integers");
+    /* a tiny layer storing everything, B_micro = 1, d_model = 5, n_h = 2, t = 1: 34 x 5 S
+     * + 5 x 2 S^2 = 10 S^2 + 170 S bytes (eq. 1); met exactly at S = 75925008 */
+    {
+        const long long s = 75925008LL;
+        derive_int("E_LONGEST_TINY_EXACT_BUDGET", 10 * s * s + 170 * s,
+                   "one tiny layer (d_model = 5, n_h = 2) at S = 75925008 (Korthikanti et "
+                   "al. 2022, eq. 1): a budget met exactly at a whole S");
+        derive_int("E_LONGEST_TINY_EXACT", longest(10, 170, 1, 10 * s * s + 170 * s),
+                   "one tiny layer (d_model = 5, n_h = 2), that budget solved for S in integers");
+    }
 }
 
 int main(void)

@@ -455,7 +455,7 @@ static void longest_sequence_of_the_22b_model(void **state)
 /* MT-NLG's layer (a = 128, h = 20480, t = 8, Table 3) under full recomputation keeps
  * its 16-bit input: 2 x 20480 S whole, 2 x 20480 S / 8 = 5120 S split along the
  * sequence; a budget of exactly 105 layers' inputs at S = 4096 fits 4096, a byte less
- * 4095; one token's input not fitting gives 0. */
+ * 4095; one token's input not fitting gives 0; a reversible backward holds the whole layer. */
 static void longest_sequence_under_full_recomputation(void **state)
 {
     (void)state;
@@ -467,7 +467,10 @@ static void longest_sequence_under_full_recomputation(void **state)
     assert_int_equal(revnets_longest_sequence(&l, 105, false, exact - 1), 4095);
     l.sequence_parallel = false;
     assert_int_equal(revnets_longest_sequence(&l, 105, false, 105.0 * 40960 - 1), 0);
-    assert_int_equal(revnets_longest_sequence(&l, 105, true, 40960.0 * 1000), 1000);
+    /* reversible: the backward holds the whole layer (full counts as none), eq. 2 at
+     * t = 8: 80 S^2 + 266240 S bytes, met exactly at S = 1000 */
+    assert_int_equal(revnets_longest_sequence(&l, 105, true, 346240000.0), 1000);
+    assert_int_equal(revnets_longest_sequence(&l, 105, true, 346240000.0 - 1), 999);
 }
 
 int main(void)
