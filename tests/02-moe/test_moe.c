@@ -498,16 +498,18 @@ static void targets_no_link_can_meet_have_no_answer(void **state)
     assert_close(serial.scaleout_bytes_per_s, 0.0, TIGHT, "B/s");
 }
 
-/* moe.h's boundary rule, on 49 racks with W_up = 2^30 B/s: the target 1.0 / 49 (the
- * double, which is not exactly 1/49) overlapped has a link, and moe_span_racks over
- * it gives that target back; the next double below it has none. */
+/* moe.h's boundary rule, on 49 racks with W_up = 2^30 B/s: a target of 1 overlapped has
+ * a link; so has the target 1.0 / 49 (the double, which is not exactly 1/49), and
+ * moe_span_racks over it gives that target back; the next double below it has none. */
 static void the_in_rack_part_in_doubles_decides_the_boundary(void **state)
 {
     (void)state;
+    moe_link no_cost = moe_scaleout_for_slowdown(49, 0x1p30, 1.0, false);
+    assert_close(no_cost.scaleout_bytes_per_s, E_LINK_R49_FREE_OVERLAP, TIGHT, "B/s");
     double edge_s = 1.0 / 49;
     moe_link edge = moe_scaleout_for_slowdown(49, 0x1p30, edge_s, false);
-    assert_true(edge.exists);
     assert_close(edge.scaleout_bytes_per_s, E_LINK_R49_EDGE_OVERLAP, TIGHT, "B/s");
+    assert_true(edge.exists);
     assert_close(moe_span_racks(49, 0x1p30, edge.scaleout_bytes_per_s).slowdown_overlap,
                  edge_s, TIGHT, "x");
     moe_link below = moe_scaleout_for_slowdown(49, 0x1p30, nextafter(edge_s, 0.0), false);
