@@ -273,14 +273,21 @@ typedef struct moe_link {
  * all-to-all, with the same tokens on each GPU, for GPUs whose scale-up
  * bandwidth is scaleup_bytes_per_s, §2.5 (Two racks). The slowdown is
  * moe_span_racks's: slowdown_serial when `serial`, slowdown_overlap
- * otherwise; at the W_out returned it is at most max_slowdown, and
- * equal to it (up to rounding) when the link is what limits it.
- * max_slowdown = 1 asks for the link at which the extra racks cost
- * nothing. racks = 1: nothing crosses, so any link meets a target of
- * 1 or more (exists, W_out 0) and none meets a target below 1.
+ * otherwise. Rounding: W_out is the exact answer to a relative 1e-9,
+ * and moe_span_racks at the W_out returned gives max_slowdown to a
+ * relative 1e-9; it may come out an ulp above max_slowdown (do not
+ * nudge W_out to hide that). max_slowdown = 1 asks for the link at
+ * which the extra racks cost nothing. racks = 1: nothing crosses, so
+ * any link meets a target of 1 or more (exists, W_out 0) and none
+ * meets a target below 1.
  * No answer (exists = false, W_out 0) when no finite W_out meets the
  * target: a target that a link would only reach in the limit of
- * infinite bandwidth is no answer. Preconditions: racks >= 1,
+ * infinite bandwidth is no answer. Whether a target has an answer is
+ * decided against the in-rack part exactly as moe_span_racks computes
+ * it, the double 1.0 / racks: overlapped there is one when
+ * max_slowdown >= 1.0 / racks, serial when max_slowdown > 1.0 / racks
+ * (1.0 / 49 is not exactly 1/49: the double 1.0 / 49 as a target on
+ * 49 racks, overlapped, has an answer). Preconditions: racks >= 1,
  * scaleup_bytes_per_s > 0 and finite, max_slowdown > 0 and finite. */
 moe_link moe_scaleout_for_slowdown(int racks, double scaleup_bytes_per_s,
                                    double max_slowdown, bool serial);

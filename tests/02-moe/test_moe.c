@@ -498,6 +498,25 @@ static void targets_no_link_can_meet_have_no_answer(void **state)
     assert_close(serial.scaleout_bytes_per_s, 0.0, TIGHT, "B/s");
 }
 
+/* moe.h's boundary rule, on 49 racks with W_up = 2^30 B/s: a target of 1 overlapped has
+ * a link; so has the target 1.0 / 49 (the double, which is not exactly 1/49), and
+ * moe_span_racks over it gives that target back; the next double below it has none. */
+static void the_in_rack_part_in_doubles_decides_the_boundary(void **state)
+{
+    (void)state;
+    moe_link no_cost = moe_scaleout_for_slowdown(49, 0x1p30, 1.0, false);
+    assert_close(no_cost.scaleout_bytes_per_s, E_LINK_R49_FREE_OVERLAP, TIGHT, "B/s");
+    double edge_s = 1.0 / 49;
+    moe_link edge = moe_scaleout_for_slowdown(49, 0x1p30, edge_s, false);
+    assert_close(edge.scaleout_bytes_per_s, E_LINK_R49_EDGE_OVERLAP, TIGHT, "B/s");
+    assert_true(edge.exists);
+    assert_close(moe_span_racks(49, 0x1p30, edge.scaleout_bytes_per_s).slowdown_overlap,
+                 edge_s, TIGHT, "x");
+    moe_link below = moe_scaleout_for_slowdown(49, 0x1p30, nextafter(edge_s, 0.0), false);
+    assert_false(below.exists);
+    assert_close(below.scaleout_bytes_per_s, 0.0, TIGHT, "B/s");
+}
+
 /* moe.h: on one rack nothing crosses: a target of 1 needs no link (exists, W_out 0),
  * overlapped and serial; a target of 1/2 has no answer. */
 static void one_rack_needs_no_link(void **state)
@@ -597,6 +616,7 @@ CHALK_PART(basics) = {
     CHALK_TEST(two_racks, the_link_at_which_three_racks_cost_nothing_extra),
     CHALK_TEST(two_racks, the_link_for_twice_one_racks_time_on_four_racks),
     CHALK_TEST(two_racks, targets_no_link_can_meet_have_no_answer),
+    CHALK_TEST(two_racks, the_in_rack_part_in_doubles_decides_the_boundary),
     CHALK_TEST(two_racks, one_rack_needs_no_link),
     CHALK_TEST(two_racks, deepseek_on_two_racks_of_64),
     CHALK_TEST(expert_batch, an_expert_sees_batch_times_k_over_e_tokens),

@@ -162,6 +162,25 @@ static void links_for_hopper_nodes_and_the_lectures_racks(void **state)
     assert_true(third.exists);
     assert_close(third.scaleout_bytes_per_s, 1800e9, TIGHT, "B/s");
     assert_false(moe_scaleout_for_slowdown(3, 900e9, 1.0 / 3, true).exists);
+    /* moe.h's rounding rule where the closed form lands an ulp above the target: two
+     * racks, W_up 900e9, 0.77 overlapped, W_up / (2 x 0.77), and 1.43 serial,
+     * W_up / (2 x 1.43 - 1); moe_span_racks gives the targets back to 1e-9 */
+    moe_link ulp_o = moe_scaleout_for_slowdown(2, 900e9, 0.77, false);
+    assert_true(ulp_o.exists);
+    assert_close(ulp_o.scaleout_bytes_per_s, 900e9 / 1.54, TIGHT, "B/s");
+    assert_close(moe_span_racks(2, 900e9, ulp_o.scaleout_bytes_per_s).slowdown_overlap, 0.77,
+                 TIGHT, "x");
+    moe_link ulp_s = moe_scaleout_for_slowdown(2, 900e9, 1.43, true);
+    assert_true(ulp_s.exists);
+    assert_close(ulp_s.scaleout_bytes_per_s, 900e9 / 1.86, TIGHT, "B/s");
+    assert_close(moe_span_racks(2, 900e9, ulp_s.scaleout_bytes_per_s).slowdown_serial, 1.43,
+                 TIGHT, "x");
+    /* the boundary in doubles: 1.0 / 49 on 49 racks has an answer overlapped (48 W_up,
+     * to rounding), none serial */
+    moe_link r49 = moe_scaleout_for_slowdown(49, 900e9, 1.0 / 49, false);
+    assert_true(r49.exists);
+    assert_close(r49.scaleout_bytes_per_s, 48 * 900e9, TIGHT, "B/s");
+    assert_false(moe_scaleout_for_slowdown(49, 900e9, 1.0 / 49, true).exists);
     moe_link one = moe_scaleout_for_slowdown(1, 900e9, 2.0, true);
     assert_true(one.exists);
     assert_close(one.scaleout_bytes_per_s, 0.0, TIGHT, "B/s");
