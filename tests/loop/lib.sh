@@ -471,15 +471,15 @@ loop_pristine_files() {
 # The chapters with a .c file that differs from its stub as handed out (or has no
 # pristine copy), one a line, most recently edited first: the chapters a reader works on.
 loop_changed_chapters() {
-    local c f tmp newest
+    local c f m tmp newest
     tmp=$(mktemp) || return 1
     for c in $(loop_chapters); do
         newest=""
         for f in exercises/"$c"/*.c; do
             [ -f "$f" ] || continue
             if ! loop_pristine "$c" "$(basename "$f")" >"$tmp" 2>/dev/null || ! cmp -s "$tmp" "$f"; then
-                newest=$(stat -c %Y "$f")
-                break
+                m=$(stat -c %Y "$f")
+                if [ -z "$newest" ] || [ "$m" -gt "$newest" ]; then newest=$m; fi
             fi
         done
         [ -z "$newest" ] || printf '%s\t%s\n' "$newest" "$c"

@@ -173,6 +173,24 @@ if true; then # the reader
     out=$(make -s hint 2>&1)
     expect "make hint without CH= shows one more hint (2 of 3) of the chapter edited last" has "$out" "Hint 2 of 3 for roofline_terms"
     expect "  and says which chapter that is" has "$out" "(chapter 01-batching: the one you edited last"
+    # "Edited last" between two chapters, and within one chapter the newest file that
+    # differs (not the first): chapter 02 gets an old extra file (first by name) and
+    # its own file edited after chapter 01's, so 02 comes first; then 01's, newer again.
+    other=$(loop_chapters | sed -n 2p)
+    ofile=$(ls exercises/"$other"/*.c | head -1)
+    cp -p "$ofile" "$scratch/other.c"
+    t1=$(stat -c %Y "$stub")
+    printf '/* a note */\n' >exercises/"$other"/000-note.c
+    touch -d "@$((t1 - 100))" exercises/"$other"/000-note.c
+    printf '/* edited */\n' >>"$ofile"
+    touch -d "@$((t1 + 100))" "$ofile"
+    expect "the chapters edited, newest file first: $other (its newest differing file, not its first), then $CH" \
+        test "$(loop_changed_chapters | tr '\n' ' ')" = "$other $CH "
+    touch -d "@$((t1 + 200))" "$stub"
+    expect "  and $CH first once its file is the newest" test "$(loop_changed_chapters | tr '\n' ' ')" = "$CH $other "
+    rm -f exercises/"$other"/000-note.c
+    cp -p "$scratch/other.c" "$ofile"
+    expect "  and $other drops out once its file is its stub again" test "$(loop_changed_chapters | tr '\n' ' ')" = "$CH "
     out=$(make -s hint CH=01 2>&1)
     expect "and again (3 of 3)" has "$out" "Hint 3 of 3 for roofline_terms"
     out=$(make -s hint CH=01 2>&1)
