@@ -83,7 +83,7 @@ double moe_a2a_remote_fraction(int gpus)
     return 0.0;
 }
 
-/* ---- Exercise 2.4 (**) three_roofs -------------------------------- */
+/* ---- Exercise 2.4 (*) three_roofs --------------------------------- */
 
 const char *moe_bound_name(moe_bound bound)
 {

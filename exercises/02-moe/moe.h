@@ -124,7 +124,7 @@ double moe_a2a_bytes_per_token(int d_model, int top_k, double act_bytes);
  * GPU. Precondition: gpus >= 1. */
 double moe_a2a_remote_fraction(int gpus);
 
-/* ---- Exercise 2.4 (**) three_roofs: compute, memory, network ------------- */
+/* ---- Exercise 2.4 (*) three_roofs: compute, memory, network -------------- */
 
 /* One MoE model decoding on `racks` racks of `gpus` GPUs each. Every
  * GPU holds experts, runs attention and the router for its share of

@@ -2,8 +2,9 @@
  * expected.c -- the derivations of chapter 2's public expected values (instructor's copy).
  *
  * The public tests, tests/02-moe/test_moe.c, ship in the student handout; where
- * deriving a value is the exercise (the two- and three-star exercises three_roofs,
- * two_racks, load_closed_forms, rack_capacity, routing_simulation, cheapest_layout)
+ * deriving a value is the exercise (the two- and three-star exercises two_racks,
+ * load_closed_forms, rack_capacity, routing_simulation, cheapest_layout), and for the
+ * one-star three_roofs, whose DeepSeek figures combine many published inputs,
  * they compare with the E_ names this program prints into tests/02-moe/expected.h,
  * and the closed forms stay here. Each value names its source. Uses only the C
  * library and ../../derive/derive.h: never lib/, the reference or exercises/.
