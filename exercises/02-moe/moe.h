@@ -254,6 +254,9 @@ typedef struct moe_racks {
  * scale-up and scale-out bandwidths as given (one direction each).
  * racks = 1 gives cross_fraction 0, slowdown_overlap 1 and slowdown_serial 1
  * (nothing crosses; scaleup_over_scaleout is W_up / W_out whatever the racks).
+ * Rounding: each share of a GPU's copies, those that stay in its rack
+ * and those that cross, is one division in doubles, a whole number of
+ * racks over `racks`, never 1 minus the other share.
  * Preconditions:
  * racks >= 1, both bandwidths > 0 and finite. */
 moe_racks moe_span_racks(int racks, double scaleup_bytes_per_s,
@@ -283,11 +286,11 @@ typedef struct moe_link {
  * No answer (exists = false, W_out 0) when no finite W_out meets the
  * target: a target that a link would only reach in the limit of
  * infinite bandwidth is no answer. Whether a target has an answer is
- * decided against the in-rack part exactly as moe_span_racks computes
- * it, the double 1.0 / racks: overlapped there is one when
- * max_slowdown >= 1.0 / racks, serial when max_slowdown > 1.0 / racks
- * (1.0 / 49 is not exactly 1/49: the double 1.0 / 49 as a target on
- * 49 racks, overlapped, has an answer). Preconditions: racks >= 1,
+ * decided in doubles, against the in-rack part exactly as
+ * moe_span_racks computes it: a target equal to that double is decided
+ * by the double, not by the exact fraction it rounds, and the
+ * comparison is made with the target itself (never a multiple of it,
+ * which rounds again). Preconditions: racks >= 1,
  * scaleup_bytes_per_s > 0 and finite, max_slowdown > 0 and finite. */
 moe_link moe_scaleout_for_slowdown(int racks, double scaleup_bytes_per_s,
                                    double max_slowdown, bool serial);

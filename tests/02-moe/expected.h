@@ -126,7 +126,7 @@
 /* 49 racks, W_up 2^30 B/s, at no cost (s = 1), overlapped (closed form of §2.5) */
 #define E_LINK_R49_FREE_OVERLAP 1051828725.5510204
 
-/* 49 racks, W_up 2^30 B/s, the target 1.0 / 49 in doubles (moe.h's boundary), overlapped (closed form of §2.5) */
+/* 49 racks, W_up 2^30 B/s, the target 1.0 / 49 in doubles, overlapped (closed form of §2.5) */
 #define E_LINK_R49_EDGE_OVERLAP 51539607552.00001
 
 /* DeepSeek-V3 on 2 racks of 64 GB200s, B = 8,192: compute (§2.4, §2.5) */

@@ -481,9 +481,9 @@ static void the_link_for_twice_one_racks_time_on_four_racks(void **state)
     assert_true(moe_span_racks(4, 900e9, 50e9).slowdown_overlap > 2.0);
 }
 
-/* moe.h's no-answer rule, on four racks with W_up = 2^30 B/s (exact in doubles): a
- * target of 1/4 overlapped has a link; 1/8 overlapped, and 1/4 serial, have none
- * (exists false, W_out 0). */
+/* moe.h's no-answer rule, on four racks with W_up = 2^30 B/s (exact in doubles): the
+ * targets 1/4 and 1/8 overlapped and 1/4 serial, each the link of expected.h where
+ * one exists, else exists false and W_out 0. */
 static void targets_no_link_can_meet_have_no_answer(void **state)
 {
     (void)state;
@@ -498,12 +498,15 @@ static void targets_no_link_can_meet_have_no_answer(void **state)
     assert_close(serial.scaleout_bytes_per_s, 0.0, TIGHT, "B/s");
 }
 
-/* moe.h's boundary rule, on 49 racks with W_up = 2^30 B/s: a target of 1 overlapped has
- * a link; so has the target 1.0 / 49 (the double, which is not exactly 1/49), and
- * moe_span_racks over it gives that target back; the next double below it has none. */
+/* moe.h's rules in doubles, on 49 racks with W_up = 2^30 B/s, overlapped: the link for a
+ * target of 1, for the target 1.0 / 49 (a double, not exactly 1/49) and for the next
+ * double below it, each as expected.h gives it or none; moe_span_racks over the link
+ * returned gives that target back, and over a link 2^10 times faster than NVLink gives
+ * exactly the double 1.0 / 49 (its rounding rule). */
 static void the_in_rack_part_in_doubles_decides_the_boundary(void **state)
 {
     (void)state;
+    assert_close(moe_span_racks(49, 0x1p30, 0x1p40).slowdown_overlap, 1.0 / 49, 0.0, "x");
     moe_link no_cost = moe_scaleout_for_slowdown(49, 0x1p30, 1.0, false);
     assert_close(no_cost.scaleout_bytes_per_s, E_LINK_R49_FREE_OVERLAP, TIGHT, "B/s");
     double edge_s = 1.0 / 49;

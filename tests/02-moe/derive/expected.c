@@ -189,8 +189,8 @@ static void two_racks(void)
     derive_real("E_LINK_R49_FREE_OVERLAP", 0x1p30 * 48.0 / (49 * 1.0),
                 "49 racks, W_up 2^30 B/s, at no cost (s = 1), overlapped (closed form of §2.5)");
     derive_real("E_LINK_R49_EDGE_OVERLAP", 0x1p30 * 48.0 / (49 * (1.0 / 49)),
-                "49 racks, W_up 2^30 B/s, the target 1.0 / 49 in doubles (moe.h's boundary), "
-                "overlapped (closed form of §2.5)");
+                "49 racks, W_up 2^30 B/s, the target 1.0 / 49 in doubles, overlapped "
+                "(closed form of §2.5)");
     /* 2 racks of 64: twice the GPUs; each GPU sends half its copies in rack, half out */
     derive_real("E_V3_2R_COMPUTE_S_B8192", 8192 * v3_compute_slope(2 * V3_GPUS),
                 "DeepSeek-V3 on 2 racks of 64 GB200s, B = 8,192: compute (§2.4, §2.5)");
