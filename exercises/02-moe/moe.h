@@ -446,8 +446,8 @@ typedef struct moe_largest {
                           * every number below is then 0 */
     double params_total; /* N_total, the largest, parameters */
     double sparsity;     /* params_total / params_active */
-    double batch;        /* the batch it needs: chapter 1's balance
-                          * batch at this sparsity, sequences */
+    double batch;        /* the batch it needs at this sparsity,
+                          * §1.5 (The balance batch), sequences */
     double kv_bytes;     /* the KV caches of that batch, bytes */
 } moe_largest;
 
