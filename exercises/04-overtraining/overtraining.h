@@ -123,7 +123,8 @@ typedef struct overtraining_tokens {
  * when params is not > 0 and finite, when loss is not finite, when even
  * unlimited data leaves the loss at or above the target (a target exactly
  * at the model's floor needs infinite data: no answer), or when the answer
- * overflows. */
+ * is not representable: it overflows to infinity, or it underflows to 0 (a
+ * target of 1e300 nats is met by fewer tokens than the smallest double). */
 overtraining_tokens
 overtraining_tokens_for_loss(const cost_scaling_fit *fit, double params,
                              double loss);
@@ -368,8 +369,13 @@ overtraining_inference_optimal(const cost_scaling_fit *fit, double loss,
  * within a relative 1e-10 of the true minimiser; train_tokens is then what
  * the budget leaves for training, and loss, tokens_per_param and the FLOP
  * fields follow from (params, train_tokens) as in overtraining_lifetime.
- * Inputs: 0 < lifetime_flops <= 1e40 and 0 <= inference_tokens <= 1e30. No
- * answer otherwise, or for NaN. */
+ * Inputs: 0 < lifetime_flops <= 1e40 and 0 <= inference_tokens <= 1e30,
+ * with inference_tokens <= lifetime_flops / 1e4 (serving alone could then
+ * spend the whole budget on a model of 5,000 parameters, no fewer): in
+ * that range every answer is representable in doubles, and what the budget
+ * leaves for training stays positive within the 1e-10 (a demand of 1e30
+ * tokens on a budget of 1e-300 FLOPs would need a model below the smallest
+ * double). No answer otherwise, or for NaN. */
 overtraining_lifetime
 overtraining_budget_optimal(const cost_scaling_fit *fit,
                             double lifetime_flops, double inference_tokens);

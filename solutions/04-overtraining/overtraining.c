@@ -23,6 +23,9 @@
 #define MAX_LOSS 20.0             /* nats per token */
 #define MAX_INFERENCE_TOKENS 1e30 /* tokens */
 #define MAX_LIFETIME_FLOPS 1e40   /* FLOPs */
+/* A lifetime budget's most demand: serving alone could spend it on a model of
+ * 5,000 parameters (2 N D_inf = C). */
+#define MIN_FLOPS_PER_SERVED_TOKEN 1e4 /* FLOPs per token */
 
 /* ---- domains --------------------------------------------------------- */
 
@@ -553,6 +556,10 @@ overtraining_budget_optimal(const cost_scaling_fit *fit,
           inference_tokens <= MAX_INFERENCE_TOKENS)) {
         none.reason =
             "need a budget in (0, 1e40] FLOPs and a demand in [0, 1e30]";
+        return none;
+    }
+    if (!(inference_tokens <= lifetime_flops / MIN_FLOPS_PER_SERVED_TOKEN)) {
+        none.reason = "the demand must be at most the budget / 1e4 tokens";
         return none;
     }
     /* The optimum is smaller than the compute-optimal model of the whole

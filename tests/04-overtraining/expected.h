@@ -57,16 +57,16 @@
 /* its data term (closed form of §4.4 (Holding quality fixed)) */
 #define E_ISO_TOKENS_TERM_2_NATS_BESIROGLU 0.08909450672645743
 
-/* falling over rising term at the minimum of 3/u + 5 u^2 (§4.6 (The equal-cost heuristic), by calculus on the example) */
-#define E_HEURISTIC_TERM_RATIO_1_2 2.0
+/* falling over rising term at the minimum of 3 u^-0.35 + 5 u^1.15 (§4.6 (The equal-cost heuristic), by calculus on the example) */
+#define E_HEURISTIC_TERM_RATIO_0_35_1_15 3.2857142857142843
 
-/* the same ratio for the unrounded Hoffmann fit's exponents 0.33917084 and 0.2849083 (eq:ot-ratio, §4.6 (The equal-cost heuristic)) */
-#define E_HEURISTIC_TERM_RATIO_UNROUNDED 0.8400141356491614
+/* the same for 2 u^-1.45 + 7 u^0.55, the falling term the steeper (§4.6 (The equal-cost heuristic), by calculus on the example) */
+#define E_HEURISTIC_TERM_RATIO_1_45_0_55 0.37931034482758624
 
-/* cost at equal terms over least cost, 1/u + u^2 (eq:ot-penalty, §4.6 (The equal-cost heuristic)) */
+/* cost at equal terms over least cost, 1/u + u^2 (§4.6 (The equal-cost heuristic)) */
 #define E_HEURISTIC_PENALTY_1_2 1.0582673679787997
 
-/* the same for u^-0.5 + u^3 (eq:ot-penalty, §4.6 (The equal-cost heuristic)) */
+/* the same for u^-0.5 + u^3 (§4.6 (The equal-cost heuristic)) */
 #define E_HEURISTIC_PENALTY_0_5_3 1.3271461199290453
 
 /* tokens a 20B model needs for 1.95 nats, printed fit (§4.4 (Holding quality fixed)) */

@@ -343,6 +343,22 @@ static void a_loss_exactly_at_the_models_floor_needs_infinite_data(void **state)
     assert_close(t.tokens, E_ISO_TOKENS_UNIT_FIT_N1_2_5_NATS, TIGHT, "tokens");
 }
 
+/* The contract: an answer that underflows to 0 is no answer. Even the smallest
+ * positive double of tokens (4.9e-324) takes an 8B model below 1e300 nats under the
+ * printed law, so that target needs fewer tokens than a double holds; a target of
+ * 1e50 nats is still met by a representable count. */
+static void a_target_met_by_fewer_tokens_than_a_double_holds_has_no_answer(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("hoffmann");
+    assert_true(law(f, 8e9, 4.9406564584124654e-324) < 1e300); /* the premise */
+    assert_no_answer(overtraining_tokens_for_loss(f, 8e9, 1e300));
+    overtraining_tokens t = overtraining_tokens_for_loss(f, 8e9, 1e50);
+    assert_answer(t);
+    assert_true(t.tokens > 0.0);
+    assert_close(law(f, 8e9, t.tokens), 1e50, 1e-9, "nats");
+}
+
 /* The contract: a size that is not positive and finite, or a loss that is not
  * finite, has no answer. */
 static void a_non_finite_loss_or_size_has_no_answer(void **state)
@@ -389,7 +405,7 @@ static void the_cheapest_model_for_a_loss_is_on_the_frontier(void **state)
 
 /* The cheapest model for a loss, §4.4 (Holding quality fixed), under the refit
  * (E 1.8172, A 482.01, alpha 0.3478, B 2085.43, beta 0.3658): its two terms at 2 nats,
- * from the closed form in the instructor edition's solution to exercise iso_loss. */
+ * the two equations of §4.4 (Holding quality fixed) solved in closed form. */
 static void the_compute_optimal_model_for_2_nats_splits_its_loss_as_the_refit_says(void **state)
 {
     (void)state;
@@ -532,14 +548,15 @@ static void equal_exponents_put_the_minimum_where_the_terms_are_equal(void **sta
 }
 
 /* The falling term over the rising one at the least cost, §4.6 (The equal-cost
- * heuristic): for 3/u + 5 u^2 (exponents 1 and 2), and for the unrounded Hoffmann
- * fit's exponents 0.33917084 and 0.2849083. */
+ * heuristic): for 3 u^-0.35 + 5 u^1.15 (exponents 0.35 and 1.15), and for
+ * 2 u^-1.45 + 7 u^0.55 (exponents 1.45 and 0.55, the falling term the steeper). */
 static void the_term_ratio_at_the_least_cost_of_two_cost_curves(void **state)
 {
     (void)state;
-    assert_close(overtraining_optimum_term_ratio(1, 2), E_HEURISTIC_TERM_RATIO_1_2, 1e-12, "");
-    assert_close(overtraining_optimum_term_ratio(0.33917084, 0.2849083),
-                 E_HEURISTIC_TERM_RATIO_UNROUNDED, TIGHT, "");
+    assert_close(overtraining_optimum_term_ratio(0.35, 1.15), E_HEURISTIC_TERM_RATIO_0_35_1_15,
+                 1e-12, "");
+    assert_close(overtraining_optimum_term_ratio(1.45, 0.55), E_HEURISTIC_TERM_RATIO_1_45_0_55,
+                 1e-12, "");
 }
 
 /* §4.6 (The equal-cost heuristic), its example u^-1 + u^2: the point of equal terms
@@ -596,6 +613,7 @@ CHALK_PART(basics) = {
     CHALK_TEST(iso_loss, tokens_for_a_loss_invert_the_loss_law),
     CHALK_TEST(iso_loss, no_amount_of_data_saves_a_model_that_is_too_small),
     CHALK_TEST(iso_loss, a_loss_exactly_at_the_models_floor_needs_infinite_data),
+    CHALK_TEST(iso_loss, a_target_met_by_fewer_tokens_than_a_double_holds_has_no_answer),
     CHALK_TEST(iso_loss, a_non_finite_loss_or_size_has_no_answer),
     CHALK_TEST(iso_loss, no_model_reaches_the_irreducible_loss),
     CHALK_TEST(iso_loss, the_cheapest_model_for_a_loss_is_on_the_frontier),

@@ -412,6 +412,27 @@ static void a_budget_needs_flops_in_0_to_1e40_and_a_demand_in_0_to_1e30(void **s
     assert_no_answer(overtraining_budget_optimal(f, 1e26, NAN));
 }
 
+/* The contract's bound on demand: at most the budget / 1e4 tokens (serving alone could
+ * then spend it on a model of 5,000 parameters). At the edge, 1e20 tokens on 1e24
+ * FLOPs, there is an answer; a hair above, none. A demand of 1e30 tokens on 1e-300
+ * FLOPs would need a model below the smallest double: none. At the smallest budgets in
+ * range the answer is still a representable model with tokens left to train on. */
+static void a_demand_above_the_budget_over_1e4_tokens_has_no_answer(void **state)
+{
+    (void)state;
+    const cost_scaling_fit *f = fit("besiroglu");
+    assert_answer(overtraining_budget_optimal(f, 1e24, 1e20));
+    assert_no_answer(overtraining_budget_optimal(f, 1e24, nextafter(1e20, INFINITY)));
+    assert_no_answer(overtraining_budget_optimal(f, 1e-300, 1e30));
+    double demands[] = {0.0, 1e-304};
+    for (int k = 0; k < 2; k++) {
+        overtraining_lifetime b = overtraining_budget_optimal(f, 1e-300, demands[k]);
+        assert_answer(b);
+        assert_true(b.params > 0.0 && b.train_tokens > 0.0 && isfinite(b.loss));
+        assert_close(b.total_flops, 1e-300, TIGHT, "FLOPs");
+    }
+}
+
 CHALK_PART(search) = {
     CHALK_TEST(inference_optimal, a_lifetime_trains_just_to_the_loss_and_counts_both_terms),
     CHALK_TEST(inference_optimal, a_lifetime_needs_a_demand_of_zero_or_more_that_fits_a_double),
@@ -433,6 +454,7 @@ CHALK_PART(search) = {
     CHALK_TEST(budget_optimal, more_demand_on_the_same_budget_buys_a_smaller_model_and_a_higher_loss),
     CHALK_TEST(budget_optimal, a_demand_that_could_spend_the_whole_budget_still_leaves_a_model),
     CHALK_TEST(budget_optimal, a_budget_needs_flops_in_0_to_1e40_and_a_demand_in_0_to_1e30),
+    CHALK_TEST(budget_optimal, a_demand_above_the_budget_over_1e4_tokens_has_no_answer),
     CHALK_TEST(inference_optimal, the_saving_is_the_difference_of_the_totals),
     CHALK_TEST(inference_optimal, rounding_is_no_saving),
     CHALK_TEST(inference_optimal, a_dearer_best_saves_0_and_the_rounding_edge_is_1e_minus_9),

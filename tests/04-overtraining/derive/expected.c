@@ -221,19 +221,28 @@ int main(void)
 
     /* ---- heuristic ---- */
     {
-        double u = cbrt(3.0 / 10.0); /* where 3/u + 5 u^2 is least: -3/u^2 + 10 u = 0 */
-        derive_real("E_HEURISTIC_TERM_RATIO_1_2", (3.0 / u) / (5.0 * u * u),
-                    "falling over rising term at the minimum of 3/u + 5 u^2 (§4.6 (The "
-                    "equal-cost heuristic), by calculus on the example)");
+        /* 3 u^-0.35 + 5 u^1.15: the derivative -1.05 u^-1.35 + 5.75 u^0.15 is zero where
+         * u^1.5 = 1.05 / 5.75 */
+        double u = pow(1.05 / 5.75, 1.0 / 1.5);
+        derive_real("E_HEURISTIC_TERM_RATIO_0_35_1_15",
+                    (3.0 * pow(u, -0.35)) / (5.0 * pow(u, 1.15)),
+                    "falling over rising term at the minimum of 3 u^-0.35 + 5 u^1.15 (§4.6 "
+                    "(The equal-cost heuristic), by calculus on the example)");
     }
-    derive_real("E_HEURISTIC_TERM_RATIO_UNROUNDED", hu.beta / hu.alpha,
-                "the same ratio for the unrounded Hoffmann fit's exponents 0.33917084 and "
-                "0.2849083 (eq:ot-ratio, §4.6 (The equal-cost heuristic))");
+    {
+        /* 2 u^-1.45 + 7 u^0.55: the derivative -2.9 u^-2.45 + 3.85 u^-0.45 is zero where
+         * u^2 = 2.9 / 3.85 */
+        double u = sqrt(2.9 / 3.85);
+        derive_real("E_HEURISTIC_TERM_RATIO_1_45_0_55",
+                    (2.0 * pow(u, -1.45)) / (7.0 * pow(u, 0.55)),
+                    "the same for 2 u^-1.45 + 7 u^0.55, the falling term the steeper (§4.6 "
+                    "(The equal-cost heuristic), by calculus on the example)");
+    }
     derive_real("E_HEURISTIC_PENALTY_1_2", 2.0 / least_cost(1.0, 2.0),
-                "cost at equal terms over least cost, 1/u + u^2 (eq:ot-penalty, §4.6 (The "
-                "equal-cost heuristic))");
+                "cost at equal terms over least cost, 1/u + u^2 (§4.6 (The equal-cost "
+                "heuristic))");
     derive_real("E_HEURISTIC_PENALTY_0_5_3", 2.0 / least_cost(0.5, 3.0),
-                "the same for u^-0.5 + u^3 (eq:ot-penalty, §4.6 (The equal-cost heuristic))");
+                "the same for u^-0.5 + u^3 (§4.6 (The equal-cost heuristic))");
 
     /* ---- inference_optimal ---- */
     derive_real("E_LIFETIME_TOKENS_20B_1_95_NATS_HOFFMANN", d_for_loss(h, 20e9, 1.95),
