@@ -470,7 +470,9 @@ double revnets_extra_flops_fraction(int layers, int half);
  * derivative with respect to net->weights[k]; every entry written) and
  * d loss / d x into gx1, gx2. Buffers: x1, x2: net->half doubles each,
  * read (never written); grad: net->layers * 2 * net->half * net->half
- * doubles, written; gx1, gx2: net->half doubles each, written; work:
+ * doubles, written; gx1, gx2: net->half doubles each, written, and free
+ * to serve as working space (any values, such as the state while the
+ * forward pass runs) until they receive their final values; work:
  * revnets_work_stored(net->layers, net->half) doubles, scratch. */
 // clang-format on
 double revnets_backward_stored(const revnets_net *net, const double *x1,
@@ -486,9 +488,11 @@ double revnets_backward_stored(const revnets_net *net, const double *x1,
  * (Training memory: store or regenerate). Buffers: x1, x2: net->half
  * doubles each, read (never written); grad:
  * net->layers * 2 * net->half * net->half doubles, written; gx1, gx2:
- * net->half doubles each, written; work:
- * revnets_work_reversible(net->layers, net->half) doubles (exercise 6.9),
- * scratch, and not one double more, whatever the depth. */
+ * net->half doubles each, written, and free to serve as working space
+ * until they receive their final values, as in revnets_backward_stored;
+ * work: revnets_work_reversible(net->layers, net->half) doubles
+ * (exercise 6.9), scratch, and not one double more, whatever the depth.
+ */
 double revnets_backward_reversible(const revnets_net *net, const double *x1,
                                    const double *x2, double *grad,
                                    double *gx1, double *gx2, double *work);
@@ -620,10 +624,15 @@ double revnets_activation_budget_bytes(double hbm_bytes,
 /* All that a plan's training step recomputes, as a fraction of the
  * step's matrix FLOPs, §6.8 (Checkpoints under a memory budget): the
  * recomputed segments of `plan`, and what each of its plan->stored
- * layers recomputes itself as `layer` says (layer->recompute: none, or
- * selective); `layers` is the whole stack, plan's too. 0 for a plan
- * that does not exist. Preconditions: layers >= 1, the layer's sizes as
- * for revnets_act_bytes_per_layer. */
+ * layers recomputes itself as `layer` says, counted as
+ * revnets_recompute_flops_fraction counts it: nothing for
+ * REVNETS_RECOMPUTE_NONE, the attention scores for
+ * REVNETS_RECOMPUTE_SELECTIVE, and for REVNETS_RECOMPUTE_FULL the
+ * layer's whole forward pass once more (such a stored layer keeps only
+ * its input, as revnets_act_bytes_per_layer counts it, and regenerates
+ * the rest). `layers` is the whole stack, plan's too. 0 for a plan that
+ * does not exist. Preconditions: layers >= 1, the layer's sizes as for
+ * revnets_act_bytes_per_layer. */
 double revnets_plan_flops_fraction(const revnets_checkpoint_plan *plan,
                                    int layers, const revnets_layer *layer);
 

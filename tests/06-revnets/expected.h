@@ -192,6 +192,9 @@
 /* 8 layers, 6 stored under selective recomputation at s = 2048, h = 12288: section 6.8, FLOPs of Korthikanti et al. 2022, Appendix A */
 #define E_PLAN_FLOPS_SELECTIVE 0.09009009009009009
 
+/* 8 layers, 2 recomputed in segments and 6 stored under full recomputation: each of the 8 runs its forward once more, a forward being a third of a step (Korthikanti et al. 2022, Appendix A; section 6.6) */
+#define E_PLAN_FLOPS_FULL 0.3333333333333333
+
 /* an A100's 80 GB less GPT-3's model state on t = 8, p = 8 (ZeRO section 3.1, Korthikanti et al. 2022 Table 3) */
 #define E_LONGEST_BUDGET_GPT3 3.625e+10
 

@@ -266,10 +266,11 @@ static void checkpoint_plan_budget_is_what_the_model_state_leaves(void **state)
     assert_close(revnets_activation_budget_bytes(80e9, 100e9), 0.0, TIGHT, "B");
 }
 
-/* A plan of 8 layers storing 6 (segments given), with and without selective
+/* A plan of 8 layers storing 6 (segments given), with no, selective and full
  * recomputation of the stored layers at GPT-3's s = 2048, h = 12,288: §6.8
  * (Checkpoints under a memory budget), with a layer's FLOPs from Korthikanti et al.
- * 2022, Appendix A. No plan, no FLOPs. */
+ * 2022, Appendix A. Under full recomputation a stored layer, too, runs its forward
+ * once more (the contract). No plan, no FLOPs. */
 static void checkpoint_plan_flops_add_the_stored_layers_recomputation(void **state)
 {
     (void)state;
@@ -280,6 +281,9 @@ static void checkpoint_plan_flops_add_the_stored_layers_recomputation(void **sta
     assert_close(revnets_plan_flops_fraction(&plan, 8, &l), 2.0 / 24, TIGHT, "");
     l.recompute = REVNETS_RECOMPUTE_SELECTIVE;
     assert_close(revnets_plan_flops_fraction(&plan, 8, &l), E_PLAN_FLOPS_SELECTIVE, TIGHT, "");
+    l.recompute = REVNETS_RECOMPUTE_FULL;
+    assert_close(revnets_plan_flops_fraction(&plan, 8, &l), E_PLAN_FLOPS_FULL, TIGHT,
+                 "full recomputation: every layer, stored ones too, runs its forward again");
     revnets_checkpoint_plan none = {0};
     assert_close(revnets_plan_flops_fraction(&none, 8, &l), 0.0, TIGHT, "");
 }

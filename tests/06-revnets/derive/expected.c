@@ -144,6 +144,10 @@ static void checkpoint_plans(void)
                                (3 * (24.0 * 2048 * 12288 * 12288 + 4.0 * 2048 * 2048 * 12288)),
                 "8 layers, 6 stored under selective recomputation at s = 2048, h = 12288: "
                 "section 6.8, FLOPs of Korthikanti et al. 2022, Appendix A");
+    derive_real("E_PLAN_FLOPS_FULL", (2.0 + 6.0) / (3 * 8),
+                "8 layers, 2 recomputed in segments and 6 stored under full recomputation: "
+                "each of the 8 runs its forward once more, a forward being a third of a "
+                "step (Korthikanti et al. 2022, Appendix A; section 6.6)");
 }
 
 /* ---- 6.14 longest_sequence: solve section 6.7's bytes for S ---------------------- */

@@ -413,6 +413,24 @@ static void checkpoint_plan_edges_on_other_inputs(void **state)
     assert_true(p.peak_bytes == 19 && p.extra_flops_fraction == 4.0 / 30);
 }
 
+/* Full recomputation of the stored layers (the contract of
+ * revnets_plan_flops_fraction): each stored layer runs its forward once more, a third
+ * of a step (Korthikanti et al. 2022, Appendix A), as each recomputed layer of a
+ * segment does, so every layer is recomputed once: 96 layers all stored, and 40 of 96
+ * stored beside 56 recomputed (56 / 288), both a third, for Table 3's 22B layer
+ * (h = 6144, s = 2048). */
+static void plan_flops_with_full_recomputation_of_the_stored_layers(void **state)
+{
+    (void)state;
+    revnets_layer l = {.seq_tokens = 2048, .microbatch = 4, .hidden = 6144, .heads = 64,
+                       .tensor_parallel = 8, .recompute = REVNETS_RECOMPUTE_FULL};
+    revnets_checkpoint_plan all = {.exists = true, .stored = 96};
+    assert_close(revnets_plan_flops_fraction(&all, 96, &l), 1.0 / 3, TIGHT, "all stored");
+    revnets_checkpoint_plan some = {.exists = true, .stored = 40, .segment = 8, .segments = 7,
+                                    .extra_flops_fraction = 56.0 / 288};
+    assert_close(revnets_plan_flops_fraction(&some, 96, &l), 1.0 / 3, TIGHT, "40 stored");
+}
+
 /* ---- 6.14 longest_sequence ---------------------------------------------------- */
 
 /* The largest whole S with n (a S^2 + b S) <= budget, by exact integer steps from
@@ -492,6 +510,7 @@ int main(void)
         CHALK_TEST(rounds_to_avalanche, rounds_to_avalanche_at_the_contract_sizes),
         CHALK_TEST(checkpoint_plan, checkpoint_plans_by_hand),
         CHALK_TEST(checkpoint_plan, checkpoint_plan_edges_on_other_inputs),
+        CHALK_TEST(checkpoint_plan, plan_flops_with_full_recomputation_of_the_stored_layers),
         CHALK_TEST(longest_sequence, longest_sequence_of_the_22b_model),
         CHALK_TEST(longest_sequence, longest_sequence_under_full_recomputation),
     };
