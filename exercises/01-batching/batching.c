@@ -224,3 +224,16 @@ batching_plan batching_cheapest(const batching_deploy *model,
     batching_plan p = {0};
     return p;
 }
+
+/* ---- Exercise 1.11 (**) max_sparsity --------------------------------- */
+
+batching_sparsity batching_max_sparsity(const batching_deploy *d,
+                                        double context_tokens)
+{
+    /* TODO §1.8 (How far can sparsity go?): the largest sparsity whose
+     * balance batch (§1.5.1) still fits in HBM (§1.6) beside its weights. */
+    (void)d;
+    (void)context_tokens;
+    batching_sparsity s = {0};
+    return s;
+}
