@@ -368,7 +368,7 @@ typedef struct batching_sparsity {
  * batch), exercise 1.6's batch at this context) and still fit in HBM
  * (under the capacity model of §1.6 (Train departures)); filling HBM
  * exactly fits.
- * The model is made sparser as §1.8 does: params_active and every other
+ * The model is made sparser as that section does: params_active and every other
  * figure of d stay as given and the total parameter count is
  * s * params_active (d's own params_total and expert counts are not read).
  * s is a real number, not rounded (a total need not be a whole number of

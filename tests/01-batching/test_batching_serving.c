@@ -509,10 +509,9 @@ static void a_10_us_target_over_offers_of_up_to_int_max_chips(void **state)
 
 /* ---- 1.11 max_sparsity ----------------------------------------------------- */
 
-/* §1.8 (How far can sparsity go?) on §1.5.1 and §1.6: DeepSeek-V3's 37e9 active
- * parameters in fp4 on a GB200 NVL72 at 512 tokens (its bf16 cache balances up to
- * 842 tokens). The balance batch at 512 tokens is KV-raised, and the weights and
- * that batch's caches both grow with the sparsity. */
+/* §1.8 (How far can sparsity go?): DeepSeek-V3's 37e9 active parameters in fp4 on a
+ * GB200 NVL72 at 512 tokens, below the 842 tokens where its bf16 cache leaves no
+ * balance batch. */
 static void sparsity_of_deepseek_on_nvl72_at_512_tokens(void **state)
 {
     (void)state;
@@ -523,7 +522,7 @@ static void sparsity_of_deepseek_on_nvl72_at_512_tokens(void **state)
     assert_close(s.batch, E_SPARSITY_DEEPSEEK_512_BATCH, TIGHT, "sequences");
 }
 
-/* The same rack with no context: no caches to hold, the weights alone bound it. */
+/* The same rack with no context. */
 static void with_no_context_only_the_weights_bound_the_sparsity(void **state)
 {
     (void)state;
@@ -534,8 +533,8 @@ static void with_no_context_only_the_weights_bound_the_sparsity(void **state)
     assert_close(s.batch, E_SPARSITY_DEEPSEEK_CTX0_BATCH, TIGHT, "sequences");
 }
 
-/* Llama 3 70B's 70.6e9 active parameters in bf16 on 8 H100s at 1,024 tokens, near its
- * balance context of 1,460: little room for more weights. */
+/* Llama 3 70B's 70.6e9 active parameters in bf16 on 8 H100s at 1,024 tokens, below
+ * its balance context of 1,460 tokens. */
 static void llama_on_h100s_at_1k_context_has_little_room_for_sparsity(void **state)
 {
     (void)state;
@@ -547,8 +546,8 @@ static void llama_on_h100s_at_1k_context_has_little_room_for_sparsity(void **sta
 }
 
 /* Past the max balanced context (DeepSeek-V3's 842 tokens, Llama 3 70B's 1,460 on
- * H100s) no sparsity has a balance batch (§1.5.1); short of it (800 and 1,024 tokens)
- * some sparsity fits. */
+ * H100s) no sparsity has a balance batch (§1.5.1 (With the KV term)); short of it
+ * (800 and 1,024 tokens) some sparsity fits. */
 static void no_sparsity_qualifies_past_the_max_balanced_context(void **state)
 {
     (void)state;
@@ -574,8 +573,7 @@ static void at_exactly_the_max_balanced_context_no_sparsity_qualifies(void **sta
 }
 
 /* Llama 3 70B on 8 H100s at 1,400 tokens, just short of its 1,460-token balance
- * context: the dense model's balance batch is thousands of sequences whose caches
- * overflow 640 GB, so not even sparsity 1 fits (at 1,024 tokens it does). */
+ * context: not even sparsity 1 fits (at 1,024 tokens it does). */
 static void when_the_dense_model_cannot_hold_its_balance_batch_no_sparsity_qualifies(void **state)
 {
     (void)state;
@@ -587,8 +585,7 @@ static void when_the_dense_model_cannot_hold_its_balance_batch_no_sparsity_quali
 }
 
 /* The power-of-two toy (every figure exact) at 1,024 tokens, half its balance
- * context, with 4 chips of 2^30 B: the dense model's 2^31 B of weights and its
- * balance batch's 2^31 B of caches fill HBM exactly, so sparsity 1 fits. */
+ * context, with 4 chips of 2^30 B: sparsity 1 fills HBM exactly, so it fits. */
 static void a_sparsity_of_exactly_1_that_fills_hbm_exactly_is_an_answer(void **state)
 {
     (void)state;
@@ -600,9 +597,9 @@ static void a_sparsity_of_exactly_1_that_fills_hbm_exactly_is_an_answer(void **s
     assert_close(s.batch, E_SPARSITY_TOY_EXACT_BATCH, TIGHT, "sequences");
 }
 
-/* Llama 3 70B on 8 H100s at 120 tokens, with the HBM per chip at which the dense model
- * at its balance batch fills HBM exactly: the sparsity is meant to be exactly 1, and
- * the contract counts a value within a relative 1e-9 below 1 as 1. */
+/* Llama 3 70B on 8 H100s at 120 tokens, with the HBM per chip at which sparsity 1
+ * fills HBM exactly: the answer is meant to be exactly 1, and the contract counts a
+ * value within a relative 1e-9 below 1 as 1. */
 static void a_sparsity_a_rounding_error_below_1_counts_as_1(void **state)
 {
     (void)state;

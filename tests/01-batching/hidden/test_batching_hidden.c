@@ -319,7 +319,7 @@ static void mixtral_active_parameters_on_two_h100s_at_512_tokens(void **state)
 }
 
 /* Without a KV cache only the weights bound the sparsity, at any context, and the
- * balance batch is r s (§1.5). */
+ * balance batch is r s (§1.5 (The balance batch)). */
 static void mixtral_without_a_cache_is_bound_by_its_weights_alone(void **state)
 {
     (void)state;
