@@ -224,3 +224,17 @@ batching_plan batching_cheapest(const batching_deploy *model,
     batching_plan p = {0};
     return p;
 }
+
+/* ---- Exercise 1.11 (**) max_sparsity --------------------------------- */
+
+batching_sparsity batching_max_sparsity(const batching_deploy *d,
+                                        double context_tokens)
+{
+    /* TODO §1.8 (How far can sparsity go?): the largest sparsity served at
+     * its balance batch of §1.5.1 (With the KV term) within the HBM of
+     * §1.6 (Train departures). */
+    (void)d;
+    (void)context_tokens;
+    batching_sparsity s = {0};
+    return s;
+}

@@ -350,4 +350,41 @@ batching_plan batching_cheapest(const batching_deploy *model,
                                 double context_tokens, double target_step_s,
                                 const batching_offer *offers, int count);
 
+/* ---- Exercise 1.11 (**) max_sparsity: how far can sparsity go? --------- */
+
+/* The largest sparsity a deployment can serve at, or the reason there is
+ * none. */
+typedef struct batching_sparsity {
+    bool exists;     /* false when no sparsity >= 1 qualifies */
+    double sparsity; /* the largest one, N_total / N_active; 0 when !exists */
+    double batch;    /* the balance batch at that sparsity, sequences (a real
+                      * number, not rounded); 0 when !exists */
+} batching_sparsity;
+
+/* How far sparsity can go on this deployment at this context,
+ * §1.8 (How far can sparsity go?), the section of this exercise: the
+ * largest sparsity s at which the model can be served at its balance batch
+ * (under the model of §1.5.1 (With the KV term: when there is no balance
+ * batch), exercise 1.6's batch at this context) and still fit in HBM
+ * (under the capacity model of §1.6 (Train departures)); filling HBM
+ * exactly fits.
+ * The model is made sparser as that section does: params_active and every other
+ * figure of d stay as given and the total parameter count is
+ * s * params_active (d's own params_total and expert counts are not read).
+ * s is a real number, not rounded (a total need not be a whole number of
+ * experts), and at least 1: a model has no fewer weights than a token
+ * uses. batch is the balance batch of the model of sparsity s.
+ * No answer (exists false, both numbers 0): at and beyond the max balanced
+ * context (exercise 1.6, with its rounding rule), where no sparsity has a
+ * balance batch; and when not even sparsity 1 (a dense model of
+ * params_active weights) fits at its balance batch.
+ * Boundary: a largest sparsity of exactly 1 is an answer. It is a
+ * quotient, so floating point can put a sparsity meant to be exactly 1 a
+ * hair below it: count a value within a relative 1e-9 below 1 as 1 (the
+ * answer is then 1).
+ * Preconditions: context_tokens >= 0; d valid as batching_deploy says
+ * (a context of 0 or no KV cache leaves no caches to hold). */
+batching_sparsity batching_max_sparsity(const batching_deploy *d,
+                                        double context_tokens);
+
 #endif /* CHALK_BATCHING_H */

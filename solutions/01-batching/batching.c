@@ -417,3 +417,33 @@ batching_plan batching_cheapest(const batching_deploy *model,
 }
 /* endregion: cheapest-search */
 /* endregion: cheapest */
+
+/* ---- Exercise 1.11 --------------------------------------------------- */
+
+/* region: max-sparsity */
+batching_sparsity batching_max_sparsity(const batching_deploy *d,
+                                        double context_tokens)
+{
+    batching_sparsity none = {.exists = false};
+    /* the model at sparsity 1: every weight is active */
+    batching_deploy dense = *d;
+    dense.params_total = d->params_active;
+    batching_balance b1 = batching_balance_batch(&dense, context_tokens);
+    if (!b1.exists)
+        return none; /* at or past L*: no sparsity has a balance batch */
+    /* Sparsity s multiplies t_weights and leaves the slopes c and kappa
+     * alone, so the balance batch t_weights / (c - kappa) is s times b1:
+     * the weights and the balance batch's caches both grow as s. */
+    double weight_bytes = dense.params_total * d->bytes_per_param;
+    double cache_bytes = b1.batch * context_tokens * d->kv_bytes_per_token;
+    double all_hbm_bytes = d->chips * d->hbm_bytes;
+    double most = all_hbm_bytes / (weight_bytes + cache_bytes);
+    /* a quotient meant to be exactly 1 may land a hair below it */
+    if (most < 1.0 && most >= 1.0 - 1e-9)
+        most = 1.0;
+    if (most < 1.0)
+        return none; /* not even the dense model fits at its balance batch */
+    batching_sparsity s = {true, most, most * b1.batch};
+    return s;
+}
+/* endregion: max-sparsity */

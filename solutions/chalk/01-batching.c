@@ -209,6 +209,17 @@ static void build_balance(const chalk_point *p, chalk_record *r)
                      has_limit, limit_tokens,
                      p->d->has_kv ? "no KV cache (kv_bytes_per_token is 0): compute always wins"
                                   : "no KV size: pass --kv-bytes-per-token X or --model NAME");
+    /* exercise 1.11: how far sparsity can go at this context, active parameters held */
+    batching_sparsity sp = {.exists = false};
+    const char *why_sp = "no --context given: pass --context T for the largest sparsity";
+    if (chalk_has(p, &CHALK_F_CONTEXT)) {
+        sp = batching_max_sparsity(&d, context);
+        why_sp = bal.exists ? "not even a dense model of the active parameters holds its "
+                              "balance batch's caches in HBM"
+                            : "no balance batch at this context, at any sparsity";
+    }
+    chalk_put_result(r, "max_sparsity", "max sparsity that fits", CHALK_U_PLAIN, CHALK_DETAIL,
+                     sp.exists, sp.sparsity, why_sp);
 }
 
 /* ---- departures ---------------------------------------------------------------------------- */
@@ -544,6 +555,10 @@ static const char *const ABOUT_BALANCE[] = {
     "  balance_batch        = the same with each sequence's KV fetch at --context; null,",
     "                         with a reason, past max_balanced_context_tokens, where KV",
     "                         grows faster than compute and every batch is memory-bound.",
+    "  max_sparsity         = the largest params_total / params_active, active parameters",
+    "                         held, whose balance batch at --context still fits in HBM",
+    "                         beside its weights (exercise 1.11); null past the balance",
+    "                         context or when not even a dense model fits.",
     "--context is optional (without it balance_batch is null); it may be a sweep.",
     NULL};
 static const char *const EXAMPLES_BALANCE[] = {

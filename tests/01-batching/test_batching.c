@@ -3,8 +3,8 @@
  * (exercises 1.1 to 1.6, §1.2 (The roofline of one decode step) to §1.5.1 (With the
  * KV term: when there is no balance batch)), the fixtures every part shares, and main(), which runs both parts.
  * test_batching_serving.c holds the second part: a server's schedule, the caps on
- * its batch, fast mode and the cheapest deployment (exercises 1.7 to 1.10). The
- * build links every .c file of tests/01-batching/ into one binary (tests/test_util.h,
+ * its batch, fast mode, the cheapest deployment and how far sparsity can go
+ * (exercises 1.7 to 1.11). The build links every .c file of tests/01-batching/ into one binary (tests/test_util.h,
  * "The registry").
  *
  * Built twice: against exercises/01-batching/batching.c (yours) and against

@@ -1,10 +1,11 @@
 /*
  * test_batching_serving.c -- Chapter 1 tests, second part: serving a model (exercises
- * 1.7 to 1.10): the train schedule of a full server and the caps HBM and a step target
- * put on the batch (§1.6 (Train departures)), fast mode (§1.9 (Fast mode)) and the
+ * 1.7 to 1.11): the train schedule of a full server and the caps HBM and a step target
+ * put on the batch (§1.6 (Train departures)), fast mode (§1.9 (Fast mode)), the
  * cheapest deployment for a latency target (§1.10 (The cheapest deployment for a
- * latency target)). test_batching.c holds the first part, the fixtures both use
- * (declared below) and main(), which runs this part after its own.
+ * latency target)) and how far sparsity can go (§1.8 (How far can sparsity go?)).
+ * test_batching.c holds the first part, the fixtures both use (declared below) and
+ * main(), which runs this part after its own.
  *
  * Each test states one fact; the comment above it names where the expected value
  * comes from: closed forms with published inputs, never copied from output; where
@@ -506,6 +507,123 @@ static void a_10_us_target_over_offers_of_up_to_int_max_chips(void **state)
     assert_close(p.usd_per_mtok, E_CHEAP_H100_ARITHMETIC_USD, TIGHT, "USD/Mtok");
 }
 
+/* ---- 1.11 max_sparsity ----------------------------------------------------- */
+
+/* §1.8 (How far can sparsity go?): DeepSeek-V3's 37e9 active parameters in fp4 on a
+ * GB200 NVL72 at 512 tokens, below the 842 tokens where its bf16 cache leaves no
+ * balance batch. */
+static void sparsity_of_deepseek_on_nvl72_at_512_tokens(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    batching_sparsity s = batching_max_sparsity(&d, 512);
+    assert_true(s.exists);
+    assert_close(s.sparsity, E_SPARSITY_DEEPSEEK_512, TIGHT, "");
+    assert_close(s.batch, E_SPARSITY_DEEPSEEK_512_BATCH, TIGHT, "sequences");
+}
+
+/* The same rack with no context. */
+static void with_no_context_only_the_weights_bound_the_sparsity(void **state)
+{
+    (void)state;
+    batching_deploy d = deepseek_on_nvl72();
+    batching_sparsity s = batching_max_sparsity(&d, 0);
+    assert_true(s.exists);
+    assert_close(s.sparsity, E_SPARSITY_DEEPSEEK_CTX0, TIGHT, "");
+    assert_close(s.batch, E_SPARSITY_DEEPSEEK_CTX0_BATCH, TIGHT, "sequences");
+}
+
+/* Llama 3 70B's 70.6e9 active parameters in bf16 on 8 H100s at 1,024 tokens, below
+ * its balance context of 1,460 tokens. */
+static void llama_on_h100s_at_1k_context_has_little_room_for_sparsity(void **state)
+{
+    (void)state;
+    batching_deploy d = llama70b_on_h100x8();
+    batching_sparsity s = batching_max_sparsity(&d, 1024);
+    assert_true(s.exists);
+    assert_close(s.sparsity, E_SPARSITY_LLAMA_1K, TIGHT, "");
+    assert_close(s.batch, E_SPARSITY_LLAMA_1K_BATCH, TIGHT, "sequences");
+}
+
+/* Past the max balanced context (DeepSeek-V3's 842 tokens, Llama 3 70B's 1,460 on
+ * H100s) no sparsity has a balance batch (§1.5.1 (With the KV term)); short of it
+ * (800 and 1,024 tokens) some sparsity fits. */
+static void no_sparsity_qualifies_past_the_max_balanced_context(void **state)
+{
+    (void)state;
+    batching_deploy ds = deepseek_on_nvl72(), ll = llama70b_on_h100x8();
+    batching_sparsity s = batching_max_sparsity(&ds, 1024);
+    assert_false(s.exists);
+    assert_close(s.sparsity, 0.0, 0.0, "");
+    assert_close(s.batch, 0.0, 0.0, "sequences");
+    assert_false(batching_max_sparsity(&ll, 4096).exists);
+    assert_true(batching_max_sparsity(&ds, 800).exists);
+    assert_true(batching_max_sparsity(&ll, 1024).exists);
+}
+
+/* The power-of-two toy balances up to exactly 2^11 = 2,048 tokens (c = kappa there):
+ * at exactly that context there is no balance batch, so no answer; at half of it
+ * there is one. */
+static void at_exactly_the_max_balanced_context_no_sparsity_qualifies(void **state)
+{
+    (void)state;
+    batching_deploy d = power_of_two_toy();
+    assert_false(batching_max_sparsity(&d, 2048).exists);
+    assert_true(batching_max_sparsity(&d, 1024).exists);
+}
+
+/* Llama 3 70B on 8 H100s at 1,400 tokens, just short of its 1,460-token balance
+ * context: not even sparsity 1 fits (at 1,024 tokens it does). */
+static void when_the_dense_model_cannot_hold_its_balance_batch_no_sparsity_qualifies(void **state)
+{
+    (void)state;
+    batching_deploy d = llama70b_on_h100x8();
+    batching_sparsity s = batching_max_sparsity(&d, 1400);
+    assert_false(s.exists);
+    assert_close(s.sparsity, 0.0, 0.0, "");
+    assert_true(batching_max_sparsity(&d, 1024).exists);
+}
+
+/* The power-of-two toy (every figure exact) at 1,024 tokens, half its balance
+ * context, with 4 chips of 2^30 B: sparsity 1 fills HBM exactly, so it fits. */
+static void a_sparsity_of_exactly_1_that_fills_hbm_exactly_is_an_answer(void **state)
+{
+    (void)state;
+    batching_deploy d = power_of_two_toy();
+    d.hbm_bytes = 0x1p30;
+    batching_sparsity s = batching_max_sparsity(&d, 1024);
+    assert_true(s.exists);
+    assert_close(s.sparsity, 1.0, TIGHT, "");
+    assert_close(s.batch, E_SPARSITY_TOY_EXACT_BATCH, TIGHT, "sequences");
+}
+
+/* Llama 3 70B on 8 H100s at 120 tokens, with the HBM per chip at which sparsity 1
+ * fills HBM exactly: the answer is meant to be exactly 1, and the contract counts a
+ * value within a relative 1e-9 below 1 as 1. */
+static void a_sparsity_a_rounding_error_below_1_counts_as_1(void **state)
+{
+    (void)state;
+    batching_deploy d = llama70b_on_h100x8();
+    d.hbm_bytes = E_SPARSITY_EXACT_HBM_LLAMA_120;
+    batching_sparsity s = batching_max_sparsity(&d, 120);
+    assert_true(s.exists);
+    assert_close(s.sparsity, 1.0, TIGHT, "");
+}
+
+/* The toy as it is (params_total 8 x params_active, which the contract does not read),
+ * 4 chips of 2^32 + 2^20 B at 1,024 tokens: exact in binary. */
+static void the_given_total_parameters_play_no_part(void **state)
+{
+    (void)state;
+    batching_deploy d = power_of_two_toy();
+    batching_sparsity s = batching_max_sparsity(&d, 1024);
+    assert_true(s.exists);
+    assert_close(s.sparsity, E_SPARSITY_TOY, TIGHT, "");
+    assert_close(s.batch, E_SPARSITY_TOY_BATCH, TIGHT, "sequences");
+    d.params_total = d.params_active;
+    assert_close(batching_max_sparsity(&d, 1024).sparsity, E_SPARSITY_TOY, TIGHT, "");
+}
+
 CHALK_PART(serving) = {
     CHALK_TEST(train_departures, rubin_drain_time_is_14_4_ms),
     CHALK_TEST(train_departures, hopper_and_blackwell_drain_in_about_24_ms),
@@ -541,5 +659,14 @@ CHALK_PART(serving) = {
     CHALK_TEST(cheapest, a_deployment_that_meets_both_limits_exactly_is_served),
     CHALK_TEST(cheapest, an_offer_of_up_to_int_max_chips),
     CHALK_TEST(cheapest, a_10_us_target_over_offers_of_up_to_int_max_chips),
+    CHALK_TEST(max_sparsity, sparsity_of_deepseek_on_nvl72_at_512_tokens),
+    CHALK_TEST(max_sparsity, with_no_context_only_the_weights_bound_the_sparsity),
+    CHALK_TEST(max_sparsity, llama_on_h100s_at_1k_context_has_little_room_for_sparsity),
+    CHALK_TEST(max_sparsity, no_sparsity_qualifies_past_the_max_balanced_context),
+    CHALK_TEST(max_sparsity, at_exactly_the_max_balanced_context_no_sparsity_qualifies),
+    CHALK_TEST(max_sparsity, when_the_dense_model_cannot_hold_its_balance_batch_no_sparsity_qualifies),
+    CHALK_TEST(max_sparsity, a_sparsity_of_exactly_1_that_fills_hbm_exactly_is_an_answer),
+    CHALK_TEST(max_sparsity, a_sparsity_a_rounding_error_below_1_counts_as_1),
+    CHALK_TEST(max_sparsity, the_given_total_parameters_play_no_part),
 };
 CHALK_PART_END(serving);

@@ -211,5 +211,45 @@ int main(void)
                    "Llama 3 70B at 1,024 tokens within 10 us, H100s or A100s, up to 2^31 - 1 each: chips (1.10)");
         derive_int("E_CHEAP_10US_BATCH", (long long)largest_batch(llama, h100, n10, 1024, 1e-5), "its batch");
     }
+
+    /* ---- 1.11 max_sparsity. At sparsity s the weights are s beta N_active and the
+     * balance batch t_weights / (c - kappa) is s times the dense one (t_weights grows as
+     * s, the slopes do not). At that batch the step is its memory time, so a full HBM
+     * makes it the drain time C / W_BW = B c: the batch is n C F / (2 N_active W_BW)
+     * at every context, and the weights get n C less that batch's caches, which is
+     * s_max = n C (1 - L / L*) / (beta N_active), L* = 2 N_active W_BW / (F b_kv). */
+    {
+        double lstar_ds = 2 * 37e9 * 8e12 / (10e15 * 70272.0);
+        double s = 72 * 186e9 * (1 - 512 / lstar_ds) / (0.5 * 37e9);
+        derive_real("E_SPARSITY_DEEPSEEK_512", s,
+                    "the largest sparsity of DeepSeek-V3's 37e9 active parameters in fp4 on a GB200 "
+                    "NVL72 at 512 tokens (closed form of section 1.8 on 1.5.1 and 1.6)");
+        derive_real("E_SPARSITY_DEEPSEEK_512_BATCH", 72 * 186e9 * 10e15 / (2 * 37e9 * 8e12),
+                    "its balance batch, sequences: n C F / (2 N_active W_BW)");
+        derive_real("E_SPARSITY_DEEPSEEK_CTX0", 72 * 186e9 / (37e9 * 0.5),
+                    "the same at no context: the weights alone bound it (1.8, 1.6)");
+        derive_real("E_SPARSITY_DEEPSEEK_CTX0_BATCH", 72 * 186e9 / (37e9 * 0.5) * 312.5,
+                    "its balance batch, r s with r = 312.5 (1.5)");
+        double lstar_ll = 2 * 70.6e9 * 3.35e12 / (989e12 * 327680.0);
+        double sl = 8 * 80e9 * (1 - 1024 / lstar_ll) / (2 * 70.6e9);
+        derive_real("E_SPARSITY_LLAMA_1K", sl,
+                    "the largest sparsity of Llama 3 70B's 70.6e9 active parameters in bf16 on 8 H100s "
+                    "at 1,024 tokens (closed form of section 1.8 on 1.5.1 and 1.6)");
+        derive_real("E_SPARSITY_LLAMA_1K_BATCH", 8 * 80e9 * 989e12 / (2 * 70.6e9 * 3.35e12),
+                    "its balance batch, sequences: n C F / (2 N_active W_BW)");
+        derive_real("E_SPARSITY_EXACT_HBM_LLAMA_120", 2 * 70.6e9 / (8 * (1 - 120 / lstar_ll)),
+                    "the HBM per H100 at which 8 of them hold a dense Llama 3 70B (sparsity "
+                    "exactly 1) at its balance batch at 120 tokens, bytes (1.8)");
+        /* the power-of-two toy at 1,024 tokens: L* = 2^11, c = 2^-21, kappa = 2^-22,
+         * t_weights(1) = 2^-13 s, so B*(1) = 2^9; weights 2^31 B and caches
+         * 2^9 x 2^10 x 2^12 = 2^31 B: 4 chips of 2^30 B fit sparsity exactly 1 */
+        derive_real("E_SPARSITY_TOY_EXACT_BATCH", 4 * 0x1p30 * 0x1p50 / (2 * 0x1p30 * 0x1p42),
+                    "power-of-two toy at 1,024 tokens with 4 x 2^30 B of HBM: sparsity exactly 1, "
+                    "its balance batch");
+        derive_real("E_SPARSITY_TOY", 4 * (0x1p32 + 0x1p20) * (1 - 0.5) / (2 * 0x1p30),
+                    "power-of-two toy at 1,024 tokens with its 4 x (2^32 + 2^20) B (1.8)");
+        derive_real("E_SPARSITY_TOY_BATCH", 4 * (0x1p32 + 0x1p20) * 0x1p50 / (2 * 0x1p30 * 0x1p42),
+                    "its balance batch, sequences");
+    }
     return derive_end();
 }

@@ -299,6 +299,57 @@ static void three_offers_of_int_max_chips_within_1_ms(void **state)
     assert_close(p.usd_per_mtok, 4.25 * c1 / 3600 * 1e6, TIGHT, "USD/Mtok");
 }
 
+/* §1.8 (How far can sparsity go?): at sparsity s the weights s beta N_active and the
+ * caches of a balance batch s B*(1) both grow as s; where they fill HBM the balance
+ * step is the drain time C / W_BW, so the batch is n C F / (2 N_active W_BW), and
+ * s_max = n C (1 - L / L*) / (beta N_active). Mixtral's 12.9e9 active parameters on two
+ * H100s (L* = 2 x 12.9e9 x 3.35e12 / (989e12 x 131,072) = 667 tokens) at 512 tokens. */
+static void mixtral_active_parameters_on_two_h100s_at_512_tokens(void **state)
+{
+    (void)state;
+    batching_deploy d = mixtral_on_h100x2();
+    double lstar = 2 * 12.9e9 * 3.35e12 / (989e12 * 131072.0);
+    batching_sparsity s = batching_max_sparsity(&d, 512);
+    assert_true(s.exists);
+    assert_close(s.sparsity, 2 * 80e9 * (1 - 512 / lstar) / (2 * 12.9e9), TIGHT, "");
+    assert_close(s.batch, 2 * 80e9 * 989e12 / (2 * 12.9e9 * 3.35e12), TIGHT, "sequences");
+    /* at 640 tokens the dense model's caches overflow: (1 - 640 / 667) x 6.2 < 1 */
+    assert_false(batching_max_sparsity(&d, 640).exists);
+    assert_false(batching_max_sparsity(&d, 700).exists); /* past L* */
+}
+
+/* Without a KV cache only the weights bound the sparsity, at any context, and the
+ * balance batch is r s (§1.5 (The balance batch)). */
+static void mixtral_without_a_cache_is_bound_by_its_weights_alone(void **state)
+{
+    (void)state;
+    batching_deploy d = mixtral_on_h100x2();
+    d.kv_bytes_per_token = 0.0;
+    d.params_total = 1e12; /* not read */
+    batching_sparsity s = batching_max_sparsity(&d, 4096);
+    assert_true(s.exists);
+    assert_close(s.sparsity, 2 * 80e9 / (2 * 12.9e9), TIGHT, "");
+    assert_close(s.batch, 989e12 / 3.35e12 * 2 * 80e9 / (2 * 12.9e9), TIGHT, "sequences");
+}
+
+/* DeepSeek-V3's 37e9 active parameters in fp4 with its 70,272-byte cache on a GB200
+ * NVL72 (72 x 186e9 B, 10e15 FLOP/s, 8e12 B/s) at 256 tokens; L* = 842 tokens. */
+static void deepseek_active_parameters_on_nvl72_at_256_tokens(void **state)
+{
+    (void)state;
+    batching_deploy d = {
+        .params_total = 671e9, .params_active = 37e9, .bytes_per_param = 0.5,
+        .kv_bytes_per_token = 70272.0, .chips = 72, .flops_per_s = 10e15,
+        .hbm_bytes_per_s = 8e12, .hbm_bytes = 186e9, .usd_per_chip_hour = 2.0,
+        .experts_routed = 256, .experts_per_token = 8,
+    };
+    double lstar = 2 * 37e9 * 8e12 / (10e15 * 70272.0);
+    batching_sparsity s = batching_max_sparsity(&d, 256);
+    assert_true(s.exists);
+    assert_close(s.sparsity, 72 * 186e9 * (1 - 256 / lstar) / (0.5 * 37e9), TIGHT, "");
+    assert_close(s.batch, 72 * 186e9 * 10e15 / (2 * 37e9 * 8e12), TIGHT, "sequences");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -317,6 +368,9 @@ int main(void)
         CHALK_TEST(cheapest, deepseek_past_its_balance_context_takes_the_whole_rack),
         CHALK_TEST(cheapest, mixtral_at_short_context_fits_five_h100s),
         CHALK_TEST(cheapest, three_offers_of_int_max_chips_within_1_ms),
+        CHALK_TEST(max_sparsity, mixtral_active_parameters_on_two_h100s_at_512_tokens),
+        CHALK_TEST(max_sparsity, mixtral_without_a_cache_is_bound_by_its_weights_alone),
+        CHALK_TEST(max_sparsity, deepseek_active_parameters_on_nvl72_at_256_tokens),
     };
     return cmocka_run_group_tests_name("01-batching hidden", tests, NULL, NULL);
 }
