@@ -2,11 +2,10 @@
  * test_pipelining_decode.c -- Chapter 3 tests, part 3 of 3: serving a model in
  * decode on several racks. The decode loop's time between tokens, micro-batches
  * and rate (Exercise 3.7), memory per GPU and the fewest stages that fit (3.8),
- * the fewest racks a model can be served on (3.9), the cut of layers of
- * unequal cost whose slowest stage is fastest (3.10) and the largest micro-batch a
- * decode loop holds (3.11). Run with parts 1 and 2 as
- * one group by test_pipelining.c's main(); its header names the sources cited
- * here ([lecture]). Each test states one fact; the comment above it names where
+ * the fewest racks a model can be served on (3.9), the cut of layers of unequal
+ * cost whose slowest stage is fastest (3.10) and the largest micro-batch a decode
+ * loop holds (3.11). Run with parts 1 and 2 as one group by test_pipelining.c's
+ * main(); its header names the sources cited here ([lecture]). Each test states one fact; the comment above it names where
  * the expected value comes from (E_ names: expected.h).
  */
 #include "../test_util.h"
