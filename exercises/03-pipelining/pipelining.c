@@ -244,3 +244,19 @@ pipelining_cuts pipelining_balanced_cuts(const long long *layer_ns,
     pipelining_cuts cuts = {0};
     return cuts;
 }
+
+/* ---- Exercise 3.11 (**) max_microbatch ------------------------------- */
+
+pipelining_batch pipelining_max_microbatch(const pipelining_memory *m,
+                                           double hbm_bytes, double step_s,
+                                           double hop_s)
+{
+    /* TODO(§3.5 (Decode is a loop), §3.6 (The capacity equation)): which
+     * of a GPU's bytes shrink as the stages grow, and which do not? */
+    (void)m;
+    (void)hbm_bytes;
+    (void)step_s;
+    (void)hop_s;
+    pipelining_batch batch = {0};
+    return batch;
+}

@@ -10,7 +10,7 @@
  *
  * A model is cut along its layers into `stages` pipeline stages, one rack
  * (a scale-up domain of `chips` GPUs) each; inside a rack the experts are
- * spread over the GPUs (expert parallelism). Five questions, five groups of
+ * spread over the GPUs (expert parallelism). Six questions, six groups of
  * functions:
  *
  *   rack hop     is the scale-out link at a stage boundary a bottleneck?
@@ -22,6 +22,8 @@
  *   split        the fewest racks a model can be served on, by search,
  *                and the cut of layers of unequal cost that makes the
  *                slowest stage as fast as it can be
+ *   micro-batch  the largest micro-batch a decode loop on given racks
+ *                can hold at a given context
  *
  * All quantities are SI doubles: seconds, bytes, bytes/s. Counts of stages,
  * micro-batches, chunks, layers and experts are ints. Every pointer
@@ -541,5 +543,43 @@ typedef struct pipelining_cuts {
 pipelining_cuts pipelining_balanced_cuts(const long long *layer_ns,
                                          int layers, int stages,
                                          int *first_layer);
+
+/* ---- Exercise 3.11 (**) max_microbatch: the micro-batch that fits ---- */
+
+/* The largest micro-batch a pipelined decode can hold, or the statement
+ * that not one sequence fits. */
+typedef struct pipelining_batch {
+    /* false when not one whole sequence a micro-batch fits */
+    bool exists;
+    /* micro-batches in flight; 0 if !exists */
+    int microbatches;
+    /* the most whole sequences a micro-batch can hold; 0 if !exists */
+    double microbatch_seqs;
+    /* sequences decoding at once, all micro-batches; 0 if !exists */
+    double sequences_in_flight;
+} pipelining_batch;
+
+/* A model decodes on m->stages racks of m->chips GPUs, each GPU with
+ * hbm_bytes of HBM; a decode step takes step_s on one rack, and a hop
+ * between racks hop_s. Every stage is to be kept busy round the decode
+ * loop of §3.5 (Decode is a loop), hops included and rounded as there;
+ * every stage holds an equal share of the layers. Returns the largest
+ * whole number of sequences per micro-batch for which every GPU holds
+ * what it must under the model of §3.6 (The capacity equation), within
+ * hbm_bytes (a total of exactly hbm_bytes fits), with the micro-batches
+ * in flight that keep every stage busy, and how many sequences that puts
+ * in flight. The fields microbatch_seqs and microbatches of *m are
+ * ignored: they are what this function decides.
+ * Rounding: a quotient within a relative 1e-9 of a whole number counts
+ * as that whole number before it is rounded down.
+ * No answer (exists false, every other field 0) when not even one
+ * sequence a micro-batch fits, the weights' share alone filling the HBM
+ * included.
+ * Preconditions: m->stages >= 1, m->chips >= 1, m->weight_bytes >= 0,
+ * m->kv_bytes_per_token > 0, m->context_tokens > 0, hbm_bytes > 0,
+ * step_s > 0, hop_s >= 0, and the micro-batches in flight fit in an int. */
+pipelining_batch pipelining_max_microbatch(const pipelining_memory *m,
+                                           double hbm_bytes, double step_s,
+                                           double hop_s);
 
 #endif /* CHALK_PIPELINING_H */

@@ -24,6 +24,17 @@ static double whole_ceil(double x)
     return ceil(x);
 }
 
+/* The largest whole number at or below x, where an x within a relative
+ * 1e-9 of a whole number counts as that number (the contract's rounding
+ * rule, rounding down). */
+static double whole_floor(double x)
+{
+    double near = round(x);
+    if (fabs(x - near) <= 1e-9 * fabs(x))
+        return near;
+    return floor(x);
+}
+
 /* x as an int, saturating at INT_MAX (a cast of a larger double is
  * undefined). */
 static int int_of(double x)
@@ -514,3 +525,33 @@ pipelining_cuts pipelining_balanced_cuts(const long long *layer_ns,
     return cuts;
 }
 /* endregion: balance */
+
+/* ---- Exercise 3.11 --------------------------------------------------- */
+
+/* region: max-microbatch */
+pipelining_batch pipelining_max_microbatch(const pipelining_memory *m,
+                                           double hbm_bytes, double step_s,
+                                           double hop_s)
+{
+    COST_ASSERT(m->stages >= 1 && m->chips >= 1 && hbm_bytes > 0.0);
+    COST_ASSERT(m->kv_bytes_per_token > 0.0 && m->context_tokens > 0.0);
+    COST_ASSERT(step_s > 0.0 && hop_s >= 0.0 && m->weight_bytes >= 0.0);
+    pipelining_batch none = {.exists = false};
+    int p = m->stages;
+    double gpus = (double)m->chips * p;
+    /* the weights: 1/P of them on each stage, over its n GPUs */
+    double room = hbm_bytes - m->weight_bytes / gpus;
+    /* the loop: enough micro-batches to cover every stage and hop */
+    int mb = pipelining_decode_microbatches(p, step_s / p, hop_s);
+    /* the cache: 1/P of every sequence's, for all mb micro-batches */
+    double seq_bytes = m->context_tokens * m->kv_bytes_per_token / gpus;
+    double seqs = whole_floor(room / (mb * seq_bytes));
+    if (!(seqs >= 1.0))
+        return none; /* not one sequence a micro-batch fits */
+    pipelining_batch b = {.exists = true,
+                          .microbatches = mb,
+                          .microbatch_seqs = seqs,
+                          .sequences_in_flight = mb * seqs};
+    return b;
+}
+/* endregion: max-microbatch */

@@ -21,7 +21,8 @@ extern const chalk_flag pipelining_expert_parallel_flag, pipelining_microbatch_f
 /* --stages and --microbatches, which several commands take. */
 extern const chalk_flag pipelining_stages_flag, pipelining_microbatches_flag;
 
-/* chalk pipeline-memory (4.2-4.4), chalk pipeline-split (3.7) */
+/* chalk pipeline-memory (the capacity equation, lecture 64:06-72:48) and chalk
+ * pipeline-split (§3.7 (The best split of a model over racks), past the lecture) */
 extern const chalk_command pipelining_memory_cmd, pipelining_split_cmd;
 
 #endif /* CHALK_03_PIPELINING_H */

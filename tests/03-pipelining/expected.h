@@ -246,4 +246,37 @@
 /* stage 15's first layer of the same cut */
 #define E_BALANCE_PROFILE_FIRST_LAYER_15 118
 
+/* most sequences a micro-batch, 4 stages of 64 GPUs of 20 GB, no hops (§3.6 (The capacity equation), §3.5 (Decode is a loop)) */
+#define E_MAXMB_P4_SEQS 2514
+
+/* micro-batches in flight, 4 stages, 2 ms hops (§3.5 (Decode is a loop)) */
+#define E_MAXMB_P4_HOPS_MICROBATCHES 6
+
+/* most sequences a micro-batch, the same, 2 ms hops (§3.6 (The capacity equation), §3.5 (Decode is a loop)) */
+#define E_MAXMB_P4_HOPS_SEQS 1676
+
+/* most sequences a micro-batch on one rack of 64 GPUs of 20 GB (§3.6 (The capacity equation)) */
+#define E_MAXMB_P1_SEQS 683
+
+/* the same on 2 stages, no hops */
+#define E_MAXMB_P2_SEQS 1904
+
+/* the same on 8 stages, no hops */
+#define E_MAXMB_P8_SEQS 2819
+
+/* micro-batches, 6 stages, 2 ms hops (§3.5 (Decode is a loop)) */
+#define E_MAXMB_P6_HOPS_MICROBATCHES 10
+
+/* HBM that 1,001 sequences a micro-batch fill exactly on 6 stages, 2 ms hops */
+#define E_MAXMB_HBM_P6_1001_EXACTLY 1.32815e+10
+
+/* HBM that 2,000 sequences a micro-batch fill exactly on 4 stages, 2 ms hops */
+#define E_MAXMB_HBM_P4_2000_EXACTLY 2.310625e+10
+
+/* HBM that the weights' share fills exactly on 4 stages (§3.6 (The capacity equation)) */
+#define E_MAXMB_HBM_P4_WEIGHTS_ONLY 3.90625e+09
+
+/* HBM that one sequence a micro-batch fills exactly on 4 stages, no hops */
+#define E_MAXMB_HBM_P4_ONE_SEQ_EXACTLY 3.91265e+09
+
 #endif

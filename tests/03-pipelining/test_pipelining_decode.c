@@ -2,10 +2,10 @@
  * test_pipelining_decode.c -- Chapter 3 tests, part 3 of 3: serving a model in
  * decode on several racks. The decode loop's time between tokens, micro-batches
  * and rate (Exercise 3.7), memory per GPU and the fewest stages that fit (3.8),
- * the fewest racks a model can be served on (3.9) and the cut of layers of
- * unequal cost whose slowest stage is fastest (3.10). Run with parts 1 and 2 as
- * one group by test_pipelining.c's main(); its header names the sources cited
- * here ([lecture]). Each test states one fact; the comment above it names where
+ * the fewest racks a model can be served on (3.9), the cut of layers of unequal
+ * cost whose slowest stage is fastest (3.10) and the largest micro-batch a decode
+ * loop holds (3.11). Run with parts 1 and 2 as one group by test_pipelining.c's
+ * main(); its header names the sources cited here ([lecture]). Each test states one fact; the comment above it names where
  * the expected value comes from (E_ names: expected.h).
  */
 #include "../test_util.h"
@@ -526,6 +526,114 @@ static void no_cut_without_a_layer_for_every_stage(void **state)
     assert_true(pipelining_balanced_cuts(ns, 3, 3, first).exists);
 }
 
+/* ---- 3.11 max_microbatch ----------------------------------------------------- */
+
+/* The lecture's model [lecture, 64:06-72:48] on `stages` racks of 64 GPUs: 1 TB of
+ * weights, 200k tokens of context at 2,048 B per token; a 20 ms step on one rack.
+ * The micro-batch fields are left at values the function must ignore. */
+static pipelining_memory lecture_racks(int stages)
+{
+    pipelining_memory m = {
+        .weight_bytes = 1e12, .kv_bytes_per_token = 2048, .context_tokens = 200e3,
+        .microbatch_seqs = 7, .microbatches = 99, .chips = 64, .stages = stages,
+    };
+    return m;
+}
+
+static void assert_batch(pipelining_batch b, int microbatches, double seqs)
+{
+    assert_true(b.exists);
+    assert_int_equal(b.microbatches, microbatches);
+    assert_close(b.microbatch_seqs, seqs, TIGHT, "sequences");
+    assert_close(b.sequences_in_flight, microbatches * seqs, TIGHT, "sequences");
+}
+
+/* §3.6 (The capacity equation) with the M = P micro-batches of §3.5 (Decode is a
+ * loop): 4 stages of 64 GPUs of 20 GB, no hops: floor((C n P - W) / (P L b)). */
+static void four_racks_without_hops_on_20_gb_gpus(void **state)
+{
+    (void)state;
+    pipelining_memory m = lecture_racks(4);
+    assert_batch(pipelining_max_microbatch(&m, 20e9, 20e-3, 0), 4, E_MAXMB_P4_SEQS);
+}
+
+/* §3.5 (Decode is a loop): 2 ms hops keep 6 micro-batches in flight on 4 stages, and
+ * each stage holds its share of all 6 micro-batches' caches: the micro-batch shrinks
+ * by 4/6, the sequences in flight stay those the HBM holds. */
+static void hops_shrink_the_microbatch_on_four_racks(void **state)
+{
+    (void)state;
+    pipelining_memory m = lecture_racks(4);
+    assert_batch(pipelining_max_microbatch(&m, 20e9, 20e-3, 2e-3),
+                 E_MAXMB_P4_HOPS_MICROBATCHES, E_MAXMB_P4_HOPS_SEQS);
+}
+
+/* The contract (hops as in §3.5 (Decode is a loop)): one rack crosses no network, so
+ * one micro-batch keeps it busy whatever a hop would cost; all the weights are on its
+ * 64 GPUs. */
+static void one_rack_holds_one_microbatch_whatever_the_hop(void **state)
+{
+    (void)state;
+    pipelining_memory m = lecture_racks(1);
+    assert_batch(pipelining_max_microbatch(&m, 20e9, 20e-3, 2e-3), 1, E_MAXMB_P1_SEQS);
+}
+
+/* §3.6 (The capacity equation): without hops each stage added takes weights off a
+ * GPU and leaves its cache per micro-batch as it was: 1, 2, 4 and 8 stages. */
+static void more_stages_make_room_for_a_larger_microbatch(void **state)
+{
+    (void)state;
+    const int stages[4] = {1, 2, 4, 8};
+    const double want[4] = {E_MAXMB_P1_SEQS, E_MAXMB_P2_SEQS, E_MAXMB_P4_SEQS,
+                            E_MAXMB_P8_SEQS};
+    for (int i = 0; i < 4; i++) {
+        pipelining_memory m = lecture_racks(stages[i]);
+        assert_batch(pipelining_max_microbatch(&m, 20e9, 20e-3, 0), stages[i], want[i]);
+    }
+}
+
+/* The contract's boundary: the HBM that 2,000 sequences a micro-batch fill exactly on
+ * 4 stages with 2 ms hops, (W + M 2000 L b) / (n P), fits 2,000; 10 kB less (outside
+ * the rounding rule's 1e-9), 1,999. */
+static void a_gpu_filled_exactly_fits_the_microbatch(void **state)
+{
+    (void)state;
+    pipelining_memory m = lecture_racks(4);
+    assert_batch(pipelining_max_microbatch(&m, E_MAXMB_HBM_P4_2000_EXACTLY, 20e-3, 2e-3),
+                 E_MAXMB_P4_HOPS_MICROBATCHES, 2000);
+    assert_batch(pipelining_max_microbatch(&m, E_MAXMB_HBM_P4_2000_EXACTLY - 1e4, 20e-3, 2e-3),
+                 E_MAXMB_P4_HOPS_MICROBATCHES, 1999);
+}
+
+/* The contract's rounding rule: on 6 stages with 2 ms hops (10 micro-batches) the HBM
+ * that 1,001 sequences a micro-batch fill exactly, 13.2815 GB, gives a quotient that
+ * is 1,001 in exact arithmetic and can compute to 1000.9999999999999. */
+static void a_whole_quotient_a_hair_below_counts_as_whole(void **state)
+{
+    (void)state;
+    pipelining_memory m = lecture_racks(6);
+    assert_batch(pipelining_max_microbatch(&m, E_MAXMB_HBM_P6_1001_EXACTLY, 20e-3, 2e-3),
+                 E_MAXMB_P6_HOPS_MICROBATCHES, 1001);
+}
+
+/* The contract's no-answer: on 4 stages without hops, HBM that the weights' share
+ * fills exactly, or less, holds not one sequence; HBM that one sequence a micro-batch
+ * fills exactly holds one. */
+static void no_microbatch_when_the_weights_fill_the_hbm(void **state)
+{
+    (void)state;
+    pipelining_memory m = lecture_racks(4);
+    assert_batch(pipelining_max_microbatch(&m, E_MAXMB_HBM_P4_ONE_SEQ_EXACTLY, 20e-3, 0), 4,
+                 1);
+    const double hbm[2] = {E_MAXMB_HBM_P4_WEIGHTS_ONLY, 3e9};
+    for (int i = 0; i < 2; i++) {
+        pipelining_batch b = pipelining_max_microbatch(&m, hbm[i], 20e-3, 0);
+        assert_false(b.exists);
+        assert_int_equal(b.microbatches, 0);
+        assert_true(b.microbatch_seqs == 0.0 && b.sequences_in_flight == 0.0);
+    }
+}
+
 CHALK_PART(decode) = {
     CHALK_TEST(decode_loop, lecture_step_of_20_ms_over_four_racks),
     CHALK_TEST(decode_loop, the_lecture_loop_field_by_field),
@@ -557,5 +665,12 @@ CHALK_PART(decode) = {
     CHALK_TEST(balance, llama_405b_depth_with_a_profile_on_sixteen_stages),
     CHALK_TEST(balance, one_stage_and_one_layer_per_stage),
     CHALK_TEST(balance, no_cut_without_a_layer_for_every_stage),
+    CHALK_TEST(max_microbatch, four_racks_without_hops_on_20_gb_gpus),
+    CHALK_TEST(max_microbatch, hops_shrink_the_microbatch_on_four_racks),
+    CHALK_TEST(max_microbatch, one_rack_holds_one_microbatch_whatever_the_hop),
+    CHALK_TEST(max_microbatch, more_stages_make_room_for_a_larger_microbatch),
+    CHALK_TEST(max_microbatch, a_gpu_filled_exactly_fits_the_microbatch),
+    CHALK_TEST(max_microbatch, a_whole_quotient_a_hair_below_counts_as_whole),
+    CHALK_TEST(max_microbatch, no_microbatch_when_the_weights_fill_the_hbm),
 };
 CHALK_PART_END(decode);

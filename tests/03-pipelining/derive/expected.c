@@ -326,6 +326,59 @@ static void derive_capacity(void)
                 "bytes per GPU, the same split");
 }
 
+/* ---- 3.11 max_microbatch: the lecture's model again, a 20 ms step on one rack ---------- */
+
+/* Micro-batches that keep P stages busy round the loop of §3.5 (Decode is a loop), in
+ * whole microseconds so that the count is exact: a trip of t_step + P t_hop over a stage
+ * of t_step / P is P + P^2 t_hop / t_step stage-times, rounded up; one stage, no hop. */
+static long long loop_microbatches(long long p, long long step_us, long long hop_us)
+{
+    if (p == 1) return 1;
+    long long extra = p * p * hop_us; /* P^2 t_hop, over t_step */
+    return p + (extra + step_us - 1) / step_us;
+}
+
+/* The most whole sequences a micro-batch holds: every GPU holds 1/(nP) of the weights
+ * and 1/(nP) of the cache of every sequence of the M micro-batches in flight (§3.6 (The
+ * capacity equation) with B = M B_micro): B_micro = floor((C n P - W) / (M L b)), in
+ * integers (every input is a whole number of bytes and tokens). */
+static long long most_seqs(long long hbm, long long p, long long m)
+{
+    long long w = 1000000000000LL, n = 64, seq = 200000LL * 2048; /* bytes a sequence */
+    long long num = hbm * n * p - w;
+    return num < 0 ? -1 : num / (m * seq);
+}
+
+static void derive_max_microbatch(void)
+{
+    long long hbm = 20000000000LL, step_us = 20000, hop_us = 2000;
+    derive_int("E_MAXMB_P4_SEQS", most_seqs(hbm, 4, 4),
+               "most sequences a micro-batch, 4 stages of 64 GPUs of 20 GB, no hops "
+               "(§3.6 (The capacity equation), §3.5 (Decode is a loop))");
+    long long m4 = loop_microbatches(4, step_us, hop_us);
+    derive_int("E_MAXMB_P4_HOPS_MICROBATCHES", m4,
+               "micro-batches in flight, 4 stages, 2 ms hops (§3.5 (Decode is a loop))");
+    derive_int("E_MAXMB_P4_HOPS_SEQS", most_seqs(hbm, 4, m4),
+               "most sequences a micro-batch, the same, 2 ms hops (§3.6 (The capacity equation), §3.5 (Decode is a loop))");
+    derive_int("E_MAXMB_P1_SEQS", most_seqs(hbm, 1, 1),
+               "most sequences a micro-batch on one rack of 64 GPUs of 20 GB (§3.6 (The capacity equation))");
+    derive_int("E_MAXMB_P2_SEQS", most_seqs(hbm, 2, 2), "the same on 2 stages, no hops");
+    derive_int("E_MAXMB_P8_SEQS", most_seqs(hbm, 8, 8), "the same on 8 stages, no hops");
+    long long m6 = loop_microbatches(6, step_us, hop_us);
+    derive_int("E_MAXMB_P6_HOPS_MICROBATCHES", m6, "micro-batches, 6 stages, 2 ms hops (§3.5 (Decode is a loop))");
+    /* the HBM that M micro-batches of B sequences fill exactly: (W + M B L b) / (n P) */
+    derive_real("E_MAXMB_HBM_P6_1001_EXACTLY",
+                (1e12 + (double)m6 * 1001 * 200000 * 2048) / (64 * 6),
+                "HBM that 1,001 sequences a micro-batch fill exactly on 6 stages, 2 ms hops");
+    derive_real("E_MAXMB_HBM_P4_2000_EXACTLY",
+                (1e12 + (double)m4 * 2000 * 200000 * 2048) / (64 * 4),
+                "HBM that 2,000 sequences a micro-batch fill exactly on 4 stages, 2 ms hops");
+    derive_real("E_MAXMB_HBM_P4_WEIGHTS_ONLY", 1e12 / (64 * 4),
+                "HBM that the weights' share fills exactly on 4 stages (§3.6 (The capacity equation))");
+    derive_real("E_MAXMB_HBM_P4_ONE_SEQ_EXACTLY", (1e12 + 4.0 * 200000 * 2048) / (64 * 4),
+                "HBM that one sequence a micro-batch fills exactly on 4 stages, no hops");
+}
+
 int main(void)
 {
     derive_begin("03-pipelining");
@@ -334,5 +387,6 @@ int main(void)
     derive_decode();
     derive_capacity();
     derive_balance();
+    derive_max_microbatch();
     return derive_end();
 }

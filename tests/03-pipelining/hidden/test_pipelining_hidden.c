@@ -343,6 +343,59 @@ static void heavy_ends_and_the_ties(void **state)
     assert_false(pipelining_balanced_cuts(ns, 8, 9, first).exists);
 }
 
+/* A 671 GB model (DeepSeek-V3's parameters in fp8) on racks of 72 GPUs of 186 GB,
+ * 32k tokens of context at 70,272 B per token (61 layers x 576 x 2 B), a 30 ms step
+ * on one rack. By hand, with B = floor((C n P - W) / (M L b)):
+ *   P = 1: M = 1, (186e9 x 72 - 671e9) / 2,302,672,896 = 5,524.4 -> 5,524;
+ *   P = 3, 1 ms hops: trip 30 + 3 ms over 10 ms stages, M = ceil(3.3) = 4,
+ *     (186e9 x 216 - 671e9) / (4 x 2,302,672,896) = 4,289.04 -> 4,289;
+ *   P = 3, no hops: M = 3, 5,718.8 -> 5,718;
+ *   P = 2, 5 ms hops: trip 30 + 10 over 15, M = ceil(2.67) = 3, 3,780.1 -> 3,780.
+ * HBM below the weights' share, 671e9 / 72 = 9.32 GB on one rack: no answer. */
+static void deepseek_sized_microbatch(void **state)
+{
+    (void)state;
+    pipelining_memory m = {
+        .weight_bytes = 671e9, .kv_bytes_per_token = 70272, .context_tokens = 32768,
+        .microbatch_seqs = 1, .microbatches = 1, .chips = 72, .stages = 1,
+    };
+    double seq = 32768.0 * 70272;
+    const int stages[4] = {1, 3, 3, 2};
+    const double hop[4] = {1e-3, 1e-3, 0, 5e-3};
+    const int mbs[4] = {1, 4, 3, 3};
+    for (int i = 0; i < 4; i++) {
+        m.stages = stages[i];
+        double want = floor((186e9 * 72 * stages[i] - 671e9) / (mbs[i] * seq));
+        pipelining_batch b = pipelining_max_microbatch(&m, 186e9, 30e-3, hop[i]);
+        assert_true(b.exists);
+        assert_int_equal(b.microbatches, mbs[i]);
+        assert_close(b.microbatch_seqs, want, TIGHT, "sequences");
+        assert_close(b.sequences_in_flight, mbs[i] * want, TIGHT, "sequences");
+    }
+    m.stages = 1;
+    assert_false(pipelining_max_microbatch(&m, 9e9, 30e-3, 0).exists);
+}
+
+/* Edges: a model without weights holds floor(C n P / (M L b)); on 8 GPUs of 80 GB, 2
+ * stages, 1 ms hops on a 10 ms step (M = 2 + ceil(4 x 1 / 10) = 3), 1M tokens of 1 kB:
+ * 80e9 x 16 / (3 x 1.024e9) = 416.7 -> 416. A cache of one sequence larger than a
+ * GPU's share of the HBM: no answer. */
+static void microbatch_edges(void **state)
+{
+    (void)state;
+    pipelining_memory m = {
+        .weight_bytes = 0, .kv_bytes_per_token = 1024, .context_tokens = 1e6,
+        .microbatch_seqs = 0, .microbatches = 0, .chips = 8, .stages = 2,
+    };
+    pipelining_batch b = pipelining_max_microbatch(&m, 80e9, 10e-3, 1e-3);
+    assert_true(b.exists);
+    assert_int_equal(b.microbatches, 3);
+    assert_close(b.microbatch_seqs, 416, TIGHT, "sequences");
+    assert_close(b.sequences_in_flight, 1248, TIGHT, "sequences");
+    m.context_tokens = 1e9; /* 1.024 TB a sequence: 64 GB a GPU, x 3 micro-batches */
+    assert_false(pipelining_max_microbatch(&m, 80e9, 10e-3, 1e-3).exists);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -361,6 +414,8 @@ int main(void)
         CHALK_TEST(split, deepseek_sized_split),
         CHALK_TEST(balance, a_thousand_layers_on_thirty_two_stages),
         CHALK_TEST(balance, heavy_ends_and_the_ties),
+        CHALK_TEST(max_microbatch, deepseek_sized_microbatch),
+        CHALK_TEST(max_microbatch, microbatch_edges),
     };
     return cmocka_run_group_tests_name("03-pipelining hidden", tests, NULL, NULL);
 }
