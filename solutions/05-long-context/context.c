@@ -748,16 +748,16 @@ context_window context_price_window(const context_deploy *d, double batch,
                 "see context_price_window's preconditions");
     window_case w = {d, batch, usd_per_chip_hour, p};
     context_window out = {.exists = false};
-    double top = floor(max_context_tokens);
+    double window_end = floor(max_context_tokens);
     if (!window_covered(&w, 1.0))
         return out;
     bool two_tiers = cost_api_has_long_tier(p);
     /* the short tier's prompts: 1 up to the threshold, or up to the window */
-    double short_end = two_tiers ? fmin(top, p->long_threshold_tokens) : top;
+    double short_end = two_tiers ? fmin(window_end, p->long_threshold_tokens) : window_end;
     double last = window_last_covered(&w, 1.0, short_end);
     /* the long tier extends the window only if no short prompt was left uncovered */
-    if (last == short_end && short_end < top && window_covered(&w, short_end + 1.0))
-        last = window_last_covered(&w, short_end + 1.0, top);
+    if (last == short_end && short_end < window_end && window_covered(&w, short_end + 1.0))
+        last = window_last_covered(&w, short_end + 1.0, window_end);
     out.exists = true;
     out.context_tokens = last;
     out.long_tier = two_tiers && last > p->long_threshold_tokens;
