@@ -294,4 +294,7 @@
 /* DeepSeek-V3, GB200 NVL72, fp4/fp8, batch 512, $2 a chip-hour, DeepSeek's $1.10 output price: closed form of §5.1 (The roofline against context) and §5.7 (Price lists as data) */
 #define E_WINDOW_DSV3_B512_TOKENS 432170
 
+/* the model of the Gemini figure, NVL72, batch 65,536, $2 a chip-hour, Gemini 3.1 Pro's list, a window of a million tokens: closed form of §5.1 (The roofline against context) and §5.7 (Price lists as data) */
+#define E_WINDOW_GEMINI_FIGURE_TOKENS 1000000
+
 #endif

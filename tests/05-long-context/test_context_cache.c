@@ -4,7 +4,8 @@
  * a request costs on a price list (api_bill, §5.7 (Price lists as data)) and the
  * cheapest cache schedule of a conversation (cache_schedule, §5.8 (A conversation's
  * cache bill)), and the longest window a price list sells without a loss
- * (price_window, §5.7 with §5.1 (The roofline against context)). main() and the shared fixtures are in test_context.c; each test states
+ * (price_window, §5.7 (Price lists as data) with §5.1 (The roofline against context)).
+ * main() and the shared fixtures are in test_context.c; each test states
  * one fact, its source named above it.
  *
  * Published inputs used below (the others are in test_context.c's header):
@@ -537,15 +538,16 @@ static void a_long_tier_extends_the_window(void **state)
 }
 
 /* Toy A, $100 out up to 42 tokens and a long tier with no output price: a prompt of
- * exactly the threshold is short (§5.7's rule), and a prompt longer than it cannot be
- * billed. Toy A's one-tier window at $100 is E_WINDOW_TOY_A_OUT100_TOKENS = 42. */
+ * exactly the threshold is short (§5.7 (Price lists as data)), and a prompt longer
+ * than it cannot be billed: the window is toy A's one-tier window at $100,
+ * E_WINDOW_TOY_A_OUT100_TOKENS, 42 tokens. */
 static void a_prompt_of_exactly_the_threshold_is_short(void **state)
 {
     (void)state;
     context_deploy d = toy_a();
-    cost_api_price p = tiered_list(100, 42, 0);
-    assert_window(context_price_window(&d, TOY_BATCH, TOY_USD_PER_CHIP_HOUR, &p, 1000), 42,
-                  false);
+    cost_api_price p = tiered_list(100, E_WINDOW_TOY_A_OUT100_TOKENS, 0);
+    assert_window(context_price_window(&d, TOY_BATCH, TOY_USD_PER_CHIP_HOUR, &p, 1000),
+                  E_WINDOW_TOY_A_OUT100_TOKENS, false);
 }
 
 /* Toy A: a token after a one-token prompt costs $18 per million (18 = max(2 + 1,
@@ -592,9 +594,7 @@ static void deepseek_v3_on_its_own_price_list(void **state)
 /* The model of the chapter's Gemini figure (1e12 parameters, 1e11 active, fp4, 800 B of
  * cache a token, attention in 10 layers of 16 heads of 128) on an NVL72 at a batch of
  * 65,536 and $2 a chip-hour, on Gemini 3.1 Pro's list ($12 out up to 200k tokens, $18
- * above): a token at 1e6 tokens of context costs under $0.06 per million (the book's
- * Figure of §5.1 puts it at a few times the zero-context cost, itself near $0.011), so
- * every prompt of its million-token window is covered, the last at the long tier. */
+ * above), in its window of a million tokens (E_WINDOW_GEMINI_FIGURE_TOKENS). */
 static void gemini_covers_its_million_token_window(void **state)
 {
     (void)state;
@@ -603,8 +603,8 @@ static void gemini_covers_its_million_token_window(void **state)
         .kv_bytes_per_token = 800, .attn_flops_per_context_token = 2.0 * 10 * 16 * (128 + 128),
         .chips = 72, .flops_per_s = 10e15, .hbm_bytes_per_s = 8e12,
     };
-    assert_window(context_price_window(&d, 65536, 2.0, api_prices("gemini-3.1-pro"), 1e6), 1e6,
-                  true);
+    assert_window(context_price_window(&d, 65536, 2.0, api_prices("gemini-3.1-pro"), 1e6),
+                  E_WINDOW_GEMINI_FIGURE_TOKENS, true);
 }
 
 CHALK_PART(context_tiers_and_bills) = {

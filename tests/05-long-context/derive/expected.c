@@ -382,8 +382,8 @@ static void window(void)
      * FLOPs 2 + L, bytes 16 + 2 L: the bytes are the larger at every L */
     long long a100 = toy_last_covered(2, 1, 16, 2, 100);
     derive_int("E_WINDOW_TOY_A_OUT100_TOKENS", a100,
-               "toy A (public test), one tier at $100 out: closed form of §5.1 (The roofline against "
-               "context) and §5.7 (Price lists as data)");
+               "toy A (public test), one tier at $100 out: closed form of §5.1 (The roofline "
+               "against context) and §5.7 (Price lists as data)");
     /* toy B: 64 parameters, 64 active, 5 B of cache and 4 attention FLOPs a token, batch 4:
      * FLOPs 128 + 4 L, bytes 16 + 5 L: the FLOPs are the larger below L = 112 */
     long long b400 = toy_last_covered(128, 4, 16, 5, 400);
@@ -396,9 +396,11 @@ static void window(void)
                "of §5.1 (The roofline against context) and §5.7 (Price lists as data)");
     /* tiered lists on toy A: the short tier covers 1..42 */
     derive_int("E_WINDOW_TOY_A_GAP_TOKENS", a100,
-               "toy A, $100 out up to 50 tokens, $200 above: closed form of §5.1 (The roofline against context) and §5.7 (Price lists as data)");
+               "toy A, $100 out up to 50 tokens, $200 above: closed form of §5.1 (The roofline "
+               "against context) and §5.7 (Price lists as data)");
     derive_int("E_WINDOW_TOY_A_LONG_TOKENS", toy_last_covered(2, 1, 16, 2, 200),
-               "toy A, $100 out up to 40 tokens, $200 above: closed form of §5.1 (The roofline against context) and §5.7 (Price lists as data)");
+               "toy A, $100 out up to 40 tokens, $200 above: closed form of §5.1 (The roofline "
+               "against context) and §5.7 (Price lists as data)");
     /* DeepSeek-V3 on an NVL72 at batch 512 and $2 a chip-hour, DeepSeek's $1.10 output
      * price: k = 72 x 2 / 3600 x 1e6 USD per million tokens per second of a token's time */
     long double k = 72.0L * 2 / 3600 * 1e6, c = 1.10L, batch = 512;
@@ -416,6 +418,21 @@ static void window(void)
                "DeepSeek-V3, GB200 NVL72, fp4/fp8, batch 512, $2 a chip-hour, DeepSeek's $1.10 "
                "output price: closed form of §5.1 (The roofline against context) and §5.7 (Price "
                "lists as data)");
+    /* The model of the Gemini figure of §5.1 on the NVL72 at a batch of 65,536, $2 a
+     * chip-hour: at a million tokens of context, the end of Gemini 3.1 Pro's window, a
+     * token costs less than even the short tier's $12 out, and the cost never falls as the
+     * context shrinks, so every prompt of the window is covered */
+    double at_1m = 72 * 2 / 3600.0 * 1e6 *
+                   fmax((2 * 1e11 + 1e6 * 2.0 * 10 * 16 * 256) / (CHIPS * F_CHIP),
+                        (1e12 * 0.5 / 65536 + 1e6 * 800.0) / (CHIPS * W_CHIP));
+    if (!(at_1m < 12)) {
+        fprintf(stderr, "derive: the Gemini figure's model is not covered at a million\n");
+        derive_failed = 1;
+    }
+    derive_int("E_WINDOW_GEMINI_FIGURE_TOKENS", 1000000,
+               "the model of the Gemini figure, NVL72, batch 65,536, $2 a chip-hour, Gemini 3.1 "
+               "Pro's list, a window of a million tokens: closed form of §5.1 (The roofline "
+               "against context) and §5.7 (Price lists as data)");
 }
 
 int main(void)
