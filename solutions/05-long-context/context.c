@@ -705,7 +705,7 @@ static double window_price_usd_per_mtok(const cost_api_price *p, double prompt)
 }
 /* endregion: window-terms */
 
-/* region: window-search */
+/* region: window-tier */
 typedef struct window_case {
     const context_deploy *d;
     double batch;
@@ -735,7 +735,9 @@ static double window_last_covered(const window_case *w, double lo, double hi)
     }
     return lo;
 }
+/* endregion: window-tier */
 
+/* region: window-search */
 context_window context_price_window(const context_deploy *d, double batch,
                                     double usd_per_chip_hour, const cost_api_price *p,
                                     double max_context_tokens)
