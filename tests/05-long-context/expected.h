@@ -291,6 +291,9 @@
 /* toy A, $100 out up to 40 tokens, $200 above: closed form of §5.1 (The roofline against context) and §5.7 (Price lists as data) */
 #define E_WINDOW_TOY_A_LONG_TOKENS 92
 
+/* toy A, one tier at $2,000,000,000,001 out, the contract's relative 1e-9 included: closed form of §5.1 (The roofline against context) and §5.7 (Price lists as data) */
+#define E_WINDOW_TOY_A_TRILLION_TOKENS 1000000000992LL
+
 /* DeepSeek-V3, GB200 NVL72, fp4/fp8, batch 512, $2 a chip-hour, DeepSeek's $1.10 output price: closed form of §5.1 (The roofline against context) and §5.7 (Price lists as data) */
 #define E_WINDOW_DSV3_B512_TOKENS 432170
 

@@ -579,6 +579,19 @@ static void the_window_stops_at_the_models_window(void **state)
     assert_window(context_price_window(&d, TOY_BATCH, TOY_USD_PER_CHIP_HOUR, &p, 1), 1, false);
 }
 
+/* Toy A at $2,000,000,000,001 out, in a window of up to 1e15 tokens: the window is
+ * near a trillion tokens, and a cost within a relative 1e-9 above the price is
+ * covered (contract) (E_WINDOW_TOY_A_TRILLION_TOKENS). */
+static void a_window_of_a_trillion_tokens(void **state)
+{
+    (void)state;
+    context_deploy d = toy_a();
+    cost_api_price p = flat_list(25, 2e12 + 1);
+    assert_window(context_price_window(&d, TOY_BATCH, TOY_USD_PER_CHIP_HOUR, &p,
+                                       CONTEXT_WINDOW_MAX_TOKENS),
+                  E_WINDOW_TOY_A_TRILLION_TOKENS, false);
+}
+
 /* DeepSeek-V3 on a GB200 NVL72 (fp4 weights, fp8 cache, attention counted), a batch of
  * 512, $2 a chip-hour, DeepSeek's own list ($1.10 out, lib/price.c), a window of up to
  * 1e15 tokens (E_WINDOW_DSV3_B512_TOKENS). */
@@ -649,6 +662,7 @@ CHALK_PART(context_windows) = {
     CHALK_TEST(price_window, a_prompt_of_exactly_the_threshold_is_short),
     CHALK_TEST(price_window, a_price_below_one_tokens_cost_gives_no_window),
     CHALK_TEST(price_window, the_window_stops_at_the_models_window),
+    CHALK_TEST(price_window, a_window_of_a_trillion_tokens),
     CHALK_TEST(price_window, deepseek_v3_on_its_own_price_list),
     CHALK_TEST(price_window, gemini_covers_its_million_token_window),
 };

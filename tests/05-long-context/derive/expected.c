@@ -401,6 +401,18 @@ static void window(void)
     derive_int("E_WINDOW_TOY_A_LONG_TOKENS", toy_last_covered(2, 1, 16, 2, 200),
                "toy A, $100 out up to 40 tokens, $200 above: closed form of §5.1 (The roofline "
                "against context) and §5.7 (Price lists as data)");
+    /* toy A at $2,000,000,000,001 out: a window near a trillion tokens, where the
+     * contract's relative 1e-9 of slack is worth about 1,000 tokens: the last L with
+     * 16 + 2 L <= c (1 + 1e-9) */
+    long double c_big = 2e12L + 1, edge = (c_big * (1 + 1e-9L) - 16) / 2;
+    if (edge - floorl(edge) < 1e-3L || edge - floorl(edge) > 1 - 1e-3L) {
+        fprintf(stderr, "derive: toy A's trillion-token window sits on a whole token\n");
+        derive_failed = 1;
+    }
+    derive_int("E_WINDOW_TOY_A_TRILLION_TOKENS", (long long)floorl(edge),
+               "toy A, one tier at $2,000,000,000,001 out, the contract's relative 1e-9 "
+               "included: closed form of §5.1 (The roofline against context) and §5.7 "
+               "(Price lists as data)");
     /* DeepSeek-V3 on an NVL72 at batch 512 and $2 a chip-hour, DeepSeek's $1.10 output
      * price: k = 72 x 2 / 3600 x 1e6 USD per million tokens per second of a token's time */
     long double k = 72.0L * 2 / 3600 * 1e6, c = 1.10L, batch = 512;
