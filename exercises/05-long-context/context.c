@@ -344,3 +344,21 @@ double context_cheapest_cache_schedule(const cost_api_price *p,
     return 0.0;
 }
 
+
+/* ---- Exercise 5.13 (**) price_window -------------------------------- */
+
+context_window context_price_window(const context_deploy *d, double batch,
+                                    double usd_per_chip_hour, const cost_api_price *p,
+                                    double max_context_tokens)
+{
+    /* TODO §5.7 (Price lists as data) with §5.1 (The roofline against context):
+     * which price pays for that token, and how does its cost move as the prompt
+     * grows? Where can a covered prompt follow one that is not? */
+    (void)d;
+    (void)batch;
+    (void)usd_per_chip_hour;
+    (void)p;
+    (void)max_context_tokens;
+    context_window w = {0};
+    return w;
+}

@@ -430,4 +430,40 @@ double context_cheapest_cache_schedule(const cost_api_price *p,
                                        size_t count,
                                        context_cache_action *actions);
 
+/* ---- Exercise 5.13 (**) price_window ------------------------------------
+ * §5.7 (Price lists as data), on the model of §5.1 (The roofline against context) */
+
+/* The longest window a price list sells without a loss. */
+typedef struct context_window {
+    bool exists;           /* false: not even a prompt of 1 token is covered */
+    double context_tokens; /* the window: whole tokens; 0 when !exists */
+    bool long_tier;        /* a prompt of the window's length is billed at the long tier */
+} context_window;
+
+/* The longest context_price_window accepts for max_context_tokens. */
+#define CONTEXT_WINDOW_MAX_TOKENS 1e15
+
+/* The longest window, in whole tokens from 1 to max_context_tokens, that price list
+ * `p` sells on deployment d without a loss on any prompt: the largest L such that,
+ * for EVERY prompt length P from 1 to L tokens, what p charges for the first token
+ * generated after a prompt of P tokens is at least what serving that token costs.
+ *   - The charge is the one §5.7 (Price lists as data) bills for that token, with
+ *     the tier the prompt picks (context_api_usd's rules). A price of 0 is one the
+ *     list lacks: a prompt whose token the list cannot bill is not covered.
+ *   - The cost is the rent of d's chips, each at usd_per_chip_hour, for the time the
+ *     token takes on them under the model of §5.1 (The roofline against context),
+ *     as a token of a decode step at this batch in which every sequence holds P
+ *     tokens of context. HBM's capacity is not a limit here (longest_context's is).
+ * A cost equal to the charge is covered, and so is one above it by at most a
+ * relative 1e-9 (charge x (1 + 1e-9)). No window (exists false, 0, long_tier false)
+ * when a prompt of 1 token is not covered. When every prompt up to
+ * max_context_tokens is covered, the window is max_context_tokens (its floor).
+ * Preconditions: batch > 0; usd_per_chip_hour > 0; every count and rate of d
+ * positive, except attn_flops_per_context_token, which may be 0; the list's
+ * long_threshold_tokens 0 (one tier) or a whole number >= 1; max_context_tokens
+ * from 1 to CONTEXT_WINDOW_MAX_TOKENS. */
+context_window context_price_window(const context_deploy *d, double batch,
+                                    double usd_per_chip_hour, const cost_api_price *p,
+                                    double max_context_tokens);
+
 #endif /* CHALK_CONTEXT_H */

@@ -681,3 +681,104 @@ context_reach context_longest_context(const context_deploy *d, double hbm_bytes_
     return out;
 }
 /* endregion: reach-search */
+
+/* ---- Exercise 5.13 --------------------------------------------------- */
+
+/* region: window-terms */
+/* What the first token after a prompt of `prompt` tokens costs, USD per
+ * million: the rent of all the chips it occupies for its share of a decode
+ * step at that context, the larger of its arithmetic and its reads. */
+static double window_cost_usd_per_mtok(const context_deploy *d,
+                                       double batch,
+                                       double usd_per_chip_hour,
+                                       double prompt)
+{
+    double token_s = context_time_per_token(d, batch, prompt).time_s;
+    return context_usd_per_mtok(d->chips, usd_per_chip_hour, token_s);
+}
+
+/* What the list charges for that token: it is generated, so the output
+ * price, of the tier the prompt picks (0 when the list lacks it). */
+static double window_price_usd_per_mtok(const cost_api_price *p,
+                                        double prompt)
+{
+    bool long_tier = cost_api_has_long_tier(p) &&
+                     prompt > p->long_threshold_tokens;
+    const cost_price_tier *tier = long_tier ? &p->long_prompt : &p->base;
+    return tier->output_usd_per_mtok;
+}
+/* endregion: window-terms */
+
+/* region: window-tier */
+typedef struct window_case {
+    const context_deploy *d;
+    double batch;
+    double usd_per_chip_hour;
+    const cost_api_price *p;
+} window_case;
+
+/* Whether the charge covers the cost at this prompt length, within a
+ * relative 1e-9. */
+static bool window_covered(const window_case *w, double prompt)
+{
+    double price = window_price_usd_per_mtok(w->p, prompt);
+    double cost = window_cost_usd_per_mtok(w->d, w->batch,
+                                           w->usd_per_chip_hour, prompt);
+    return price > 0.0 && cost <= price * (1.0 + 1e-9);
+}
+
+/* The last covered prompt of [lo, hi], lo covered and all of [lo, hi] in
+ * one tier: there the price is fixed and the cost never falls as the prompt
+ * grows, so the covered prompts are lo up to some last one. Bisection on
+ * whole tokens. */
+static double window_last_covered(const window_case *w, double lo,
+                                  double hi)
+{
+    while (lo < hi) {
+        double mid = lo + ceil((hi - lo) / 2.0);
+        if (window_covered(w, mid))
+            lo = mid;
+        else
+            hi = mid - 1.0;
+    }
+    return lo;
+}
+/* endregion: window-tier */
+
+/* region: window-search */
+context_window context_price_window(const context_deploy *d, double batch,
+                                    double usd_per_chip_hour,
+                                    const cost_api_price *p,
+                                    double max_context_tokens)
+{
+    COST_ASSERT(d && p && batch > 0 && usd_per_chip_hour > 0 &&
+                d->chips > 0 && d->params_active > 0 &&
+                d->params_total > 0 && d->bytes_per_param > 0 &&
+                d->kv_bytes_per_token > 0 &&
+                d->attn_flops_per_context_token >= 0 &&
+                d->flops_per_s > 0 && d->hbm_bytes_per_s > 0 &&
+                max_context_tokens >= 1 &&
+                max_context_tokens <= CONTEXT_WINDOW_MAX_TOKENS &&
+                "see context_price_window's preconditions");
+    window_case w = {d, batch, usd_per_chip_hour, p};
+    context_window out = {.exists = false};
+    double window_end = floor(max_context_tokens);
+    if (!window_covered(&w, 1.0))
+        return out;
+    /* the short tier's prompts: 1 up to the threshold, or to the window */
+    bool two_tiers = cost_api_has_long_tier(p);
+    double threshold = p->long_threshold_tokens;
+    double short_end = two_tiers ? fmin(window_end, threshold) : window_end;
+    double last = window_last_covered(&w, 1.0, short_end);
+    /* past the threshold: the window goes on, its next prompt covered */
+    bool more = short_end < window_end &&
+                window_covered(&w, short_end + 1.0);
+    /* ... but only if every short prompt is covered */
+    if (last == short_end && more)
+        last = window_last_covered(&w, short_end + 1.0, window_end);
+    out.exists = true;
+    out.context_tokens = last;
+    out.long_tier = two_tiers && last > threshold;
+    return out;
+}
+/* endregion: window-search */

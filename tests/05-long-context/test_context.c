@@ -435,11 +435,13 @@ CHALK_PART_DECLARE(context_tiers_and_bills);
 CHALK_PART_DECLARE(context_drafts);
 CHALK_PART_DECLARE(context_schedules);
 CHALK_PART_DECLARE(context_reach);
+CHALK_PART_DECLARE(context_windows);
 
 int main(void)
 {
     return chalk_run_parts("05-long-context", CHALK_PART_REF(context_basics),
                            CHALK_PART_REF(context_passes), CHALK_PART_REF(context_tiers_and_bills),
                            CHALK_PART_REF(context_drafts), CHALK_PART_REF(context_schedules),
-                           CHALK_PART_REF(context_index), CHALK_PART_REF(context_reach));
+                           CHALK_PART_REF(context_index), CHALK_PART_REF(context_reach),
+                           CHALK_PART_REF(context_windows));
 }

@@ -3,7 +3,9 @@
  * or whether to recompute it (cache_tiers, §5.5 (Cache hits and memory tiers)), what
  * a request costs on a price list (api_bill, §5.7 (Price lists as data)) and the
  * cheapest cache schedule of a conversation (cache_schedule, §5.8 (A conversation's
- * cache bill)). main() and the shared fixtures are in test_context.c; each test states
+ * cache bill)), and the longest window a price list sells without a loss
+ * (price_window, §5.7 (Price lists as data) with §5.1 (The roofline against context)).
+ * main() and the shared fixtures are in test_context.c; each test states
  * one fact, its source named above it.
  *
  * Published inputs used below (the others are in test_context.c's header):
@@ -442,6 +444,182 @@ static void a_list_without_writes_sends_everything_uncached(void **state)
     assert_actions(a, want, 3);
 }
 
+/* ---- 5.13 price_window ----------------------------------------------------- */
+
+/* The toys run one chip of 1e6 FLOP/s and 1e6 B/s (toy_deploy: 1 byte a parameter),
+ * rented at 3,600 USD an hour, at a batch of 4 sequences; their lists are written out
+ * here. Expected windows: E_WINDOW_* (deriving them is the exercise). */
+#define TOY_USD_PER_CHIP_HOUR 3600.0
+#define TOY_BATCH 4.0
+
+/* toy A: 64 parameters, 1 active; 2 B of cache and 1 attention FLOP a token of context */
+static context_deploy toy_a(void)
+{
+    return toy_deploy(64, 1, 2, 1, 1e6, 1e6);
+}
+
+/* toy B: 64 parameters, all active; 5 B of cache and 4 attention FLOPs a token */
+static context_deploy toy_b(void)
+{
+    return toy_deploy(64, 64, 5, 4, 1e6, 1e6);
+}
+
+/* A list of one tier: `in` and `out` USD per million tokens. */
+static cost_api_price flat_list(double in, double out)
+{
+    cost_api_price p = {.name = "toy", .base = {.input_usd_per_mtok = in,
+                                                .output_usd_per_mtok = out}};
+    return p;
+}
+
+/* A list of two tiers: $25 / `out` up to `threshold` tokens, $50 / `long_out` above. */
+static cost_api_price tiered_list(double out, double threshold, double long_out)
+{
+    cost_api_price p = flat_list(25, out);
+    p.long_threshold_tokens = threshold;
+    p.long_prompt.input_usd_per_mtok = 50;
+    p.long_prompt.output_usd_per_mtok = long_out;
+    return p;
+}
+
+static void assert_window(context_window w, double tokens, bool long_tier)
+{
+    assert_true(w.exists);
+    assert_close(w.context_tokens, tokens, 0, "tokens");
+    if (long_tier)
+        assert_true(w.long_tier);
+    else
+        assert_false(w.long_tier);
+}
+
+/* Toy A on one tier of $25 in and $100 out, in a window of 1,000 tokens
+ * (E_WINDOW_TOY_A_OUT100_TOKENS). */
+static void a_flat_list_sells_until_a_token_costs_its_price(void **state)
+{
+    (void)state;
+    context_deploy d = toy_a();
+    cost_api_price p = flat_list(25, 100);
+    assert_window(context_price_window(&d, TOY_BATCH, TOY_USD_PER_CHIP_HOUR, &p, 1000),
+                  E_WINDOW_TOY_A_OUT100_TOKENS, false);
+}
+
+/* Toy B on one tier of $100 in and $400 out: at the window's last token the cost
+ * equals the price, and a cost equal to the charge is covered (contract)
+ * (E_WINDOW_TOY_B_OUT400_TOKENS). */
+static void toy_b_sells_up_to_a_cost_equal_to_its_price(void **state)
+{
+    (void)state;
+    context_deploy d = toy_b();
+    cost_api_price p = flat_list(100, 400);
+    assert_window(context_price_window(&d, TOY_BATCH, TOY_USD_PER_CHIP_HOUR, &p, 1000),
+                  E_WINDOW_TOY_B_OUT400_TOKENS, false);
+}
+
+/* Toy A, $100 out up to 50 tokens and $200 above: the window is the longest L with
+ * EVERY prompt up to L covered (contract) (E_WINDOW_TOY_A_GAP_TOKENS). */
+static void a_short_tier_that_stops_short_ends_the_window(void **state)
+{
+    (void)state;
+    context_deploy d = toy_a();
+    cost_api_price p = tiered_list(100, 50, 200);
+    assert_window(context_price_window(&d, TOY_BATCH, TOY_USD_PER_CHIP_HOUR, &p, 1000),
+                  E_WINDOW_TOY_A_GAP_TOKENS, false);
+}
+
+/* Toy A, $100 out up to 40 tokens and $200 above: the window ends in the long tier
+ * (E_WINDOW_TOY_A_LONG_TOKENS). */
+static void a_long_tier_extends_the_window(void **state)
+{
+    (void)state;
+    context_deploy d = toy_a();
+    cost_api_price p = tiered_list(100, 40, 200);
+    assert_window(context_price_window(&d, TOY_BATCH, TOY_USD_PER_CHIP_HOUR, &p, 1000),
+                  E_WINDOW_TOY_A_LONG_TOKENS, true);
+}
+
+/* Toy A, $100 out up to 42 tokens and a long tier with no output price: a prompt of
+ * exactly the threshold is short (§5.7 (Price lists as data)), and a prompt longer
+ * than it cannot be billed: the window is toy A's one-tier window at $100,
+ * E_WINDOW_TOY_A_OUT100_TOKENS, 42 tokens. */
+static void a_prompt_of_exactly_the_threshold_is_short(void **state)
+{
+    (void)state;
+    context_deploy d = toy_a();
+    cost_api_price p = tiered_list(100, E_WINDOW_TOY_A_OUT100_TOKENS, 0);
+    assert_window(context_price_window(&d, TOY_BATCH, TOY_USD_PER_CHIP_HOUR, &p, 1000),
+                  E_WINDOW_TOY_A_OUT100_TOKENS, false);
+}
+
+/* Toy A: a token after a one-token prompt costs $18 per million (18 = max(2 + 1,
+ * 64 / 4 + 2), contract's model at L = 1). At $17 out nothing is sold; at $18 exactly a
+ * window of one token. */
+static void a_price_below_one_tokens_cost_gives_no_window(void **state)
+{
+    (void)state;
+    context_deploy d = toy_a();
+    cost_api_price p17 = flat_list(5, 17), p18 = flat_list(5, 18);
+    context_window w = context_price_window(&d, TOY_BATCH, TOY_USD_PER_CHIP_HOUR, &p17, 1000);
+    assert_false(w.exists);
+    assert_close(w.context_tokens, 0, 0, "tokens");
+    assert_false(w.long_tier);
+    assert_window(context_price_window(&d, TOY_BATCH, TOY_USD_PER_CHIP_HOUR, &p18, 1000), 1,
+                  false);
+}
+
+/* Toy A at $100 out covers every prompt up to 42 tokens (E_WINDOW_TOY_A_OUT100_TOKENS):
+ * a model's window of 30, 30.5 or 1 tokens is the answer (its floor). */
+static void the_window_stops_at_the_models_window(void **state)
+{
+    (void)state;
+    context_deploy d = toy_a();
+    cost_api_price p = flat_list(25, 100);
+    assert_window(context_price_window(&d, TOY_BATCH, TOY_USD_PER_CHIP_HOUR, &p, 30), 30, false);
+    assert_window(context_price_window(&d, TOY_BATCH, TOY_USD_PER_CHIP_HOUR, &p, 30.5), 30,
+                  false);
+    assert_window(context_price_window(&d, TOY_BATCH, TOY_USD_PER_CHIP_HOUR, &p, 1), 1, false);
+}
+
+/* Toy A at $2,000,000,000,001 out, in a window of up to 1e15 tokens: the window is
+ * near a trillion tokens, and a cost within a relative 1e-9 above the price is
+ * covered (contract) (E_WINDOW_TOY_A_TRILLION_TOKENS). */
+static void a_window_of_a_trillion_tokens(void **state)
+{
+    (void)state;
+    context_deploy d = toy_a();
+    cost_api_price p = flat_list(25, 2e12 + 1);
+    assert_window(context_price_window(&d, TOY_BATCH, TOY_USD_PER_CHIP_HOUR, &p,
+                                       CONTEXT_WINDOW_MAX_TOKENS),
+                  E_WINDOW_TOY_A_TRILLION_TOKENS, false);
+}
+
+/* DeepSeek-V3 on a GB200 NVL72 (fp4 weights, fp8 cache, attention counted), a batch of
+ * 512, $2 a chip-hour, DeepSeek's own list ($1.10 out, lib/price.c), a window of up to
+ * 1e15 tokens (E_WINDOW_DSV3_B512_TOKENS). */
+static void deepseek_v3_on_its_own_price_list(void **state)
+{
+    (void)state;
+    context_deploy d = deepseek_on_nvl72();
+    assert_window(context_price_window(&d, 512, 2.0, api_prices("deepseek-v3"),
+                                       CONTEXT_WINDOW_MAX_TOKENS),
+                  E_WINDOW_DSV3_B512_TOKENS, false);
+}
+
+/* The model of the chapter's Gemini figure (1e12 parameters, 1e11 active, fp4, 800 B of
+ * cache a token, attention in 10 layers of 16 heads of 128) on an NVL72 at a batch of
+ * 65,536 and $2 a chip-hour, on Gemini 3.1 Pro's list ($12 out up to 200k tokens, $18
+ * above), in its window of a million tokens (E_WINDOW_GEMINI_FIGURE_TOKENS). */
+static void gemini_covers_its_million_token_window(void **state)
+{
+    (void)state;
+    context_deploy d = {
+        .params_total = 1e12, .params_active = 1e11, .bytes_per_param = 0.5,
+        .kv_bytes_per_token = 800, .attn_flops_per_context_token = 2.0 * 10 * 16 * (128 + 128),
+        .chips = 72, .flops_per_s = 10e15, .hbm_bytes_per_s = 8e12,
+    };
+    assert_window(context_price_window(&d, 65536, 2.0, api_prices("gemini-3.1-pro"), 1e6),
+                  E_WINDOW_GEMINI_FIGURE_TOKENS, true);
+}
+
 CHALK_PART(context_tiers_and_bills) = {
     CHALK_TEST(cache_tiers, drain_times_of_four_devices),
     CHALK_TEST(cache_tiers, toy_devices_held_below_at_and_above_their_drain_times),
@@ -475,3 +653,17 @@ CHALK_PART(context_schedules) = {
     CHALK_TEST(cache_schedule, a_list_without_writes_sends_everything_uncached),
 };
 CHALK_PART_END(context_schedules);
+
+CHALK_PART(context_windows) = {
+    CHALK_TEST(price_window, a_flat_list_sells_until_a_token_costs_its_price),
+    CHALK_TEST(price_window, toy_b_sells_up_to_a_cost_equal_to_its_price),
+    CHALK_TEST(price_window, a_short_tier_that_stops_short_ends_the_window),
+    CHALK_TEST(price_window, a_long_tier_extends_the_window),
+    CHALK_TEST(price_window, a_prompt_of_exactly_the_threshold_is_short),
+    CHALK_TEST(price_window, a_price_below_one_tokens_cost_gives_no_window),
+    CHALK_TEST(price_window, the_window_stops_at_the_models_window),
+    CHALK_TEST(price_window, a_window_of_a_trillion_tokens),
+    CHALK_TEST(price_window, deepseek_v3_on_its_own_price_list),
+    CHALK_TEST(price_window, gemini_covers_its_million_token_window),
+};
+CHALK_PART_END(context_windows);

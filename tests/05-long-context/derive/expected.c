@@ -361,6 +361,92 @@ static void longest(void)
                 "its cost per million generated tokens (§5.1 (The roofline against context))");
 }
 
+/* §5.7 (Price lists as data) on §5.1 (The roofline against context)'s cost: the first token
+ * after a prompt of L tokens pays its tier's OUTPUT price and costs the rent of its share of a
+ * decode step at context L. The toys run one chip of 1e6 FLOP/s and 1e6 B/s, rented at 3,600
+ * USD an hour (1 USD a second), so a token's cost in USD per million tokens is the larger of
+ * its FLOPs, 2 N_active + L f, and its bytes, N_total / B + L b_kv (1 byte a parameter): two
+ * rising lines in L. The largest whole L with both at most a price c is
+ * floor(min((c - 2 N_active) / f, (c - N_total / B) / b_kv)) (f = 0: no bound from the first). */
+static long long toy_last_covered(double two_n_active, double f, double weight_share, double kv,
+                                  double c)
+{
+    double by_bytes = (c - weight_share) / kv;
+    double by_flops = f > 0 ? (c - two_n_active) / f : by_bytes;
+    return (long long)floor(fmin(by_flops, by_bytes));
+}
+
+static void window(void)
+{
+    /* toy A: 64 parameters, 1 active, 2 B of cache and 1 attention FLOP a token, batch 4:
+     * FLOPs 2 + L, bytes 16 + 2 L: the bytes are the larger at every L */
+    long long a100 = toy_last_covered(2, 1, 16, 2, 100);
+    derive_int("E_WINDOW_TOY_A_OUT100_TOKENS", a100,
+               "toy A (public test), one tier at $100 out: closed form of §5.1 (The roofline "
+               "against context) and §5.7 (Price lists as data)");
+    /* toy B: 64 parameters, 64 active, 5 B of cache and 4 attention FLOPs a token, batch 4:
+     * FLOPs 128 + 4 L, bytes 16 + 5 L: the FLOPs are the larger below L = 112 */
+    long long b400 = toy_last_covered(128, 4, 16, 5, 400);
+    if (128 + 4.0 * b400 < 16 + 5.0 * b400) {
+        fprintf(stderr, "derive: toy B is not compute-bound at its window\n");
+        derive_failed = 1;
+    }
+    derive_int("E_WINDOW_TOY_B_OUT400_TOKENS", b400,
+               "toy B (public test), one tier at $400 out, met exactly at the window: closed form "
+               "of §5.1 (The roofline against context) and §5.7 (Price lists as data)");
+    /* tiered lists on toy A: the short tier covers 1..42 */
+    derive_int("E_WINDOW_TOY_A_GAP_TOKENS", a100,
+               "toy A, $100 out up to 50 tokens, $200 above: closed form of §5.1 (The roofline "
+               "against context) and §5.7 (Price lists as data)");
+    derive_int("E_WINDOW_TOY_A_LONG_TOKENS", toy_last_covered(2, 1, 16, 2, 200),
+               "toy A, $100 out up to 40 tokens, $200 above: closed form of §5.1 (The roofline "
+               "against context) and §5.7 (Price lists as data)");
+    /* toy A at $2,000,000,000,001 out: a window near a trillion tokens, where the
+     * contract's relative 1e-9 of slack is worth about 1,000 tokens: the last L with
+     * 16 + 2 L <= c (1 + 1e-9) */
+    long double c_big = 2e12L + 1, edge = (c_big * (1 + 1e-9L) - 16) / 2;
+    if (edge - floorl(edge) < 1e-3L || edge - floorl(edge) > 1 - 1e-3L) {
+        fprintf(stderr, "derive: toy A's trillion-token window sits on a whole token\n");
+        derive_failed = 1;
+    }
+    derive_int("E_WINDOW_TOY_A_TRILLION_TOKENS", (long long)floorl(edge),
+               "toy A, one tier at $2,000,000,000,001 out, the contract's relative 1e-9 "
+               "included: closed form of §5.1 (The roofline against context) and §5.7 "
+               "(Price lists as data)");
+    /* DeepSeek-V3 on an NVL72 at batch 512 and $2 a chip-hour, DeepSeek's $1.10 output
+     * price: k = 72 x 2 / 3600 x 1e6 USD per million tokens per second of a token's time */
+    long double k = 72.0L * 2 / 3600 * 1e6, c = 1.10L, batch = 512;
+    long double by_bytes =
+        (c / k * CHIPS * W_CHIP - (long double)N_TOTAL * BETA / batch) / B_KV;
+    long double L = floorl(by_bytes);
+    long double flops_s = (2.0L * N_ACTIVE + L * F_ATTN) / (CHIPS * F_CHIP);
+    long double bytes_s = ((long double)N_TOTAL * BETA / batch + L * B_KV) / (CHIPS * W_CHIP);
+    if (flops_s >= bytes_s || by_bytes - L < 1e-3L || by_bytes - L > 1 - 1e-3L) {
+        fprintf(stderr, "derive: DeepSeek-V3's window is not memory-bound or sits on a whole "
+                        "token\n");
+        derive_failed = 1;
+    }
+    derive_int("E_WINDOW_DSV3_B512_TOKENS", (long long)L,
+               "DeepSeek-V3, GB200 NVL72, fp4/fp8, batch 512, $2 a chip-hour, DeepSeek's $1.10 "
+               "output price: closed form of §5.1 (The roofline against context) and §5.7 (Price "
+               "lists as data)");
+    /* The model of the Gemini figure of §5.1 on the NVL72 at a batch of 65,536, $2 a
+     * chip-hour: at a million tokens of context, the end of Gemini 3.1 Pro's window, a
+     * token costs less than even the short tier's $12 out, and the cost never falls as the
+     * context shrinks, so every prompt of the window is covered */
+    double at_1m = 72 * 2 / 3600.0 * 1e6 *
+                   fmax((2 * 1e11 + 1e6 * 2.0 * 10 * 16 * 256) / (CHIPS * F_CHIP),
+                        (1e12 * 0.5 / 65536 + 1e6 * 800.0) / (CHIPS * W_CHIP));
+    if (!(at_1m < 12)) {
+        fprintf(stderr, "derive: the Gemini figure's model is not covered at a million\n");
+        derive_failed = 1;
+    }
+    derive_int("E_WINDOW_GEMINI_FIGURE_TOKENS", 1000000,
+               "the model of the Gemini figure, NVL72, batch 65,536, $2 a chip-hour, Gemini 3.1 "
+               "Pro's list, a window of a million tokens: closed form of §5.1 (The roofline "
+               "against context) and §5.7 (Price lists as data)");
+}
+
 int main(void)
 {
     derive_begin("05-long-context");
@@ -370,5 +456,6 @@ int main(void)
     tiers();
     schedule();
     longest();
+    window();
     return derive_end();
 }

@@ -352,6 +352,75 @@ static void attention_arithmetic_bounds_the_context(void **state)
     assert_close(r.context_tokens, 1, TIGHT, "tokens");
 }
 
+/* ---- price_window ---------------------------------------------------------- */
+
+/* DeepSeek-V3 on an NVL72 with all its arithmetic in bf16 (2.5e15 FLOP/s a GPU, a
+ * quarter of fp4), a batch of 4,096, $2 a chip-hour, DeepSeek's $1.10 out: attention's
+ * arithmetic outgrows the reads (16,990,208 / 2.5e15 > 35,136 / 8e12 s a token), so the
+ * window ends where the arithmetic's cost, 72 x 2 / 3600 x 1e6 x (74e9 + L f) / (72 x
+ * 2.5e15), reaches $1.10. */
+static void deepseek_in_bf16_is_bound_by_its_arithmetic(void **state)
+{
+    (void)state;
+    double f = 2.0 * 61 * 128 * (576 + 512);
+    context_deploy d = {
+        .params_total = 671e9, .params_active = 37e9, .bytes_per_param = 0.5,
+        .kv_bytes_per_token = 61 * 576.0, .attn_flops_per_context_token = f, .chips = 72,
+        .flops_per_s = 2.5e15, .hbm_bytes_per_s = 8e12,
+    };
+    double k = 72 * 2.0 / 3600 * 1e6;
+    double L = floor((1.10 / k * 72 * 2.5e15 - 2 * 37e9) / f);
+    context_window w = context_price_window(&d, 4096, 2.0, cost_api_find("deepseek-v3"), 1e7);
+    assert_true(w.exists);
+    assert_close(w.context_tokens, L, 0, "tokens");
+    assert_false(w.long_tier);
+}
+
+/* Mixtral 8x7B on two H100s in bf16 (attention left out), a batch of 8, $2 a GPU-hour,
+ * Gemini 2.5 Pro's list ($10 out up to 200k, $15 above): the short tier covers past
+ * 200k, so the window ends where the reads' cost, 2 x 2 / 3600 x 1e6 x (46.7e9 x 2 / 8
+ * + L x 131,072) / (2 x 3.35e12), reaches $15, at the long tier. */
+static void mixtral_on_gemini_25s_list_ends_in_the_long_tier(void **state)
+{
+    (void)state;
+    context_deploy d = mixtral_on_h100x2();
+    double k = 2 * 2.0 / 3600 * 1e6;
+    double L = floor((15.0 / k * 2 * 3.35e12 - 46.7e9 * 2 / 8) / 131072.0);
+    context_window w = context_price_window(&d, 8, 2.0, cost_api_find("gemini-2.5-pro"), 1e7);
+    assert_true(w.exists);
+    assert_close(w.context_tokens, L, 0, "tokens");
+    assert_true(w.long_tier);
+}
+
+/* A toy (one chip of 1e6 FLOP/s and B/s at $3,600 an hour, 64 parameters, 1 active, 2 B
+ * and 1 FLOP a context token, batch 4: a token costs max(2 + L, 16 + 2 L) USD per
+ * million): $60 out up to 50 tokens, $500 above, ends at (60 - 16) / 2 = 22; $100 up to
+ * 42 and $101 above ends at the threshold, 42 (16 + 2 x 43 = 102 > 101). */
+static void toy_tiers_end_below_and_at_the_threshold(void **state)
+{
+    (void)state;
+    context_deploy d = {
+        .params_total = 64, .params_active = 1, .bytes_per_param = 1, .kv_bytes_per_token = 2,
+        .attn_flops_per_context_token = 1, .chips = 1, .flops_per_s = 1e6,
+        .hbm_bytes_per_s = 1e6,
+    };
+    cost_api_price p = {.name = "toy", .base = {.input_usd_per_mtok = 10,
+                                                .output_usd_per_mtok = 60},
+                        .long_threshold_tokens = 50,
+                        .long_prompt = {.input_usd_per_mtok = 20, .output_usd_per_mtok = 500}};
+    context_window w = context_price_window(&d, 4, 3600, &p, 1000);
+    assert_true(w.exists);
+    assert_close(w.context_tokens, 22, 0, "tokens");
+    assert_false(w.long_tier);
+    p.base.output_usd_per_mtok = 100;
+    p.long_threshold_tokens = 42;
+    p.long_prompt.output_usd_per_mtok = 101;
+    w = context_price_window(&d, 4, 3600, &p, 1000);
+    assert_true(w.exists);
+    assert_close(w.context_tokens, 42, 0, "tokens");
+    assert_false(w.long_tier);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -377,6 +446,9 @@ int main(void)
         CHALK_TEST(longest_context, deepseek_at_its_own_price_sells_439519_tokens),
         CHALK_TEST(longest_context, a_20_ms_step_at_half_a_dollar_sells_198950_tokens),
         CHALK_TEST(longest_context, attention_arithmetic_bounds_the_context),
+        CHALK_TEST(price_window, deepseek_in_bf16_is_bound_by_its_arithmetic),
+        CHALK_TEST(price_window, mixtral_on_gemini_25s_list_ends_in_the_long_tier),
+        CHALK_TEST(price_window, toy_tiers_end_below_and_at_the_threshold),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
