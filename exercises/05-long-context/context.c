@@ -223,8 +223,8 @@ double context_drain_s(double capacity_bytes, double bytes_per_s)
 
 double context_tier_usd_per_byte(const cost_tier *t, double hold_s)
 {
-    /* TODO §5.5 (Cache hits and memory tiers): a byte's two claims on the
-     * device, in device-seconds. */
+    /* TODO §5.5 (Cache hits and memory tiers): what holding a byte for hold_s
+     * and reading it back once costs, in USD, as that section prices it. */
     (void)t;
     (void)hold_s;
     return 0.0;

@@ -444,16 +444,18 @@ typedef struct context_window {
 #define CONTEXT_WINDOW_MAX_TOKENS 1e15
 
 /* The longest window, in whole tokens from 1 to max_context_tokens, that price list
- * `p` sells on deployment d without a loss on any prompt: the largest L such that,
- * for EVERY prompt length P from 1 to L tokens, what p charges for the first token
- * generated after a prompt of P tokens is at least what serving that token costs.
- *   - The charge is the one §5.7 (Price lists as data) bills for that token, with
- *     the tier the prompt picks (context_api_usd's rules). A price of 0 is one the
- *     list lacks: a prompt whose token the list cannot bill is not covered.
- *   - The cost is the rent of d's chips, each at usd_per_chip_hour, for the time the
- *     token takes on them under the model of §5.1 (The roofline against context),
- *     as a token of a decode step at this batch in which every sequence holds P
- *     tokens of context. HBM's capacity is not a limit here (longest_context's is).
+ * `p` sells on deployment d, run at `batch` sequences on chips rented at
+ * usd_per_chip_hour (USD per chip-hour) each, without a loss on any prompt: the
+ * largest L such that, for EVERY prompt length P from 1 to L tokens, the first token
+ * generated after a prompt of P tokens is paid for, i.e. what p charges for that
+ * token is at least what serving it on d at this batch costs.
+ *   - The charge is what the rules of §5.7 (Price lists as data) bill for that one
+ *     token. A price of 0 is one the list lacks: a prompt whose token the list
+ *     cannot bill is not covered.
+ *   - The cost is the rent of all of d's chips, each at usd_per_chip_hour, for the
+ *     time serving that token takes, under the model of §5.1 (The roofline against
+ *     context).
+ *     HBM's capacity is not a limit here (longest_context's is).
  * A cost equal to the charge is covered, and so is one above it by at most a
  * relative 1e-9 (charge x (1 + 1e-9)). No window (exists false, 0, long_tier false)
  * when a prompt of 1 token is not covered. When every prompt up to

@@ -279,22 +279,25 @@
 /* its cost per million generated tokens (§5.1 (The roofline against context)) */
 #define E_REACH_DSV3_USD_PER_MTOK 0.3280338849774642
 
-/* toy A (public test), one tier at $100 out: closed form of §5.1 (The roofline against context) and §5.7 (Price lists as data) */
-#define E_WINDOW_TOY_A_OUT100_TOKENS 42
+/* toy A (public test), one tier of $25 in and $100 out: closed form of §5.1 (The roofline against context) and §5.7 (Price lists as data) */
+#define E_WINDOW_TOY_A_FLAT_TOKENS 42
 
-/* toy B (public test), one tier at $400 out, met exactly at the window: closed form of §5.1 (The roofline against context) and §5.7 (Price lists as data) */
-#define E_WINDOW_TOY_B_OUT400_TOKENS 68
+/* toy A, the first token generated after a one-token prompt, USD per million tokens at the toy's rent: §5.1 (The roofline against context) */
+#define E_WINDOW_TOY_A_1_TOKEN_USD_PER_MTOK 18.0
 
-/* toy A, $100 out up to 50 tokens, $200 above: closed form of §5.1 (The roofline against context) and §5.7 (Price lists as data) */
+/* toy B (public test), one tier of $100 in and $400 out, met exactly at the window: closed form of §5.1 (The roofline against context) and §5.7 (Price lists as data) */
+#define E_WINDOW_TOY_B_FLAT_TOKENS 68
+
+/* toy A, $25 in / $100 out up to 50 tokens, $50 / $200 above: closed form of §5.1 (The roofline against context) and §5.7 (Price lists as data) */
 #define E_WINDOW_TOY_A_GAP_TOKENS 42
 
-/* toy A, $100 out up to 40 tokens, $200 above: closed form of §5.1 (The roofline against context) and §5.7 (Price lists as data) */
+/* toy A, $25 in / $100 out up to 40 tokens, $50 / $200 above: closed form of §5.1 (The roofline against context) and §5.7 (Price lists as data) */
 #define E_WINDOW_TOY_A_LONG_TOKENS 92
 
-/* toy A, one tier at $2,000,000,000,001 out, the contract's relative 1e-9 included: closed form of §5.1 (The roofline against context) and §5.7 (Price lists as data) */
+/* toy A, one tier of $25 in and $2,000,000,000,001 out, the contract's relative 1e-9 included: closed form of §5.1 (The roofline against context) and §5.7 (Price lists as data) */
 #define E_WINDOW_TOY_A_TRILLION_TOKENS 1000000000992LL
 
-/* DeepSeek-V3, GB200 NVL72, fp4/fp8, batch 512, $2 a chip-hour, DeepSeek's $1.10 output price: closed form of §5.1 (The roofline against context) and §5.7 (Price lists as data) */
+/* DeepSeek-V3, GB200 NVL72, fp4/fp8, batch 512, $2 a chip-hour, DeepSeek's own list: closed form of §5.1 (The roofline against context) and §5.7 (Price lists as data) */
 #define E_WINDOW_DSV3_B512_TOKENS 432170
 
 /* the model of the Gemini figure, NVL72, batch 65,536, $2 a chip-hour, Gemini 3.1 Pro's list, a window of a million tokens: closed form of §5.1 (The roofline against context) and §5.7 (Price lists as data) */

@@ -493,30 +493,30 @@ static void assert_window(context_window w, double tokens, bool long_tier)
 }
 
 /* Toy A on one tier of $25 in and $100 out, in a window of 1,000 tokens
- * (E_WINDOW_TOY_A_OUT100_TOKENS). */
+ * (E_WINDOW_TOY_A_FLAT_TOKENS). */
 static void a_flat_list_sells_until_a_token_costs_its_price(void **state)
 {
     (void)state;
     context_deploy d = toy_a();
     cost_api_price p = flat_list(25, 100);
     assert_window(context_price_window(&d, TOY_BATCH, TOY_USD_PER_CHIP_HOUR, &p, 1000),
-                  E_WINDOW_TOY_A_OUT100_TOKENS, false);
+                  E_WINDOW_TOY_A_FLAT_TOKENS, false);
 }
 
 /* Toy B on one tier of $100 in and $400 out: at the window's last token the cost
  * equals the price, and a cost equal to the charge is covered (contract)
- * (E_WINDOW_TOY_B_OUT400_TOKENS). */
+ * (E_WINDOW_TOY_B_FLAT_TOKENS). */
 static void toy_b_sells_up_to_a_cost_equal_to_its_price(void **state)
 {
     (void)state;
     context_deploy d = toy_b();
     cost_api_price p = flat_list(100, 400);
     assert_window(context_price_window(&d, TOY_BATCH, TOY_USD_PER_CHIP_HOUR, &p, 1000),
-                  E_WINDOW_TOY_B_OUT400_TOKENS, false);
+                  E_WINDOW_TOY_B_FLAT_TOKENS, false);
 }
 
-/* Toy A, $100 out up to 50 tokens and $200 above: the window is the longest L with
- * EVERY prompt up to L covered (contract) (E_WINDOW_TOY_A_GAP_TOKENS). */
+/* Toy A, $25 in / $100 out up to 50 tokens and $50 / $200 above: the window is the
+ * longest L with EVERY prompt up to L covered (contract) (E_WINDOW_TOY_A_GAP_TOKENS). */
 static void a_short_tier_that_stops_short_ends_the_window(void **state)
 {
     (void)state;
@@ -526,8 +526,8 @@ static void a_short_tier_that_stops_short_ends_the_window(void **state)
                   E_WINDOW_TOY_A_GAP_TOKENS, false);
 }
 
-/* Toy A, $100 out up to 40 tokens and $200 above: the window ends in the long tier
- * (E_WINDOW_TOY_A_LONG_TOKENS). */
+/* Toy A, $25 in / $100 out up to 40 tokens and $50 / $200 above: the window ends in
+ * the long tier (E_WINDOW_TOY_A_LONG_TOKENS). */
 static void a_long_tier_extends_the_window(void **state)
 {
     (void)state;
@@ -537,27 +537,30 @@ static void a_long_tier_extends_the_window(void **state)
                   E_WINDOW_TOY_A_LONG_TOKENS, true);
 }
 
-/* Toy A, $100 out up to 42 tokens and a long tier with no output price: a prompt of
- * exactly the threshold is short (§5.7 (Price lists as data)), and a prompt longer
- * than it cannot be billed: the window is toy A's one-tier window at $100,
- * E_WINDOW_TOY_A_OUT100_TOKENS, 42 tokens. */
+/* Toy A, $25 in / $100 out up to 42 tokens (E_WINDOW_TOY_A_FLAT_TOKENS, toy A's
+ * one-tier window at those prices) and $50 in / no output price above: the window is
+ * those 42 tokens, billed at the short tier, since a prompt of exactly the threshold
+ * is short (§5.7 (Price lists as data)) and a price of 0 is one the list lacks
+ * (contract). */
 static void a_prompt_of_exactly_the_threshold_is_short(void **state)
 {
     (void)state;
     context_deploy d = toy_a();
-    cost_api_price p = tiered_list(100, E_WINDOW_TOY_A_OUT100_TOKENS, 0);
+    cost_api_price p = tiered_list(100, E_WINDOW_TOY_A_FLAT_TOKENS, 0);
     assert_window(context_price_window(&d, TOY_BATCH, TOY_USD_PER_CHIP_HOUR, &p, 1000),
-                  E_WINDOW_TOY_A_OUT100_TOKENS, false);
+                  E_WINDOW_TOY_A_FLAT_TOKENS, false);
 }
 
-/* Toy A: a token after a one-token prompt costs $18 per million (18 = max(2 + 1,
- * 64 / 4 + 2), contract's model at L = 1). At $17 out nothing is sold; at $18 exactly a
+/* Toy A: the first token generated after a one-token prompt costs
+ * E_WINDOW_TOY_A_1_TOKEN_USD_PER_MTOK (§5.1 (The roofline against context), $18 per
+ * million). A list of $5 in and $17 out gives no window; one of $5 in and $18 out, a
  * window of one token. */
 static void a_price_below_one_tokens_cost_gives_no_window(void **state)
 {
     (void)state;
     context_deploy d = toy_a();
-    cost_api_price p17 = flat_list(5, 17), p18 = flat_list(5, 18);
+    cost_api_price p17 = flat_list(5, E_WINDOW_TOY_A_1_TOKEN_USD_PER_MTOK - 1),
+                   p18 = flat_list(5, E_WINDOW_TOY_A_1_TOKEN_USD_PER_MTOK);
     context_window w = context_price_window(&d, TOY_BATCH, TOY_USD_PER_CHIP_HOUR, &p17, 1000);
     assert_false(w.exists);
     assert_close(w.context_tokens, 0, 0, "tokens");
@@ -566,8 +569,9 @@ static void a_price_below_one_tokens_cost_gives_no_window(void **state)
                   false);
 }
 
-/* Toy A at $100 out covers every prompt up to 42 tokens (E_WINDOW_TOY_A_OUT100_TOKENS):
- * a model's window of 30, 30.5 or 1 tokens is the answer (its floor). */
+/* Toy A at $25 in / $100 out covers every prompt up to 42 tokens
+ * (E_WINDOW_TOY_A_FLAT_TOKENS): a model's window of 30, 30.5 or 1 tokens is the answer
+ * (its floor). */
 static void the_window_stops_at_the_models_window(void **state)
 {
     (void)state;
@@ -579,9 +583,9 @@ static void the_window_stops_at_the_models_window(void **state)
     assert_window(context_price_window(&d, TOY_BATCH, TOY_USD_PER_CHIP_HOUR, &p, 1), 1, false);
 }
 
-/* Toy A at $2,000,000,000,001 out, in a window of up to 1e15 tokens: the window is
- * near a trillion tokens, and a cost within a relative 1e-9 above the price is
- * covered (contract) (E_WINDOW_TOY_A_TRILLION_TOKENS). */
+/* Toy A at $25 in / $2,000,000,000,001 out, in a window of up to 1e15 tokens: the
+ * window is near a trillion tokens, and a cost within a relative 1e-9 above the price
+ * is covered (contract) (E_WINDOW_TOY_A_TRILLION_TOKENS). */
 static void a_window_of_a_trillion_tokens(void **state)
 {
     (void)state;
@@ -593,7 +597,7 @@ static void a_window_of_a_trillion_tokens(void **state)
 }
 
 /* DeepSeek-V3 on a GB200 NVL72 (fp4 weights, fp8 cache, attention counted), a batch of
- * 512, $2 a chip-hour, DeepSeek's own list ($1.10 out, lib/price.c), a window of up to
+ * 512, $2 a chip-hour, DeepSeek's own list (lib/price.c), a window of up to
  * 1e15 tokens (E_WINDOW_DSV3_B512_TOKENS). */
 static void deepseek_v3_on_its_own_price_list(void **state)
 {
@@ -606,8 +610,8 @@ static void deepseek_v3_on_its_own_price_list(void **state)
 
 /* The model of the chapter's Gemini figure (1e12 parameters, 1e11 active, fp4, 800 B of
  * cache a token, attention in 10 layers of 16 heads of 128) on an NVL72 at a batch of
- * 65,536 and $2 a chip-hour, on Gemini 3.1 Pro's list ($12 out up to 200k tokens, $18
- * above), in its window of a million tokens (E_WINDOW_GEMINI_FIGURE_TOKENS). */
+ * 65,536 and $2 a chip-hour, on Gemini 3.1 Pro's list (lib/price.c, two tiers with
+ * the step at 200k tokens), in its window of a million tokens (E_WINDOW_GEMINI_FIGURE_TOKENS). */
 static void gemini_covers_its_million_token_window(void **state)
 {
     (void)state;

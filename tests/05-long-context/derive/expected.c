@@ -381,9 +381,13 @@ static void window(void)
     /* toy A: 64 parameters, 1 active, 2 B of cache and 1 attention FLOP a token, batch 4:
      * FLOPs 2 + L, bytes 16 + 2 L: the bytes are the larger at every L */
     long long a100 = toy_last_covered(2, 1, 16, 2, 100);
-    derive_int("E_WINDOW_TOY_A_OUT100_TOKENS", a100,
-               "toy A (public test), one tier at $100 out: closed form of §5.1 (The roofline "
-               "against context) and §5.7 (Price lists as data)");
+    derive_int("E_WINDOW_TOY_A_FLAT_TOKENS", a100,
+               "toy A (public test), one tier of $25 in and $100 out: closed form of §5.1 (The "
+               "roofline against context) and §5.7 (Price lists as data)");
+    /* toy A at a one-token prompt: FLOPs 2 + 1, bytes 16 + 2 */
+    derive_real("E_WINDOW_TOY_A_1_TOKEN_USD_PER_MTOK", fmax(2 + 1, 16 + 2 * 1),
+                "toy A, the first token generated after a one-token prompt, USD per million "
+                "tokens at the toy's rent: §5.1 (The roofline against context)");
     /* toy B: 64 parameters, 64 active, 5 B of cache and 4 attention FLOPs a token, batch 4:
      * FLOPs 128 + 4 L, bytes 16 + 5 L: the FLOPs are the larger below L = 112 */
     long long b400 = toy_last_covered(128, 4, 16, 5, 400);
@@ -391,15 +395,16 @@ static void window(void)
         fprintf(stderr, "derive: toy B is not compute-bound at its window\n");
         derive_failed = 1;
     }
-    derive_int("E_WINDOW_TOY_B_OUT400_TOKENS", b400,
-               "toy B (public test), one tier at $400 out, met exactly at the window: closed form "
-               "of §5.1 (The roofline against context) and §5.7 (Price lists as data)");
+    derive_int("E_WINDOW_TOY_B_FLAT_TOKENS", b400,
+               "toy B (public test), one tier of $100 in and $400 out, met exactly at the "
+               "window: closed form of §5.1 (The roofline against context) and §5.7 (Price "
+               "lists as data)");
     /* tiered lists on toy A: the short tier covers 1..42 */
     derive_int("E_WINDOW_TOY_A_GAP_TOKENS", a100,
-               "toy A, $100 out up to 50 tokens, $200 above: closed form of §5.1 (The roofline "
+               "toy A, $25 in / $100 out up to 50 tokens, $50 / $200 above: closed form of §5.1 (The roofline "
                "against context) and §5.7 (Price lists as data)");
     derive_int("E_WINDOW_TOY_A_LONG_TOKENS", toy_last_covered(2, 1, 16, 2, 200),
-               "toy A, $100 out up to 40 tokens, $200 above: closed form of §5.1 (The roofline "
+               "toy A, $25 in / $100 out up to 40 tokens, $50 / $200 above: closed form of §5.1 (The roofline "
                "against context) and §5.7 (Price lists as data)");
     /* toy A at $2,000,000,000,001 out: a window near a trillion tokens, where the
      * contract's relative 1e-9 of slack is worth about 1,000 tokens: the last L with
@@ -410,7 +415,7 @@ static void window(void)
         derive_failed = 1;
     }
     derive_int("E_WINDOW_TOY_A_TRILLION_TOKENS", (long long)floorl(edge),
-               "toy A, one tier at $2,000,000,000,001 out, the contract's relative 1e-9 "
+               "toy A, one tier of $25 in and $2,000,000,000,001 out, the contract's relative 1e-9 "
                "included: closed form of §5.1 (The roofline against context) and §5.7 "
                "(Price lists as data)");
     /* DeepSeek-V3 on an NVL72 at batch 512 and $2 a chip-hour, DeepSeek's $1.10 output
@@ -427,8 +432,8 @@ static void window(void)
         derive_failed = 1;
     }
     derive_int("E_WINDOW_DSV3_B512_TOKENS", (long long)L,
-               "DeepSeek-V3, GB200 NVL72, fp4/fp8, batch 512, $2 a chip-hour, DeepSeek's $1.10 "
-               "output price: closed form of §5.1 (The roofline against context) and §5.7 (Price "
+               "DeepSeek-V3, GB200 NVL72, fp4/fp8, batch 512, $2 a chip-hour, DeepSeek's own "
+               "list: closed form of §5.1 (The roofline against context) and §5.7 (Price "
                "lists as data)");
     /* The model of the Gemini figure of §5.1 on the NVL72 at a batch of 65,536, $2 a
      * chip-hour: at a million tokens of context, the end of Gemini 3.1 Pro's window, a
