@@ -285,8 +285,11 @@ typedef struct batching_fast {
  * step (a step equal to it counts), to within a relative 1e-9 of that
  * batch (steps compared exactly; the tests keep clear of a batch where
  * the answer would hang on the last bit of a flat step); step_s is
- * the fast step itself; cost_ratio compares step / batch at the two
- * batches (the chips and their price are the same). Not possible when
+ * the fast step itself (normal step / speedup), not the step of the batch
+ * found; cost_ratio compares step / batch at the two batches, taking
+ * step_s as the fast batch's step (the two differ only at the batch-1
+ * boundary below, by at most its 1e-9; the chips and their price are the
+ * same). Not possible when
  * even a batch of 1 steps longer than the fast step. Boundary: a batch
  * of exactly 1 whose step equals the fast step is possible, and since
  * the fast step is a quotient, the step of a batch of 1 within a relative
@@ -363,17 +366,17 @@ typedef struct batching_sparsity {
 
 /* How far sparsity can go on this deployment at this context,
  * §1.8 (How far can sparsity go?), the section of this exercise: the
- * largest sparsity s at which the model can be served at its balance batch
- * (under the model of §1.5.1 (With the KV term: when there is no balance
- * batch), exercise 1.6's batch at this context) and still fit in HBM
- * (under the capacity model of §1.6 (Train departures)); filling HBM
- * exactly fits.
- * The model is made sparser as that section does: params_active and every other
- * figure of d stay as given and the total parameter count is
- * s * params_active (d's own params_total and expert counts are not read).
- * s is a real number, not rounded (a total need not be a whole number of
- * experts), and at least 1: a model has no fewer weights than a token
- * uses. batch is the balance batch of the model of sparsity s.
+ * largest sparsity s = N_total / N_active at which the deployment serves the
+ * model at its balance batch (under the model of §1.5.1 (With the KV term:
+ * when there is no balance batch), exercise 1.6's batch at this context)
+ * within HBM (under the capacity model of §1.6 (Train departures));
+ * filling HBM exactly fits.
+ * Inputs: params_active and every other figure of d stay as given, and the
+ * model of sparsity s has s * params_active parameters in total (d's own
+ * params_total, experts_routed and experts_per_token are not read; nor is
+ * usd_per_chip_hour).
+ * s is a real number, not rounded, and at least 1. batch is the balance
+ * batch of the model of sparsity s, sequences (a real number, not rounded).
  * No answer (exists false, both numbers 0): at and beyond the max balanced
  * context (exercise 1.6, with its rounding rule), where no sparsity has a
  * balance batch; and when not even sparsity 1 (a dense model of
@@ -382,8 +385,8 @@ typedef struct batching_sparsity {
  * quotient, so floating point can put a sparsity meant to be exactly 1 a
  * hair below it: count a value within a relative 1e-9 below 1 as 1 (the
  * answer is then 1).
- * Preconditions: context_tokens >= 0; d valid as batching_deploy says
- * (a context of 0 or no KV cache leaves no caches to hold). */
+ * Preconditions: context_tokens >= 0 (tokens); d valid as batching_deploy
+ * says. */
 batching_sparsity batching_max_sparsity(const batching_deploy *d,
                                         double context_tokens);
 

@@ -168,19 +168,19 @@
 /* the largest sparsity of DeepSeek-V3's 37e9 active parameters in fp4 on a GB200 NVL72 at 512 tokens (closed form of section 1.8 on 1.5.1 and 1.6) */
 #define E_SPARSITY_DEEPSEEK_512 283.94092084733376
 
-/* its balance batch, sequences: n C F / (2 N_active W_BW) */
+/* its balance batch at that sparsity, sequences (closed form of section 1.8; GB200 NVL72 spec sheet) */
 #define E_SPARSITY_DEEPSEEK_512_BATCH 226216.2162162162
 
-/* the same at no context: the weights alone bound it (1.8, 1.6) */
+/* the same at no context (closed form of section 1.8 on 1.5.1 and 1.6) */
 #define E_SPARSITY_DEEPSEEK_CTX0 723.8918918918919
 
-/* its balance batch, r s with r = 312.5 (1.5) */
+/* its balance batch at that sparsity, sequences (closed form of section 1.8; GB200 NVL72 spec sheet) */
 #define E_SPARSITY_DEEPSEEK_CTX0_BATCH 226216.2162162162
 
 /* the largest sparsity of Llama 3 70B's 70.6e9 active parameters in bf16 on 8 H100s at 1,024 tokens (closed form of section 1.8 on 1.5.1 and 1.6) */
 #define E_SPARSITY_LLAMA_1K 1.3526889305688494
 
-/* its balance batch, sequences: n C F / (2 N_active W_BW) */
+/* its balance batch at that sparsity, sequences (closed form of section 1.8; H100 SXM spec sheet) */
 #define E_SPARSITY_LLAMA_1K_BATCH 1338.1252378334955
 
 /* the HBM per H100 at which 8 of them hold a dense Llama 3 70B (sparsity exactly 1) at its balance batch at 120 tokens, bytes (1.8) */
@@ -192,7 +192,7 @@
 /* power-of-two toy at 1,024 tokens with its 4 x (2^32 + 2^20) B (1.8) */
 #define E_SPARSITY_TOY 4.0009765625
 
-/* its balance batch, sequences */
+/* its balance batch at that sparsity, sequences (checked by hand, exact in binary) */
 #define E_SPARSITY_TOY_BATCH 2048.5
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * fixtures.h -- the fixtures chapter 1's public test files share: defined once in
  * test_batching.c, declared here for test_batching_serving.c too (one binary).
- * DeepSeek-V3 in fp4 on a GB200 NVL72 at $2 a GPU-hour, Llama 3 70B in bf16 on
+ * DeepSeek-V3 in fp4 on a GB200 NVL72 at $2 a GPU-hour (its cache in bf16, unlike
+ * the chapter's fp4-cache running example), Llama 3 70B in bf16 on
  * 8 H100s, the power-of-two toy, and the per-sequence compute and KV slopes and the
  * weight term (formulas chapter 1 states: 1-star work).
  */

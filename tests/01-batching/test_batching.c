@@ -50,7 +50,10 @@ static const char *bound_name(int bound)
     return other;
 }
 
-/* DeepSeek-V3 served in fp4 on a GB200 NVL72 rack, at the lecture's $2/GPU-hour. */
+/* DeepSeek-V3 with fp4 weights and arithmetic on a GB200 NVL72 rack, at the lecture's
+ * $2/GPU-hour. Its MLA cache is in bf16 (70,272 bytes/token), unlike the chapter's
+ * running example, which keeps the cache in fp4: the contexts at which this fixture
+ * has a balance batch are not the chapter's. */
 batching_deploy deepseek_on_nvl72(void)
 {
     batching_deploy d = {
@@ -519,7 +522,7 @@ static void a_context_a_rounding_error_below_the_max_balanced_context_has_none(v
 /* batching.h: with no KV cache (kv_bytes_per_token 0) there is no max balanced
  * context, and the answer at every context is the balance batch of exercise 1.5.
  * DeepSeek-V3 on GB200 NVL72 with its cache left out, at no context and at 4,096
- * tokens (past the 842 tokens where its real cache leaves no balance batch). */
+ * tokens (past the max balanced context of the fixture with its bf16 cache). */
 static void with_no_kv_cache_every_context_has_the_balance_batch(void **state)
 {
     (void)state;

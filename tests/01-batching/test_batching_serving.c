@@ -274,6 +274,22 @@ static void fast_mode_with_room_for_exactly_one_sequence_is_possible(void **stat
     assert_close(f.cost_ratio, E_FAST_TOY_ONE_COST_RATIO, TIGHT, "x");
 }
 
+/* batching.h: a step of one sequence within a relative 1e-9 above the fast step
+ * counts as equal, and step_s is the fast step itself (normal step / speedup), also
+ * in cost_ratio. The same toy at a speedup 2 x (1 + 2^-31): the step of one sequence
+ * is 2^-31 (about 4.7e-10) above the fast step. */
+static void fast_mode_a_hair_short_of_one_sequence_takes_the_fast_step(void **state)
+{
+    (void)state;
+    batching_deploy d = power_of_two_toy();
+    double hair = 1.0 + 0x1p-31;
+    batching_fast f = batching_fast_mode(&d, 4096, 1026, 2.0 * hair);
+    assert_true(f.possible);
+    assert_close(f.batch, 1.0, TIGHT, "sequences");
+    assert_close(f.step_s, E_FAST_TOY_ONE_STEP / hair, 1e-12, "s");
+    assert_close(f.cost_ratio, E_FAST_TOY_ONE_COST_RATIO / hair, 1e-12, "x");
+}
+
 /* Fast mode with exercise 1.3: a small batch of an MoE leaves experts unread, so it can
  * go below the roofline's floor (every weight read). DeepSeek-V3, no context, a normal
  * batch 2.5 times its knee, and the speedup whose fast step is the step of a batch of
@@ -510,8 +526,8 @@ static void a_10_us_target_over_offers_of_up_to_int_max_chips(void **state)
 /* ---- 1.11 max_sparsity ----------------------------------------------------- */
 
 /* §1.8 (How far can sparsity go?): DeepSeek-V3's 37e9 active parameters in fp4 on a
- * GB200 NVL72 at 512 tokens, below the 842 tokens where its bf16 cache leaves no
- * balance batch. */
+ * GB200 NVL72 at 512 tokens, short of the max balanced context of the fixture (its
+ * cache in bf16). */
 static void sparsity_of_deepseek_on_nvl72_at_512_tokens(void **state)
 {
     (void)state;
@@ -534,7 +550,7 @@ static void with_no_context_only_the_weights_bound_the_sparsity(void **state)
 }
 
 /* Llama 3 70B's 70.6e9 active parameters in bf16 on 8 H100s at 1,024 tokens, below
- * its balance context of 1,460 tokens. */
+ * the max balanced context of the fixture. */
 static void llama_on_h100s_at_1k_context_has_little_room_for_sparsity(void **state)
 {
     (void)state;
@@ -545,9 +561,9 @@ static void llama_on_h100s_at_1k_context_has_little_room_for_sparsity(void **sta
     assert_close(s.batch, E_SPARSITY_LLAMA_1K_BATCH, TIGHT, "sequences");
 }
 
-/* Past the max balanced context (DeepSeek-V3's 842 tokens, Llama 3 70B's 1,460 on
- * H100s) no sparsity has a balance batch (§1.5.1 (With the KV term)); short of it
- * (800 and 1,024 tokens) some sparsity fits. */
+/* Past the max balanced context of the fixtures (DeepSeek-V3 with its bf16 cache at
+ * 1,024 tokens, Llama 3 70B on H100s at 4,096) no sparsity has a balance batch
+ * (§1.5.1 (With the KV term)); short of it (800 and 1,024 tokens) some sparsity fits. */
 static void no_sparsity_qualifies_past_the_max_balanced_context(void **state)
 {
     (void)state;
@@ -572,7 +588,7 @@ static void at_exactly_the_max_balanced_context_no_sparsity_qualifies(void **sta
     assert_true(batching_max_sparsity(&d, 1024).exists);
 }
 
-/* Llama 3 70B on 8 H100s at 1,400 tokens, just short of its 1,460-token balance
+/* Llama 3 70B on 8 H100s at 1,400 tokens, short of the fixture's max balanced
  * context: not even sparsity 1 fits (at 1,024 tokens it does). */
 static void when_the_dense_model_cannot_hold_its_balance_batch_no_sparsity_qualifies(void **state)
 {
@@ -645,6 +661,7 @@ CHALK_PART(serving) = {
     CHALK_TEST(fast_mode, fast_mode_below_the_step_of_one_sequence_is_impossible),
     CHALK_TEST(fast_mode, fast_mode_with_room_for_less_than_one_sequence_is_impossible),
     CHALK_TEST(fast_mode, fast_mode_with_room_for_exactly_one_sequence_is_possible),
+    CHALK_TEST(fast_mode, fast_mode_a_hair_short_of_one_sequence_takes_the_fast_step),
     CHALK_TEST(fast_mode, fast_mode_of_an_moe_goes_below_the_floor_with_a_small_batch),
     CHALK_TEST(fast_mode, fast_mode_of_an_moe_counts_the_experts_of_both_batches),
     CHALK_TEST(fast_mode, fast_mode_of_an_moe_with_room_for_exactly_one_sequence),

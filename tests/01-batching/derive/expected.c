@@ -225,18 +225,21 @@ int main(void)
                     "the largest sparsity of DeepSeek-V3's 37e9 active parameters in fp4 on a GB200 "
                     "NVL72 at 512 tokens (closed form of section 1.8 on 1.5.1 and 1.6)");
         derive_real("E_SPARSITY_DEEPSEEK_512_BATCH", 72 * 186e9 * 10e15 / (2 * 37e9 * 8e12),
-                    "its balance batch, sequences: n C F / (2 N_active W_BW)");
+                    "its balance batch at that sparsity, sequences (closed form of section 1.8; GB200 "
+                    "NVL72 spec sheet)");
         derive_real("E_SPARSITY_DEEPSEEK_CTX0", 72 * 186e9 / (37e9 * 0.5),
-                    "the same at no context: the weights alone bound it (1.8, 1.6)");
+                    "the same at no context (closed form of section 1.8 on 1.5.1 and 1.6)");
         derive_real("E_SPARSITY_DEEPSEEK_CTX0_BATCH", 72 * 186e9 / (37e9 * 0.5) * 312.5,
-                    "its balance batch, r s with r = 312.5 (1.5)");
+                    "its balance batch at that sparsity, sequences (closed form of section 1.8; GB200 "
+                    "NVL72 spec sheet)");
         double lstar_ll = 2 * 70.6e9 * 3.35e12 / (989e12 * 327680.0);
         double sl = 8 * 80e9 * (1 - 1024 / lstar_ll) / (2 * 70.6e9);
         derive_real("E_SPARSITY_LLAMA_1K", sl,
                     "the largest sparsity of Llama 3 70B's 70.6e9 active parameters in bf16 on 8 H100s "
                     "at 1,024 tokens (closed form of section 1.8 on 1.5.1 and 1.6)");
         derive_real("E_SPARSITY_LLAMA_1K_BATCH", 8 * 80e9 * 989e12 / (2 * 70.6e9 * 3.35e12),
-                    "its balance batch, sequences: n C F / (2 N_active W_BW)");
+                    "its balance batch at that sparsity, sequences (closed form of section 1.8; H100 "
+                    "SXM spec sheet)");
         derive_real("E_SPARSITY_EXACT_HBM_LLAMA_120", 2 * 70.6e9 / (8 * (1 - 120 / lstar_ll)),
                     "the HBM per H100 at which 8 of them hold a dense Llama 3 70B (sparsity "
                     "exactly 1) at its balance batch at 120 tokens, bytes (1.8)");
@@ -249,7 +252,7 @@ int main(void)
         derive_real("E_SPARSITY_TOY", 4 * (0x1p32 + 0x1p20) * (1 - 0.5) / (2 * 0x1p30),
                     "power-of-two toy at 1,024 tokens with its 4 x (2^32 + 2^20) B (1.8)");
         derive_real("E_SPARSITY_TOY_BATCH", 4 * (0x1p32 + 0x1p20) * 0x1p50 / (2 * 0x1p30 * 0x1p42),
-                    "its balance batch, sequences");
+                    "its balance batch at that sparsity, sequences (checked by hand, exact in binary)");
     }
     return derive_end();
 }
