@@ -678,13 +678,23 @@ revnets_checkpoint_plan revnets_plan_checkpoints(int layers,
                                                  double input_bytes,
                                                  double budget_bytes)
 {
-    COST_ASSERT(layers >= 1 && layers <= 4096 && layer_bytes > 0.0 &&
+    COST_ASSERT(layers >= 1 && layers <= 10000000 && layer_bytes > 0.0 &&
                 input_bytes > 0.0 && input_bytes <= layer_bytes &&
                 budget_bytes >= 0.0 && "checkpoint plan: bad sizes");
     revnets_checkpoint_plan none = {0};
+    /* The peak holds at least max(stored, segment) layers' activations, so
+     * neither count can pass budget / layer_bytes: start the stored count
+     * there and stop the segment lengths there. That keeps the search near
+     * linear in layers + budget / layer_bytes instead of layers^2. */
+    int most = layers;
+    if (most * layer_bytes > budget_bytes) {
+        most = (int)(budget_bytes / layer_bytes); /* < layers here */
+        while (most > 0 && most * layer_bytes > budget_bytes)
+            most--;
+    }
     /* The peak is not monotone in the stored count (storing up to a
      * segment's length of layers is free): try them all, most first. */
-    for (int stored = layers; stored >= 0; stored--) {
+    for (int stored = most; stored >= 0; stored--) {
         int recomputed = layers - stored;
         revnets_checkpoint_plan best = {0};
         if (recomputed == 0) {
@@ -693,7 +703,7 @@ revnets_checkpoint_plan revnets_plan_checkpoints(int layers,
                 best = (revnets_checkpoint_plan){
                     .exists = true, .stored = stored, .peak_bytes = peak};
         }
-        for (int k = 1; k <= recomputed; k++) {
+        for (int k = 1; k <= recomputed && k * layer_bytes <= budget_bytes; k++) {
             int segments = (recomputed + k - 1) / k;
             double peak =
                 plan_peak(stored, segments, k, layer_bytes, input_bytes);
