@@ -703,7 +703,8 @@ revnets_checkpoint_plan revnets_plan_checkpoints(int layers,
                 best = (revnets_checkpoint_plan){
                     .exists = true, .stored = stored, .peak_bytes = peak};
         }
-        for (int k = 1; k <= recomputed && k * layer_bytes <= budget_bytes; k++) {
+        for (int k = 1; k <= recomputed && k * layer_bytes <= budget_bytes;
+             k++) {
             int segments = (recomputed + k - 1) / k;
             double peak =
                 plan_peak(stored, segments, k, layer_bytes, input_bytes);

@@ -255,10 +255,11 @@ static void checkpoint_plan_for_gpt3s_first_stage(void **state)
                 E_PLAN_GPT3_SEGMENT, E_PLAN_GPT3_SEGMENTS, E_PLAN_GPT3_PEAK, E_PLAN_GPT3_EXTRA);
 }
 
-/* A long chain, §6.8 (Checkpoints under a memory budget): 10^6 identical steps of a
- * scan over time, a checkpoint as large as a step's activations, and a budget of 1999
- * steps' worth, met exactly by the one plan that fits (section 6.8's model, the plan
- * derived by hand). The contract allows 10^7 layers within the tests' time limit. */
+/* A long chain, §6.8 (Checkpoints under a memory budget): 10^6 identical steps of
+ * a scan over time, a checkpoint as large as a step's activations, and a budget of
+ * 1999 steps' worth, met exactly by the one plan that fits (section 6.8's model, the
+ * plan derived by hand). The contract allows 10^7 layers within the tests' time
+ * limit. */
 static void checkpoint_plan_for_a_chain_of_a_million_steps(void **state)
 {
     (void)state;
