@@ -681,19 +681,14 @@ revnets_checkpoint_plan revnets_plan_checkpoints(int layers,
     COST_ASSERT(layers >= 1 && layers <= 10000000 && layer_bytes > 0.0 &&
                 input_bytes > 0.0 && input_bytes <= layer_bytes &&
                 budget_bytes >= 0.0 && "checkpoint plan: bad sizes");
-    revnets_checkpoint_plan none = {0};
-    /* The peak holds at least max(stored, segment) layers' activations, so
-     * neither count can pass budget / layer_bytes: start the stored count
-     * there and stop the segment lengths there. That keeps the search near
-     * linear in layers + budget / layer_bytes instead of layers^2. */
+    /* The peak holds at least max(stored, segment) layers, so neither count
+     * passes budget / layer_bytes: the search stays near-linear. The peak is
+     * not monotone in the stored count: try each, most first. */
     int most = layers;
-    if (most * layer_bytes > budget_bytes) {
+    if (most * layer_bytes > budget_bytes)
         most = (int)(budget_bytes / layer_bytes); /* < layers here */
-        while (most > 0 && most * layer_bytes > budget_bytes)
-            most--;
-    }
-    /* The peak is not monotone in the stored count (storing up to a
-     * segment's length of layers is free): try them all, most first. */
+    while (most > 0 && most * layer_bytes > budget_bytes)
+        most--;
     for (int stored = most; stored >= 0; stored--) {
         int recomputed = layers - stored;
         revnets_checkpoint_plan best = {0};
@@ -721,7 +716,7 @@ revnets_checkpoint_plan revnets_plan_checkpoints(int layers,
             return best;
         }
     }
-    return none;
+    return (revnets_checkpoint_plan){0}; /* none fits */
 }
 /* endregion: checkpoint-plan */
 
