@@ -607,8 +607,13 @@ typedef struct revnets_checkpoint_plan {
  * matrix FLOPs recomputing the plan's layers adds to a training step, as
  * a fraction of the step's, counted as in §6.6 (Training memory: store or
  * regenerate) (0 when every layer is stored). Preconditions:
- * 1 <= layers <= 4096, layer_bytes > 0, 0 < input_bytes <= layer_bytes,
- * budget_bytes >= 0. */
+ * 1 <= layers <= 10^7, layer_bytes > 0, 0 < input_bytes <= layer_bytes,
+ * budget_bytes >= 0.
+ *
+ * Sizes it must handle, each call within the tests' time limit
+ * (CHALK_TIMEOUT, 2 s): layers up to 10^7 (a long chain of identical
+ * steps, as §6.8 (Checkpoints under a memory budget) motivates), with
+ * any budget, the answer anywhere in the range. */
 revnets_checkpoint_plan revnets_plan_checkpoints(int layers,
                                                  double layer_bytes,
                                                  double input_bytes,

@@ -678,13 +678,18 @@ revnets_checkpoint_plan revnets_plan_checkpoints(int layers,
                                                  double input_bytes,
                                                  double budget_bytes)
 {
-    COST_ASSERT(layers >= 1 && layers <= 4096 && layer_bytes > 0.0 &&
+    COST_ASSERT(layers >= 1 && layers <= 10000000 && layer_bytes > 0.0 &&
                 input_bytes > 0.0 && input_bytes <= layer_bytes &&
                 budget_bytes >= 0.0 && "checkpoint plan: bad sizes");
-    revnets_checkpoint_plan none = {0};
-    /* The peak is not monotone in the stored count (storing up to a
-     * segment's length of layers is free): try them all, most first. */
-    for (int stored = layers; stored >= 0; stored--) {
+    /* The peak holds at least max(stored, segment) layers, so neither count
+     * passes budget / layer_bytes: the search stays near-linear. The peak is
+     * not monotone in the stored count: try each, most first. */
+    int most = layers;
+    if (most * layer_bytes > budget_bytes)
+        most = (int)(budget_bytes / layer_bytes); /* < layers here */
+    while (most > 0 && most * layer_bytes > budget_bytes)
+        most--;
+    for (int stored = most; stored >= 0; stored--) {
         int recomputed = layers - stored;
         revnets_checkpoint_plan best = {0};
         if (recomputed == 0) {
@@ -693,7 +698,8 @@ revnets_checkpoint_plan revnets_plan_checkpoints(int layers,
                 best = (revnets_checkpoint_plan){
                     .exists = true, .stored = stored, .peak_bytes = peak};
         }
-        for (int k = 1; k <= recomputed; k++) {
+        for (int k = 1; k <= recomputed && k * layer_bytes <= budget_bytes;
+             k++) {
             int segments = (recomputed + k - 1) / k;
             double peak =
                 plan_peak(stored, segments, k, layer_bytes, input_bytes);
@@ -710,7 +716,7 @@ revnets_checkpoint_plan revnets_plan_checkpoints(int layers,
             return best;
         }
     }
-    return none;
+    return (revnets_checkpoint_plan){0}; /* none fits */
 }
 /* endregion: checkpoint-plan */
 

@@ -181,8 +181,6 @@ static int check_plan(const chalk_point *p)
                           "selective; full recomputation is what the plan chooses");
     if (!chalk_hw_at(p) && !chalk_has(p, &CHALK_F_HBM_BYTES))
         return chalk_fail("checkpoint-plan needs --hw NAME or --hbm-bytes X (the HBM per GPU)");
-    if (chalk_has(p, &F_LAYERS) && chalk_in(p, &F_LAYERS) > 4096)
-        return chalk_fail("checkpoint-plan: --layers %g is more than 4096", chalk_in(p, &F_LAYERS));
     return CHALK_OK;
 }
 

@@ -189,6 +189,21 @@
 /* GPT-3's first stage, t = 8 with sequence parallelism (Korthikanti et al. 2022, eq. 4 and section 5), budget 96 checkpoints and one layer: section 6.8's model */
 #define E_PLAN_GPT3_EXTRA 0.3298611111111111
 
+/* 10^6 identical steps of 4096 B, checkpoints of 4096 B, budget 1999 x 4096 B: section 6.8's model, the closed form n = 1000 derived above */
+#define E_PLAN_CHAIN_1000_STORED 1000
+
+/* 10^6 identical steps of 4096 B, checkpoints of 4096 B, budget 1999 x 4096 B: section 6.8's model, the closed form n = 1000 derived above */
+#define E_PLAN_CHAIN_1000_SEGMENT 1000
+
+/* 10^6 identical steps of 4096 B, checkpoints of 4096 B, budget 1999 x 4096 B: section 6.8's model, the closed form n = 1000 derived above */
+#define E_PLAN_CHAIN_1000_SEGMENTS 999
+
+/* 10^6 identical steps of 4096 B, checkpoints of 4096 B, budget 1999 x 4096 B: section 6.8's model, the closed form n = 1000 derived above */
+#define E_PLAN_CHAIN_1000_PEAK 8187904.0
+
+/* 10^6 identical steps of 4096 B, checkpoints of 4096 B, budget 1999 x 4096 B: section 6.8's model, the closed form n = 1000 derived above */
+#define E_PLAN_CHAIN_1000_EXTRA 0.333
+
 /* 8 layers, 6 stored under selective recomputation at s = 2048, h = 12288: section 6.8, FLOPs of Korthikanti et al. 2022, Appendix A */
 #define E_PLAN_FLOPS_SELECTIVE 0.09009009009009009
 

@@ -255,6 +255,19 @@ static void checkpoint_plan_for_gpt3s_first_stage(void **state)
                 E_PLAN_GPT3_SEGMENT, E_PLAN_GPT3_SEGMENTS, E_PLAN_GPT3_PEAK, E_PLAN_GPT3_EXTRA);
 }
 
+/* A long chain, §6.8 (Checkpoints under a memory budget): 10^6 identical steps of
+ * a scan over time, a checkpoint as large as a step's activations, and a budget of
+ * 1999 steps' worth, met exactly by the one plan that fits (section 6.8's model, the
+ * plan derived by hand). The contract allows 10^7 layers within the tests' time
+ * limit. */
+static void checkpoint_plan_for_a_chain_of_a_million_steps(void **state)
+{
+    (void)state;
+    assert_plan(revnets_plan_checkpoints(1000000, 4096, 4096, 1999.0 * 4096), true,
+                E_PLAN_CHAIN_1000_STORED, E_PLAN_CHAIN_1000_SEGMENT, E_PLAN_CHAIN_1000_SEGMENTS,
+                E_PLAN_CHAIN_1000_PEAK, E_PLAN_CHAIN_1000_EXTRA);
+}
+
 /* The budget is the HBM the model state leaves, §6.8 (Checkpoints under a memory
  * budget): an 80 GB A100 holding 43.75 GB of state leaves 36.25 GB; a state larger
  * than the HBM leaves nothing, not a negative budget. */
@@ -431,6 +444,7 @@ CHALK_PART(memory) = {
         CHALK_TEST(checkpoint_plan, checkpoint_plan_frees_the_stored_layers_before_any_segment),
         CHALK_TEST(checkpoint_plan, checkpoint_plan_does_not_exist_below_the_least_peak),
         CHALK_TEST(checkpoint_plan, checkpoint_plan_for_gpt3s_first_stage),
+        CHALK_TEST(checkpoint_plan, checkpoint_plan_for_a_chain_of_a_million_steps),
         CHALK_TEST(checkpoint_plan, checkpoint_plan_budget_is_what_the_model_state_leaves),
         CHALK_TEST(checkpoint_plan, checkpoint_plan_flops_add_the_stored_layers_recomputation),
         CHALK_TEST(longest_sequence, longest_sequence_of_gpt3_storing_every_layer),

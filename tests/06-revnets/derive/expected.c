@@ -139,6 +139,23 @@ static void checkpoint_plans(void)
     plan("GPT3", 1, 1, 95, GPT3_SBH / 8 * (34 + GPT3_ATT), 2 * GPT3_SBH / 8, 96,
          "GPT-3's first stage, t = 8 with sequence parallelism (Korthikanti et al. 2022, "
          "eq. 4 and section 5), budget 96 checkpoints and one layer: section 6.8's model");
+    /* A long chain of identical steps (a scan or recurrence over time checkpointed as
+     * Griewank's binomial checkpointing does): L = n^2 steps, a checkpoint as large as
+     * a step's activations (M_ckpt = M_layer = M) and a budget of (2n - 1) M. With s
+     * stored and segments of g, m = max(s, g) >= g and m >= s, section 6.8's peak is
+     *     peak / M = ceil((n^2 - s) / g) + m >= (n^2 - s) / m + m,
+     * and peak <= (2n - 1) M asks (n^2 - s) + m^2 <= (2n - 1) m, that is
+     *     (m - n)^2 + (m - s) <= 0.
+     * Both terms are >= 0 (m >= s), so m = n and s = m = n: every plan that fits stores
+     * exactly n (storing all n^2 needs n^2 M, more than (2n - 1) M for n >= 2). At
+     * s = n with g <= n the peak is ceil((n^2 - n) / g) M + n M <= (2n - 1) M only when
+     * (n^2 - n) / g <= n - 1, g >= n: so g = n, the only fitting length (hence the least
+     * peak), in n - 1 segments, peak (n - 1 + n) M = (2n - 1) M, the budget met exactly;
+     * n^2 - n steps recomputed, (n^2 - n) / (3 n^2) of a step. M = 4096 B keeps every
+     * byte count a whole number the double holds exactly. */
+    plan("CHAIN_1000", 1000, 1000, 999, 4096, 4096, 1000 * 1000,
+         "10^6 identical steps of 4096 B, checkpoints of 4096 B, budget 1999 x 4096 B: "
+         "section 6.8's model, the closed form n = 1000 derived above");
     derive_real("E_PLAN_FLOPS_SELECTIVE",
                 2.0 / 24 + 6.0 / 8 * (4.0 * 2048 * 2048 * 12288) /
                                (3 * (24.0 * 2048 * 12288 * 12288 + 4.0 * 2048 * 2048 * 12288)),

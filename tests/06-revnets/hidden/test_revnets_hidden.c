@@ -413,6 +413,22 @@ static void checkpoint_plan_edges_on_other_inputs(void **state)
     assert_true(p.peak_bytes == 19 && p.extra_flops_fraction == 4.0 / 30);
 }
 
+/* The contract's range: a chain of n^2 = 9 x 10^6 identical steps, checkpoints as
+ * large as a step (M = 4096 B), budget (2n - 1) M with n = 3000. Section 6.8's peak
+ * ceil((n^2 - s) / g) M + max(s, g) M is at least ((n^2 - s) / m + m) M with
+ * m = max(s, g); at most (2n - 1) M only when (m - n)^2 + (m - s) <= 0, so s = n and
+ * g = n: 2999 segments, peak 5999 x 4096 B, (n^2 - n) / (3 n^2) of a step. */
+static void checkpoint_plan_for_a_chain_of_nine_million_steps(void **state)
+{
+    (void)state;
+    revnets_checkpoint_plan p = revnets_plan_checkpoints(9000000, 4096, 4096, 5999.0 * 4096);
+    assert_true(p.exists && p.stored == 3000 && p.segment == 3000 && p.segments == 2999);
+    assert_true(p.peak_bytes == 5999.0 * 4096 &&
+                p.extra_flops_fraction == (double)(9000000 - 3000) / (3.0 * 9000000));
+    p = revnets_plan_checkpoints(9000000, 4096, 4096, 5998.0 * 4096);
+    assert_true(!p.exists && p.stored == 0 && p.peak_bytes == 0);
+}
+
 /* Full recomputation of the stored layers (the contract of
  * revnets_plan_flops_fraction): each stored layer runs its forward once more, a third
  * of a step (Korthikanti et al. 2022, Appendix A), as each recomputed layer of a
@@ -510,6 +526,7 @@ int main(void)
         CHALK_TEST(rounds_to_avalanche, rounds_to_avalanche_at_the_contract_sizes),
         CHALK_TEST(checkpoint_plan, checkpoint_plans_by_hand),
         CHALK_TEST(checkpoint_plan, checkpoint_plan_edges_on_other_inputs),
+        CHALK_TEST(checkpoint_plan, checkpoint_plan_for_a_chain_of_nine_million_steps),
         CHALK_TEST(checkpoint_plan, plan_flops_with_full_recomputation_of_the_stored_layers),
         CHALK_TEST(longest_sequence, longest_sequence_of_the_22b_model),
         CHALK_TEST(longest_sequence, longest_sequence_under_full_recomputation),
