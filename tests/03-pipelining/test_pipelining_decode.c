@@ -549,8 +549,8 @@ static void assert_batch(pipelining_batch b, int microbatches, double seqs)
 }
 
 /* §3.6 (The capacity equation) and §3.5 (Decode is a loop): the lecture's model on
- * 4 stages of 64 GPUs of 20 GB, no hops. Source: expected.h, the closed form of
- * §3.6 for the largest micro-batch. */
+ * 4 stages of 64 GPUs of 20 GB, no hops. Source: expected.h, the closed form for
+ * the largest micro-batch that these two sections give. */
 static void four_racks_without_hops_on_20_gb_gpus(void **state)
 {
     (void)state;
@@ -560,7 +560,7 @@ static void four_racks_without_hops_on_20_gb_gpus(void **state)
 
 /* §3.5 (Decode is a loop) and §3.6 (The capacity equation): the same racks with 2 ms
  * hops, the micro-batches in flight and the largest micro-batch. Source: expected.h,
- * the closed forms of §3.5 and §3.6. */
+ * the closed forms of these two sections. */
 static void hops_shrink_the_microbatch_on_four_racks(void **state)
 {
     (void)state;
@@ -570,8 +570,8 @@ static void hops_shrink_the_microbatch_on_four_racks(void **state)
 }
 
 /* The contract (hops as in §3.5 (Decode is a loop)): one rack crosses no network,
- * whatever a hop would cost. Source: expected.h, §3.5 and §3.6 (The capacity
- * equation) on one rack of 64 GPUs. */
+ * whatever a hop would cost. Source: expected.h, the closed form of §3.6 (The
+ * capacity equation) on one rack of 64 GPUs. */
 static void one_rack_holds_one_microbatch_whatever_the_hop(void **state)
 {
     (void)state;
@@ -580,7 +580,7 @@ static void one_rack_holds_one_microbatch_whatever_the_hop(void **state)
 }
 
 /* §3.6 (The capacity equation): the largest micro-batch without hops on 1, 2, 4 and
- * 8 stages. Source: expected.h, the closed form of §3.6. */
+ * 8 stages. Source: expected.h, that section's closed form. */
 static void more_stages_make_room_for_a_larger_microbatch(void **state)
 {
     (void)state;
