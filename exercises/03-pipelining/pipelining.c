@@ -193,7 +193,8 @@ pipelining_decode_loop pipelining_decode_loop_at(int stages, double step_s, doub
 
 double pipelining_weight_bytes_per_gpu(const pipelining_memory *m)
 {
-    /* TODO(§3.6 (The capacity equation)): weights spread over every GPU. */
+    /* TODO(§3.6 (The capacity equation)): the bytes of weights one GPU
+     * holds. */
     (void)m;
     return 0.0;
 }
@@ -209,8 +210,8 @@ double pipelining_kv_bytes_per_gpu(const pipelining_memory *m)
 pipelining_fit pipelining_min_stages_to_fit(const pipelining_memory *m,
                                             double hbm_bytes)
 {
-    /* TODO(§3.6 (The capacity equation)): what is left for weights once
-     * the KV cache is in, and how many stages make them fit in it? */
+    /* TODO(§3.6 (The capacity equation)): the fewest stages that fit, or
+     * no answer. */
     (void)m;
     (void)hbm_bytes;
     pipelining_fit fit = {0};
@@ -251,8 +252,9 @@ pipelining_batch pipelining_max_microbatch(const pipelining_memory *m,
                                            double hbm_bytes, double step_s,
                                            double hop_s)
 {
-    /* TODO(§3.5 (Decode is a loop), §3.6 (The capacity equation)): which
-     * of a GPU's bytes shrink as the stages grow, and which do not? */
+    /* TODO(§3.5 (Decode is a loop), §3.6 (The capacity equation)): the
+     * micro-batches in flight, the most whole sequences a micro-batch and
+     * the sequences in flight, or no answer. */
     (void)m;
     (void)hbm_bytes;
     (void)step_s;

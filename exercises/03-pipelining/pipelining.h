@@ -380,14 +380,15 @@ pipelining_decode_loop pipelining_decode_loop_at(int stages, double step_s, doub
 
 /* ---- Exercise 3.8 (**) capacity: memory per GPU ------------------- */
 
-/* A decode deployment: `stages` racks of `chips` GPUs. The weights are
- * spread evenly over all stages * chips GPUs; so is the KV cache of the
- * `microbatches` micro-batches of `microbatch_seqs` sequences in flight
- * (each stage keeps its own layers' share of every sequence's cache). */
+/* A decode deployment: `stages` racks of `chips` GPUs, with `microbatches`
+ * micro-batches of `microbatch_seqs` sequences in flight. What each GPU
+ * holds of its bytes is the model of §3.6 (The capacity equation). */
 typedef struct pipelining_memory {
-    /* all parameters times bytes per parameter */
+    /* bytes of the whole model's weights: all parameters times bytes per
+     * parameter */
     double weight_bytes;
-    /* KV cache per token of context, all layers */
+    /* bytes of KV cache one sequence keeps per token of its context, all
+     * layers */
     double kv_bytes_per_token;
     /* tokens of context per sequence */
     double context_tokens;
@@ -397,19 +398,17 @@ typedef struct pipelining_memory {
     int microbatches;
     /* GPUs per stage (the expert-parallel extent) */
     int chips;
-    /* pipeline stages */
+    /* pipeline stages (racks) */
     int stages;
 } pipelining_memory;
 
-/* Weight bytes each GPU holds, §3.6 (The capacity equation): the weights
- * spread evenly over every GPU of every stage. Preconditions: chips >= 1,
- * stages >= 1. */
+/* Bytes of weights each GPU of the deployment holds, §3.6 (The capacity
+ * equation). Preconditions: chips >= 1, stages >= 1. */
 double pipelining_weight_bytes_per_gpu(const pipelining_memory *m);
 
-/* KV-cache bytes each GPU holds, §3.6 (The capacity equation): the caches
- * of every sequence in flight, every token of its context, spread evenly
- * over every GPU of every stage. Preconditions: chips >= 1, stages >= 1,
- * the rest >= 0. */
+/* Bytes of KV cache each GPU of the deployment holds, all the sequences
+ * in flight counted, §3.6 (The capacity equation). Preconditions:
+ * chips >= 1, stages >= 1, the rest >= 0. */
 double pipelining_kv_bytes_per_gpu(const pipelining_memory *m);
 
 /* The fewest stages whose GPUs, each holding hbm_bytes, fit the weights and
@@ -420,19 +419,19 @@ typedef struct pipelining_fit {
     int stages;  /* the fewest stages that fit; 0 when !exists */
 } pipelining_fit;
 
-/* The fewest whole stages P >= 1 for which each GPU's weights and KV cache
- * fit in hbm_bytes (a total of exactly hbm_bytes fits) when P micro-batches
- * are in flight, as the decode loop with no hop latency needs,
- * §3.6 (The capacity equation); the `stages` and `microbatches` fields
- * of *m are ignored. The same section also says when no number of stages
- * fits: then exists is false and stages 0, as they are when the fewest
- * stages would not fit in an int. Tolerance: the KV cache per GPU is
- * compared with hbm_bytes exactly, with no tolerance (a KV cache of
- * exactly hbm_bytes leaves no room, and any room at all, however small,
- * fits the weights on enough stages); the only tolerance is the rounding
- * of the number of stages, as in the file's header. With weight_bytes 0
- * there is nothing to spread: one stage when the KV cache fits (exactly
- * hbm_bytes fits), no answer when it does not.
+/* The fewest whole stages, >= 1, for which each GPU's weights and KV
+ * cache, as §3.6 (The capacity equation) counts them, fit in hbm_bytes (a
+ * total of exactly hbm_bytes fits), with the micro-batches in flight that
+ * a decode loop without hop latency needs on those stages, as
+ * pipelining_decode_microbatches counts them with hop_s 0; the `stages`
+ * and `microbatches` fields of *m are ignored. The same section also says
+ * when no number of stages fits: then exists is false and stages 0, as
+ * they are when the fewest stages would not fit in an int. Tolerance:
+ * the KV cache per GPU is compared with hbm_bytes exactly, with no
+ * tolerance (a KV cache of exactly hbm_bytes leaves no room for weights,
+ * and any room left, however small, counts as room); the only tolerance
+ * is the rounding of the number of stages, as in the file's header. With weight_bytes 0: one stage when
+ * the KV cache fits (exactly hbm_bytes fits), no answer when it does not.
  * Preconditions: hbm_bytes > 0, chips >= 1, the rest of *m >= 0. */
 pipelining_fit pipelining_min_stages_to_fit(const pipelining_memory *m,
                                             double hbm_bytes);
@@ -499,8 +498,8 @@ typedef struct pipelining_split {
  *     with a hop after every stage when P >= 2, rounded as in the file's
  *     header;
  *   - each GPU of the fullest stage holds its share of that stage's
- *     weights and of that stage's KV cache of every sequence in flight,
- *     and that total fits in hbm_bytes: a total of exactly hbm_bytes
+ *     layers' weights and KV cache, as §3.6 (The capacity equation)
+ *     counts them, and that total fits in hbm_bytes: a total of exactly hbm_bytes
  *     fits (compare with a relative tolerance of 1e-9, since the shares
  *     are quotients).
  * Outputs: the fields of pipelining_split for that P, token_s the time

@@ -548,8 +548,9 @@ static void assert_batch(pipelining_batch b, int microbatches, double seqs)
     assert_close(b.sequences_in_flight, microbatches * seqs, TIGHT, "sequences");
 }
 
-/* §3.6 (The capacity equation) with the M = P micro-batches of §3.5 (Decode is a
- * loop): 4 stages of 64 GPUs of 20 GB, no hops: floor((C n P - W) / (P L b)). */
+/* §3.6 (The capacity equation) and §3.5 (Decode is a loop): the lecture's model on
+ * 4 stages of 64 GPUs of 20 GB, no hops. Source: expected.h, the closed form for
+ * the largest micro-batch that these two sections give. */
 static void four_racks_without_hops_on_20_gb_gpus(void **state)
 {
     (void)state;
@@ -557,9 +558,9 @@ static void four_racks_without_hops_on_20_gb_gpus(void **state)
     assert_batch(pipelining_max_microbatch(&m, 20e9, 20e-3, 0), 4, E_MAXMB_P4_SEQS);
 }
 
-/* §3.5 (Decode is a loop): 2 ms hops keep 6 micro-batches in flight on 4 stages, and
- * each stage holds its share of all 6 micro-batches' caches: the micro-batch shrinks
- * by 4/6, the sequences in flight stay those the HBM holds. */
+/* §3.5 (Decode is a loop) and §3.6 (The capacity equation): the same racks with 2 ms
+ * hops, the micro-batches in flight and the largest micro-batch. Source: expected.h,
+ * the closed forms of these two sections. */
 static void hops_shrink_the_microbatch_on_four_racks(void **state)
 {
     (void)state;
@@ -568,9 +569,9 @@ static void hops_shrink_the_microbatch_on_four_racks(void **state)
                  E_MAXMB_P4_HOPS_MICROBATCHES, E_MAXMB_P4_HOPS_SEQS);
 }
 
-/* The contract (hops as in §3.5 (Decode is a loop)): one rack crosses no network, so
- * one micro-batch keeps it busy whatever a hop would cost; all the weights are on its
- * 64 GPUs. */
+/* The contract (hops as in §3.5 (Decode is a loop)): one rack crosses no network,
+ * whatever a hop would cost. Source: expected.h, the closed form of §3.6 (The
+ * capacity equation) on one rack of 64 GPUs. */
 static void one_rack_holds_one_microbatch_whatever_the_hop(void **state)
 {
     (void)state;
@@ -578,8 +579,8 @@ static void one_rack_holds_one_microbatch_whatever_the_hop(void **state)
     assert_batch(pipelining_max_microbatch(&m, 20e9, 20e-3, 2e-3), 1, E_MAXMB_P1_SEQS);
 }
 
-/* §3.6 (The capacity equation): without hops each stage added takes weights off a
- * GPU and leaves its cache per micro-batch as it was: 1, 2, 4 and 8 stages. */
+/* §3.6 (The capacity equation): the largest micro-batch without hops on 1, 2, 4 and
+ * 8 stages. Source: expected.h, that section's closed form. */
 static void more_stages_make_room_for_a_larger_microbatch(void **state)
 {
     (void)state;
@@ -593,8 +594,8 @@ static void more_stages_make_room_for_a_larger_microbatch(void **state)
 }
 
 /* The contract's boundary: the HBM that 2,000 sequences a micro-batch fill exactly on
- * 4 stages with 2 ms hops, (W + M 2000 L b) / (n P), fits 2,000; 10 kB less (outside
- * the rounding rule's 1e-9), 1,999. */
+ * 4 stages with 2 ms hops (expected.h, from §3.6 (The capacity equation)) fits 2,000;
+ * 10 kB less (outside the rounding rule's 1e-9), 1,999. */
 static void a_gpu_filled_exactly_fits_the_microbatch(void **state)
 {
     (void)state;
