@@ -437,7 +437,7 @@ static void every_bad_input_to_chapter_6_commands_exits_2_with_one_error_line(vo
         "checkpoint-plan --model gpt3-175b --seq 2048 --microbatch 1",
         "checkpoint-plan --model gpt3-175b --seq 2048 --microbatch 1 --hw a100-sxm "
         "--recompute full",
-        "checkpoint-plan --model gpt3-175b --seq 2048 --microbatch 1 --hw a100-sxm --layers 5000",
+        "checkpoint-plan --model gpt3-175b --seq 2048 --microbatch 1 --hw a100-sxm --layers 200000",
         "checkpoint-plan --model gpt3-175b --seq 2048 --microbatch 1 --hbm-bytes 0",
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
