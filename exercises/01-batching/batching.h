@@ -164,9 +164,8 @@ double batching_hw_ratio(double flops_per_s, double hbm_bytes_per_s,
                          double bytes_per_param);
 
 /* The balance batch without the KV term, in sequences (a real number),
- * from the chip's hardware ratio and the model's sparsity
- * (N_total / N_active), §1.5 (The balance batch): the lecture's
- * "~300 times sparsity" rule.
+ * for a chip of hardware ratio hw_ratio and a model of sparsity
+ * N_total / N_active, §1.5 (The balance batch).
  * Preconditions: both > 0. */
 double batching_balance_batch_approx(double hw_ratio, double sparsity);
 
