@@ -125,7 +125,8 @@ double batching_hw_ratio(double flops_per_s, double hbm_bytes_per_s,
 
 double batching_balance_batch_approx(double hw_ratio, double sparsity)
 {
-    /* TODO §1.5 (The balance batch): the lecture's "300 x sparsity". */
+    /* TODO §1.5 (The balance batch): the balance batch without the KV
+     * term. */
     (void)hw_ratio;
     (void)sparsity;
     return 0.0;

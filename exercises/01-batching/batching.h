@@ -53,10 +53,13 @@ typedef struct batching_step {
     double compute_s; /* the weight multiplies of every token */
     double weights_s; /* fetching every weight once */
     double kv_s;      /* fetching every sequence's KV cache once */
-    double memory_s;  /* weights_s + kv_s */
-    double step_s;    /* max(compute_s, memory_s) */
+    double memory_s;  /* the memory part: the weights and the KV caches,
+                       * both through HBM, §1.2 (The roofline of one decode step) */
+    double step_s;    /* the step time, the roofline's lower bound of
+                       * §1.2 (The roofline of one decode step) */
     cost_bound bound; /* COST_BOUND_COMPUTE when compute_s >= memory_s */
-    double mfu;       /* compute_s / step_s: the share of the step spent multiplying */
+    double mfu;       /* the share of the step spent multiplying (model FLOPs
+                       * utilisation), §1.3 (Latency against batch) */
     double hbm_bytes; /* the bytes a step reads from the HBM of all the chips
                        * together (not per chip): every weight and every
                        * sequence's cache once, so memory_s at the bandwidth of
@@ -65,22 +68,22 @@ typedef struct batching_step {
 
 /* ---- Exercise 1.1 (*) roofline_terms: the three terms -------------------- */
 
-/* Seconds of weight arithmetic in one step,
- * §1.2 (The roofline of one decode step):
- *     batch * 2 * N_active / (chips * F)
+/* Seconds of weight arithmetic in one step: every token of the batch
+ * multiplied through the active weights (N_active), on the arithmetic of
+ * all the chips; the compute term of §1.2 (The roofline of one decode
+ * step). FLOPs as the header says.
  * Preconditions: batch >= 0 (0 gives 0). */
 double batching_compute_s(const batching_deploy *d, double batch);
 
-/* Seconds to fetch every weight once,
- * §1.2 (The roofline of one decode step):
- *     N_total * bytes_per_param / (chips * W_BW)
- * Independent of the batch: every weight is read once per step, whoever
+/* Seconds to fetch every weight (N_total, in its bytes) once from the
+ * HBM of all the chips; the weights term of §1.2 (The roofline of one
+ * decode step). Independent of the batch: every weight is read once per step, whoever
  * uses it. */
 double batching_weights_s(const batching_deploy *d);
 
-/* Seconds to fetch the batch's KV caches,
- * §1.2 (The roofline of one decode step):
- *     batch * context_tokens * kv_bytes_per_token / (chips * W_BW)
+/* Seconds to fetch the batch's KV caches from the HBM of all the chips:
+ * each sequence's cache of context_tokens tokens, once; the KV term of
+ * §1.2 (The roofline of one decode step).
  * Preconditions: batch >= 0, context_tokens >= 0 (either 0 gives 0). */
 double batching_kv_s(const batching_deploy *d, double batch,
                      double context_tokens);
@@ -90,9 +93,9 @@ double batching_kv_s(const batching_deploy *d, double batch,
 /* Every field of one decode step at this batch and context,
  * §1.3 (Latency against batch), the section of this exercise, on the
  * roofline of §1.2 (The roofline of one decode step): the three terms
- * above, memory_s their memory part, mfu and hbm_bytes as the struct says,
- * and
- *     step_s = max(compute_s, weights_s + kv_s)
+ * above, memory_s their memory part, step_s the step time that roofline
+ * bounds (the two machines run at the same time, as the header says),
+ * mfu and hbm_bytes as the struct says.
  * bound is COST_BOUND_COMPUTE when compute_s >= memory_s (a tie is
  * compute-bound), else COST_BOUND_MEMORY.
  * Preconditions: batch >= 0, context_tokens >= 0. */
@@ -136,32 +139,33 @@ long batching_all_experts_batch(const batching_deploy *d,
 
 /* ---- Exercise 1.4 (*) throughput_cost: tokens/s, USD per token ----------- */
 
-/* Tokens per second the whole system produces,
- * §1.4 (Cost against batch): each step gives each sequence one token, so
- *     batch / step_s
+/* Tokens per second the whole system produces at the step time of
+ * batching_step_at, §1.4 (Cost against batch): each step gives each
+ * sequence one token.
  * Preconditions: batch > 0, context_tokens >= 0. */
 double batching_tokens_per_s(const batching_deploy *d, double batch,
                              double context_tokens);
 
 /* USD per million generated tokens, §1.4 (Cost against batch): the rent
- * of all chips for one step over the tokens the step produces,
- *     chips * usd_per_chip_hour * step_s / 3600 / batch * 1e6
+ * of all the chips (usd_per_chip_hour is per chip and per hour of 3600 s)
+ * for one step of batching_step_at, over the tokens the step produces.
  * Preconditions: batch > 0, context_tokens >= 0. */
 double batching_usd_per_mtok(const batching_deploy *d, double batch,
                              double context_tokens);
 
 /* ---- Exercise 1.5 (*) hardware_ratio: the lecture's "~300" --------------- */
 
-/* The chip's hardware ratio r, §1.5 (The balance batch): multiplies per
- * second times bytes per weight, over bytes per second of HBM bandwidth,
- *     (flops_per_s / 2) * bytes_per_param / hbm_bytes_per_s
+/* The chip's hardware ratio r, §1.5 (The balance batch): how many
+ * multiply-accumulates the chip does in the time its HBM delivers one
+ * weight of bytes_per_param bytes (FLOPs as the header says).
  * A pure number: about 300 for H100 in bf16 or B200 in fp4.
  * Preconditions: all three > 0. */
 double batching_hw_ratio(double flops_per_s, double hbm_bytes_per_s,
                          double bytes_per_param);
 
-/* The balance batch without the KV term, §1.5 (The balance batch):
- *     hw_ratio * sparsity,   sparsity = N_total / N_active
+/* The balance batch without the KV term, in sequences (a real number),
+ * for a chip of hardware ratio hw_ratio and a model of sparsity
+ * N_total / N_active, §1.5 (The balance batch).
  * Preconditions: both > 0. */
 double batching_balance_batch_approx(double hw_ratio, double sparsity);
 
@@ -207,16 +211,18 @@ double batching_max_balanced_context_tokens(const batching_deploy *d);
 /* ---- Exercise 1.7 (*) train_departures: when does the train go? ---------- */
 
 typedef struct batching_departures {
-    double step_s;          /* the HBM drain time: capacity / bandwidth */
-    double worst_wait_s;    /* just after a departure: a whole step */
-    double mean_wait_s;     /* arrivals uniform in time: half a step */
+    double step_s;          /* the HBM drain time: one read of all of HBM */
+    double worst_wait_s;    /* the wait of a request arriving just after a
+                             * departure */
+    double mean_wait_s;     /* the mean wait, arrivals uniform in time */
     double worst_latency_s; /* worst wait, then ride one step */
     double mean_latency_s;  /* mean wait, then ride one step */
 } batching_departures;
 
 /* The train schedule of a full server, §1.6 (Train departures): a step
- * reads all of HBM once, so it lasts hbm_bytes / hbm_bytes_per_s, and a
- * new batch departs every step, full or not. The fields above.
+ * reads all of HBM (hbm_bytes) once at hbm_bytes_per_s, and a new batch
+ * departs every step, full or not; a request boards the first departure
+ * after it arrives. In seconds, the fields above.
  * Preconditions: both > 0. */
 batching_departures batching_train_departures(double hbm_bytes,
                                               double hbm_bytes_per_s);

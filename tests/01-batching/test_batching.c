@@ -80,8 +80,8 @@ batching_deploy llama70b_on_h100x8(void)
 /* A made-up model and chip whose every figure is a power of two, so that sums and
  * quotients are exact whatever the order of operations: boundaries (a tie, a limit
  * of exactly one sequence) are then exactly on the boundary in every program.
- * Compute slope 2 x 2^30 / (4 x 2^50) = 2^-21 s per sequence; weights
- * 2^33 x 2 / (4 x 2^42) = 2^-10 s; KV slope T x 2^12 / (4 x 2^42) = T x 2^-32 s. */
+ * By hand from the terms of §1.2 (The roofline of one decode step): compute 2^-21 s
+ * per sequence; weights 2^-10 s; KV T x 2^-32 s per sequence at T tokens. */
 batching_deploy power_of_two_toy(void)
 {
     batching_deploy d = {
@@ -108,7 +108,8 @@ double weights_term(const batching_deploy *d)
 
 /* ---- 1.1 roofline_terms ---------------------------------------------------- */
 
-/* Closed form: B x 2 N_active / (chips x F), 2 FLOPs per multiply-accumulate. */
+/* Closed form: the compute term of §1.2 (The roofline of one decode step), 2 FLOPs
+ * per multiply-accumulate (batching.h). */
 static void compute_time_is_batch_times_two_flops_per_active_param(void **state)
 {
     (void)state;
@@ -118,7 +119,8 @@ static void compute_time_is_batch_times_two_flops_per_active_param(void **state)
     assert_close(batching_compute_s(&d, 1), 2.0 * 37e9 / (72 * 10e15), TIGHT, "s");
 }
 
-/* Closed form: N_total x bytes / (chips x BW); total, not active, parameters. */
+/* Closed form: the weights term of §1.2 (The roofline of one decode step); total,
+ * not active, parameters. */
 static void weight_fetch_reads_every_parameter_not_just_active_ones(void **state)
 {
     (void)state;
@@ -128,7 +130,7 @@ static void weight_fetch_reads_every_parameter_not_just_active_ones(void **state
     assert_close(batching_weights_s(&d), 671e9 * 0.5 / (72 * 8e12), TIGHT, "s");
 }
 
-/* Closed form: B x context x kv_bytes / (chips x BW). */
+/* Closed form: the KV term of §1.2 (The roofline of one decode step). */
 static void kv_fetch_grows_with_batch_and_with_context(void **state)
 {
     (void)state;
@@ -199,8 +201,8 @@ static void a_step_reads_what_hbm_holds(void **state)
     assert_close(s.hbm_bytes, 70.6e9 * 2 + 64.0 * 2048 * 327680, TIGHT, "bytes");
 }
 
-/* The lecture at 7:55: the floor is streaming all weights once; for Llama 3 70B in bf16 on
- * 8 H100s that is 70.6e9 x 2 / (8 x 3.35e12) = 5.27 ms. */
+/* The lecture at 7:55: the floor is streaming all weights once (§1.3 (Latency against
+ * batch)); for Llama 3 70B in bf16 on 8 H100s that is 5.27 ms. */
 static void latency_floor_is_one_read_of_all_weights(void **state)
 {
     (void)state;
@@ -211,7 +213,7 @@ static void latency_floor_is_one_read_of_all_weights(void **state)
 }
 
 /* The lecture at 7:55 and batching.h: the floor streams N_total, every expert, not only the
- * active ones. DeepSeek-V3 in fp4 on 72 GPUs: 671e9 x 0.5 / (72 x 8e12) = 0.58 ms. */
+ * active ones. DeepSeek-V3 in fp4 on 72 GPUs: 0.58 ms. */
 static void latency_floor_of_an_moe_reads_every_expert(void **state)
 {
     (void)state;
@@ -219,9 +221,9 @@ static void latency_floor_of_an_moe_reads_every_expert(void **state)
     assert_close(batching_latency_floor_s(&d), 671e9 * 0.5 / (72 * 8e12), TIGHT, "s");
 }
 
-/* batching.h: the bound compares compute with weights + KV. At batch 8,000 and 4k
- * context DeepSeek-V3's compute (0.82 ms) is past the weights (0.58 ms) but far
- * below weights + KV (4.6 ms): memory-bound. */
+/* batching.h: the bound compares compute with the memory part, weights and KV. At
+ * batch 8,000 and 4k context DeepSeek-V3's compute (0.82 ms) is past the weights
+ * (0.58 ms) but far below weights and KV together (4.6 ms): memory-bound. */
 static void decode_is_memory_bound_when_kv_outweighs_compute_beyond_the_weights(void **state)
 {
     (void)state;
@@ -343,7 +345,8 @@ static void routing_to_every_expert_reads_every_weight_from_one_sequence(void **
 
 /* ---- 1.4 throughput_cost --------------------------------------------------- */
 
-/* The lecture at 26:10: a system makes batch / step tokens per second. */
+/* The lecture at 26:10 and §1.4 (Cost against batch): a step gives each sequence one
+ * token. */
 static void tokens_per_second_is_batch_over_step_time(void **state)
 {
     (void)state;
@@ -352,9 +355,9 @@ static void tokens_per_second_is_batch_over_step_time(void **state)
     assert_close(batching_tokens_per_s(&d, 2000, 8192), 2000 / step, TIGHT, "tokens/s");
 }
 
-/* The lecture at 12:52: once compute-bound, a system makes chips x F / (2 N_active) tokens
- * per second, whatever the batch: DeepSeek-V3 on 72 GPUs at 10e15 FLOP/s,
- * 72 x 10e15 / (2 x 37e9) = 9.7 million. Batch 20,000 at 256 tokens of context is
+/* The lecture at 12:52: once compute-bound, a system's tokens per second are set by its
+ * arithmetic alone, whatever the batch (§1.4 (Cost against batch)): DeepSeek-V3 on 72
+ * GPUs at 10e15 FLOP/s, 9.7 million. Batch 20,000 at 256 tokens of context is
  * compute-bound (2.1 ms of compute against 1.2 ms of memory). */
 static void tokens_per_second_once_compute_bound_is_chips_times_flops_over_2_n_active(void **state)
 {
@@ -365,7 +368,8 @@ static void tokens_per_second_once_compute_bound_is_chips_times_flops_over_2_n_a
                  "tokens/s");
 }
 
-/* The lecture at 12:52: cost per token = chips x USD/hour x step / 3600 / batch. */
+/* The lecture at 12:52 and §1.4 (Cost against batch): a token costs the rent of all
+ * chips for a step over the tokens the step makes. */
 static void cost_per_million_tokens_is_rent_per_step_over_tokens(void **state)
 {
     (void)state;
@@ -399,15 +403,16 @@ static void unbatched_cost_over_floor_equals_the_balance_batch(void **state)
 
 /* ---- 1.5 hardware_ratio ---------------------------------------------------- */
 
-/* Scaling book gpus.md: H100 critical intensity 990e12 / 3.35e12 = 295 in bf16. */
+/* Scaling book gpus.md: H100's critical intensity in bf16 is 295 (§1.5 (The balance
+ * batch)). */
 static void h100_bf16_ratio_is_about_295(void **state)
 {
     (void)state;
     assert_close(batching_hw_ratio(989e12, 3.35e12, 2.0), 295.0, 0.005, "");
 }
 
-/* The lecture at 16:07, checked: B200 fp4 4.5e15 MAC/s x 0.5 B / 8e12 B/s = 281;
- * GB200's 10e15 FLOP/s gives 312.5. */
+/* The lecture at 16:07, checked against the datasheets: B200 in fp4 gives 281;
+ * GB200's 10e15 FLOP/s gives 312.5 (§1.5 (The balance batch)). */
 static void blackwell_fp4_ratio_is_about_300(void **state)
 {
     (void)state;
@@ -422,7 +427,8 @@ static void a100_bf16_ratio_is_about_half_of_300(void **state)
     assert_close(batching_hw_ratio(312e12, 2.039e12, 2.0), 153.0, 0.005, "");
 }
 
-/* The lecture at 16:07: DeepSeek "32 of 256 experts", sparsity 8: 300 x 8 = 2,400. */
+/* The lecture at 16:07: DeepSeek "32 of 256 experts", sparsity 8, at a ratio of 300:
+ * 2,400 (§1.5 (The balance batch)). */
 static void deepseek_balance_batch_is_300_times_8(void **state)
 {
     (void)state;

@@ -35,14 +35,16 @@
 
 /* ---- 1.7 train_departures -------------------------------------------------- */
 
-/* The lecture at 21:58: Rubin, 288 GB / 20 TB/s = 14.4 ms (the lecture says "about 15"). */
+/* The lecture at 21:58: Rubin's 288 GB at 20 TB/s drain in 14.4 ms (the lecture says
+ * "about 15"); §1.6 (Train departures). */
 static void rubin_drain_time_is_14_4_ms(void **state)
 {
     (void)state;
     assert_close(batching_train_departures(288e9, 20e12).step_s, 14.4e-3, TIGHT, "s");
 }
 
-/* Scaling-book specs: H100 80 GB / 3.35 TB/s = 23.9 ms; B200 192 GB / 8 TB/s = 24 ms. */
+/* Scaling-book specs: H100's 80 GB at 3.35 TB/s drain in 23.9 ms; B200's 192 GB at
+ * 8 TB/s in 24 ms. */
 static void hopper_and_blackwell_drain_in_about_24_ms(void **state)
 {
     (void)state;
@@ -59,7 +61,8 @@ static void worst_case_latency_is_two_steps(void **state)
     assert_close(t.worst_latency_s, 40e-3, TIGHT, "s");
 }
 
-/* Uniform arrivals wait half a step on average, then ride a whole one. */
+/* §1.6 (Train departures): the mean wait and latency of arrivals uniform in time,
+ * 10 ms and 30 ms with 20 ms trains. */
 static void mean_latency_is_one_and_a_half_steps(void **state)
 {
     (void)state;
