@@ -93,8 +93,8 @@ double pipelining_bubble_over_ideal(int stages, int microbatches,
 
 double pipelining_speedup(int stages, int microbatches, int chunks)
 {
-    /* TODO(§3.4.3 (Interleaved stages)): the stages' work, less the share
-     * they idle (the section's reality check). */
+    /* TODO(§3.4.3 (Interleaved stages)): the throughput model of the
+     * section's reality check, with the idle share of your bubble. */
     (void)stages;
     (void)microbatches;
     (void)chunks;
@@ -158,8 +158,8 @@ bool pipelining_simulate(const pipelining_plan *plan, pipelining_op *ops,
 
 double pipelining_decode_token_s(int stages, double stage_s, double hop_s)
 {
-    /* TODO(§3.5 (Decode is a loop)): every stage, and every hop, once per
-     * token. */
+    /* TODO(§3.5 (Decode is a loop)): one trip round the loop, its hops
+     * counted as the section counts them. */
     (void)stages;
     (void)stage_s;
     (void)hop_s;

@@ -74,31 +74,31 @@ typedef struct pipelining_hop {
     double scaleout_bytes_per_s;
 } pipelining_hop;
 
-/* Seconds the stage's dispatch and combine traffic keeps the scale-up
- * network busy, §3.2 (Is a rack hop a bottleneck?):
- *   crossings = 2 * experts_per_token * layers_per_stage
- *   bytes     = tokens * crossings * d_model * activation_bytes
- *   seconds   = bytes / (chips * scaleup_bytes_per_s)
- * Preconditions: every field positive. */
+/* Seconds the stage's all-to-all traffic (dispatch and combine, to each
+ * routed expert a token visits, in every layer of the stage) keeps the
+ * rack's scale-up network busy, all `chips` GPUs sending at once: the
+ * scale-up time of §3.2 (Is a rack hop a bottleneck?). Every field but
+ * scaleout_bytes_per_s is read. Preconditions: every field positive. */
 double pipelining_scaleup_s(const pipelining_hop *h);
 
-/* Seconds the hop to the next rack keeps the scale-out network busy,
- * §3.2 (Is a rack hop a bottleneck?):
- *   tokens * d_model * activation_bytes / (chips * scaleout_bytes_per_s)
- * Preconditions: every field positive. */
+/* Seconds the hop to the next rack (each token's activation leaving the
+ * rack once) keeps the rack's scale-out network busy, all `chips` GPUs
+ * sending at once: the scale-out time of
+ * §3.2 (Is a rack hop a bottleneck?). experts_per_token,
+ * layers_per_stage and scaleup_bytes_per_s are not read. Preconditions: every field positive. */
 double pipelining_scaleout_s(const pipelining_hop *h);
 
 /* The rate, bytes/s per chip and direction, at which each of `chips` chips
- * sends its share of a uniform all-to-all among them,
- * §3.2.1 (When the scale-up network is a torus):
- * its own scale-up bandwidth scaleup_bytes_per_s, unless the network's
- * bisection carries less.
+ * sends its share of a uniform all-to-all among them: the all-to-all rate
+ * of §3.2.1 (When the scale-up network is a torus), its own scale-up
+ * bandwidth scaleup_bytes_per_s unless the network's bisection carries
+ * less, in which case its share of what the bisection carries.
  * bisection_bytes_per_s is what crosses the narrowest cut of the chips into
  * two halves, in one direction; 0 means a switched network whose bisection
- * never binds (an NVLink rack). On a torus the rate is the smaller of
- *   scaleup_bytes_per_s   and   4 * bisection_bytes_per_s / chips.
- * Preconditions: scaleup_bytes_per_s > 0, bisection_bytes_per_s >= 0,
- * chips >= 1. */
+ * never binds (an NVLink rack: the rate is scaleup_bytes_per_s; a
+ * convention of this contract, not the section's).
+ * Preconditions: scaleup_bytes_per_s > 0,
+ * bisection_bytes_per_s >= 0, chips >= 1. */
 double pipelining_alltoall_bytes_per_s(double scaleup_bytes_per_s,
                                        double bisection_bytes_per_s,
                                        int chips);
@@ -106,19 +106,20 @@ double pipelining_alltoall_bytes_per_s(double scaleup_bytes_per_s,
 /* ---- Exercise 3.2 (*) hop_condition: when the hop is hidden ------- */
 
 /* Scale-up time over scale-out time at a stage boundary: the ratio of the
- * two times of Exercise 3.1, §3.2 (Is a rack hop a bottleneck?). The
- * tokens, the width, the bytes per element and the GPUs cancel from it, so
- * it depends only on the arguments: bandwidth_ratio is the gap between the
- * networks, scale-up over scale-out bandwidth per GPU (the lecture's 8). At
- * 1 or more the rack hop is not the bottleneck. Preconditions:
+ * two times of Exercise 3.1, as §3.2 (Is a rack hop a bottleneck?)
+ * reduces it to the arguments below (the section shows why nothing else
+ * about the step is needed). bandwidth_ratio is the gap between the
+ * networks, scale-up over scale-out bandwidth per GPU (the lecture's 8).
+ * Dimensionless. At 1 or more the rack hop is not the bottleneck. Preconditions:
  * bandwidth_ratio > 0, experts_per_token >= 1, layers_per_stage >= 1. */
 double pipelining_hop_ratio(double bandwidth_ratio, int experts_per_token,
                             int layers_per_stage);
 
 /* The fewest whole layers per stage for which pipelining_hop_ratio is at
- * least 1 (a ratio of exactly 1 is enough), and never fewer than 1: a stage
- * holds a layer. Rounding as in the file's header: bandwidth_ratio is often
- * a quotient of two bandwidths. Preconditions: bandwidth_ratio > 0,
+ * least 1 (a ratio of exactly 1 is enough), the condition of
+ * §3.2 (Is a rack hop a bottleneck?), and never fewer than 1: a stage
+ * holds a layer. Rounding as in the file's header: bandwidth_ratio is
+ * often a quotient of two bandwidths. Preconditions: bandwidth_ratio > 0,
  * experts_per_token >= 1. */
 int pipelining_min_layers_per_stage(double bandwidth_ratio,
                                     int experts_per_token);
@@ -129,25 +130,29 @@ int pipelining_min_layers_per_stage(double bandwidth_ratio,
  * micro-batches, `chunks` model chunks per stage (1 for GPipe and 1F1B;
  * more for the interleaved schedule), §3.4.1 (The bubble of GPipe) and
  * §3.4.3 (Interleaved stages). Two conventions, both dimensionless and both
- * 0 for one stage.
+ * 0 for one stage; with chunks > 1 each counts the fill and drain in
+ * passes of one chunk, as §3.4.3 (Interleaved stages) does.
  *
- * The idle share of the total time (GPipe's convention):
- *   (stages - 1) / (chunks * microbatches + stages - 1)
+ * The idle share of the total time (GPipe's convention): a stage's idle
+ * time over the batch's time, §3.4.1 (The bubble of GPipe) for one chunk,
+ * §3.4.3 (Interleaved stages) for more.
  * Preconditions: stages >= 1, microbatches >= 1, chunks >= 1. */
 double pipelining_bubble_fraction(int stages, int microbatches, int chunks);
 
 /* Idle time over the ideal (bubble-free) compute time (Megatron's
- * convention):
- *   (stages - 1) / (chunks * microbatches)
+ * convention), the same sections: by how much the batch is slower than a
+ * bubble-free one, minus one. Unbounded as microbatches shrink, where
+ * pipelining_bubble_fraction stays below 1.
  * Preconditions as for pipelining_bubble_fraction. */
 double pipelining_bubble_over_ideal(int stages, int microbatches,
                                     int chunks);
 
-/* The stages' throughput over one stage's, dimensionless: `stages` stages
- * that idle a bubble_fraction of the time do the work of
- * stages * (1 - bubble_fraction) stages that never idle; 1 for one stage.
- * §3.4.3 (Interleaved stages), whose reality check holds it against GPipe's
- * measured throughput. Preconditions as for pipelining_bubble_fraction. */
+/* The stages' throughput over one stage's, dimensionless: the model of
+ * the reality check of §3.4.3 (Interleaved stages), which holds it against
+ * GPipe's measured throughput; with chunks > 1 the stages' busy share is
+ * the one left by pipelining_bubble_fraction with the same chunks (the
+ * section states the model for one chunk). 1 for one stage.
+ * Preconditions as for pipelining_bubble_fraction. */
 double pipelining_speedup(int stages, int microbatches, int chunks);
 
 /* ---- Exercises 3.4-3.6: the schedule simulator ----------------------- */
@@ -333,16 +338,18 @@ bool pipelining_simulate(const pipelining_plan *plan, pipelining_op *ops,
 /* ---- Exercise 3.7 (*) decode_loop: hops and micro-batches --------- */
 
 /* Seconds between two tokens of one sequence when its decode step runs
- * through `stages` racks, each taking stage_s per micro-batch,
- * §3.5 (Decode is a loop). With two or more stages a network hop of
- * hop_s follows every stage, the last one returning the new token to
- * stage 0; one stage crosses no network, so it has no hop at all.
+ * through `stages` racks, each taking stage_s per micro-batch: one trip
+ * round the loop of §3.5 (Decode is a loop), stages and hops in series.
+ * The hops are counted as that section counts them, the hop that returns
+ * the new token to stage 0 included; one stage crosses no network, so it
+ * has no hop at all, whatever hop_s is.
  * Preconditions: stages >= 1, stage_s > 0, hop_s >= 0. */
 double pipelining_decode_token_s(int stages, double stage_s, double hop_s);
 
 /* The fewest whole micro-batches in flight that keep every stage busy in
- * decode, with the hops of pipelining_decode_token_s (none for one stage),
- * §3.5 (Decode is a loop). Boundary: it is `stages` when hop_s is 0.
+ * decode, with the hops of pipelining_decode_token_s (none for one stage):
+ * the count of §3.5 (Decode is a loop), rounded up to a whole number.
+ * Boundary: it is `stages` when hop_s is 0.
  * Rounding as in the file's header: a quotient that is whole in exact
  * arithmetic counts as whole.
  * Preconditions: stages >= 1, stage_s > 0, hop_s >= 0. */
@@ -352,8 +359,9 @@ int pipelining_decode_microbatches(int stages, double stage_s,
 /* A decode step of `step_s` on one rack, spread over `stages` racks with a hop of
  * `hop_s` after each stage, `microbatch_seqs` sequences a micro-batch: */
 typedef struct pipelining_decode_loop {
-    /* seconds one stage spends on one micro-batch's step; each stage holds
-     * an equal share of the layers */
+    /* seconds one stage spends on one micro-batch's step: its share of
+     * step_s, each stage holding an equal share of the layers, as in
+     * §3.5 (Decode is a loop) */
     double stage_s;
     /* seconds between two tokens of one sequence: one trip round the loop,
      * as pipelining_decode_token_s counts it */
@@ -365,10 +373,10 @@ typedef struct pipelining_decode_loop {
     /* sequences decoding at once, all racks */
     double sequences_in_flight;
     /* tokens per second the whole pipeline produces, all sequences, once the
-     * loop is full: the rate §3.5 (Decode is a loop) derives, the last stage
-     * handing back one micro-batch's microbatch_seqs tokens every stage_s,
-     * hops or none (micro-batches beyond those that keep every stage busy
-     * only wait, and add nothing) */
+     * loop is full: the rate §3.5 (Decode is a loop) derives, a new token
+     * for each sequence of every micro-batch the last stage hands back; the
+     * hops do not change it (micro-batches beyond those that keep every
+     * stage busy only wait, and add nothing) */
     double tokens_per_s;
 } pipelining_decode_loop;
 

@@ -18,20 +18,22 @@
  * Sections of the book are cited as §N.M (Title), the lecture by timestamp.
  *
  * Sources of the closed forms (all three files):
- *   [lecture]   Pope and Patel, Dwarkesh Podcast, 2026: the rack-hop ratio
- *               (1/8) x 2 x n_act x L_stage >= 1 (48:34-53:54); 4 racks, one
- *               micro-batch, 3/4 idle (57:06); M = P micro-batches in decode and
+ *   [lecture]   Pope and Patel, Dwarkesh Podcast, 2026: the rack-hop condition,
+ *               scale-up time at least scale-out time, with a gap of 8
+ *               (48:34-53:54); 4 racks, one micro-batch, 3/4 idle (57:06); M = P micro-batches in decode and
  *               the capacity equation (64:06-72:48); hops of "a few
  *               milliseconds" (72:48-76:39), which the book takes as 2 ms
- *   [GPipe]     Huang et al. 2019, arXiv:1811.06965: bubble (p-1)/(m+p-1) of the
- *               total; figure 2 (forwards, then backwards in reverse order)
- *   [Megatron]  Narayanan et al. 2021, arXiv:2104.04473: 1F1B (PipeDream-Flush)
- *               bubble (p-1)/m of the ideal time, interleaved (1/v)(p-1)/m;
- *               figure 4 (the orders of both schedules, p = 4, m = 8)
+ *   [GPipe]     Huang et al. 2019, arXiv:1811.06965: the bubble as a share of
+ *               the total time (section 2.3); figure 2 (forwards, then
+ *               backwards in reverse order)
+ *   [Megatron]  Narayanan et al. 2021, arXiv:2104.04473: the bubble over the
+ *               ideal time of 1F1B (PipeDream-Flush), section 2.2.1, and of
+ *               the interleaved schedule, section 2.2.2; figure 4 (the orders
+ *               of both schedules, p = 4, m = 8)
  *   [Megatron-LM] megatron/core/pipeline_parallel/schedules.py: the interleaved
  *               order (get_pp_rank_microbatches, get_model_chunk_id)
- *   [torus]     an all-to-all among n chips sends n D / 4 bytes across a cut
- *               into halves each way, so each chip's D goes at 4 W_bis / n
+ *   [torus]     a uniform all-to-all is held to each chip's share of the
+ *               bisection, or to the chip's own links if they carry less
  *               (§3.2.1 (When the scale-up network is a torus))
  * Published inputs: DeepSeek-V3 d_model 7,168, top-8 routing (config_671B.json);
  * GB200 NVL72 72 GPUs, NVLink 900e9 B/s and NIC 50e9 B/s per GPU each way
@@ -60,9 +62,9 @@ static pipelining_hop deepseek_stage(int layers_per_stage)
 
 /* ---- 3.1 rack_hop ----------------------------------------------------------- */
 
-/* §3.2 (Is a rack hop a bottleneck?), [lecture, 48:34]: each token goes out to
- * each of its n_act experts and comes back, in every layer:
- * tokens x 2 x n_act x L x d x bytes over the rack's NVLink. */
+/* §3.2 (Is a rack hop a bottleneck?), [lecture, 48:34]: the scale-up time, each
+ * token going out to each of its routed experts and coming back, in every
+ * layer, over the rack's NVLink; DeepSeek-V3 on an NVL72, one layer. */
 static void scaleup_time_counts_dispatch_and_combine_for_each_chosen_expert(void **state)
 {
     (void)state;
@@ -71,8 +73,8 @@ static void scaleup_time_counts_dispatch_and_combine_for_each_chosen_expert(void
                  TIGHT, "s");
 }
 
-/* §3.2 (Is a rack hop a bottleneck?): at the stage boundary each token's
- * activation crosses once. */
+/* §3.2 (Is a rack hop a bottleneck?): the scale-out time, each token's
+ * activation crossing the stage boundary once. */
 static void scaleout_time_is_one_crossing_per_token(void **state)
 {
     (void)state;
@@ -105,9 +107,10 @@ static void traffic_goes_to_activated_experts_not_to_every_gpu(void **state)
 }
 
 /* [torus], Google's TPU v5e page: a 256-chip pod with a bisection of 1.6 TB/s
- * sends an all-to-all at 4 x 1.6e12 / 256 = 2.5e10 B/s per chip, a seventh of
- * the chip's own 1.8e11 B/s of ICI (4 links x 4.5e10, the scaling book). */
-static void torus_pod_alltoall_runs_at_four_bisections_over_the_chips(void **state)
+ * sends an all-to-all at its chips' share of the bisection, 2.5e10 B/s per
+ * chip, a seventh of the chip's own 1.8e11 B/s of ICI (4 links x 4.5e10, the
+ * scaling book). */
+static void torus_pod_alltoall_is_held_to_the_chips_share_of_the_bisection(void **state)
 {
     (void)state;
     assert_close(pipelining_alltoall_bytes_per_s(1.8e11, 1.6e12, 256), 4 * 1.6e12 / 256,
@@ -124,8 +127,9 @@ static void switched_rack_alltoall_runs_at_the_full_nvlink_rate(void **state)
 }
 
 /* [torus]: a small torus whose cut carries more than its chips can send is
- * limited by the chips' own links: 4 x 2e11 / 4 = 2e11 > 1.8e11. At a tie,
- * 4 x 1e11 / 4 = 1e11, both limits give the same rate. */
+ * limited by the chips' own links: 4 chips' share of a 2e11 B/s cut is more
+ * than 1.8e11 B/s. At a tie (a 1e11 B/s cut, 1e11 B/s links) both limits
+ * give the same rate. */
 static void alltoall_never_beats_the_chips_own_links(void **state)
 {
     (void)state;
@@ -136,8 +140,8 @@ static void alltoall_never_beats_the_chips_own_links(void **state)
 
 /* ---- 3.2 hop_condition ------------------------------------------------------ */
 
-/* [lecture, 48:34-53:54]: (1/8) x 2 x 8 x 1 = 2, a 2x margin for one layer per
- * rack. */
+/* [lecture, 48:34-53:54]: a gap of 8, top-8 routing and one layer per rack
+ * give a ratio of 2, a 2x margin. */
 static void lecture_top8_with_one_layer_per_rack_has_a_2x_margin(void **state)
 {
     (void)state;
@@ -145,8 +149,8 @@ static void lecture_top8_with_one_layer_per_rack_has_a_2x_margin(void **state)
     assert_int_equal(pipelining_min_layers_per_stage(8, 8), 1);
 }
 
-/* §3.2 (Is a rack hop a bottleneck?): a top-2 MoE needs L_stage >= 2;
- * 8 / (2 x 2) is exactly 2, and a ratio of exactly 1 is enough. */
+/* §3.2 (Is a rack hop a bottleneck?): a top-2 MoE with a gap of 8 needs
+ * exactly 2 layers per stage, where the ratio is exactly 1, which is enough. */
 static void top2_routing_needs_exactly_two_layers_per_stage(void **state)
 {
     (void)state;
@@ -155,8 +159,9 @@ static void top2_routing_needs_exactly_two_layers_per_stage(void **state)
     assert_int_equal(pipelining_min_layers_per_stage(8, 2), 2);
 }
 
-/* GB200 NVL72: NVLink 900e9 B/s over a 50e9 B/s NIC per GPU is a gap of 18, not 8:
- * top-8 needs ceil(18 / 16) = 2 layers per rack, top-2 ceil(18 / 4) = 5. */
+/* GB200 NVL72: NVLink 900e9 B/s over a 50e9 B/s NIC per GPU is a gap of 18, not 8
+ * (§3.2 (Is a rack hop a bottleneck?), its table of gaps): top-8 needs 2 layers
+ * per rack, top-2 needs 5. */
 static void gb200_bandwidth_gap_of_18_needs_two_layers_for_top8(void **state)
 {
     (void)state;
@@ -166,7 +171,7 @@ static void gb200_bandwidth_gap_of_18_needs_two_layers_for_top8(void **state)
 }
 
 /* §3.2 (Is a rack hop a bottleneck?): d_model and bytes cancel; the ratio of
- * the two times is 2 n_act L / (bandwidth gap) whatever the width and
+ * the two times of Exercise 3.1 is the section's ratio, whatever the width and
  * precision. */
 static void hop_ratio_is_the_ratio_of_the_two_times_whatever_the_width(void **state)
 {
@@ -191,8 +196,8 @@ static void one_layer_suffices_when_the_gap_is_small(void **state)
 }
 
 /* The contract's rounding rule: a gap of 30 given as 0.9 TB/s over 0.03 TB/s
- * computes to 30.000000000000004, and top-5 routing then needs 30 / 10 = 3
- * layers exactly, not 4. */
+ * computes to 30.000000000000004, and top-5 routing then needs exactly 3
+ * layers (§3.2 (Is a rack hop a bottleneck?)), not 4. */
 static void gap_of_30_as_a_quotient_of_tb_per_s_needs_exactly_3_layers(void **state)
 {
     (void)state;
@@ -213,26 +218,27 @@ static void one_microbatch_on_four_racks_idles_three_quarters(void **state)
     assert_close(pipelining_speedup(4, 1, 1), 1.0, TIGHT, "x");
 }
 
-/* The speedup over one stage is P (1 - f): 8 stages, 32 micro-batches in 4 chunks
- * idle 7 / (128 + 7) of the time and do 8 x 128 / 135 stages' work. */
-static void the_speedup_is_the_stages_less_their_idle_share(void **state)
+/* The speedup over one stage, the model of §3.4.3 (Interleaved stages)'s reality
+ * check (GPipe's Table 2): 8 stages, 32 micro-batches in 4 chunks. */
+static void the_speedup_counts_only_the_stages_busy_share(void **state)
 {
     (void)state;
     assert_close(pipelining_speedup(8, 32, 4), 8.0 * 128 / 135, TIGHT, "x");
     assert_close(pipelining_speedup(1, 5, 1), 1.0, TIGHT, "x");
 }
 
-/* GPipe: the bubble is (p - 1) / (m + p - 1) of the total time. */
-static void gpipe_bubble_is_p_minus_1_over_m_plus_p_minus_1(void **state)
+/* [GPipe] section 2.3, §3.4.1 (The bubble of GPipe): the bubble as a share of
+ * the total time. */
+static void gpipe_bubble_is_the_idle_share_of_the_total_time(void **state)
 {
     (void)state;
     assert_close(pipelining_bubble_fraction(4, 8, 1), 3.0 / 11.0, TIGHT, "");
     assert_close(pipelining_bubble_fraction(8, 32, 1), 7.0 / 39.0, TIGHT, "");
 }
 
-/* Megatron: the bubble over the ideal time is (p - 1) / m; the two conventions are
- * related by x = f / (1 - f). */
-static void bubble_over_ideal_is_p_minus_1_over_m(void **state)
+/* [Megatron] section 2.2.1, §3.4.1 (The bubble of GPipe): the bubble over the
+ * ideal time; the section relates the two conventions. */
+static void bubble_over_ideal_is_megatrons_convention(void **state)
 {
     (void)state;
     assert_close(pipelining_bubble_over_ideal(8, 32, 1), 7.0 / 32.0, TIGHT, "");
@@ -240,8 +246,8 @@ static void bubble_over_ideal_is_p_minus_1_over_m(void **state)
     assert_close(pipelining_bubble_over_ideal(8, 32, 1), f / (1 - f), TIGHT, "");
 }
 
-/* Megatron: v chunks per stage divide the bubble over the ideal by v:
- * (1/v)(p - 1)/m, and the idle share becomes (p - 1)/(v m + p - 1). */
+/* [Megatron] section 2.2.2, §3.4.3 (Interleaved stages): v chunks per stage
+ * divide the bubble over the ideal time by v, and shrink the idle share. */
 static void interleaving_divides_the_bubble_by_the_chunks(void **state)
 {
     (void)state;
@@ -249,7 +255,8 @@ static void interleaving_divides_the_bubble_by_the_chunks(void **state)
     assert_close(pipelining_bubble_fraction(8, 32, 4), 7.0 / (4 * 32 + 7), TIGHT, "");
 }
 
-/* A single stage has nothing to fill or drain; a second stage has: 1/(m + 1). */
+/* A single stage has nothing to fill or drain; a second stage has
+ * (§3.4.1 (The bubble of GPipe)). */
 static void one_stage_has_no_bubble(void **state)
 {
     (void)state;
@@ -263,7 +270,7 @@ CHALK_PART(hops_and_bubbles) = {
     CHALK_TEST(rack_hop, scaleout_time_is_one_crossing_per_token),
     CHALK_TEST(rack_hop, layers_per_stage_multiply_scaleup_traffic_not_the_hop),
     CHALK_TEST(rack_hop, traffic_goes_to_activated_experts_not_to_every_gpu),
-    CHALK_TEST(rack_hop, torus_pod_alltoall_runs_at_four_bisections_over_the_chips),
+    CHALK_TEST(rack_hop, torus_pod_alltoall_is_held_to_the_chips_share_of_the_bisection),
     CHALK_TEST(rack_hop, switched_rack_alltoall_runs_at_the_full_nvlink_rate),
     CHALK_TEST(rack_hop, alltoall_never_beats_the_chips_own_links),
     CHALK_TEST(hop_condition, lecture_top8_with_one_layer_per_rack_has_a_2x_margin),
@@ -273,9 +280,9 @@ CHALK_PART(hops_and_bubbles) = {
     CHALK_TEST(hop_condition, one_layer_suffices_when_the_gap_is_small),
     CHALK_TEST(hop_condition, gap_of_30_as_a_quotient_of_tb_per_s_needs_exactly_3_layers),
     CHALK_TEST(bubble, one_microbatch_on_four_racks_idles_three_quarters),
-    CHALK_TEST(bubble, the_speedup_is_the_stages_less_their_idle_share),
-    CHALK_TEST(bubble, gpipe_bubble_is_p_minus_1_over_m_plus_p_minus_1),
-    CHALK_TEST(bubble, bubble_over_ideal_is_p_minus_1_over_m),
+    CHALK_TEST(bubble, the_speedup_counts_only_the_stages_busy_share),
+    CHALK_TEST(bubble, gpipe_bubble_is_the_idle_share_of_the_total_time),
+    CHALK_TEST(bubble, bubble_over_ideal_is_megatrons_convention),
     CHALK_TEST(bubble, interleaving_divides_the_bubble_by_the_chunks),
     CHALK_TEST(bubble, one_stage_has_no_bubble),
 };
