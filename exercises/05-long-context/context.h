@@ -450,8 +450,13 @@ typedef struct context_window {
  * generated after a prompt of P tokens is paid for, i.e. what p charges for that
  * token is at least what serving it on d at this batch costs.
  *   - The charge is what the rules of §5.7 (Price lists as data) bill for that one
- *     token. A price of 0 is one the list lacks: a prompt whose token the list
- *     cannot bill is not covered.
+ *     generated token, at the tier a prompt of P tokens picks (the prompt decides the
+ *     tier; the token does not count towards the threshold). Only the tier's output
+ *     price is needed: the prompt is not part of this charge, so the tier's input and
+ *     cache-read prices and the list's write prices are not read, and a tier with an
+ *     output price but an input price of 0 bills the token (context_api_usd, which
+ *     bills the prompt too, would not). A price of 0 is one the list lacks: a prompt
+ *     whose tier has no output price is not covered.
  *   - The cost is the rent of all of d's chips, each at usd_per_chip_hour, for the
  *     time serving that token takes, under the model of §5.1 (The roofline against
  *     context).
