@@ -40,7 +40,7 @@ double context_hbm_bytes(const context_deploy *d, double batch, double context_t
 
 double context_usd_per_mtok(int chips, double usd_per_chip_hour, double time_per_token_s)
 {
-    /* TODO §5.1 (The roofline against context): the chips' rent for a token's time, per million tokens. */
+    /* TODO §1.4 (Cost against batch): the chips' rent for a token's time, per million tokens. */
     (void)chips;
     (void)usd_per_chip_hour;
     (void)time_per_token_s;

@@ -48,14 +48,16 @@ typedef struct context_token_time {
     cost_bound bound; /* COST_BOUND_COMPUTE when compute_s >= memory_s */
 } context_token_time;
 
-/* Time per generated token of a decode step at this batch and context:
- * the step of chapter 1 divided by the batch. compute_s is the token's
- * arithmetic: the weights' 2 N_active FLOPs plus f_attn for each of the
- * context_tokens it attends to, at n chips of F. memory_s is the token's
- * share of the step's reads: the weights, read once per step and shared by
- * the batch, plus its own sequence's whole cache, at n chips of W_BW.
- * A tie (compute_s == memory_s) is compute-bound.
- * Preconditions: batch > 0, context_tokens >= 0. */
+/* Time per generated token of a decode step of `batch` sequences, each
+ * holding `context_tokens` tokens of context, in seconds: the per-token
+ * roofline of §5.1 (The roofline against context), chapter 1's step divided
+ * by the batch, with attention's arithmetic counted. compute_s is its
+ * compute term (the token's arithmetic: its weights and its attention over
+ * its context, d's FLOPs on all of d's chips); memory_s is its memory term
+ * (the token's share of the step's reads: the weights, which the batch
+ * shares, and its own sequence's cache, on all of d's chips); time_s is the
+ * larger. Every field of d is read. A tie (compute_s == memory_s) is
+ * compute-bound. Preconditions: batch > 0, context_tokens >= 0. */
 context_token_time context_time_per_token(const context_deploy *d,
                                           double batch,
                                           double context_tokens);
@@ -64,10 +66,11 @@ context_token_time context_time_per_token(const context_deploy *d,
  * caches of `context_tokens` tokens. Preconditions: batch >= 0, context_tokens >= 0. */
 double context_hbm_bytes(const context_deploy *d, double batch, double context_tokens);
 
-/* What a token costs, USD per million tokens, when it takes `time_per_token_s` of
- * `chips` chips rented at usd_per_chip_hour each:
- *     chips * usd_per_chip_hour * time_per_token_s / 3600 * 1e6.
- * Preconditions: all >= 0. */
+/* What a token costs, in USD per million tokens, when it takes `time_per_token_s`
+ * seconds of all `chips` chips, each rented at usd_per_chip_hour (USD per chip-hour):
+ * the cost per token of §1.4 (Cost against batch), with a token's time for the step's
+ * time over its batch, converted from a rent per hour to one per second and from
+ * one token to a million. Preconditions: all >= 0. */
 double context_usd_per_mtok(int chips, double usd_per_chip_hour, double time_per_token_s);
 
 /* ---- Exercise 5.2 (**) context_kink ------------------------------------
@@ -450,8 +453,13 @@ typedef struct context_window {
  * generated after a prompt of P tokens is paid for, i.e. what p charges for that
  * token is at least what serving it on d at this batch costs.
  *   - The charge is what the rules of §5.7 (Price lists as data) bill for that one
- *     token. A price of 0 is one the list lacks: a prompt whose token the list
- *     cannot bill is not covered.
+ *     generated token, at the tier a prompt of P tokens picks (the prompt decides the
+ *     tier; the token does not count towards the threshold). Only the tier's output
+ *     price is needed: the prompt is not part of this charge, so the tier's input and
+ *     cache-read prices and the list's write prices are not read, and a tier with an
+ *     output price but an input price of 0 bills the token (context_api_usd, which
+ *     bills the prompt too, would not). A price of 0 is one the list lacks: a prompt
+ *     whose tier has no output price is not covered.
  *   - The cost is the rent of all of d's chips, each at usd_per_chip_hour, for the
  *     time serving that token takes, under the model of §5.1 (The roofline against
  *     context).

@@ -294,6 +294,12 @@
 /* toy A, $25 in / $100 out up to 40 tokens, $50 / $200 above: closed form of §5.1 (The roofline against context) and §5.7 (Price lists as data) */
 #define E_WINDOW_TOY_A_LONG_TOKENS 92
 
+/* toy A, one tier of no input price and $100 out: the token bills at its output price alone (contract); closed form of §5.1 (The roofline against context) and §5.7 (Price lists as data) */
+#define E_WINDOW_TOY_A_NO_INPUT_TOKENS 42
+
+/* toy A, $25 in / $100 out up to 40 tokens, no input price / $200 out above: the token bills at its output price alone (contract); closed form of §5.1 (The roofline against context) and §5.7 (Price lists as data) */
+#define E_WINDOW_TOY_A_LONG_NO_INPUT_TOKENS 92
+
 /* toy A, one tier of $25 in and $2,000,000,000,001 out, the contract's relative 1e-9 included: closed form of §5.1 (The roofline against context) and §5.7 (Price lists as data) */
 #define E_WINDOW_TOY_A_TRILLION_TOKENS 1000000000992LL
 

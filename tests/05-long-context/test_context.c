@@ -127,8 +127,9 @@ static void deepseek_mla_cache_is_one_latent_per_layer(void **state)
 
 /* ---- 5.1 context_roofline -------------------------------------------------- */
 
-/* The lecture at 1:32:56: without attention's arithmetic, compute per token is flat in context,
- * 2 N_active / (chips F). */
+/* The lecture at 1:32:56: without attention's arithmetic, a token's compute term of §5.1 (The
+ * roofline against context) is its weights' arithmetic alone, flat in context: the same at 0
+ * and at a million tokens. */
 static void without_attention_compute_per_token_is_flat(void **state)
 {
     (void)state;
@@ -149,8 +150,8 @@ static void hbm_holds_the_weights_and_every_cache(void **state)
     assert_close(context_hbm_bytes(&d, 16384, 0), 335.5e9, TIGHT, "B");
 }
 
-/* A token that takes 10 ms of 72 chips at $2 an hour: 72 x 2 x 0.01 / 3600 USD, or
- * $4 per million tokens. */
+/* The cost per token of §1.4 (Cost against batch): a token that takes 10 ms of 72 chips
+ * rented at $2 a chip-hour costs $400 per million tokens. */
 static void cost_per_million_tokens_is_the_rent_of_a_tokens_time(void **state)
 {
     (void)state;
@@ -159,9 +160,9 @@ static void cost_per_million_tokens_is_the_rent_of_a_tokens_time(void **state)
     assert_close(context_usd_per_mtok(72, 2.0, 0.01), 400.0, TIGHT, "USD/Mtok");
 }
 
-/* Attention adds f_attn FLOPs per token of context: at 32,768 tokens DeepSeek-V3's
- * token costs (2 x 37e9 + 32,768 x 2 x 61 x 128 x 1,088) / (72 x 10e15) seconds,
- * 8.5 times its weight arithmetic alone. */
+/* Attention adds f_attn FLOPs per token of context to the compute term of §5.1 (The
+ * roofline against context): at 32,768 tokens DeepSeek-V3's token (f_attn of the
+ * published inputs above) does 8.5 times its weight arithmetic alone. */
 static void attention_adds_its_flops_per_context_token(void **state)
 {
     (void)state;
@@ -172,8 +173,9 @@ static void attention_adds_its_flops_per_context_token(void **state)
                  TIGHT, "s");
 }
 
-/* The lecture at 1:32:56: memory per token is the batch's share of the weights plus one
- * context's KV: (671e9 x 0.5 / B + L x 35,136) / (72 x 8e12). */
+/* The lecture at 1:32:56: a token's memory term of §5.1 (The roofline against context) is
+ * the batch's share of the weights plus its own context's KV, so it rises linearly with
+ * the context (DeepSeek-V3's 35,136 bytes a token). */
 static void memory_per_token_rises_linearly_with_context(void **state)
 {
     (void)state;

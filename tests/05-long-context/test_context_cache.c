@@ -551,6 +551,23 @@ static void a_prompt_of_exactly_the_threshold_is_short(void **state)
                   E_WINDOW_TOY_A_FLAT_TOKENS, false);
 }
 
+/* Toy A on lists with an output price but no input price (0): the token bills at its
+ * tier's output price alone, input price or not (contract). One tier of no input price
+ * and $100 out sells toy A's one-tier window (E_WINDOW_TOY_A_NO_INPUT_TOKENS); $25 in /
+ * $100 out up to 40 tokens and no input price / $200 out above, the window that ends
+ * in the long tier (E_WINDOW_TOY_A_LONG_NO_INPUT_TOKENS). */
+static void the_token_needs_no_input_price(void **state)
+{
+    (void)state;
+    context_deploy d = toy_a();
+    cost_api_price flat = flat_list(0, 100), tiered = tiered_list(100, 40, 200);
+    tiered.long_prompt.input_usd_per_mtok = 0;
+    assert_window(context_price_window(&d, TOY_BATCH, TOY_USD_PER_CHIP_HOUR, &flat, 1000),
+                  E_WINDOW_TOY_A_NO_INPUT_TOKENS, false);
+    assert_window(context_price_window(&d, TOY_BATCH, TOY_USD_PER_CHIP_HOUR, &tiered, 1000),
+                  E_WINDOW_TOY_A_LONG_NO_INPUT_TOKENS, true);
+}
+
 /* Toy A: the first token generated after a one-token prompt costs
  * E_WINDOW_TOY_A_1_TOKEN_USD_PER_MTOK (§5.1 (The roofline against context), $18 per
  * million). A list of $5 in and $17 out gives no window; one of $5 in and $18 out, a
@@ -664,6 +681,7 @@ CHALK_PART(context_windows) = {
     CHALK_TEST(price_window, a_short_tier_that_stops_short_ends_the_window),
     CHALK_TEST(price_window, a_long_tier_extends_the_window),
     CHALK_TEST(price_window, a_prompt_of_exactly_the_threshold_is_short),
+    CHALK_TEST(price_window, the_token_needs_no_input_price),
     CHALK_TEST(price_window, a_price_below_one_tokens_cost_gives_no_window),
     CHALK_TEST(price_window, the_window_stops_at_the_models_window),
     CHALK_TEST(price_window, a_window_of_a_trillion_tokens),

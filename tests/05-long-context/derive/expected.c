@@ -406,6 +406,17 @@ static void window(void)
     derive_int("E_WINDOW_TOY_A_LONG_TOKENS", toy_last_covered(2, 1, 16, 2, 200),
                "toy A, $25 in / $100 out up to 40 tokens, $50 / $200 above: closed form of §5.1 (The roofline "
                "against context) and §5.7 (Price lists as data)");
+    /* lists whose tier has an output price but no input price (0): the generated token
+     * reads only its tier's output price (contract), so these are toy A's windows at
+     * $100 out on one tier and at $100 / $200 out around 40 tokens, as above */
+    derive_int("E_WINDOW_TOY_A_NO_INPUT_TOKENS", a100,
+               "toy A, one tier of no input price and $100 out: the token bills at its "
+               "output price alone (contract); closed form of §5.1 (The roofline against "
+               "context) and §5.7 (Price lists as data)");
+    derive_int("E_WINDOW_TOY_A_LONG_NO_INPUT_TOKENS", toy_last_covered(2, 1, 16, 2, 200),
+               "toy A, $25 in / $100 out up to 40 tokens, no input price / $200 out above: "
+               "the token bills at its output price alone (contract); closed form of §5.1 "
+               "(The roofline against context) and §5.7 (Price lists as data)");
     /* toy A at $2,000,000,000,001 out: a window near a trillion tokens, where the
      * contract's relative 1e-9 of slack is worth about 1,000 tokens: the last L with
      * 16 + 2 L <= c (1 + 1e-9) */
